@@ -1,0 +1,66 @@
+/**
+ * buildApp(deps): the HTTP application. Registers the scopes and never listens (tests use inject()
+ * or listen on port 0 themselves). Scopes: public (health, auth, track) and authenticated (everything
+ * else under /api, via a bearer API key or a session cookie).
+ */
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { ApiKeys } from './auth/api-keys.js'
+import type { Auth } from './auth/better-auth.js'
+import type { Config } from './config.js'
+import { adminRoutes } from './http/admin.js'
+import { apiKeyRoutes } from './http/api-keys.js'
+import { authRoutes } from './http/auth-routes.js'
+import { requireCaller } from './http/caller.js'
+import { errorHandler } from './http/error-handler.js'
+import { healthRoutes } from './http/health.js'
+import { organizationRoutes } from './http/organizations.js'
+import { siteRoutes } from './http/sites.js'
+import { trackRoutes } from './http/track.js'
+import type { Ingest } from './ingest/ingest.js'
+import type { WriteBuffer } from './ingest/write-buffer.js'
+import type { EventsStore } from './storage/events/events-store.js'
+import type { MetadataStore } from './storage/metadata/db.js'
+
+export interface AppDeps {
+  metadata: MetadataStore
+  events: EventsStore
+  auth: Auth
+  apiKeys: ApiKeys
+  ingest: Ingest
+  buffer: WriteBuffer
+  baseUrl: string
+  trackKeyLimit: { max: number; windowMs: number }
+  trustProxy: Config['trustProxy']
+  redis?: Redis
+  logLevel?: string
+  isShuttingDown?: () => boolean
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logLevel && deps.logLevel !== 'silent' ? { level: deps.logLevel } : false,
+    trustProxy: deps.trustProxy,
+    bodyLimit: 1024 * 1024,
+  })
+  app.decorateRequest('caller', null)
+  app.setErrorHandler(errorHandler)
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ success: false, error: 'Not found' }))
+
+  await app.register(healthRoutes, {
+    metadata: deps.metadata,
+    events: deps.events,
+    isShuttingDown: deps.isShuttingDown ?? (() => false),
+  })
+  await app.register(authRoutes, { auth: deps.auth, baseUrl: deps.baseUrl })
+  await app.register(trackRoutes, { ingest: deps.ingest, keyLimit: deps.trackKeyLimit, redis: deps.redis })
+
+  await app.register(async (scope) => {
+    scope.addHook('preHandler', requireCaller(deps.auth, deps.apiKeys))
+    await scope.register(organizationRoutes, { db: deps.metadata.db })
+    await scope.register(siteRoutes, { db: deps.metadata.db })
+    await scope.register(apiKeyRoutes, { apiKeys: deps.apiKeys })
+    await scope.register(adminRoutes, { db: deps.metadata.db, ingest: deps.ingest, buffer: deps.buffer })
+  })
+  return app
+}

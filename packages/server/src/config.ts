@@ -1,0 +1,116 @@
+/**
+ * Configuration: the environment parsed once, at start-up, into a typed `Config`.
+ * Nothing else in the service reads `process.env` (main.ts passes `process.env` here).
+ * An invalid variable fails start-up with a message naming it.
+ */
+import path from 'node:path'
+import { z } from 'zod'
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes')
+
+const urlWithProtocols = (protocols: readonly string[]) =>
+  z
+    .string()
+    .url()
+    .refine((value) => protocols.some((p) => value.startsWith(`${p}://`)), {
+      message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    })
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
+  CLICKHOUSE_URL: urlWithProtocols(['http', 'https']).optional(),
+  REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
+  /** Prefix for every Redis key (several instances may share one Redis). */
+  REDIS_KEY_PREFIX: z.string().max(64).default(''),
+  DISABLE_SIGNUP: booleanFromEnv.default(false),
+  BASE_URL: z.string().url().optional(),
+  /** Signs session cookies (Better Auth) and derives the non-rotating user-id salt. */
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Requests per window per API key on POST /api/track (spec: 500 per 10 minutes). */
+  PATHLIGHT_TRACK_KEY_LIMIT: z.coerce.number().int().positive().default(500),
+  PATHLIGHT_TRACK_KEY_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60_000),
+  /** Trust X-Forwarded-For from these proxies (Fastify `trustProxy`): 'true', a hop count or CIDR list. */
+  TRUST_PROXY: z.string().default(''),
+  /** Group commit: flush after this many rows or this many ms, whichever comes first. */
+  INGEST_FLUSH_ROWS: z.coerce.number().int().positive().default(2000),
+  INGEST_FLUSH_MS: z.coerce.number().int().positive().default(10),
+  /** Path of the DB-IP City Lite files; empty uses the bundled npm package. 'off' disables geolocation. */
+  GEOIP: z.enum(['on', 'off']).default('on'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+})
+
+/** The typed configuration every module receives; derived from the environment by `loadConfig`. */
+export interface Config {
+  port: number
+  host: string
+  dataDir: string
+  databaseUrl: string | undefined
+  clickhouseUrl: string | undefined
+  redisUrl: string | undefined
+  redisKeyPrefix: string
+  disableSignup: boolean
+  baseUrl: string
+  authSecret: string | undefined
+  trackKeyLimit: { max: number; windowMs: number }
+  /** Fastify `trustProxy`: false, true, a CIDR/address list, or a hop-count function. */
+  trustProxy: boolean | string | ((address: string, hop: number) => boolean)
+  ingestFlush: { rows: number; ms: number }
+  geoip: boolean
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
+}
+
+/** Thrown by `loadConfig`; its message names every invalid variable. */
+export class ConfigError extends Error {}
+
+/**
+ * Parse the environment into a Config.
+ * @param env the process environment (or a test's object)
+ * @throws ConfigError naming each invalid variable, e.g. `PORT: Expected number, received nan`
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key in envSchema.shape && value !== undefined && value !== ''),
+  )
+  const parsed = envSchema.safeParse(cleaned)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`)
+  }
+  const e = parsed.data
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    clickhouseUrl: e.CLICKHOUSE_URL,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    disableSignup: e.DISABLE_SIGNUP,
+    baseUrl: (e.BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    authSecret: e.AUTH_SECRET,
+    trackKeyLimit: { max: e.PATHLIGHT_TRACK_KEY_LIMIT, windowMs: e.PATHLIGHT_TRACK_KEY_WINDOW_MS },
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    ingestFlush: { rows: e.INGEST_FLUSH_ROWS, ms: e.INGEST_FLUSH_MS },
+    geoip: e.GEOIP === 'on',
+    logLevel: e.LOG_LEVEL,
+  }
+}
+
+function parseTrustProxy(value: string): Config['trustProxy'] {
+  if (value === '' || value === 'false') return false
+  if (value === 'true') return true
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value)
+    return (_address, hop) => hop < hops
+  }
+  return value
+}

@@ -1,0 +1,39 @@
+/**
+ * One error mapper for every route: an `AppError` (or a Fastify client error such as a bad body or a
+ * rate limit) becomes `{success:false, error, details?}` with its status; anything else is logged
+ * and answered 500 without leaking internals.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError } from '../shared/errors.js'
+
+export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    return reply
+      .code(error.status)
+      .send(error.details === undefined ? { success: false, error: error.message } : {
+          success: false,
+          error: error.message,
+          details: error.details,
+        })
+  }
+  const status = error.statusCode
+  if (status !== undefined && status >= 400 && status < 500) {
+    return reply.code(status).send({ success: false, error: clientMessage(error) })
+  }
+  request.log.error({ err: error }, 'unhandled error')
+  return reply.code(500).send({ success: false, error: 'Internal server error' })
+}
+
+function clientMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large'
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type'
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'Request body must be valid JSON'
+    default:
+      return error.message
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Route: `POST /api/track` (spec part 4, "Tracking"). Transport only: the body is taken raw (JSON or
+ * text/plain from beacons, at most 64 KB), the per-API-key rate limit is applied, and `ingest.accept`
+ * decides. Lives outside the authenticated scope: the key is optional here.
+ */
+import crypto from 'node:crypto'
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { Ingest } from '../ingest/ingest.js'
+import { AppError } from '../shared/errors.js'
+
+export const TRACK_BODY_LIMIT = 64 * 1024
+
+export interface TrackRouteOptions {
+  ingest: Ingest
+  keyLimit: { max: number; windowMs: number }
+  redis?: Redis
+}
+
+const bearerOf = (request: FastifyRequest) => {
+  const header = request.headers.authorization
+  return header && /^Bearer\s+\S+$/i.test(header) ? header : undefined
+}
+
+export async function trackRoutes(app: FastifyInstance, { ingest, keyLimit, redis }: TrackRouteOptions) {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: TRACK_BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
+  )
+
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'pl:rl:track:' } : {}),
+  })
+
+  const minutes = keyLimit.windowMs / 60_000
+  const message = `Rate limit exceeded: at most ${keyLimit.max} requests per ${
+    Number.isInteger(minutes) ? `${minutes} minutes` : `${keyLimit.windowMs} ms`
+  } per API key`
+
+  app.post(
+    '/api/track',
+    {
+      bodyLimit: TRACK_BODY_LIMIT,
+      config: {
+        rateLimit: {
+          max: keyLimit.max,
+          timeWindow: keyLimit.windowMs,
+          // Only keyed requests are limited; the key itself is never used as a store key, its hash is.
+          keyGenerator: (request: FastifyRequest) =>
+            crypto
+              .createHash('sha256')
+              .update(bearerOf(request) ?? '')
+              .digest('hex'),
+          allowList: (request: FastifyRequest) => bearerOf(request) === undefined,
+          errorResponseBuilder: () => Object.assign(new AppError(429, message), { statusCode: 429 }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await ingest.accept({
+        body: parseBody(request.body),
+        authorization: request.headers.authorization,
+        origin: request.headers.origin,
+        referer: request.headers.referer,
+        userAgent: request.headers['user-agent'],
+        ip: request.ip,
+      })
+      return reply.code(result.status).send(result.body)
+    },
+  )
+}
+
+/** Raw body text to a value for the payload parser; invalid JSON is passed on as the raw string. */
+function parseBody(body: unknown): unknown {
+  if (typeof body !== 'string') return body
+  try {
+    return JSON.parse(body)
+  } catch {
+    return body
+  }
+}

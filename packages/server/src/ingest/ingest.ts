@@ -1,0 +1,83 @@
+/**
+ * The tracking use case: run one request through the pipeline and commit the event.
+ * `accept` never throws for bad input; it resolves to the HTTP status and body to answer.
+ * The 200 goes out only after the row is committed (group commit); a store failure answers 503.
+ */
+import type { IngestDeps } from './deps.js'
+import type { Draft, Incoming } from './draft.js'
+import type { IngestStatsCounter } from './ingest-stats.js'
+import { reasonKey, toResponse } from './outcome.js'
+import { stages } from './pipeline.js'
+import { parsePayload } from './stages/parse-payload.js'
+import { toEventRow } from './to-event-row.js'
+import type { WriteBuffer } from './write-buffer.js'
+import { parseSiteId } from '../sites/sites.js'
+
+export interface IngestResult {
+  status: number
+  body: Record<string, unknown>
+  /** The committed draft (tests and event listeners use it), when the event was recorded. */
+  draft?: Draft
+}
+
+/** Listeners called after an event is committed (webhooks hook in here). Errors are logged, not thrown. */
+export interface IngestListeners {
+  onCommitted?: (draft: Draft) => void
+}
+
+export interface Ingest {
+  accept(incoming: Incoming): Promise<IngestResult>
+  stats: IngestStatsCounter
+}
+
+export function createIngest(
+  deps: IngestDeps,
+  buffer: WriteBuffer,
+  stats: IngestStatsCounter,
+  listeners: IngestListeners = {},
+): Ingest {
+  const refuse = (reason: Parameters<typeof toResponse>[0]): IngestResult => {
+    stats.dropped(reasonKey(reason))
+    return toResponse(reason)
+  }
+
+  return {
+    stats,
+    async accept(incoming) {
+      const parsed = parsePayload(incoming)
+      if (!parsed.ok) return refuse(parsed.reason)
+      const siteId = parseSiteId(parsed.payload.site_id)
+      const site = siteId === null ? null : await deps.sites.get(siteId)
+      if (!site) return refuse({ kind: 'site_not_found' })
+
+      const now = deps.clock()
+      const draft: Draft = {
+        incoming,
+        now,
+        payload: parsed.payload,
+        site,
+        authenticated: false,
+        ip: parsed.payload.ip_address || incoming.ip,
+        userAgent: parsed.payload.user_agent ?? incoming.userAgent ?? '',
+        newSession: false,
+        row: toEventRow(parsed.payload, site.siteId, now),
+      }
+      for (const stage of stages) {
+        const result = await stage(draft, deps)
+        if (!result.ok) return refuse(result.reason)
+      }
+
+      try {
+        await buffer.add(draft.row)
+      } catch {
+        return refuse({ kind: 'store_unavailable' })
+      }
+      stats.accepted()
+      if (draft.row.type === 'pageview' && site.monthlyPageviewLimit !== null) {
+        await deps.quota.add(site.siteId, 1, now)
+      }
+      listeners.onCommitted?.(draft)
+      return { status: 200, body: { success: true }, draft }
+    },
+  }
+}

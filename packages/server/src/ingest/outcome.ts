@@ -1,0 +1,50 @@
+/**
+ * What the pipeline decides for one tracking request: accepted, or one reason of a closed union,
+ * each with the HTTP status and body the endpoint answers (spec part 7, DESIGN §2).
+ */
+export type RejectReason =
+  | { kind: 'invalid_payload'; details: { fieldErrors: Record<string, string[]>; formErrors: string[] } }
+  | { kind: 'site_not_found' }
+  | { kind: 'invalid_api_key' }
+  | { kind: 'access_denied' }
+  | { kind: 'domain_mismatch'; host: string }
+  | { kind: 'bot'; bot: 'empty_user_agent' | 'headless_browser' | 'crawler' }
+  | { kind: 'excluded_ip' }
+  | { kind: 'excluded_country'; country: string }
+  | { kind: 'over_quota' }
+  | { kind: 'store_unavailable' }
+
+export type StageResult = { ok: true } | { ok: false; reason: RejectReason }
+
+export const ok: StageResult = { ok: true }
+export const reject = (reason: RejectReason): StageResult => ({ ok: false, reason })
+
+/** The HTTP answer for a reason; exclusions answer 200 with `tracked:false` (nothing is recorded). */
+export function toResponse(reason: RejectReason): { status: number; body: Record<string, unknown> } {
+  switch (reason.kind) {
+    case 'invalid_payload':
+      return { status: 400, body: { success: false, error: 'Invalid payload', details: reason.details } }
+    case 'site_not_found':
+      return { status: 404, body: { success: false, error: 'Site not found' } }
+    case 'invalid_api_key':
+      return { status: 401, body: { success: false, error: 'Invalid API key' } }
+    case 'access_denied':
+      return { status: 403, body: { success: false, error: 'Access denied' } }
+    case 'domain_mismatch':
+      return { status: 403, body: { success: false, error: 'Domain not allowed for this site' } }
+    case 'bot':
+      return { status: 403, body: { success: false, error: 'Bot detected' } }
+    case 'excluded_ip':
+      return { status: 200, body: { success: true, tracked: false, reason: 'excluded_ip' } }
+    case 'excluded_country':
+      return { status: 200, body: { success: true, tracked: false, reason: 'excluded_country' } }
+    case 'over_quota':
+      return { status: 403, body: { success: false, error: 'Site is over its monthly pageview limit' } }
+    case 'store_unavailable':
+      return { status: 503, body: { success: false, error: 'Events store unavailable, try again' } }
+  }
+}
+
+/** The counter name of a reason, e.g. 'bot:crawler', 'domain_mismatch'. */
+export const reasonKey = (reason: RejectReason): string =>
+  reason.kind === 'bot' ? `bot:${reason.bot}` : reason.kind

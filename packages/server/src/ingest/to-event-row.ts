@@ -1,0 +1,73 @@
+/**
+ * The event row as the payload alone defines it, before enrichment: page fields, the event name and
+ * properties, web vitals (type performance) and error fields (type error, from `properties`).
+ */
+import crypto from 'node:crypto'
+import type { EventRow } from '../storage/events/event-row.js'
+import { parsePropertiesObject, type TrackPayload } from './payload.js'
+
+export function toEventRow(payload: TrackPayload, siteId: number, now: number): EventRow {
+  const properties = payload.properties ?? ''
+  const row: EventRow = {
+    event_id: crypto.randomUUID(),
+    site_id: siteId,
+    timestamp: new Date(now).toISOString(),
+    type: payload.type,
+    session_id: '',
+    user_id: '',
+    hostname: (payload.hostname ?? '').toLowerCase(),
+    pathname: payload.pathname || '/',
+    querystring: '',
+    page_title: payload.page_title ?? '',
+    referrer: payload.referrer ?? '',
+    referrer_domain: '',
+    channel: '',
+    utm_source: '',
+    utm_medium: '',
+    utm_campaign: '',
+    utm_term: '',
+    utm_content: '',
+    browser: '',
+    browser_version: '',
+    operating_system: '',
+    operating_system_version: '',
+    device_type: '',
+    screen_width: payload.screenWidth ?? 0,
+    screen_height: payload.screenHeight ?? 0,
+    language: payload.language ?? '',
+    country: '',
+    region: '',
+    city: '',
+    lat: null,
+    lon: null,
+    event_name: payload.event_name ?? '',
+    properties,
+    lcp: payload.type === 'performance' ? (payload.lcp ?? null) : null,
+    cls: payload.type === 'performance' ? (payload.cls ?? null) : null,
+    inp: payload.type === 'performance' ? (payload.inp ?? null) : null,
+    fcp: payload.type === 'performance' ? (payload.fcp ?? null) : null,
+    ttfb: payload.type === 'performance' ? (payload.ttfb ?? null) : null,
+    error_message: '',
+    error_stack: '',
+    error_file: '',
+    error_line: 0,
+    error_column: 0,
+  }
+  if (payload.type === 'error' && properties !== '') {
+    const p = parsePropertiesObject(properties) ?? {}
+    row.error_message = asText(p.message, 2048)
+    row.error_stack = asText(p.stack, 4096)
+    row.error_file = asText(p.fileName, 2048)
+    row.error_line = asLineNumber(p.lineNumber)
+    row.error_column = asLineNumber(p.columnNumber)
+  }
+  return row
+}
+
+const asText = (value: unknown, max: number): string =>
+  typeof value === 'string' ? value.slice(0, max) : typeof value === 'number' ? String(value) : ''
+
+const asLineNumber = (value: unknown): number => {
+  const n = typeof value === 'string' ? Number(value) : value
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 0xffffffff ? n : 0
+}

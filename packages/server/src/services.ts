@@ -1,0 +1,137 @@
+/**
+ * Composition root below main.ts: opens the stores chosen by the config and wires the domain modules.
+ * `openServices` is what `pathlight serve` and the end-to-end tests run; `close()` flushes the write
+ * buffer before closing stores, so nothing acknowledged is lost.
+ */
+import path from 'node:path'
+import { Redis } from 'ioredis'
+import { type ApiKeys, createApiKeys } from './auth/api-keys.js'
+import { type Auth, createAuth } from './auth/better-auth.js'
+import type { Config } from './config.js'
+import { type Geolocator, openGeolocator } from './ingest/enrich/geolocation.js'
+import { createIngest, type Ingest, type IngestListeners } from './ingest/ingest.js'
+import { createIngestStats } from './ingest/ingest-stats.js'
+import { createSiteLookup } from './ingest/ingest-site.js'
+import { createMemoryPageviewQuota } from './ingest/state/pageview-quota.js'
+import { createRedisPageviewQuota } from './ingest/state/redis-pageview-quota.js'
+import { createRedisSessionStore } from './ingest/state/redis-session-store.js'
+import { createMemorySessionStore, type SessionStore } from './ingest/state/session-store.js'
+import { createUserIdSalts } from './ingest/state/user-id-salts.js'
+import { createWriteBuffer, type WriteBuffer } from './ingest/write-buffer.js'
+import { roleIn } from './organizations/organizations.js'
+import { type Clock, systemClock } from './shared/time.js'
+import { findSite } from './sites/sites.js'
+import type { EventsStore } from './storage/events/events-store.js'
+import { openEventsStore } from './storage/events/open-events-store.js'
+import { type MetadataStore, openMetadataStore } from './storage/metadata/db.js'
+import { getOrCreateSecret } from './storage/metadata/instance-settings.js'
+
+export interface Services {
+  config: Config
+  metadata: MetadataStore
+  events: EventsStore
+  auth: Auth
+  apiKeys: ApiKeys
+  ingest: Ingest
+  buffer: WriteBuffer
+  sessions: SessionStore
+  geolocator: Geolocator | null
+  redis: Redis | undefined
+  close(): Promise<void>
+}
+
+export interface ServiceOptions {
+  clock?: Clock
+  listeners?: IngestListeners
+  /** Reuse an open geolocator (tests share one: the DB-IP files take ~190 MB). */
+  geolocator?: Geolocator | null
+}
+
+export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+  const clock = options.clock ?? systemClock
+  const metadata = await openMetadataStore(
+    config.databaseUrl ? { postgres: config.databaseUrl } : { sqlite: path.join(config.dataDir, 'pathlight.db') },
+  )
+  const opened: { close(): Promise<void> | void }[] = [metadata]
+  try {
+    const events = await openEventsStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir })
+    opened.push(events)
+    const redis = config.redisUrl
+      ? new Redis(config.redisUrl, {
+          maxRetriesPerRequest: 2,
+          connectTimeout: 5000,
+          lazyConnect: true,
+          keyPrefix: config.redisKeyPrefix,
+        })
+      : undefined
+    if (redis) {
+      await redis.connect()
+      opened.push({ close: () => redis.quit().then(() => undefined) })
+    }
+    const geolocator = options.geolocator !== undefined ? options.geolocator : config.geoip ? await openGeolocator() : null
+
+    const authSecret = config.authSecret ?? (await getOrCreateSecret(metadata.db, 'auth_secret'))
+    const auth = createAuth({ store: metadata, secret: authSecret, baseUrl: config.baseUrl, disableSignup: config.disableSignup })
+    const apiKeys = createApiKeys(metadata.db, { clock })
+    const sessions = redis ? createRedisSessionStore(redis) : createMemorySessionStore()
+    const quota = redis ? createRedisPageviewQuota(redis, events) : createMemoryPageviewQuota(events)
+    const salts = createUserIdSalts(metadata.db, await getOrCreateSecret(metadata.db, 'user_id_secret'))
+    const buffer = createWriteBuffer((rows) => events.insert(rows), {
+      maxRows: config.ingestFlush.rows,
+      maxDelayMs: config.ingestFlush.ms,
+    })
+    const roles = createRoleCache(metadata, clock)
+    const ingest = createIngest(
+      {
+        sites: createSiteLookup((siteId) => findSite(metadata.db, siteId), { clock }),
+        apiKeys,
+        roleIn: roles,
+        geolocator,
+        sessions,
+        salts,
+        quota,
+        clock,
+      },
+      buffer,
+      createIngestStats(),
+      options.listeners,
+    )
+
+    return {
+      config,
+      metadata,
+      events,
+      auth,
+      apiKeys,
+      ingest,
+      buffer,
+      sessions,
+      geolocator,
+      redis,
+      async close() {
+        await buffer.flush()
+        await sessions.close()
+        if (options.geolocator === undefined) geolocator?.close()
+        for (const resource of opened.reverse()) await resource.close()
+      },
+    }
+  } catch (error) {
+    for (const resource of opened.reverse()) await resource.close()
+    throw error
+  }
+}
+
+/** Membership lookups on the ingest path, cached 30 s per (user, organization). */
+function createRoleCache(metadata: MetadataStore, clock: Clock) {
+  const cache = new Map<string, { role: Awaited<ReturnType<typeof roleIn>>; expires: number }>()
+  return async (userId: string, organizationId: string) => {
+    const key = `${userId}:${organizationId}`
+    const now = clock()
+    const hit = cache.get(key)
+    if (hit && hit.expires > now) return hit.role
+    const role = await roleIn(metadata.db, userId, organizationId)
+    if (cache.size > 10_000) cache.clear()
+    cache.set(key, { role, expires: now + 30_000 })
+    return role
+  }
+}

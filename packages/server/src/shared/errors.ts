@@ -1,0 +1,21 @@
+/**
+ * The error catalogue. Domain code throws `AppError`; `http/error-handler.ts` turns it into
+ * `{success:false, error, details?}` with its status. Anything else becomes a 500 that leaks nothing.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+export const badRequest = (message: string, details?: unknown) => new AppError(400, message, details)
+export const unauthorized = (message = 'Authentication required') => new AppError(401, message)
+export const forbidden = (message = 'Access denied') => new AppError(403, message)
+export const notFound = (message: string) => new AppError(404, message)
+export const conflict = (message: string) => new AppError(409, message)
+export const siteNotFound = () => notFound('Site not found')
+export const organizationNotFound = () => notFound('Organization not found')

@@ -1,0 +1,118 @@
+/**
+ * Site creation and lookup over the metadata store. Access checks live with the caller
+ * (`auth/access.ts`); these functions trust the ids they are given.
+ */
+import crypto from 'node:crypto'
+import { z } from 'zod'
+import { badRequest } from '../shared/errors.js'
+import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import { fromBool } from '../storage/metadata/schema.js'
+import type { SiteRow } from './site.js'
+
+const hostnamePattern = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/
+
+/**
+ * Normalise what users type as a domain: scheme, path, port and trailing dot removed, lower case.
+ * 'https://WWW.Example.com/blog' -> 'www.example.com'. Returns null when no valid host name remains.
+ */
+export function normalizeDomain(input: string): string | null {
+  let host = input.trim().toLowerCase()
+  host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+  host = host.split(/[/?#]/, 1)[0] ?? ''
+  host = host.replace(/:\d+$/, '').replace(/\.$/, '')
+  return hostnamePattern.test(host) ? host : null
+}
+
+export const createSiteBody = z.object({
+  name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  domain: z
+    .string()
+    .max(253, 'domain must be at most 253 characters')
+    .transform((value, ctx) => {
+      const domain = normalizeDomain(value)
+      if (domain === null) {
+        ctx.addIssue({ code: 'custom', message: 'domain must be a host name such as example.com' })
+        return z.NEVER
+      }
+      return domain
+    }),
+})
+
+/** Defaults of a new site's switches: bots blocked, outbound links and URL params tracked. */
+export const siteDefaults = {
+  public: false,
+  saltUserIds: false,
+  blockBots: true,
+  sessionReplay: false,
+  webVitals: false,
+  trackErrors: false,
+  trackOutbound: true,
+  trackUrlParams: true,
+} as const
+
+/** Create a site in an organization. @throws AppError 400 naming the invalid field */
+export async function createSite(
+  db: MetadataDb,
+  organizationId: string,
+  userId: string,
+  input: unknown,
+  clock: Clock = systemClock,
+): Promise<SiteRow> {
+  const parsed = createSiteBody.safeParse(input)
+  if (!parsed.success) throw badRequest('Invalid site', z.flattenError(parsed.error))
+  const now = isoNow(clock)
+  const inserted = await db
+    .insertInto('site')
+    .values({
+      id: crypto.randomUUID(),
+      organization_id: organizationId,
+      name: parsed.data.name,
+      domain: parsed.data.domain,
+      created_by: userId,
+      created_at: now,
+      updated_at: now,
+      public: fromBool(siteDefaults.public),
+      salt_user_ids: fromBool(siteDefaults.saltUserIds),
+      block_bots: fromBool(siteDefaults.blockBots),
+      session_replay: fromBool(siteDefaults.sessionReplay),
+      web_vitals: fromBool(siteDefaults.webVitals),
+      track_errors: fromBool(siteDefaults.trackErrors),
+      track_outbound: fromBool(siteDefaults.trackOutbound),
+      track_url_params: fromBool(siteDefaults.trackUrlParams),
+      excluded_ips: '[]',
+      excluded_countries: '[]',
+      monthly_pageview_limit: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  return { ...inserted, site_id: Number(inserted.site_id) }
+}
+
+/** A site by its numeric id, or undefined. */
+export async function findSite(db: MetadataDb, siteId: number): Promise<SiteRow | undefined> {
+  const row = await db.selectFrom('site').selectAll().where('site_id', '=', siteId).executeTakeFirst()
+  return row && { ...row, site_id: Number(row.site_id) }
+}
+
+/** Every site of every organization the user belongs to, with the user's role there. */
+export async function listSitesForUser(db: MetadataDb, userId: string) {
+  const rows = await db
+    .selectFrom('site')
+    .innerJoin('member', 'member.organization_id', 'site.organization_id')
+    .selectAll('site')
+    .select('member.role')
+    .where('member.user_id', '=', userId)
+    .orderBy('site.site_id')
+    .execute()
+  return rows.map((row) => ({ ...row, site_id: Number(row.site_id) }))
+}
+
+/**
+ * Parse a site id from a path or body: a positive integer, as number or decimal string.
+ * @returns the id, or null when it is not one (callers answer 404 or 400)
+ */
+export function parseSiteId(value: unknown): number | null {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : NaN
+  return Number.isSafeInteger(n) && n > 0 && n <= 0xffffffff ? n : null
+}

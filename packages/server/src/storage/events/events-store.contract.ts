@@ -1,0 +1,87 @@
+/**
+ * The events store contract: every adapter must pass these tests (run by `*.test.ts` per adapter).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventRow } from './event-row.fixture.js'
+import type { EventsStore } from './events-store.js'
+import { migrateEvents } from './migrations/index.js'
+
+export function eventsStoreContract(name: string, open: () => Promise<EventsStore>) {
+  describe(`events store contract: ${name}`, () => {
+    let store: EventsStore
+    // A site id per run, so a shared ClickHouse server never mixes runs.
+    const site = 1_000_000 + Math.floor(Math.random() * 1_000_000)
+
+    beforeAll(async () => {
+      store = await open()
+    })
+    afterAll(async () => {
+      await store.command('ALTER TABLE events DELETE WHERE site_id = {site:UInt32}', { site })
+      await store.close()
+    })
+
+    it('migrations are idempotent', async () => {
+      await migrateEvents(store)
+      const applied = await store.query<{ name: string }>('SELECT name FROM pathlight_migrations ORDER BY name')
+      expect(applied.map((r) => r.name)).toEqual(['001-events'])
+    })
+
+    it('reads back an inserted row with every column and millisecond timestamps', async () => {
+      const row = eventRow({
+        site_id: site,
+        type: 'performance',
+        lcp: 1234.5,
+        cls: 0.05,
+        inp: null,
+        properties: '{"a":1}',
+        pathname: "/it's \"quoted\"",
+      })
+      await store.insert([row])
+      const [back] = await store.query<Record<string, unknown>>(
+        `SELECT *, formatDateTime(timestamp, '%Y-%m-%dT%H:%i:%S.%fZ') AS ts
+         FROM events WHERE site_id = {site:UInt32} AND event_id = {id:UUID}`,
+        { site, id: row.event_id },
+      )
+      expect(back).toMatchObject({
+        site_id: site,
+        type: 'performance',
+        pathname: "/it's \"quoted\"",
+        lcp: 1234.5,
+        cls: 0.05,
+        inp: null,
+        country: 'US',
+        screen_width: 1920,
+        properties: '{"a":1}',
+      })
+      expect(String(back?.ts)).toMatch(/^2026-11-22T10:00:00\.123/)
+    })
+
+    it('binds parameters: a hostile value is data, not SQL', async () => {
+      const rows = await store.query<{ c: number }>(
+        'SELECT count() AS c FROM events WHERE site_id = {site:UInt32} AND pathname = {p:String}',
+        { site, p: "x' OR 1=1 --" },
+      )
+      expect(rows).toEqual([{ c: 0 }])
+    })
+
+    it('aggregates many rows; UInt64 counts come back as numbers', async () => {
+      const rows = Array.from({ length: 500 }, (_, i) =>
+        eventRow({ site_id: site, session_id: `s${i % 50}`, user_id: `u${i % 20}`, pathname: `/p${i % 5}` }),
+      )
+      await store.insert(rows)
+      const result = await store.query<{ pathname: string; pageviews: number; visitors: number }>(
+        `SELECT pathname, count() AS pageviews, uniqExact(user_id) AS visitors FROM events
+         WHERE site_id = {site:UInt32} AND type = 'pageview' AND pathname LIKE '/p%'
+         GROUP BY pathname ORDER BY pathname`,
+        { site },
+      )
+      expect(result).toHaveLength(5)
+      expect(result[0]).toEqual({ pathname: '/p0', pageviews: 100, visitors: 4 })
+    })
+
+    it('rejects an insert that does not fit the schema', async () => {
+      const bad = { ...eventRow({ site_id: site }), event_id: 'not-a-uuid' }
+      await expect(store.insert([bad])).rejects.toThrow()
+    })
+  })
+}

@@ -1,0 +1,36 @@
+/**
+ * The events store's migrations, in order, shared by chDB and ClickHouse (one SQL dialect).
+ * `migrateEvents` records applied versions in `pathlight_migrations`; never edit a released one.
+ */
+import type { EventsStore } from '../events-store.js'
+import { eventsTable } from './001-events.js'
+
+export interface EventsMigration {
+  name: string
+  statements: readonly string[]
+}
+
+export const eventsMigrations: readonly EventsMigration[] = [eventsTable]
+
+/** Apply every migration not yet recorded, in order. @throws naming the failing migration */
+export async function migrateEvents(store: EventsStore): Promise<void> {
+  await store.command(
+    `CREATE TABLE IF NOT EXISTS pathlight_migrations (name String, applied_at DateTime64(3, 'UTC'))
+     ENGINE = MergeTree ORDER BY name`,
+  )
+  const applied = new Set(
+    (await store.query<{ name: string }>('SELECT name FROM pathlight_migrations')).map((r) => r.name),
+  )
+  for (const migration of eventsMigrations) {
+    if (applied.has(migration.name)) continue
+    try {
+      for (const statement of migration.statements) await store.command(statement)
+      await store.command(
+        'INSERT INTO pathlight_migrations (name, applied_at) VALUES ({name:String}, now64(3))',
+        { name: migration.name },
+      )
+    } catch (error) {
+      throw new Error(`Events migration ${migration.name} failed: ${String(error)}`)
+    }
+  }
+}

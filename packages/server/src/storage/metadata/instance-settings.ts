@@ -1,0 +1,29 @@
+/**
+ * Instance-wide settings kept in the metadata store (so every API node sees the same values):
+ * the owner's user id, the auth secret and the anonymous-id secret when the operator set none.
+ */
+import crypto from 'node:crypto'
+import type { MetadataDb } from './db.js'
+
+/** Read a setting, or undefined. */
+export async function getSetting(db: MetadataDb, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('instance_setting').select('value').where('key', '=', key).executeTakeFirst()
+  return row?.value
+}
+
+/**
+ * Set a setting unless it is already set (first writer wins across nodes).
+ * @returns the value in force afterwards
+ */
+export async function setSettingOnce(db: MetadataDb, key: string, value: string): Promise<string> {
+  await db
+    .insertInto('instance_setting')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute()
+  return (await getSetting(db, key)) ?? value
+}
+
+/** A random secret (32 bytes, base64url) created on first use and shared by every node. */
+export const getOrCreateSecret = (db: MetadataDb, key: string): Promise<string> =>
+  setSettingOnce(db, key, crypto.randomBytes(32).toString('base64url'))

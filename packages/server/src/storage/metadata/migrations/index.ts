@@ -1,0 +1,15 @@
+/**
+ * The metadata store's migrations, in order. Applied at start by `migrateMetadata`; each runs once
+ * (Kysely's Migrator records them in `kysely_migration`). Never edit a released migration: add one.
+ */
+import type { Kysely } from 'kysely'
+import { initial } from './001-initial.js'
+
+export type MetadataDialect = 'sqlite' | 'postgres'
+
+export interface MetadataMigration {
+  name: string
+  up(db: Kysely<unknown>, dialect: MetadataDialect): Promise<void>
+}
+
+export const metadataMigrations: readonly MetadataMigration[] = [initial]

@@ -1,0 +1,103 @@
+/**
+ * Row types of the metadata store, as Kysely sees them. Booleans are written as 0/1 (SQLite has no
+ * boolean; PostgreSQL accepts '1'/'0' for boolean columns) and read back through `toBool`.
+ * Timestamps of Pathlight's own tables are ISO 8601 UTC strings with milliseconds.
+ * The Better Auth tables (`user`, `session`, `account`, `verification`) belong to Better Auth;
+ * only the columns Pathlight reads are typed here.
+ */
+import type { Generated } from 'kysely'
+
+export type DbBool = number | boolean
+
+export interface UserTable {
+  id: string
+  name: string
+  email: string
+  emailVerified: DbBool
+  image: string | null
+  createdAt: Date | string
+  updatedAt: Date | string
+}
+
+export interface InstanceSettingTable {
+  key: string
+  value: string
+}
+
+export interface OrganizationTable {
+  id: string
+  name: string
+  slug: string
+  created_by: string
+  created_at: string
+}
+
+export type Role = 'owner' | 'admin' | 'member'
+
+export interface MemberTable {
+  id: string
+  organization_id: string
+  user_id: string
+  role: Role
+  created_at: string
+}
+
+export interface SiteTable {
+  site_id: Generated<number>
+  id: string
+  organization_id: string
+  name: string
+  domain: string
+  created_by: string
+  created_at: string
+  updated_at: string
+  public: DbBool
+  salt_user_ids: DbBool
+  block_bots: DbBool
+  session_replay: DbBool
+  web_vitals: DbBool
+  track_errors: DbBool
+  track_outbound: DbBool
+  track_url_params: DbBool
+  /** JSON array of IP addresses / CIDR ranges. */
+  excluded_ips: string
+  /** JSON array of ISO 3166-1 alpha-2 codes, upper case. */
+  excluded_countries: string
+  /** Pageviews per calendar month (UTC); null = unlimited. */
+  monthly_pageview_limit: number | null
+}
+
+export interface ApiKeyTable {
+  id: string
+  user_id: string
+  name: string
+  /** The first characters of the key, shown in listings so users can tell keys apart. */
+  prefix: string
+  /** Lowercase hex SHA-256 of the whole key. */
+  key_hash: string
+  created_at: string
+  last_used_at: string | null
+}
+
+export interface UserIdSaltTable {
+  /** UTC day, YYYY-MM-DD. */
+  day: string
+  /** 32 random bytes, hex. */
+  salt: string
+  created_at: string
+}
+
+export interface MetadataSchema {
+  user: UserTable
+  instance_setting: InstanceSettingTable
+  organization: OrganizationTable
+  member: MemberTable
+  site: SiteTable
+  api_key: ApiKeyTable
+  user_id_salt: UserIdSaltTable
+}
+
+/** Reads a boolean column on either dialect (SQLite 0/1, PostgreSQL true/false). */
+export const toBool = (value: DbBool): boolean => value === true || value === 1
+/** Writes a boolean column on either dialect. */
+export const fromBool = (value: boolean): number => (value ? 1 : 0)

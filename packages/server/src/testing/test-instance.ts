@@ -1,0 +1,127 @@
+/**
+ * Test support: a whole Pathlight instance in this process (real SQLite or PostgreSQL, real chDB,
+ * optional Redis), driven through `app.inject()`, with helpers that create an owner, organizations,
+ * sites and API keys through the public routes. One per test file: chDB allows one data directory
+ * per process.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { buildApp } from '../app.js'
+import { loadConfig } from '../config.js'
+import type { Geolocator } from '../ingest/enrich/geolocation.js'
+import { openServices, type ServiceOptions, type Services } from '../services.js'
+import type { Site } from '../sites/site.js'
+import { createTempDatabase } from './postgres.js'
+
+export interface TestInstance {
+  app: FastifyInstance
+  services: Services
+  dataDir: string
+  /** Sign up a user; returns its session cookie and id. */
+  signUp(email?: string): Promise<{ cookie: string; userId: string }>
+  createOrganization(cookie: string, name?: string): Promise<string>
+  createSite(cookie: string, organizationId: string, domain?: string): Promise<Site>
+  createApiKey(cookie: string): Promise<string>
+  /** An owner with an organization, a site (domain example.com) and an API key. */
+  seed(): Promise<{ cookie: string; userId: string; organizationId: string; site: Site; apiKey: string }>
+  close(): Promise<void>
+}
+
+export interface TestInstanceOptions extends ServiceOptions {
+  postgres?: boolean
+  redis?: boolean
+  env?: Record<string, string>
+  geolocator?: Geolocator | null
+}
+
+let counter = 0
+
+export async function openTestInstance(options: TestInstanceOptions = {}): Promise<TestInstance> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-test-'))
+  const database = options.postgres ? await createTempDatabase() : undefined
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    GEOIP: 'off',
+    LOG_LEVEL: 'silent',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...(options.redis
+      ? {
+          REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+          REDIS_KEY_PREFIX: `test:${path.basename(dataDir)}:`,
+        }
+      : {}),
+    ...options.env,
+  })
+  const services = await openServices(config, {
+    clock: options.clock,
+    listeners: options.listeners,
+    geolocator: options.geolocator === undefined ? null : options.geolocator,
+  })
+  const app = await buildApp({
+    ...services,
+    baseUrl: config.baseUrl,
+    trackKeyLimit: config.trackKeyLimit,
+    trustProxy: config.trustProxy,
+  })
+
+  const expectStatus = (response: LightMyRequestResponse, status: number) => {
+    if (response.statusCode !== status) {
+      throw new Error(`expected ${status}, got ${response.statusCode}: ${response.body}`)
+    }
+    return response.json()
+  }
+
+  const instance: TestInstance = {
+    app,
+    services,
+    dataDir,
+    async signUp(email = `user${++counter}-${Date.now()}@example.com`) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-up/email',
+        payload: { name: 'Test User', email, password: 'correct horse battery staple' },
+      })
+      const body = expectStatus(response, 200) as { user: { id: string } }
+      const cookie = String(response.headers['set-cookie'] ?? '').split(';')[0] ?? ''
+      return { cookie, userId: body.user.id }
+    },
+    async createOrganization(cookie, name = 'Acme') {
+      const response = await app.inject({ method: 'POST', url: '/api/organizations', headers: { cookie }, payload: { name } })
+      return (expectStatus(response, 201) as { id: string }).id
+    },
+    async createSite(cookie, organizationId, domain = 'example.com') {
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api/organizations/${organizationId}/sites`,
+        headers: { cookie },
+        payload: { name: 'Example', domain },
+      })
+      return expectStatus(response, 201) as Site
+    },
+    async createApiKey(cookie) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/user/api-keys',
+        headers: { cookie },
+        payload: { name: 'test key' },
+      })
+      return (expectStatus(response, 201) as { data: { key: string } }).data.key
+    },
+    async seed() {
+      const { cookie, userId } = await instance.signUp()
+      const organizationId = await instance.createOrganization(cookie)
+      const site = await instance.createSite(cookie, organizationId)
+      const apiKey = await instance.createApiKey(cookie)
+      return { cookie, userId, organizationId, site, apiKey }
+    },
+    async close() {
+      await app.close()
+      await services.close()
+      await database?.drop()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+  return instance
+}
