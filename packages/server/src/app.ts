@@ -60,7 +60,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(organizationRoutes, { db: deps.metadata.db })
     await scope.register(siteRoutes, { db: deps.metadata.db })
     await scope.register(apiKeyRoutes, { apiKeys: deps.apiKeys })
-    await scope.register(adminRoutes, { db: deps.metadata.db, ingest: deps.ingest, buffer: deps.buffer })
+    await scope.register(adminRoutes, {
+      db: deps.metadata.db,
+      ingest: deps.ingest,
+      buffer: deps.buffer,
+      events: deps.events,
+    })
   })
   return app
 }

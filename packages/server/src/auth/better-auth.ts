@@ -27,7 +27,12 @@ export function createAuth({ store, secret, baseUrl, disableSignup }: AuthOption
     secret,
     baseURL: baseUrl,
     basePath: '/api/auth',
-    trustedOrigins: [baseUrl],
+    // BASE_URL, and the server's own origin as the request names it (the dashboard is served by this
+    // server, so same-origin requests are ours; a cross-site form post still fails the check).
+    trustedOrigins: async (request) => {
+      const host = request?.headers.get('host')
+      return host ? [baseUrl, `http://${host}`, `https://${host}`] : [baseUrl]
+    },
     telemetry: { enabled: false },
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 256 },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },

@@ -1,0 +1,140 @@
+/**
+ * Test and benchmark support: the real `pathlight serve` in a child process on a temporary data
+ * directory (or a given one, to restart on the same data), listening on a free loopback port.
+ * `startServerProcess` also creates an owner, an organization, a site (domain example.com) and an
+ * API key through the public HTTP routes.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+export interface SpawnedServer {
+  baseUrl: string
+  pid: number
+  dataDir: string
+  /** Everything the process printed (stdout and stderr). */
+  output(): string
+  /** SIGTERM, then wait for exit (graceful shutdown flushes in-flight events). */
+  stop(options?: { keepData?: boolean }): Promise<void>
+  /** SIGKILL, then wait for exit: nothing gets a chance to flush. */
+  kill(): Promise<void>
+}
+
+/** Spawn the server and resolve once it prints its URL. @throws with its output if it exits first */
+export async function spawnServer(options: { env?: Record<string, string>; dataDir?: string } = {}) {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-proc-'))
+  const child: ChildProcess = spawn(process.execPath, ['bin/pathlight.js', 'serve'], {
+    cwd: serverRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000)
+    const check = () => {
+      const match = /running at (http:\/\/[^\s]+)/.exec(output)
+      if (match?.[1]) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    }
+    child.stdout?.on('data', check)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code}:\n${output}`))
+    })
+  })
+  const server: SpawnedServer = {
+    baseUrl,
+    pid: child.pid ?? 0,
+    dataDir,
+    output: () => output,
+    async stop({ keepData = false } = {}) {
+      child.kill('SIGTERM')
+      await exited
+      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+    async kill() {
+      child.kill('SIGKILL')
+      await exited
+    },
+  }
+  return server
+}
+
+export interface ServerProcess extends SpawnedServer {
+  apiKey: string
+  siteId: number
+  domain: string
+  /** Rows the events store holds for the site, read back through the server. */
+  countEvents(): Promise<number>
+}
+
+/** Spawn a server and seed it through HTTP. */
+export async function startServerProcess(
+  options: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<ServerProcess> {
+  const server = await spawnServer(options)
+  try {
+    const json = async (response: Response) => {
+      if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)
+      return response.json() as Promise<Record<string, unknown>>
+    }
+    const signUp = await fetch(`${server.baseUrl}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.baseUrl },
+      body: JSON.stringify({ name: 'Owner', email: 'owner@example.com', password: 'correct horse battery staple' }),
+    })
+    await json(signUp)
+    const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+    const post = async (url: string, body: unknown) =>
+      json(
+        await fetch(`${server.baseUrl}${url}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie, origin: server.baseUrl },
+          body: JSON.stringify(body),
+        }),
+      )
+    const organization = await post('/api/organizations', { name: 'Bench' })
+    const site = await post(`/api/organizations/${String(organization.id)}/sites`, {
+      name: 'Example',
+      domain: 'example.com',
+    })
+    const key = (await post('/api/user/api-keys', { name: 'bench' })).data as { key: string }
+    const siteId = Number(site.siteId)
+    return {
+      ...server,
+      apiKey: key.key,
+      siteId,
+      domain: 'example.com',
+      async countEvents() {
+        const response = await fetch(`${server.baseUrl}/api/admin/events-count?site_id=${siteId}`, {
+          headers: { authorization: `Bearer ${key.key}` },
+        })
+        return Number((await json(response)).count)
+      },
+    }
+  } catch (error) {
+    await server.stop()
+    throw error
+  }
+}
