@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { seedInstance } from '../demo/seed-instance.js'
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -95,42 +96,18 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const server = await spawnServer(options)
   try {
-    const json = async (response: Response) => {
-      if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)
-      return response.json() as Promise<Record<string, unknown>>
-    }
-    const signUp = await fetch(`${server.baseUrl}/api/auth/sign-up/email`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.baseUrl },
-      body: JSON.stringify({ name: 'Owner', email: 'owner@example.com', password: 'correct horse battery staple' }),
-    })
-    await json(signUp)
-    const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
-    const post = async (url: string, body: unknown) =>
-      json(
-        await fetch(`${server.baseUrl}${url}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', cookie, origin: server.baseUrl },
-          body: JSON.stringify(body),
-        }),
-      )
-    const organization = await post('/api/organizations', { name: 'Bench' })
-    const site = await post(`/api/organizations/${String(organization.id)}/sites`, {
-      name: 'Example',
-      domain: 'example.com',
-    })
-    const key = (await post('/api/user/api-keys', { name: 'bench' })).data as { key: string }
-    const siteId = Number(site.siteId)
+    const seeded = await seedInstance(server.baseUrl)
     return {
       ...server,
-      apiKey: key.key,
-      siteId,
-      domain: 'example.com',
+      apiKey: seeded.apiKey,
+      siteId: seeded.siteId,
+      domain: seeded.domain,
       async countEvents() {
-        const response = await fetch(`${server.baseUrl}/api/admin/events-count?site_id=${siteId}`, {
-          headers: { authorization: `Bearer ${key.key}` },
+        const response = await fetch(`${server.baseUrl}/api/admin/events-count?site_id=${seeded.siteId}`, {
+          headers: { authorization: `Bearer ${seeded.apiKey}` },
         })
-        return Number((await json(response)).count)
+        if (!response.ok) throw new Error(`events-count: ${response.status} ${await response.text()}`)
+        return Number(((await response.json()) as { count: number }).count)
       },
     }
   } catch (error) {
