@@ -78,7 +78,9 @@ export class ConfigError extends Error {}
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(
-    Object.entries(env).filter(([key, value]) => key in envSchema.shape && value !== undefined && value !== ''),
+    Object.entries(env).filter(
+      ([key, value]) => key in envSchema.shape && value !== undefined && value !== '',
+    ),
   )
   const parsed = envSchema.safeParse(cleaned)
   if (!parsed.success) {
@@ -95,7 +97,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     disableSignup: e.DISABLE_SIGNUP,
-    baseUrl: (e.BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    baseUrl: (e.BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`).replace(
+      /\/$/,
+      '',
+    ),
     authSecret: e.AUTH_SECRET,
     trackKeyLimit: { max: e.PATHLIGHT_TRACK_KEY_LIMIT, windowMs: e.PATHLIGHT_TRACK_KEY_WINDOW_MS },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -10,8 +10,8 @@ import { type Auth, createAuth } from './auth/better-auth.js'
 import type { Config } from './config.js'
 import { type Geolocator, openGeolocator } from './ingest/enrich/geolocation.js'
 import { createIngest, type Ingest, type IngestListeners } from './ingest/ingest.js'
-import { createIngestStats } from './ingest/ingest-stats.js'
 import { createSiteLookup } from './ingest/ingest-site.js'
+import { createIngestStats } from './ingest/ingest-stats.js'
 import { createMemoryPageviewQuota } from './ingest/state/pageview-quota.js'
 import { createRedisPageviewQuota } from './ingest/state/redis-pageview-quota.js'
 import { createRedisSessionStore } from './ingest/state/redis-session-store.js'
@@ -50,7 +50,9 @@ export interface ServiceOptions {
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock
   const metadata = await openMetadataStore(
-    config.databaseUrl ? { postgres: config.databaseUrl } : { sqlite: path.join(config.dataDir, 'pathlight.db') },
+    config.databaseUrl
+      ? { postgres: config.databaseUrl }
+      : { sqlite: path.join(config.dataDir, 'pathlight.db') },
   )
   const opened: { close(): Promise<void> | void }[] = [metadata]
   try {
@@ -68,10 +70,16 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       await redis.connect()
       opened.push({ close: () => redis.quit().then(() => undefined) })
     }
-    const geolocator = options.geolocator !== undefined ? options.geolocator : config.geoip ? await openGeolocator() : null
+    const geolocator =
+      options.geolocator !== undefined ? options.geolocator : config.geoip ? await openGeolocator() : null
 
     const authSecret = config.authSecret ?? (await getOrCreateSecret(metadata.db, 'auth_secret'))
-    const auth = createAuth({ store: metadata, secret: authSecret, baseUrl: config.baseUrl, disableSignup: config.disableSignup })
+    const auth = createAuth({
+      store: metadata,
+      secret: authSecret,
+      baseUrl: config.baseUrl,
+      disableSignup: config.disableSignup,
+    })
     const apiKeys = createApiKeys(metadata.db, { clock })
     const sessions = redis ? createRedisSessionStore(redis) : createMemorySessionStore()
     const quota = redis ? createRedisPageviewQuota(redis, events) : createMemoryPageviewQuota(events)

@@ -61,7 +61,9 @@ it('every acknowledged event survives SIGKILL of the server under load', async (
         .map((line) => (JSON.parse(line) as { user_id: string }).user_id),
     )
     const missing = acknowledged.filter((id) => !stored.has(id))
-    console.log(`durability: sent ${sent}, acknowledged ${acknowledged.length}, stored ${stored.size}, missing ${missing.length}`)
+    console.log(
+      `durability: sent ${sent}, acknowledged ${acknowledged.length}, stored ${stored.size}, missing ${missing.length}`,
+    )
     expect(missing).toEqual([])
   } finally {
     session.close()

@@ -60,7 +60,14 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
         last_used_at: null,
       }
       await db.insertInto('api_key').values(record).execute()
-      return { id: record.id, name: record.name, prefix: record.prefix, createdAt: record.created_at, lastUsedAt: null, key }
+      return {
+        id: record.id,
+        name: record.name,
+        prefix: record.prefix,
+        createdAt: record.created_at,
+        lastUsedAt: null,
+        key,
+      }
     },
     async list(userId) {
       const rows = await db
@@ -93,7 +100,11 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
       const now = clock()
       const hit = cache.get(hash)
       if (hit && hit.expires > now) return hit.value
-      const row = await db.selectFrom('api_key').select(['id', 'user_id']).where('key_hash', '=', hash).executeTakeFirst()
+      const row = await db
+        .selectFrom('api_key')
+        .select(['id', 'user_id'])
+        .where('key_hash', '=', hash)
+        .executeTakeFirst()
       const value = row ? { userId: row.user_id, keyId: row.id } : null
       if (cache.size > 10_000) cache.clear()
       cache.set(hash, { value, expires: now + ttl })

@@ -34,7 +34,9 @@ export async function readDemoSummary(events: EventsStore, siteId: number, top =
     breakdown('browser'),
   ])
   const table = (title: string, rows: { name: string; pageviews: number }[]) =>
-    [`${title}:`, ...rows.map((r) => `  ${String(r.pageviews).padStart(6)}  ${r.name || '(unknown)'}`)].join('\n')
+    [`${title}:`, ...rows.map((r) => `  ${String(r.pageviews).padStart(6)}  ${r.name || '(unknown)'}`)].join(
+      '\n',
+    )
   const summary = {
     pageviews: Number(totals?.pageviews ?? 0),
     sessions: Number(totals?.sessions ?? 0),

@@ -26,13 +26,20 @@ export async function runDemo(args: string[]): Promise<void> {
     args,
     options: { log: { type: 'string' }, 'data-dir': { type: 'string' }, keep: { type: 'boolean' } },
   })
-  const logPath = path.resolve(values.log ?? path.join(serverRoot, 'demo-data/elastic-examples-apache_logs.txt'))
+  const logPath = path.resolve(
+    values.log ?? path.join(serverRoot, 'demo-data/elastic-examples-apache_logs.txt'),
+  )
   const dataDir = values['data-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-demo-'))
   console.log(`Pathlight demo\n  log:  ${logPath}\n  data: ${dataDir}`)
 
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' })
   const services = await openServices(config)
-  const app = await buildApp({ ...services, baseUrl: config.baseUrl, trackKeyLimit: config.trackKeyLimit, trustProxy: false })
+  const app = await buildApp({
+    ...services,
+    baseUrl: config.baseUrl,
+    trackKeyLimit: config.trackKeyLimit,
+    trustProxy: false,
+  })
   try {
     const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' })
     const seeded = await seedInstance(baseUrl)

@@ -17,7 +17,12 @@ import { callerOf } from './caller-of.js'
 
 export async function adminRoutes(
   app: FastifyInstance,
-  { db, ingest, buffer, events }: { db: MetadataDb; ingest: Ingest; buffer: WriteBuffer; events: EventsStore },
+  {
+    db,
+    ingest,
+    buffer,
+    events,
+  }: { db: MetadataDb; ingest: Ingest; buffer: WriteBuffer; events: EventsStore },
 ) {
   const requireOwner = async (request: FastifyRequest) => {
     if ((await getSetting(db, INSTANCE_OWNER_SETTING)) !== callerOf(request).userId) {

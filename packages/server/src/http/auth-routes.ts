@@ -12,7 +12,8 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl }: { auth
     url: '/api/auth/*',
     async handler(request, reply) {
       const url = new URL(request.url, baseUrl)
-      const body = request.method === 'GET' || request.body === undefined ? undefined : JSON.stringify(request.body)
+      const body =
+        request.method === 'GET' || request.body === undefined ? undefined : JSON.stringify(request.body)
       const headers = toHeaders(request)
       if (body !== undefined) headers.set('content-type', 'application/json')
       const response = await auth.handler(new Request(url, { method: request.method, headers, body }))

@@ -19,7 +19,11 @@ declare module 'fastify' {
 }
 
 /** Resolve the caller; null when the request carries no valid credentials. @throws 401 for a bad key */
-export async function resolveCaller(request: FastifyRequest, auth: Auth, apiKeys: ApiKeys): Promise<Caller | null> {
+export async function resolveCaller(
+  request: FastifyRequest,
+  auth: Auth,
+  apiKeys: ApiKeys,
+): Promise<Caller | null> {
   const header = request.headers.authorization
   if (header) {
     const match = /^Bearer\s+(\S+)$/i.exec(header)

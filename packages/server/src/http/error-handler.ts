@@ -8,13 +8,15 @@ import { AppError } from '../shared/errors.js'
 
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
-    return reply
-      .code(error.status)
-      .send(error.details === undefined ? { success: false, error: error.message } : {
-          success: false,
-          error: error.message,
-          details: error.details,
-        })
+    return reply.code(error.status).send(
+      error.details === undefined
+        ? { success: false, error: error.message }
+        : {
+            success: false,
+            error: error.message,
+            details: error.details,
+          },
+    )
   }
   const status = error.statusCode
   if (status !== undefined && status >= 400 && status < 500) {

@@ -13,7 +13,10 @@ export interface HealthOptions {
   isShuttingDown: () => boolean
 }
 
-export async function healthRoutes(app: FastifyInstance, { metadata, events, isShuttingDown }: HealthOptions) {
+export async function healthRoutes(
+  app: FastifyInstance,
+  { metadata, events, isShuttingDown }: HealthOptions,
+) {
   app.get('/api/health', async (_request, reply) => {
     const [metadataOk, eventsOk] = await Promise.all([
       probe(() => sql`select 1`.execute(metadata.db)),

@@ -29,13 +29,18 @@ export async function organizationRoutes(app: FastifyInstance, { db }: { db: Met
     },
   )
 
-  app.get<{ Params: { organizationId: string } }>('/api/organizations/:organizationId/sites', async (request) => {
-    const { userId } = callerOf(request)
-    if ((await roleIn(db, userId, request.params.organizationId)) === null) throw organizationNotFound()
-    const rows = await listSitesForUser(db, userId)
-    return {
-      success: true,
-      data: rows.filter((r) => r.organization_id === request.params.organizationId).map((r) => toSite(r, r.role)),
-    }
-  })
+  app.get<{ Params: { organizationId: string } }>(
+    '/api/organizations/:organizationId/sites',
+    async (request) => {
+      const { userId } = callerOf(request)
+      if ((await roleIn(db, userId, request.params.organizationId)) === null) throw organizationNotFound()
+      const rows = await listSitesForUser(db, userId)
+      return {
+        success: true,
+        data: rows
+          .filter((r) => r.organization_id === request.params.organizationId)
+          .map((r) => toSite(r, r.role)),
+      }
+    },
+  )
 }

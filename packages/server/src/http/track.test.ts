@@ -37,7 +37,12 @@ describe.each([
     t.app.inject({
       method: 'POST',
       url: '/api/track',
-      headers: { 'content-type': 'application/json', 'user-agent': CHROME_UA, origin: 'https://example.com', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': CHROME_UA,
+        origin: 'https://example.com',
+        ...headers,
+      },
       payload: typeof body === 'string' ? body : JSON.stringify(body),
     })
 
@@ -109,7 +114,11 @@ describe.each([
     const bodies = [
       { ...base, type: 'custom_event', event_name: 'signup', properties: '{"plan":"pro","seats":3}' },
       { ...base, type: 'performance', lcp: 1200.5, cls: 0.02, inp: 80, fcp: 900, ttfb: 120 },
-      { ...base, type: 'outbound', properties: '{"url":"https://other.org/x","text":"Other","target":"_blank"}' },
+      {
+        ...base,
+        type: 'outbound',
+        properties: '{"url":"https://other.org/x","text":"Other","target":"_blank"}',
+      },
       {
         ...base,
         type: 'error',
@@ -125,8 +134,17 @@ describe.each([
     ]
     for (const body of bodies) expect((await track(body)).statusCode).toBe(200)
     const rows = await eventsOf(s.siteId)
-    expect(rows.find((r) => r.type === 'custom_event')).toMatchObject({ event_name: 'signup', properties: '{"plan":"pro","seats":3}' })
-    expect(rows.find((r) => r.type === 'performance')).toMatchObject({ lcp: 1200.5, cls: 0.02, inp: 80, fcp: 900, ttfb: 120 })
+    expect(rows.find((r) => r.type === 'custom_event')).toMatchObject({
+      event_name: 'signup',
+      properties: '{"plan":"pro","seats":3}',
+    })
+    expect(rows.find((r) => r.type === 'performance')).toMatchObject({
+      lcp: 1200.5,
+      cls: 0.02,
+      inp: 80,
+      fcp: 900,
+      ttfb: 120,
+    })
     expect(rows.find((r) => r.type === 'outbound')?.properties).toContain('other.org')
     expect(rows.find((r) => r.type === 'error')).toMatchObject({
       event_name: 'TypeError',
@@ -149,6 +167,7 @@ describe.each([
       ['user_agent too long', { user_agent: 'x'.repeat(513) }, 'user_agent'],
       ['ip_address not an IP', { ip_address: '999.1.1.1' }, 'ip_address'],
       ['ip_address a number', { ip_address: 1 }, 'ip_address'],
+      ['ip_address in octal', { ip_address: '010.1.1.1' }, 'ip_address'],
       ['querystring too long', { querystring: 'a'.repeat(2049) }, 'querystring'],
       ['referrer a boolean', { referrer: true }, 'referrer'],
       ['user_id too long', { user_id: 'u'.repeat(257) }, 'user_id'],
@@ -159,8 +178,16 @@ describe.each([
       ['event_name too long', { type: 'custom_event', event_name: 'e'.repeat(257) }, 'event_name'],
       ['properties an object', { type: 'custom_event', event_name: 'e', properties: { a: 1 } }, 'properties'],
       ['properties bad JSON', { type: 'custom_event', event_name: 'e', properties: '{"a":' }, 'properties'],
-      ['properties a JSON array', { type: 'custom_event', event_name: 'e', properties: '[1,2]' }, 'properties'],
-      ['properties too long', { type: 'custom_event', event_name: 'e', properties: `{"a":"${'x'.repeat(2048)}"}` }, 'properties'],
+      [
+        'properties a JSON array',
+        { type: 'custom_event', event_name: 'e', properties: '[1,2]' },
+        'properties',
+      ],
+      [
+        'properties too long',
+        { type: 'custom_event', event_name: 'e', properties: `{"a":"${'x'.repeat(2048)}"}` },
+        'properties',
+      ],
       ['lcp a string', { type: 'performance', lcp: 'fast' }, 'lcp'],
       ['cls negative', { type: 'performance', cls: -0.1 }, 'cls'],
       ['inp a string', { type: 'performance', inp: '1' }, 'inp'],
@@ -171,7 +198,11 @@ describe.each([
       const response = await track({ site_id: String(site.siteId), ...body })
       expect(response.statusCode).toBe(400)
       const json = response.json()
-      expect(json).toMatchObject({ success: false, error: 'Invalid payload', details: { formErrors: expect.any(Array) } })
+      expect(json).toMatchObject({
+        success: false,
+        error: 'Invalid payload',
+        details: { formErrors: expect.any(Array) },
+      })
       expect(Object.keys(json.details.fieldErrors)).toContain(field)
     })
 
@@ -220,13 +251,19 @@ describe.each([
     expect((await track(body, { origin: 'https://www.example.com' })).statusCode).toBe(200)
     expect((await track(body, { origin: 'https://blog.example.com' })).statusCode).toBe(200)
     expect((await track(body, { origin: 'https://notexample.com' })).statusCode).toBe(403)
-    expect((await track(body, { origin: 'https://evil.test', authorization: `Bearer ${apiKey}` })).statusCode).toBe(200)
+    expect(
+      (await track(body, { origin: 'https://evil.test', authorization: `Bearer ${apiKey}` })).statusCode,
+    ).toBe(200)
   })
 
   it('bots: 403 Bot detected without a key, recorded with one', async () => {
     const s = await freshSite()
     const body = { site_id: String(s.siteId), pathname: '/' }
-    for (const ua of [GOOGLEBOT_UA, '', 'Mozilla/5.0 (X11; Linux x86_64) HeadlessChrome/120.0.0.0 Safari/537.36']) {
+    for (const ua of [
+      GOOGLEBOT_UA,
+      '',
+      'Mozilla/5.0 (X11; Linux x86_64) HeadlessChrome/120.0.0.0 Safari/537.36',
+    ]) {
       const response = await track(body, { 'user-agent': ua })
       expect(response.statusCode).toBe(403)
       expect(response.json()).toEqual({ success: false, error: 'Bot detected' })
@@ -237,7 +274,9 @@ describe.each([
     // A site with blockBots off records bots (a new site: the site lookup caches for 2 s).
     const open = await freshSite()
     await setSiteColumns(open.siteId, { block_bots: 0 })
-    expect((await track({ site_id: String(open.siteId) }, { 'user-agent': GOOGLEBOT_UA })).statusCode).toBe(200)
+    expect((await track({ site_id: String(open.siteId) }, { 'user-agent': GOOGLEBOT_UA })).statusCode).toBe(
+      200,
+    )
   })
 
   it('excluded IPs (CIDR) and countries are not recorded: 200 tracked:false', async () => {
@@ -294,7 +333,18 @@ describe.each([
 
   it('no input crashes the endpoint: random bodies never answer 500', async () => {
     const values = [null, true, 0, -1, 1e308, '', 'x', '\u0000', '💥'.repeat(100), [], {}, [1], { a: 1 }]
-    const fields = ['site_id', 'type', 'pathname', 'hostname', 'properties', 'event_name', 'lcp', 'screenWidth', 'ip_address', 'user_id']
+    const fields = [
+      'site_id',
+      'type',
+      'pathname',
+      'hostname',
+      'properties',
+      'event_name',
+      'lcp',
+      'screenWidth',
+      'ip_address',
+      'user_id',
+    ]
     let seed = 7
     const random = (n: number) => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31

@@ -4,9 +4,10 @@
  * (default 2 s) so the hot path reads the metadata store at most once per site per TTL;
  * `invalidate(siteId)` drops an entry at once after a local change.
  */
-import type { SiteRow } from '../sites/site.js'
+
 import type { Clock } from '../shared/time.js'
 import { systemClock } from '../shared/time.js'
+import type { SiteRow } from '../sites/site.js'
 import { toBool } from '../storage/metadata/schema.js'
 import { compileIpMatcher } from './enrich/ip-match.js'
 

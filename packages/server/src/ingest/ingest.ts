@@ -3,6 +3,8 @@
  * `accept` never throws for bad input; it resolves to the HTTP status and body to answer.
  * The 200 goes out only after the row is committed (group commit); a store failure answers 503.
  */
+
+import { parseSiteId } from '../sites/sites.js'
 import type { IngestDeps } from './deps.js'
 import type { Draft, Incoming } from './draft.js'
 import type { IngestStatsCounter } from './ingest-stats.js'
@@ -11,7 +13,6 @@ import { stages } from './pipeline.js'
 import { parsePayload } from './stages/parse-payload.js'
 import { toEventRow } from './to-event-row.js'
 import type { WriteBuffer } from './write-buffer.js'
-import { parseSiteId } from '../sites/sites.js'
 
 export interface IngestResult {
   status: number

@@ -8,7 +8,11 @@ import { eventTypes } from '../storage/events/event-row.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`)
 const metric = z.number().finite().min(0, 'must be a non-negative number').max(3_600_000, 'is too large')
-const screen = z.number().int('must be an integer').min(0, 'must be non-negative').max(100_000, 'is too large')
+const screen = z
+  .number()
+  .int('must be an integer')
+  .min(0, 'must be non-negative')
+  .max(100_000, 'is too large')
 
 export const trackPayloadSchema = z
   .object({

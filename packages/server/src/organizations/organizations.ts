@@ -43,7 +43,13 @@ export async function createOrganization(
       .execute()
     await trx
       .insertInto('member')
-      .values({ id: crypto.randomUUID(), organization_id: id, user_id: userId, role: 'owner', created_at: now })
+      .values({
+        id: crypto.randomUUID(),
+        organization_id: id,
+        user_id: userId,
+        role: 'owner',
+        created_at: now,
+      })
       .execute()
   })
   return { id, name: parsed.data.name, slug, createdAt: now, createdBy: userId, role: 'owner' }

@@ -113,6 +113,11 @@ export async function listSitesForUser(db: MetadataDb, userId: string) {
  * @returns the id, or null when it is not one (callers answer 404 or 400)
  */
 export function parseSiteId(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : NaN
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d{1,10}$/.test(value)
+        ? Number(value)
+        : NaN
   return Number.isSafeInteger(n) && n > 0 && n <= 0xffffffff ? n : null
 }

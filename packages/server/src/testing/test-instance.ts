@@ -88,7 +88,12 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
       return { cookie, userId: body.user.id }
     },
     async createOrganization(cookie, name = 'Acme') {
-      const response = await app.inject({ method: 'POST', url: '/api/organizations', headers: { cookie }, payload: { name } })
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/organizations',
+        headers: { cookie },
+        payload: { name },
+      })
       return (expectStatus(response, 201) as { id: string }).id
     },
     async createSite(cookie, organizationId, domain = 'example.com') {

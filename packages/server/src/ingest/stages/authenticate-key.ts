@@ -13,7 +13,8 @@ export async function authenticateKey(draft: Draft, deps: IngestDeps): Promise<S
   const match = /^Bearer\s+(\S+)$/i.exec(header)
   const key = match?.[1] ? await deps.apiKeys.verify(match[1]) : null
   if (!key) return reject({ kind: 'invalid_api_key' })
-  if ((await deps.roleIn(key.userId, draft.site.organizationId)) === null) return reject({ kind: 'access_denied' })
+  if ((await deps.roleIn(key.userId, draft.site.organizationId)) === null)
+    return reject({ kind: 'access_denied' })
   draft.authenticated = true
   return ok
 }

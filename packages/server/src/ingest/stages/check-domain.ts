@@ -9,7 +9,9 @@ import { ok, reject, type StageResult } from '../outcome.js'
 export function checkDomain(draft: Draft): StageResult {
   if (draft.authenticated) return ok
   const host =
-    hostOf(draft.incoming.origin) ?? hostOf(draft.incoming.referer) ?? normalizeHost(draft.payload.hostname ?? '')
+    hostOf(draft.incoming.origin) ??
+    hostOf(draft.incoming.referer) ??
+    normalizeHost(draft.payload.hostname ?? '')
   return host !== '' && isSameSite(host, draft.site.domain) ? ok : reject({ kind: 'domain_mismatch', host })
 }
 

@@ -1,14 +1,16 @@
-import ipaddr from 'ipaddr.js'
 import { z } from 'zod'
 import type { Incoming } from '../draft.js'
-import { type TrackPayload, trackPayloadSchema } from '../payload.js'
+import { parseIp } from '../enrich/parse-ip.js'
 import type { RejectReason } from '../outcome.js'
+import { type TrackPayload, trackPayloadSchema } from '../payload.js'
 
 /**
  * Parse the tracking body (a JSON object, or a string holding one when sent as text/plain) with the
  * spec's schema. Failure gives `invalid_payload` with zod's flattened `{fieldErrors, formErrors}`.
  */
-export function parsePayload(incoming: Incoming): { ok: true; payload: TrackPayload } | { ok: false; reason: RejectReason } {
+export function parsePayload(
+  incoming: Incoming,
+): { ok: true; payload: TrackPayload } | { ok: false; reason: RejectReason } {
   let body = incoming.body
   if (typeof body === 'string') {
     try {
@@ -26,7 +28,7 @@ export function parsePayload(incoming: Incoming): { ok: true; payload: TrackPayl
     return invalid(flat.fieldErrors as Record<string, string[]>, flat.formErrors)
   }
   const ip = parsed.data.ip_address
-  if (ip !== undefined && ip !== '' && !ipaddr.isValid(ip)) {
+  if (ip !== undefined && ip !== '' && parseIp(ip) === null) {
     return invalid({ ip_address: ['must be an IPv4 or IPv6 address'] }, [])
   }
   return { ok: true, payload: parsed.data }

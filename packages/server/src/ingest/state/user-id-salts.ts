@@ -23,10 +23,18 @@ export function createUserIdSalts(db: MetadataDb, instanceSecret: string): UserI
       if (cached) return cached
       await db
         .insertInto('user_id_salt')
-        .values({ day, salt: crypto.randomBytes(32).toString('hex'), created_at: new Date(now).toISOString() })
+        .values({
+          day,
+          salt: crypto.randomBytes(32).toString('hex'),
+          created_at: new Date(now).toISOString(),
+        })
         .onConflict((oc) => oc.column('day').doNothing())
         .execute()
-      const row = await db.selectFrom('user_id_salt').select('salt').where('day', '=', day).executeTakeFirstOrThrow()
+      const row = await db
+        .selectFrom('user_id_salt')
+        .select('salt')
+        .where('day', '=', day)
+        .executeTakeFirstOrThrow()
       const cutoff = new Date(now - 2 * 86_400_000).toISOString().slice(0, 10)
       await db.deleteFrom('user_id_salt').where('day', '<', cutoff).execute()
       cache.clear()

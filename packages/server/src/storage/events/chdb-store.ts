@@ -22,7 +22,11 @@ export async function openChdbStore(dataPath: string): Promise<EventsStore> {
     kind: 'chdb',
     async insert(rows: readonly EventRow[]) {
       if (rows.length === 0) return
-      await session.insert({ table: 'events', values: Buffer.from(toInsertJson(rows)), format: 'JSONEachRow' })
+      await session.insert({
+        table: 'events',
+        values: Buffer.from(toInsertJson(rows)),
+        format: 'JSONEachRow',
+      })
     },
     async query<Row>(sql: string, params: Record<string, unknown> = {}) {
       const result = await session.queryBindAsync(sql, params, { format: 'JSON' })

@@ -46,6 +46,7 @@ export async function openClickHouseStore(url: string): Promise<EventsStore> {
 }
 
 function quoteIdentifier(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`CLICKHOUSE_URL: invalid database name "${name}"`)
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new Error(`CLICKHOUSE_URL: invalid database name "${name}"`)
   return `\`${name}\``
 }

@@ -22,7 +22,9 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
 
     it('migrations are idempotent', async () => {
       await migrateEvents(store)
-      const applied = await store.query<{ name: string }>('SELECT name FROM pathlight_migrations ORDER BY name')
+      const applied = await store.query<{ name: string }>(
+        'SELECT name FROM pathlight_migrations ORDER BY name',
+      )
       expect(applied.map((r) => r.name)).toEqual(['001-events'])
     })
 
@@ -34,7 +36,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         cls: 0.05,
         inp: null,
         properties: '{"a":1}',
-        pathname: "/it's \"quoted\"",
+        pathname: '/it\'s "quoted"',
       })
       await store.insert([row])
       const [back] = await store.query<Record<string, unknown>>(
@@ -45,7 +47,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
       expect(back).toMatchObject({
         site_id: site,
         type: 'performance',
-        pathname: "/it's \"quoted\"",
+        pathname: '/it\'s "quoted"',
         lcp: 1234.5,
         cls: 0.05,
         inp: null,

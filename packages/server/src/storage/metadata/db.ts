@@ -5,7 +5,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
+import {
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+} from 'kysely'
 import pg from 'pg'
 import { type MetadataDialect, metadataMigrations } from './migrations/index.js'
 import type { MetadataSchema } from './schema.js'

@@ -7,7 +7,11 @@ import type { MetadataDb } from './db.js'
 
 /** Read a setting, or undefined. */
 export async function getSetting(db: MetadataDb, key: string): Promise<string | undefined> {
-  const row = await db.selectFrom('instance_setting').select('value').where('key', '=', key).executeTakeFirst()
+  const row = await db
+    .selectFrom('instance_setting')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirst()
   return row?.value
 }
 

@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKeys } from '../../auth/api-keys.js'
+import { createUserIdSalts } from '../../ingest/state/user-id-salts.js'
 import { createOrganization, listOrganizations, roleIn } from '../../organizations/organizations.js'
 import { toSite } from '../../sites/site.js'
 import { createSite, findSite, listSitesForUser } from '../../sites/sites.js'
-import { createUserIdSalts } from '../../ingest/state/user-id-salts.js'
 import { createTempDatabase } from '../../testing/postgres.js'
 import { type MetadataLocation, type MetadataStore, openMetadataStore } from './db.js'
 import { getOrCreateSecret, setSettingOnce } from './instance-settings.js'
@@ -37,8 +37,24 @@ describe.each(backends)('metadata store contract: %s', (_name, makeLocation) => 
     await store.db
       .insertInto('user')
       .values([
-        { id: 'u1', name: 'Ann', email: 'ann@example.com', emailVerified: 0, image: null, createdAt: now, updatedAt: now },
-        { id: 'u2', name: 'Bob', email: 'bob@example.com', emailVerified: 0, image: null, createdAt: now, updatedAt: now },
+        {
+          id: 'u1',
+          name: 'Ann',
+          email: 'ann@example.com',
+          emailVerified: 0,
+          image: null,
+          createdAt: now,
+          updatedAt: now,
+        },
+        {
+          id: 'u2',
+          name: 'Bob',
+          email: 'bob@example.com',
+          emailVerified: 0,
+          image: null,
+          createdAt: now,
+          updatedAt: now,
+        },
       ])
       .execute()
   })
@@ -68,7 +84,9 @@ describe.each(backends)('metadata store contract: %s', (_name, makeLocation) => 
     const b = await createSite(store.db, org.id, 'u1', { name: 'B', domain: 'b.example.org' })
     expect(typeof a.site_id).toBe('number')
     expect(b.site_id).toBe(a.site_id + 1)
-    const site = toSite((await findSite(store.db, a.site_id))!, 'owner')
+    const found = await findSite(store.db, a.site_id)
+    if (!found) throw new Error('site not found')
+    const site = toSite(found, 'owner')
     expect(site).toMatchObject({
       siteId: a.site_id,
       domain: 'www.example.com',
@@ -87,7 +105,9 @@ describe.each(backends)('metadata store contract: %s', (_name, makeLocation) => 
 
   it('rejects a bad site with the field named', async () => {
     const org = await createOrganization(store.db, 'u1', { name: 'Bad' })
-    await expect(createSite(store.db, org.id, 'u1', { name: 'X', domain: 'not a domain' })).rejects.toMatchObject({
+    await expect(
+      createSite(store.db, org.id, 'u1', { name: 'X', domain: 'not a domain' }),
+    ).rejects.toMatchObject({
       status: 400,
       details: { fieldErrors: { domain: [expect.stringContaining('host name')] } },
     })
@@ -97,7 +117,11 @@ describe.each(backends)('metadata store contract: %s', (_name, makeLocation) => 
     const keys = createApiKeys(store.db)
     const created = await keys.create('u2', { name: 'ci' })
     expect(created.key).toMatch(/^pl_[A-Za-z0-9_-]{43}$/)
-    const stored = await store.db.selectFrom('api_key').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow()
+    const stored = await store.db
+      .selectFrom('api_key')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow()
     expect(stored.key_hash).not.toContain(created.key)
     expect(await keys.verify(created.key)).toEqual({ userId: 'u2', keyId: created.id })
     expect(await keys.verify(`${created.key}x`)).toBeNull()

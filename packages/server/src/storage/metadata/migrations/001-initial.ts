@@ -60,7 +60,11 @@ export const initial: MetadataMigration = {
       .execute()
     await db.schema.createIndex('session_userId_idx').on('session').column('userId').execute()
     await db.schema.createIndex('account_userId_idx').on('account').column('userId').execute()
-    await db.schema.createIndex('verification_identifier_idx').on('verification').column('identifier').execute()
+    await db.schema
+      .createIndex('verification_identifier_idx')
+      .on('verification')
+      .column('identifier')
+      .execute()
 
     await db.schema
       .createTable('instance_setting')
@@ -79,7 +83,9 @@ export const initial: MetadataMigration = {
     await db.schema
       .createTable('member')
       .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('organization_id', 'text', (c) => c.notNull().references('organization.id').onDelete('cascade'))
+      .addColumn('organization_id', 'text', (c) =>
+        c.notNull().references('organization.id').onDelete('cascade'),
+      )
       .addColumn('user_id', 'text', (c) => c.notNull().references('user.id').onDelete('cascade'))
       .addColumn('role', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
@@ -93,7 +99,9 @@ export const initial: MetadataMigration = {
         dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
       )
       .addColumn('id', 'text', (c) => c.notNull().unique())
-      .addColumn('organization_id', 'text', (c) => c.notNull().references('organization.id').onDelete('cascade'))
+      .addColumn('organization_id', 'text', (c) =>
+        c.notNull().references('organization.id').onDelete('cascade'),
+      )
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('domain', 'text', (c) => c.notNull())
       .addColumn('created_by', 'text', (c) => c.notNull())
