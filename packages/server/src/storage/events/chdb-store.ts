@@ -38,7 +38,7 @@ export async function openChdbStore(dataPath: string): Promise<EventsStore> {
       await session.queryBindAsync(sql, params, { format: 'JSON' })
     },
     async close() {
-      session.close()
+      if (session.open) session.close()
     },
   }
   try {
