@@ -29,15 +29,16 @@ export async function serve(env: Record<string, string | undefined> = process.en
     isShuttingDown: () => shuttingDown,
   })
   const address = await app.listen({ port: config.port, host: config.host })
+  const publicUrl = config.port === 0 ? address : config.baseUrl
   const hasOwner = (await services.metadata.db.selectFrom('user').select('id').limit(1).execute()).length > 0
   console.log(
     [
       '',
-      `Pathlight is running at ${address === `http://${config.host}:${config.port}` ? config.baseUrl : address}`,
+      `Pathlight is running at ${publicUrl}`,
       `  metadata: ${services.metadata.dialect}   events: ${services.events.kind}   sessions: ${services.redis ? 'redis' : 'in process'}`,
       hasOwner
         ? '  Sign in with your account, or use an API key: Authorization: Bearer <key>.'
-        : `  First step: create the owner account:\n    curl -X POST ${config.baseUrl}/api/auth/sign-up/email -H 'content-type: application/json' \\\n      -d '{"name":"You","email":"you@example.com","password":"a long password"}'`,
+        : `  First step: create the owner account:\n    curl -X POST ${publicUrl}/api/auth/sign-up/email -H 'content-type: application/json' \\\n      -d '{"name":"You","email":"you@example.com","password":"a long password"}'`,
       '  Then see README.md ("First steps") to create an organization, a site and an API key.',
       '',
     ].join('\n'),
@@ -49,7 +50,10 @@ export async function serve(env: Record<string, string | undefined> = process.en
     app.log.info(`${signal} received: finishing in-flight requests`)
     const force = setTimeout(() => process.exit(1), 15_000)
     force.unref()
+    // Keep-alive connections that were busy when closing began become idle later; close them as they do.
+    const sweepIdle = setInterval(() => app.server.closeIdleConnections(), 50)
     await app.close()
+    clearInterval(sweepIdle)
     await services.close()
     process.exit(0)
   }
