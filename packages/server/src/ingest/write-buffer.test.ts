@@ -31,11 +31,25 @@ describe('createWriteBuffer (group commit)', () => {
 
   it('flushes at maxRows without waiting for the delay, and batches rows that arrive during a write', async () => {
     const { batches, insert } = recordingInsert({ delayMs: 20 })
-    const buffer = createWriteBuffer(insert, { maxRows: 3, maxDelayMs: 10_000 })
+    const buffer = createWriteBuffer(insert, { maxRows: 3, maxDelayMs: 10_000, maxConcurrentWrites: 1 })
     const first = Array.from({ length: 3 }, () => buffer.add(eventRow()))
     const during = Array.from({ length: 5 }, () => buffer.add(eventRow()))
     await Promise.all([...first, ...during])
     expect(batches.map((b) => b.length)).toEqual([3, 5])
+  })
+
+  it('runs up to maxConcurrentWrites inserts at once', async () => {
+    let inFlight = 0
+    let peak = 0
+    const insert = async () => {
+      inFlight++
+      peak = Math.max(peak, inFlight)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      inFlight--
+    }
+    const buffer = createWriteBuffer(insert, { maxRows: 2, maxDelayMs: 10_000, maxConcurrentWrites: 3 })
+    await Promise.all(Array.from({ length: 20 }, () => buffer.add(eventRow())))
+    expect(peak).toBe(3)
   })
 
   it('rejects every add of a failed batch, and recovers for the next one', async () => {

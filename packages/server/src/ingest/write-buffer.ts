@@ -2,8 +2,8 @@
  * Group commit for event rows: callers await `add()`, which resolves only once the batch holding
  * their row is committed to the events store, and rejects if that insert fails (then nothing of the
  * batch is acknowledged). A batch flushes at `maxRows` rows or `maxDelayMs` after its first row,
- * whichever comes first; one insert runs at a time, and rows arriving meanwhile form the next batch,
- * written as soon as the previous insert ends, so under load batches grow and inserts stay few.
+ * whichever comes first. At most `maxConcurrentWrites` inserts run at once; rows arriving meanwhile form
+ * the next batch, written as soon as an insert ends, so under load batches grow and inserts stay few.
  */
 import type { EventRow } from '../storage/events/event-row.js'
 
@@ -20,28 +20,38 @@ export interface WriteBuffer {
   stats(): { committedRows: number; batches: number; pendingRows: number }
 }
 
+export interface WriteBufferOptions {
+  /** Flush when this many rows are pending. */
+  maxRows: number
+  /** Flush this long after the first pending row arrived, in ms. */
+  maxDelayMs: number
+  /** Inserts in flight at once (default 2): while one commits, the next batch can start. */
+  maxConcurrentWrites?: number
+}
+
 export function createWriteBuffer(
   insert: (rows: readonly EventRow[]) => Promise<void>,
-  options: { maxRows: number; maxDelayMs: number },
+  options: WriteBufferOptions,
 ): WriteBuffer {
+  const maxWrites = Math.max(1, options.maxConcurrentWrites ?? 2)
   let rows: EventRow[] = []
   let waiters: Waiter[] = []
   let timer: NodeJS.Timeout | undefined
-  let writing: Promise<void> | undefined
+  const writing = new Set<Promise<void>>()
   let committedRows = 0
   let batches = 0
 
   const startWrite = () => {
-    if (writing || rows.length === 0) return
     if (timer) {
       clearTimeout(timer)
       timer = undefined
     }
+    if (rows.length === 0 || writing.size >= maxWrites) return
     const batch = rows
     const batchWaiters = waiters
     rows = []
     waiters = []
-    writing = insert(batch).then(
+    const write: Promise<void> = insert(batch).then(
       () => {
         committedRows += batch.length
         batches++
@@ -51,8 +61,9 @@ export function createWriteBuffer(
         for (const w of batchWaiters) w.reject(error)
       },
     )
-    void writing.finally(() => {
-      writing = undefined
+    writing.add(write)
+    void write.finally(() => {
+      writing.delete(write)
       // Rows that arrived during the insert have waited long enough: write them now.
       if (rows.length > 0) startWrite()
     })
@@ -64,13 +75,13 @@ export function createWriteBuffer(
         rows.push(row)
         waiters.push({ resolve, reject })
         if (rows.length >= options.maxRows) startWrite()
-        else if (!timer && !writing) timer = setTimeout(startWrite, options.maxDelayMs)
+        else if (!timer && writing.size < maxWrites) timer = setTimeout(startWrite, options.maxDelayMs)
       })
     },
     async flush() {
-      while (writing || rows.length > 0) {
-        if (!writing) startWrite()
-        await writing?.catch(() => undefined)
+      while (writing.size > 0 || rows.length > 0) {
+        startWrite()
+        await Promise.allSettled([...writing])
       }
     },
     stats: () => ({ committedRows, batches, pendingRows: rows.length }),

@@ -26,21 +26,33 @@ export interface SpawnedServer {
 }
 
 /** Spawn the server and resolve once it prints its URL. @throws with its output if it exits first */
-export async function spawnServer(options: { env?: Record<string, string>; dataDir?: string } = {}) {
+export interface SpawnOptions {
+  env?: Record<string, string>
+  /** Reuse a data directory (restart on the same data); default a new temporary one. */
+  dataDir?: string
+  /** Extra arguments for node itself, e.g. ['--cpu-prof']. */
+  nodeArgs?: string[]
+}
+
+export async function spawnServer(options: SpawnOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-proc-'))
-  const child: ChildProcess = spawn(process.execPath, ['bin/pathlight.js', 'serve'], {
-    cwd: serverRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ...options.env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), 'bin/pathlight.js', 'serve'],
+    {
+      cwd: serverRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  )
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString()
@@ -91,9 +103,7 @@ export interface ServerProcess extends SpawnedServer {
 }
 
 /** Spawn a server and seed it through HTTP. */
-export async function startServerProcess(
-  options: { env?: Record<string, string>; dataDir?: string } = {},
-): Promise<ServerProcess> {
+export async function startServerProcess(options: SpawnOptions = {}): Promise<ServerProcess> {
   const server = await spawnServer(options)
   try {
     const seeded = await seedInstance(server.baseUrl)
