@@ -48,7 +48,9 @@ const file = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))[0]
 if (!file) throw new Error(`no profile written to ${dir}`)
 const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CpuProfile
 const timeOf = new Map<number, number>()
-profile.samples.forEach((id, i) => timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
+profile.samples.forEach((id, i) => {
+  timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0))
+})
 const byFunction = new Map<string, number>()
 const byPackage = new Map<string, number>()
 let total = 0
