@@ -40,9 +40,13 @@ const envSchema = z.object({
     .default(10 * 60_000),
   /** Trust X-Forwarded-For from these proxies (Fastify `trustProxy`): 'true', a hop count or CIDR list. */
   TRUST_PROXY: z.string().default(''),
-  /** Group commit: flush after this many rows or this many ms, whichever comes first. */
-  INGEST_FLUSH_ROWS: z.coerce.number().int().positive().default(2000),
-  INGEST_FLUSH_MS: z.coerce.number().int().positive().default(10),
+  /** Acknowledge after the local journal (default) or only after the events-store insert ('off'). */
+  INGEST_JOURNAL: z.enum(['on', 'off']).default('on'),
+  /** fsync each journal append: survives power loss, not only process death; slower. */
+  INGEST_JOURNAL_FSYNC: booleanFromEnv.default(false),
+  /** Events-store inserts: at this many rows or this many ms (default 250 with the journal, 10 without). */
+  INGEST_FLUSH_ROWS: z.coerce.number().int().positive().default(5000),
+  INGEST_FLUSH_MS: z.coerce.number().int().positive().optional(),
   /** Path of the DB-IP City Lite files; empty uses the bundled npm package. 'off' disables geolocation. */
   GEOIP: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -64,6 +68,7 @@ export interface Config {
   /** Fastify `trustProxy`: false, true, a CIDR/address list, or a hop-count function. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean)
   ingestFlush: { rows: number; ms: number }
+  ingestJournal: { enabled: boolean; fsync: boolean }
   geoip: boolean
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
 }
@@ -104,7 +109,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     authSecret: e.AUTH_SECRET,
     trackKeyLimit: { max: e.PATHLIGHT_TRACK_KEY_LIMIT, windowMs: e.PATHLIGHT_TRACK_KEY_WINDOW_MS },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    ingestFlush: { rows: e.INGEST_FLUSH_ROWS, ms: e.INGEST_FLUSH_MS },
+    ingestFlush: {
+      rows: e.INGEST_FLUSH_ROWS,
+      ms: e.INGEST_FLUSH_MS ?? (e.INGEST_JOURNAL === 'on' ? 250 : 10),
+    },
+    ingestJournal: { enabled: e.INGEST_JOURNAL === 'on', fsync: e.INGEST_JOURNAL_FSYNC },
     geoip: e.GEOIP === 'on',
     logLevel: e.LOG_LEVEL,
   }

@@ -19,6 +19,13 @@ export async function serve(env: Record<string, string | undefined> = process.en
     throw error
   }
   const services = await openServices(config)
+  if (services.recovery && services.recovery.segments > 0) {
+    const r = services.recovery
+    console.log(
+      `Recovered the ingest journal: ${r.segments} segment(s), ${r.inserted} event(s) inserted, ` +
+        `${r.alreadyStored} already stored, ${r.tornLines} torn line(s) skipped.`,
+    )
+  }
   let shuttingDown = false
   const app = await buildApp({
     ...services,

@@ -12,6 +12,9 @@ import { type Geolocator, openGeolocator } from './ingest/enrich/geolocation.js'
 import { createIngest, type Ingest, type IngestListeners } from './ingest/ingest.js'
 import { createSiteLookup } from './ingest/ingest-site.js'
 import { createIngestStats } from './ingest/ingest-stats.js'
+import { openJournal } from './ingest/journal.js'
+import { createJournaledWriteBuffer } from './ingest/journaled-write-buffer.js'
+import { type RecoveryReport, recoverJournal } from './ingest/recover-journal.js'
 import { createMemoryPageviewQuota } from './ingest/state/pageview-quota.js'
 import { createRedisPageviewQuota } from './ingest/state/redis-pageview-quota.js'
 import { createRedisSessionStore } from './ingest/state/redis-session-store.js'
@@ -37,6 +40,8 @@ export interface Services {
   sessions: SessionStore
   geolocator: Geolocator | null
   redis: Redis | undefined
+  /** What crash recovery found in the ingest journal at start (undefined with INGEST_JOURNAL=off). */
+  recovery: RecoveryReport | undefined
   close(): Promise<void>
 }
 
@@ -84,10 +89,27 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     const sessions = redis ? createRedisSessionStore(redis) : createMemorySessionStore()
     const quota = redis ? createRedisPageviewQuota(redis, events) : createMemoryPageviewQuota(events)
     const salts = createUserIdSalts(metadata.db, await getOrCreateSecret(metadata.db, 'user_id_secret'))
-    const buffer = createWriteBuffer((rows) => events.insert(rows), {
-      maxRows: config.ingestFlush.rows,
-      maxDelayMs: config.ingestFlush.ms,
-    })
+    const journalDir = path.join(config.dataDir, 'journal')
+    let recovery: RecoveryReport | undefined
+    let buffer: WriteBuffer
+    if (config.ingestJournal.enabled) {
+      recovery = await recoverJournal(journalDir, events)
+      buffer = createJournaledWriteBuffer(
+        await openJournal(journalDir, { fsync: config.ingestJournal.fsync }),
+        (rows) => events.insert(rows),
+        {
+          maxRows: config.ingestFlush.rows,
+          maxDelayMs: config.ingestFlush.ms,
+          onInsertError: (error) => console.error('events store insert failed; will retry:', error),
+        },
+      )
+    } else {
+      buffer = createWriteBuffer((rows) => events.insert(rows), {
+        maxRows: config.ingestFlush.rows,
+        maxDelayMs: config.ingestFlush.ms,
+      })
+    }
+    opened.push({ close: () => buffer.close() })
     const roles = createRoleCache(metadata, clock)
     const ingest = createIngest(
       {
@@ -116,6 +138,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       sessions,
       geolocator,
       redis,
+      recovery,
       async close() {
         await buffer.flush()
         await sessions.close()

@@ -59,6 +59,7 @@ export async function runDemo(args: string[]): Promise<void> {
       `\nReplayed ${replay.sent} page requests (of ${lines.length} log lines) in ${seconds.toFixed(1)} s ` +
         `(${Math.round(replay.sent / seconds)} req/s): ${replay.accepted} recorded.`,
     )
+    await services.buffer.flush()
     const summary = await readDemoSummary(services.events, seeded.siteId)
     console.log(summary.text)
     const drops = services.ingest.stats.snapshot().dropped

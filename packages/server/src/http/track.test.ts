@@ -46,11 +46,13 @@ describe.each([
       payload: typeof body === 'string' ? body : JSON.stringify(body),
     })
 
-  const eventsOf = (siteId: number) =>
-    t.services.events.query<Record<string, unknown>>(
+  const eventsOf = async (siteId: number) => {
+    await t.services.buffer.flush()
+    return t.services.events.query<Record<string, unknown>>(
       'SELECT * FROM events WHERE site_id = {site:UInt32} ORDER BY timestamp',
       { site: siteId },
     )
+  }
 
   async function freshSite(domain = 'example.com') {
     return t.createSite(cookie, site.organizationId, domain)

@@ -26,7 +26,7 @@ describe('createWriteBuffer (group commit)', () => {
     await Promise.all(adds)
     expect(batches.flat()).toHaveLength(10)
     expect(batches).toHaveLength(1)
-    expect(buffer.stats()).toEqual({ committedRows: 10, batches: 1, pendingRows: 0 })
+    expect(buffer.stats()).toEqual({ acknowledgedRows: 10, committedRows: 10, batches: 1, pendingRows: 0 })
   })
 
   it('flushes at maxRows without waiting for the delay, and batches rows that arrive during a write', async () => {

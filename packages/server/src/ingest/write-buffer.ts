@@ -1,5 +1,6 @@
 /**
- * Group commit for event rows: callers await `add()`, which resolves only once the batch holding
+ * Direct group commit for event rows (used with INGEST_JOURNAL=off; the default is
+ * `journaled-write-buffer.ts`): callers await `add()`, which resolves only once the batch holding
  * their row is committed to the events store, and rejects if that insert fails (then nothing of the
  * batch is acknowledged). A batch flushes at `maxRows` rows or `maxDelayMs` after its first row,
  * whichever comes first. At most `maxConcurrentWrites` inserts run at once; rows arriving meanwhile form
@@ -16,8 +17,10 @@ export interface WriteBuffer {
   add(row: EventRow): Promise<void>
   /** Commit everything pending; resolves when the store has it (used at shutdown). */
   flush(): Promise<void>
-  /** Rows acknowledged so far (committed), and batches written. */
-  stats(): { committedRows: number; batches: number; pendingRows: number }
+  /** Rows acknowledged, rows committed to the events store, inserts made, rows not yet committed. */
+  stats(): { acknowledgedRows: number; committedRows: number; batches: number; pendingRows: number }
+  /** Stop background work (call after `flush`). */
+  close(): Promise<void>
 }
 
 export interface WriteBufferOptions {
@@ -84,6 +87,7 @@ export function createWriteBuffer(
         await Promise.allSettled([...writing])
       }
     },
-    stats: () => ({ committedRows, batches, pendingRows: rows.length }),
+    stats: () => ({ acknowledgedRows: committedRows, committedRows, batches, pendingRows: rows.length }),
+    async close() {},
   }
 }
