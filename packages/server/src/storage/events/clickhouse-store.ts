@@ -3,7 +3,7 @@
  * through the official `@clickhouse/client`. The database is the URL's path ('default' when empty)
  * and is created when missing. 64-bit integers are returned unquoted, as chDB returns them.
  */
-import { createClient } from '@clickhouse/client'
+import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import type { EventRow } from './event-row.js'
 import type { EventsStore } from './events-store.js'
 import { migrateEvents } from './migrations/index.js'
@@ -22,6 +22,14 @@ export async function openClickHouseStore(url: string): Promise<EventsStore> {
     database,
     clickhouse_settings: { output_format_json_quote_64bit_integers: 0, wait_end_of_query: 1 },
   })
+  return clickHouseStore(client)
+}
+
+/**
+ * The events store over any `@clickhouse/client` client (an HTTP connection to a server, or, in the
+ * adapter's tests, `chdb/connection`). Migrates the schema before resolving.
+ */
+export async function clickHouseStore(client: ClickHouseClient): Promise<EventsStore> {
   const store: EventsStore = {
     kind: 'clickhouse',
     async insert(rows: readonly EventRow[]) {
@@ -33,7 +41,12 @@ export async function openClickHouseStore(url: string): Promise<EventsStore> {
       })
     },
     async query<Row>(sql: string, params: Record<string, unknown> = {}) {
-      const result = await client.query({ query: sql, query_params: params, format: 'JSON' })
+      const result = await client.query({
+        query: sql,
+        query_params: params,
+        format: 'JSON',
+        clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+      })
       return ((await result.json()) as { data: Row[] }).data
     },
     async command(sql: string, params: Record<string, unknown> = {}) {
