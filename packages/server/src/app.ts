@@ -14,10 +14,12 @@ import { authRoutes } from './http/auth-routes.js'
 import { requireCaller } from './http/caller.js'
 import { errorHandler } from './http/error-handler.js'
 import { healthRoutes } from './http/health.js'
+import { memberRoutes } from './http/members.js'
 import { organizationRoutes } from './http/organizations.js'
 import { siteRoutes } from './http/sites.js'
 import { trackRoutes } from './http/track.js'
 import type { Ingest } from './ingest/ingest.js'
+import type { SiteLookup } from './ingest/ingest-site.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
 import type { EventsStore } from './storage/events/events-store.js'
 import type { MetadataStore } from './storage/metadata/db.js'
@@ -29,6 +31,7 @@ export interface AppDeps {
   apiKeys: ApiKeys
   ingest: Ingest
   buffer: WriteBuffer
+  siteLookup: SiteLookup
   baseUrl: string
   trackKeyLimit: { max: number; windowMs: number }
   trustProxy: Config['trustProxy']
@@ -58,7 +61,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => {
     scope.addHook('preHandler', requireCaller(deps.auth, deps.apiKeys))
     await scope.register(organizationRoutes, { db: deps.metadata.db })
-    await scope.register(siteRoutes, { db: deps.metadata.db })
+    await scope.register(siteRoutes, {
+      db: deps.metadata.db,
+      events: deps.events,
+      buffer: deps.buffer,
+      siteLookup: deps.siteLookup,
+    })
+    await scope.register(memberRoutes, { db: deps.metadata.db })
     await scope.register(apiKeyRoutes, { apiKeys: deps.apiKeys })
     await scope.register(adminRoutes, {
       db: deps.metadata.db,

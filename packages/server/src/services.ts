@@ -10,7 +10,7 @@ import { type Auth, createAuth } from './auth/better-auth.js'
 import type { Config } from './config.js'
 import { type Geolocator, openGeolocator } from './ingest/enrich/geolocation.js'
 import { createIngest, type Ingest, type IngestListeners } from './ingest/ingest.js'
-import { createSiteLookup } from './ingest/ingest-site.js'
+import { createSiteLookup, type SiteLookup } from './ingest/ingest-site.js'
 import { createIngestStats } from './ingest/ingest-stats.js'
 import { openJournal } from './ingest/journal.js'
 import { createJournaledWriteBuffer } from './ingest/journaled-write-buffer.js'
@@ -37,6 +37,8 @@ export interface Services {
   apiKeys: ApiKeys
   ingest: Ingest
   buffer: WriteBuffer
+  /** The ingest path's site cache; routes that change a site invalidate it. */
+  siteLookup: SiteLookup
   sessions: SessionStore
   geolocator: Geolocator | null
   redis: Redis | undefined
@@ -111,9 +113,10 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     }
     opened.push({ close: () => buffer.close() })
     const roles = createRoleCache(metadata, clock)
+    const siteLookup = createSiteLookup((siteId) => findSite(metadata.db, siteId), { clock })
     const ingest = createIngest(
       {
-        sites: createSiteLookup((siteId) => findSite(metadata.db, siteId), { clock }),
+        sites: siteLookup,
         apiKeys,
         roleIn: roles,
         geolocator,
@@ -135,6 +138,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       apiKeys,
       ingest,
       buffer,
+      siteLookup,
       sessions,
       geolocator,
       redis,

@@ -4,6 +4,7 @@
  */
 import crypto from 'node:crypto'
 import { z } from 'zod'
+import { recordAudit } from '../audit/audit-log.js'
 import { badRequest } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
@@ -62,31 +63,42 @@ export async function createSite(
   const parsed = createSiteBody.safeParse(input)
   if (!parsed.success) throw badRequest('Invalid site', z.flattenError(parsed.error))
   const now = isoNow(clock)
-  const inserted = await db
-    .insertInto('site')
-    .values({
-      id: crypto.randomUUID(),
-      organization_id: organizationId,
-      name: parsed.data.name,
-      domain: parsed.data.domain,
-      created_by: userId,
-      created_at: now,
-      updated_at: now,
-      public: fromBool(siteDefaults.public),
-      salt_user_ids: fromBool(siteDefaults.saltUserIds),
-      block_bots: fromBool(siteDefaults.blockBots),
-      session_replay: fromBool(siteDefaults.sessionReplay),
-      web_vitals: fromBool(siteDefaults.webVitals),
-      track_errors: fromBool(siteDefaults.trackErrors),
-      track_outbound: fromBool(siteDefaults.trackOutbound),
-      track_url_params: fromBool(siteDefaults.trackUrlParams),
-      excluded_ips: '[]',
-      excluded_countries: '[]',
-      monthly_pageview_limit: null,
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('site')
+      .values({
+        id: crypto.randomUUID(),
+        organization_id: organizationId,
+        name: parsed.data.name,
+        domain: parsed.data.domain,
+        created_by: userId,
+        created_at: now,
+        updated_at: now,
+        public: fromBool(siteDefaults.public),
+        salt_user_ids: fromBool(siteDefaults.saltUserIds),
+        block_bots: fromBool(siteDefaults.blockBots),
+        session_replay: fromBool(siteDefaults.sessionReplay),
+        web_vitals: fromBool(siteDefaults.webVitals),
+        track_errors: fromBool(siteDefaults.trackErrors),
+        track_outbound: fromBool(siteDefaults.trackOutbound),
+        track_url_params: fromBool(siteDefaults.trackUrlParams),
+        excluded_ips: '[]',
+        excluded_countries: '[]',
+        monthly_pageview_limit: null,
+        private_link_key: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    const siteId = Number(inserted.site_id)
+    await recordAudit(trx, {
+      organizationId,
+      siteId,
+      actorUserId: userId,
+      action: 'site.created',
+      details: { name: inserted.name, domain: inserted.domain },
     })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  return { ...inserted, site_id: Number(inserted.site_id) }
+    return { ...inserted, site_id: siteId }
+  })
 }
 
 /** A site by its numeric id, or undefined. */

@@ -65,6 +65,8 @@ export interface SiteTable {
   excluded_countries: string
   /** Pageviews per calendar month (UTC); null = unlimited. */
   monthly_pageview_limit: number | null
+  /** Read-only sharing key (migration 002); null when none. */
+  private_link_key: string | null
 }
 
 export interface ApiKeyTable {
@@ -87,6 +89,19 @@ export interface UserIdSaltTable {
   created_at: string
 }
 
+export interface AuditLogTable {
+  seq: Generated<number>
+  id: string
+  organization_id: string
+  site_id: number | null
+  actor_user_id: string
+  /** e.g. 'site.created', 'site.config_changed', 'member.role_changed' (see audit/audit-log.ts). */
+  action: string
+  /** JSON object with the action's particulars. */
+  details: string
+  created_at: string
+}
+
 export interface MetadataSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
@@ -95,6 +110,7 @@ export interface MetadataSchema {
   site: SiteTable
   api_key: ApiKeyTable
   user_id_salt: UserIdSaltTable
+  audit_log: AuditLogTable
 }
 
 /** Reads a boolean column on either dialect (SQLite 0/1, PostgreSQL true/false). */

@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely'
 import { initial } from './001-initial.js'
+import { siteAdmin } from './002-site-admin.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -12,4 +13,4 @@ export interface MetadataMigration {
   up(db: Kysely<unknown>, dialect: MetadataDialect): Promise<void>
 }
 
-export const metadataMigrations: readonly MetadataMigration[] = [initial]
+export const metadataMigrations: readonly MetadataMigration[] = [initial, siteAdmin]

@@ -1,0 +1,347 @@
+/**
+ * Site administration through the real app on SQLite + chDB and on PostgreSQL + chDB + Redis:
+ * configuration round trips and their effect on tracking, deletion of all a site's data, private
+ * links, members and roles, and the audit trail.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Site } from '../sites/site.js'
+import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+
+const CHROME_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
+
+describe.each([
+  ['SQLite + chDB', { postgres: false, redis: false }],
+  ['PostgreSQL + chDB + Redis', { postgres: true, redis: true }],
+])('site administration on %s', (_name, backends) => {
+  let t: TestInstance
+  let owner: { cookie: string; userId: string }
+  let organizationId: string
+
+  beforeAll(async () => {
+    t = await openTestInstance(backends)
+    owner = await t.signUp()
+    organizationId = await t.createOrganization(owner.cookie)
+  })
+  afterAll(() => t.close())
+
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    cookie: string,
+    payload?: unknown,
+  ) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { cookie },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    })
+  const track = (siteId: number, body: Record<string, unknown> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/track',
+      headers: { 'content-type': 'application/json', origin: 'https://example.com', 'user-agent': CHROME_UA },
+      payload: JSON.stringify({ site_id: String(siteId), pathname: '/', ...body }),
+    })
+  const countEvents = async (siteId: number) => {
+    await t.services.buffer.flush()
+    const [row] = await t.services.events.query<{ c: number }>(
+      'SELECT count() AS c FROM events WHERE site_id = {s:UInt32}',
+      { s: siteId },
+    )
+    return Number(row?.c)
+  }
+  const newSite = (): Promise<Site> => t.createSite(owner.cookie, organizationId)
+
+  describe('PUT /api/sites/{siteId}/config', () => {
+    it('round-trips every field, and a partial update leaves the others untouched', async () => {
+      const site = await newSite()
+      const full = {
+        public: true,
+        saltUserIds: true,
+        blockBots: false,
+        excludedIPs: ['203.0.113.7', '10.0.0.0/8', '2001:db8::/32'],
+        excludedCountries: ['de', 'FR'],
+        sessionReplay: true,
+        webVitals: true,
+        trackErrors: true,
+        trackOutbound: false,
+        trackUrlParams: false,
+      }
+      const put = await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, full)
+      expect(put.statusCode).toBe(200)
+      expect(put.json()).toEqual({
+        success: true,
+        message: expect.stringContaining('Updated'),
+        config: { ...full, excludedCountries: ['DE', 'FR'] },
+      })
+      const partial = await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, {
+        webVitals: false,
+      })
+      expect(partial.json().config).toEqual({ ...full, excludedCountries: ['DE', 'FR'], webVitals: false })
+      const read = (await call('GET', `/api/sites/${site.siteId}`, owner.cookie)).json()
+      expect(read).toMatchObject({
+        public: true,
+        saltUserIds: true,
+        blockBots: false,
+        webVitals: false,
+        trackOutbound: false,
+      })
+      expect((await call('GET', `/api/sites/${site.siteId}/excluded-ips`, owner.cookie)).json()).toEqual({
+        success: true,
+        excludedIPs: full.excludedIPs,
+      })
+      expect(
+        (await call('GET', `/api/sites/${site.siteId}/excluded-countries`, owner.cookie)).json(),
+      ).toEqual({
+        success: true,
+        excludedCountries: ['DE', 'FR'],
+      })
+      const empty = await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, {})
+      expect(empty.json()).toMatchObject({ success: true, message: 'No changes' })
+    })
+
+    it.each([
+      [{ excludedIPs: ['10.0.0.0/8', 'not-an-ip'] }, 'excludedIPs', 'entry 1'],
+      [{ excludedIPs: ['10.0.0.0/33'] }, 'excludedIPs', 'entry 0'],
+      [{ excludedIPs: 'all' }, 'excludedIPs', 'array'],
+      [
+        { excludedIPs: Array.from({ length: 501 }, (_, i) => `10.0.${i >> 8}.${i & 255}`) },
+        'excludedIPs',
+        '500',
+      ],
+      [{ excludedCountries: ['DE', 'XX'] }, 'excludedCountries', 'entry 1'],
+      [{ excludedCountries: ['UK'] }, 'excludedCountries', 'entry 0'],
+      [{ public: 'yes' }, 'public', 'true or false'],
+      [{ trackErrors: 1 }, 'trackErrors', 'true or false'],
+    ])('rejects %j with 400 naming %s', async (body, field, text) => {
+      const site = await newSite()
+      const response = await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, body)
+      expect(response.statusCode).toBe(400)
+      const json = response.json()
+      expect(json).toMatchObject({ success: false, error: 'Invalid site configuration' })
+      expect(json.details.fieldErrors[field].join(' ')).toContain(text)
+    })
+
+    it('rejects unknown fields', async () => {
+      const site = await newSite()
+      const response = await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, { colour: 'blue' })
+      expect(response.statusCode).toBe(400)
+      expect(response.json().details.formErrors.join(' ')).toContain('colour')
+    })
+
+    it('exclusions take effect on the very next tracking request', async () => {
+      const site = await newSite()
+      expect((await track(site.siteId, { ip_address: '203.0.113.9' })).json()).toEqual({ success: true })
+      await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, { excludedIPs: ['203.0.113.0/24'] })
+      expect((await track(site.siteId, { ip_address: '203.0.113.9' })).json()).toMatchObject({
+        tracked: false,
+      })
+      await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, { excludedIPs: ['2001:db8::/32'] })
+      expect((await track(site.siteId, { ip_address: '203.0.113.9' })).json()).toEqual({ success: true })
+      expect((await track(site.siteId, { ip_address: '2001:db8::5' })).json()).toMatchObject({
+        tracked: false,
+      })
+      // A country the store resolves without GEOIP is not available here; bot blocking shows the same path.
+      await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, { blockBots: true })
+      const bot = await t.app.inject({
+        method: 'POST',
+        url: '/api/track',
+        headers: {
+          'content-type': 'application/json',
+          origin: 'https://example.com',
+          'user-agent': 'curl/8.0',
+        },
+        payload: JSON.stringify({ site_id: String(site.siteId) }),
+      })
+      expect(bot.statusCode).toBe(403)
+      await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, { blockBots: false })
+      const allowed = await t.app.inject({
+        method: 'POST',
+        url: '/api/track',
+        headers: {
+          'content-type': 'application/json',
+          origin: 'https://example.com',
+          'user-agent': 'curl/8.0',
+        },
+        payload: JSON.stringify({ site_id: String(site.siteId) }),
+      })
+      expect(allowed.statusCode).toBe(200)
+    })
+  })
+
+  describe('DELETE /api/sites/{siteId}', () => {
+    it("removes the site and every one of its events, and nothing of other sites'", async () => {
+      const doomed = await newSite()
+      const kept = await newSite()
+      for (let i = 0; i < 5; i++) {
+        await track(doomed.siteId, { pathname: `/d${i}` })
+        await track(kept.siteId, { pathname: `/k${i}` })
+      }
+      await call('POST', `/api/sites/${doomed.siteId}/private-link-config`, owner.cookie, {
+        action: 'generate_private_link_key',
+      })
+      expect(await countEvents(doomed.siteId)).toBe(5)
+      const response = await call('DELETE', `/api/sites/${doomed.siteId}`, owner.cookie)
+      expect(response.json()).toEqual({ success: true })
+      expect(await countEvents(doomed.siteId)).toBe(0)
+      expect(await countEvents(kept.siteId)).toBe(5)
+      expect((await call('GET', `/api/sites/${doomed.siteId}`, owner.cookie)).statusCode).toBe(404)
+      expect((await track(doomed.siteId)).statusCode).toBe(404)
+      const row = await t.services.metadata.db
+        .selectFrom('site')
+        .select('site_id')
+        .where('site_id', '=', doomed.siteId)
+        .executeTakeFirst()
+      expect(row).toBeUndefined()
+    })
+  })
+
+  describe('private link configuration', () => {
+    it('generates a key of at least 128 random bits, shows it, and revokes it', async () => {
+      const site = await newSite()
+      const url = `/api/sites/${site.siteId}/private-link-config`
+      expect((await call('GET', url, owner.cookie)).json()).toEqual({
+        success: true,
+        data: { privateLinkKey: null },
+      })
+      const generated = await call('POST', url, owner.cookie, { action: 'generate_private_link_key' })
+      const key = generated.json().data.privateLinkKey as string
+      expect(Buffer.from(key, 'base64url').length * 8).toBeGreaterThanOrEqual(128)
+      expect((await call('GET', url, owner.cookie)).json().data.privateLinkKey).toBe(key)
+      const again = await call('POST', url, owner.cookie, { action: 'generate_private_link_key' })
+      expect(again.json().data.privateLinkKey).not.toBe(key)
+      const revoked = await call('POST', url, owner.cookie, { action: 'revoke_private_link_key' })
+      expect(revoked.json()).toEqual({ success: true, data: { privateLinkKey: null } })
+      const bad = await call('POST', url, owner.cookie, { action: 'share_everything' })
+      expect(bad.statusCode).toBe(400)
+      expect(bad.json().details.fieldErrors.action).toBeDefined()
+    })
+  })
+
+  describe('members and roles', () => {
+    it('adds members by email, changes roles, removes them, with the owner/admin rules', async () => {
+      const org = await t.createOrganization(owner.cookie, 'Members')
+      const admin = await t.signUp(`admin-${Date.now()}@example.com`)
+      const member = await t.signUp(`member-${Date.now()}@example.com`)
+      const emailOf = async (userId: string) =>
+        (
+          await t.services.metadata.db
+            .selectFrom('user')
+            .select('email')
+            .where('id', '=', userId)
+            .executeTakeFirstOrThrow()
+        ).email
+      const base = `/api/organizations/${org}/members`
+
+      const added = await call('POST', base, owner.cookie, {
+        email: await emailOf(admin.userId),
+        role: 'admin',
+      })
+      expect(added.statusCode).toBe(201)
+      expect(added.json().data).toMatchObject({ userId: admin.userId, role: 'admin' })
+      expect(
+        (await call('POST', base, owner.cookie, { email: await emailOf(admin.userId), role: 'admin' }))
+          .statusCode,
+      ).toBe(409)
+      expect(
+        (await call('POST', base, owner.cookie, { email: 'nobody@example.com', role: 'member' })).statusCode,
+      ).toBe(404)
+      expect(
+        (await call('POST', base, owner.cookie, { email: 'not an email', role: 'member' })).statusCode,
+      ).toBe(400)
+      expect(
+        (await call('POST', base, owner.cookie, { email: await emailOf(member.userId), role: 'boss' }))
+          .statusCode,
+      ).toBe(400)
+
+      // An admin adds a member, but cannot create or touch owners.
+      expect(
+        (await call('POST', base, admin.cookie, { email: await emailOf(member.userId), role: 'owner' }))
+          .statusCode,
+      ).toBe(403)
+      expect(
+        (await call('POST', base, admin.cookie, { email: await emailOf(member.userId), role: 'member' }))
+          .statusCode,
+      ).toBe(201)
+      expect(
+        (await call('PATCH', `${base}/${member.userId}`, admin.cookie, { role: 'owner' })).statusCode,
+      ).toBe(403)
+      expect(
+        (await call('PATCH', `${base}/${owner.userId}`, admin.cookie, { role: 'member' })).statusCode,
+      ).toBe(403)
+      expect((await call('DELETE', `${base}/${owner.userId}`, admin.cookie)).statusCode).toBe(403)
+
+      // A member can list but not administer.
+      const list = await call('GET', base, member.cookie)
+      expect(
+        list
+          .json()
+          .data.map((m: { role: string }) => m.role)
+          .sort(),
+      ).toEqual(['admin', 'member', 'owner'])
+      expect(
+        (await call('PATCH', `${base}/${admin.userId}`, member.cookie, { role: 'member' })).statusCode,
+      ).toBe(403)
+      expect((await call('DELETE', `${base}/${admin.userId}`, member.cookie)).statusCode).toBe(403)
+
+      // The last owner can be neither demoted nor removed, not even by themselves.
+      expect(
+        (await call('PATCH', `${base}/${owner.userId}`, owner.cookie, { role: 'admin' })).statusCode,
+      ).toBe(409)
+      expect((await call('DELETE', `${base}/${owner.userId}`, owner.cookie)).statusCode).toBe(409)
+      // With a second owner, the first may step down.
+      expect(
+        (await call('PATCH', `${base}/${admin.userId}`, owner.cookie, { role: 'owner' })).json().data.role,
+      ).toBe('owner')
+      expect(
+        (await call('PATCH', `${base}/${owner.userId}`, admin.cookie, { role: 'admin' })).statusCode,
+      ).toBe(200)
+      expect(
+        (await call('PATCH', `${base}/${owner.userId}`, admin.cookie, { role: 'owner' })).statusCode,
+      ).toBe(200)
+
+      // Anyone may leave; a removed member loses access at once.
+      expect((await call('DELETE', `${base}/${member.userId}`, member.cookie)).statusCode).toBe(200)
+      expect((await call('GET', base, member.cookie)).statusCode).toBe(404)
+      expect(
+        (await call('PATCH', `${base}/${member.userId}`, owner.cookie, { role: 'admin' })).statusCode,
+      ).toBe(404)
+
+      // The audit trail saw all of it, newest first, readable by admins and owners only.
+      const audit = await call('GET', `/api/organizations/${org}/audit-log`, owner.cookie)
+      const actions = audit.json().data.map((e: { action: string }) => e.action)
+      expect(actions).toEqual([
+        'member.removed',
+        'member.role_changed',
+        'member.role_changed',
+        'member.role_changed',
+        'member.added',
+        'member.added',
+      ])
+      expect(audit.json().data[0]).toMatchObject({ actorUserId: member.userId, details: { left: true } })
+    })
+  })
+
+  it('audits site creation, configuration and private link changes with who and when', async () => {
+    const site = await newSite()
+    await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, { trackErrors: true })
+    await call('POST', `/api/sites/${site.siteId}/private-link-config`, owner.cookie, {
+      action: 'generate_private_link_key',
+    })
+    const audit = (await call('GET', `/api/sites/${site.siteId}/audit-log`, owner.cookie)).json().data
+    expect(audit.map((e: { action: string }) => e.action)).toEqual([
+      'private_link.generated',
+      'site.config_changed',
+      'site.created',
+    ])
+    expect(audit[1]).toMatchObject({
+      siteId: site.siteId,
+      actorUserId: owner.userId,
+      actorEmail: expect.stringContaining('@'),
+      details: { changed: { trackErrors: true } },
+      createdAt: expect.stringMatching(/Z$/),
+    })
+  })
+})

@@ -1,0 +1,199 @@
+/**
+ * Organization members and their roles, with the rules users expect:
+ * - any member may list members; admins and owners add, re-role and remove them;
+ * - only an owner may make someone an owner, or change or remove an owner;
+ * - the last owner can be neither demoted nor removed; anyone may leave (remove themselves) otherwise.
+ */
+import crypto from 'node:crypto'
+import { z } from 'zod'
+import { recordAudit } from '../audit/audit-log.js'
+import { badRequest, conflict, forbidden, notFound } from '../shared/errors.js'
+import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import type { Role } from '../storage/metadata/schema.js'
+
+export const roles = ['owner', 'admin', 'member'] as const satisfies readonly Role[]
+
+/** A member as the API returns it. */
+export interface Member {
+  userId: string
+  name: string
+  email: string
+  role: Role
+  joinedAt: string
+}
+
+export const addMemberBody = z.object({
+  email: z.string().trim().toLowerCase().email('must be an email address'),
+  role: z.enum(roles, { error: `must be one of ${roles.join(', ')}` }),
+})
+export const changeRoleBody = z.object({
+  role: z.enum(roles, { error: `must be one of ${roles.join(', ')}` }),
+})
+
+export async function listMembers(db: MetadataDb, organizationId: string): Promise<Member[]> {
+  const rows = await db
+    .selectFrom('member')
+    .innerJoin('user', 'user.id', 'member.user_id')
+    .select(['member.user_id', 'user.name', 'user.email', 'member.role', 'member.created_at'])
+    .where('member.organization_id', '=', organizationId)
+    .orderBy('member.created_at')
+    .execute()
+  return rows.map((r) => ({
+    userId: r.user_id,
+    name: r.name,
+    email: r.email,
+    role: r.role,
+    joinedAt: r.created_at,
+  }))
+}
+
+/**
+ * Add an existing account to the organization.
+ * @throws 400 invalid body; 403 when an admin tries to add an owner; 404 no account with that email;
+ *   409 already a member
+ */
+export async function addMember(
+  db: MetadataDb,
+  organizationId: string,
+  actor: { userId: string; role: Role },
+  input: unknown,
+  clock: Clock = systemClock,
+): Promise<Member> {
+  const parsed = addMemberBody.safeParse(input)
+  if (!parsed.success) throw badRequest('Invalid member', z.flattenError(parsed.error))
+  const { email, role } = parsed.data
+  if (role === 'owner' && actor.role !== 'owner') throw forbidden('Only an owner can add an owner')
+  const user = await db
+    .selectFrom('user')
+    .select(['id', 'name', 'email'])
+    .where('email', '=', email)
+    .executeTakeFirst()
+  if (!user) throw notFound('No account with that email; ask them to sign up first')
+  const existing = await db
+    .selectFrom('member')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst()
+  if (existing) throw conflict('Already a member of this organization')
+  const joinedAt = isoNow(clock)
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('member')
+      .values({
+        id: crypto.randomUUID(),
+        organization_id: organizationId,
+        user_id: user.id,
+        role,
+        created_at: joinedAt,
+      })
+      .execute()
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId: actor.userId,
+      action: 'member.added',
+      details: { userId: user.id, email: user.email, role },
+    })
+  })
+  return { userId: user.id, name: user.name, email: user.email, role, joinedAt }
+}
+
+/**
+ * Change a member's role.
+ * @throws 400 invalid body; 403 when an admin touches owners; 404 not a member; 409 last owner demoted
+ */
+export async function changeRole(
+  db: MetadataDb,
+  organizationId: string,
+  actor: { userId: string; role: Role },
+  targetUserId: string,
+  input: unknown,
+): Promise<Member> {
+  const parsed = changeRoleBody.safeParse(input)
+  if (!parsed.success) throw badRequest('Invalid role', z.flattenError(parsed.error))
+  const role = parsed.data.role
+  return db.transaction().execute(async (trx) => {
+    const target = await trx
+      .selectFrom('member')
+      .innerJoin('user', 'user.id', 'member.user_id')
+      .select(['member.role', 'user.name', 'user.email', 'member.created_at'])
+      .where('member.organization_id', '=', organizationId)
+      .where('member.user_id', '=', targetUserId)
+      .executeTakeFirst()
+    if (!target) throw notFound('Member not found')
+    if (actor.role !== 'owner' && (role === 'owner' || target.role === 'owner')) {
+      throw forbidden('Only an owner can grant or change the owner role')
+    }
+    if (target.role === 'owner' && role !== 'owner' && (await countOwners(trx, organizationId)) <= 1) {
+      throw conflict('The last owner cannot be demoted; make someone else owner first')
+    }
+    if (target.role !== role) {
+      await trx
+        .updateTable('member')
+        .set({ role })
+        .where('organization_id', '=', organizationId)
+        .where('user_id', '=', targetUserId)
+        .execute()
+      await recordAudit(trx, {
+        organizationId,
+        actorUserId: actor.userId,
+        action: 'member.role_changed',
+        details: { userId: targetUserId, email: target.email, from: target.role, to: role },
+      })
+    }
+    return { userId: targetUserId, name: target.name, email: target.email, role, joinedAt: target.created_at }
+  })
+}
+
+/**
+ * Remove a member (or leave, when the target is the actor).
+ * @throws 403 when a plain member removes someone else or an admin removes an owner; 404 not a member;
+ *   409 the last owner
+ */
+export async function removeMember(
+  db: MetadataDb,
+  organizationId: string,
+  actor: { userId: string; role: Role },
+  targetUserId: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const target = await trx
+      .selectFrom('member')
+      .innerJoin('user', 'user.id', 'member.user_id')
+      .select(['member.role', 'user.email'])
+      .where('member.organization_id', '=', organizationId)
+      .where('member.user_id', '=', targetUserId)
+      .executeTakeFirst()
+    if (!target) throw notFound('Member not found')
+    const leaving = targetUserId === actor.userId
+    if (!leaving && actor.role === 'member')
+      throw forbidden('Removing members requires the admin or owner role')
+    if (!leaving && target.role === 'owner' && actor.role !== 'owner')
+      throw forbidden('Only an owner can remove an owner')
+    if (target.role === 'owner' && (await countOwners(trx, organizationId)) <= 1) {
+      throw conflict('The last owner cannot be removed; make someone else owner first')
+    }
+    await trx
+      .deleteFrom('member')
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', targetUserId)
+      .execute()
+    await recordAudit(trx, {
+      organizationId,
+      actorUserId: actor.userId,
+      action: 'member.removed',
+      details: { userId: targetUserId, email: target.email, role: target.role, left: leaving },
+    })
+  })
+}
+
+async function countOwners(db: Pick<MetadataDb, 'selectFrom'>, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('member')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}

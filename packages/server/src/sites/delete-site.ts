@@ -1,0 +1,38 @@
+/**
+ * Delete a site and all its data: the metadata row (goals, webhooks and other per-site rows go with it
+ * through ON DELETE CASCADE), then its events. Pending journaled rows are committed first so none land
+ * after the delete; a second pass after `straggleMs` removes rows other API nodes accepted in the
+ * seconds their site cache still held the site.
+ */
+import { recordAudit } from '../audit/audit-log.js'
+import type { WriteBuffer } from '../ingest/write-buffer.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import type { SiteRow } from './site.js'
+
+export const deleteSiteEvents = (events: EventsStore, siteId: number) =>
+  events.command('DELETE FROM events WHERE site_id = {site:UInt32}', { site: siteId })
+
+export async function deleteSite(
+  deps: { db: MetadataDb; events: EventsStore; buffer: WriteBuffer; straggleMs?: number },
+  site: SiteRow,
+  actorUserId: string,
+): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('site').where('site_id', '=', site.site_id).execute()
+    await recordAudit(trx, {
+      organizationId: site.organization_id,
+      siteId: site.site_id,
+      actorUserId,
+      action: 'site.deleted',
+      details: { name: site.name, domain: site.domain },
+    })
+  })
+  await deps.buffer.flush()
+  await deleteSiteEvents(deps.events, site.site_id)
+  const straggle = setTimeout(
+    () => void deleteSiteEvents(deps.events, site.site_id).catch(() => undefined),
+    deps.straggleMs ?? 10_000,
+  )
+  straggle.unref()
+}
