@@ -24,6 +24,18 @@ import type { WriteBuffer } from './ingest/write-buffer.js'
 import type { EventsStore } from './storage/events/events-store.js'
 import type { MetadataStore } from './storage/metadata/db.js'
 
+/** A registered route (HEAD variants omitted); the authorization matrix test checks it covers them all. */
+export interface RouteInfo {
+  method: string
+  url: string
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeList: readonly RouteInfo[]
+  }
+}
+
 export interface AppDeps {
   metadata: MetadataStore
   events: EventsStore
@@ -48,6 +60,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   app.decorateRequest('caller', null)
   app.setErrorHandler(errorHandler)
+  const routes: RouteInfo[] = []
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url })
+  })
+  app.decorate('routeList', routes)
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ success: false, error: 'Not found' }))
 
   await app.register(healthRoutes, {

@@ -1,0 +1,382 @@
+/**
+ * The authorization matrix: every route of the service, called with every kind of credential.
+ * Each cell asserts the status, and that no data of the other organization appears in the body.
+ * The route table must cover every registered route: adding a route without rows fails this test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+
+const credentials = [
+  'none',
+  'outsider',
+  'member',
+  'admin',
+  'owner',
+  'privateKey',
+  'otherSitePrivateKey',
+  'revokedPrivateKey',
+] as const
+type Credential = (typeof credentials)[number]
+type Expectation = Record<Credential, number>
+
+/** Who may call a route, and the status each credential gets. */
+const access = {
+  public: (ok: number): Expectation => Object.fromEntries(credentials.map((c) => [c, ok])) as Expectation,
+  signedIn: (ok: number): Expectation => ({
+    none: 401,
+    outsider: ok,
+    member: ok,
+    admin: ok,
+    owner: ok,
+    privateKey: 401,
+    otherSitePrivateKey: 401,
+    revokedPrivateKey: 401,
+  }),
+  member: (ok: number): Expectation => ({ ...access.signedIn(ok), outsider: 404 }),
+  admin: (ok: number): Expectation => ({ ...access.member(ok), member: 403 }),
+  instanceOwner: (ok: number): Expectation => ({ ...access.signedIn(403), owner: ok }),
+}
+
+const CHROME_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
+
+interface World {
+  t: TestInstance
+  organizationId: string
+  siteId: number
+  users: Record<'owner' | 'admin' | 'member' | 'outsider', { cookie: string; userId: string; key: string }>
+  privateKey: string
+  otherSitePrivateKey: string
+  revokedPrivateKey: string
+  /** Strings that only the other organization's data contains. */
+  otherOrgSecrets: string[]
+}
+
+interface Row {
+  method: string
+  url: string
+  expect: Expectation
+  /** Builds the request for one cell; may create fresh resources (for destructive routes). */
+  request: (
+    w: World,
+    as: Credential,
+  ) => Promise<{ url: string; body?: unknown; headers?: Record<string, string> }>
+}
+
+const sitePath =
+  (suffix = '') =>
+  async (w: World) => ({ url: `/api/sites/${w.siteId}${suffix}` })
+const orgPath =
+  (suffix = '') =>
+  async (w: World) => ({ url: `/api/organizations/${w.organizationId}${suffix}` })
+
+async function freshSite(w: World): Promise<number> {
+  return (await w.t.createSite(w.users.owner.cookie, w.organizationId, 'example.com')).siteId
+}
+
+async function freshMember(w: World): Promise<string> {
+  const user = await w.t.signUp()
+  await w.t.services.metadata.db
+    .insertInto('member')
+    .values({
+      id: crypto.randomUUID(),
+      organization_id: w.organizationId,
+      user_id: user.userId,
+      role: 'member',
+      created_at: new Date().toISOString(),
+    })
+    .execute()
+  return user.userId
+}
+
+const table: Row[] = [
+  {
+    method: 'GET',
+    url: '/api/health',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/health' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/auth/*',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/auth/ok' }),
+  },
+  {
+    method: 'POST',
+    url: '/api/auth/*',
+    expect: access.public(400),
+    request: async () => ({ url: '/api/auth/sign-in/email', body: { email: 'x' } }),
+  },
+  {
+    method: 'POST',
+    url: '/api/track',
+    // The key is optional here; a key of a user outside the organization is refused.
+    expect: { ...access.public(200), outsider: 403 },
+    request: async (w) => ({
+      url: '/api/track',
+      body: { site_id: String(w.siteId), pathname: '/matrix' },
+      headers: { origin: 'https://example.com', 'user-agent': CHROME_UA },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/organizations',
+    expect: access.signedIn(200),
+    request: async () => ({ url: '/api/organizations' }),
+  },
+  {
+    method: 'POST',
+    url: '/api/organizations',
+    expect: access.signedIn(201),
+    request: async () => ({ url: '/api/organizations', body: { name: 'Matrix org' } }),
+  },
+  {
+    method: 'POST',
+    url: '/api/organizations/:organizationId/sites',
+    expect: access.admin(201),
+    request: async (w) => ({
+      ...(await orgPath('/sites')(w)),
+      body: { name: 'm', domain: 'matrix.example' },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/organizations/:organizationId/sites',
+    expect: access.member(200),
+    request: orgPath('/sites'),
+  },
+  {
+    method: 'GET',
+    url: '/api/organizations/:organizationId/members',
+    expect: access.member(200),
+    request: orgPath('/members'),
+  },
+  {
+    method: 'POST',
+    url: '/api/organizations/:organizationId/members',
+    expect: access.admin(201),
+    request: async (w) => {
+      const user = await w.t.signUp()
+      const { email } = await w.t.services.metadata.db
+        .selectFrom('user')
+        .select('email')
+        .where('id', '=', user.userId)
+        .executeTakeFirstOrThrow()
+      return { ...(await orgPath('/members')(w)), body: { email, role: 'member' } }
+    },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/organizations/:organizationId/members/:userId',
+    expect: access.admin(200),
+    request: async (w) => ({
+      ...(await orgPath(`/members/${await freshMember(w)}`)(w)),
+      body: { role: 'admin' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/organizations/:organizationId/members/:userId',
+    expect: access.admin(200),
+    request: async (w) => orgPath(`/members/${await freshMember(w)}`)(w),
+  },
+  {
+    method: 'GET',
+    url: '/api/organizations/:organizationId/audit-log',
+    expect: access.admin(200),
+    request: orgPath('/audit-log'),
+  },
+  { method: 'GET', url: '/api/sites/:siteId', expect: access.member(200), request: sitePath() },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId',
+    expect: access.admin(200),
+    request: async (w) => ({ url: `/api/sites/${await freshSite(w)}` }),
+  },
+  {
+    method: 'PUT',
+    url: '/api/sites/:siteId/config',
+    expect: access.admin(200),
+    request: async (w) => ({ ...(await sitePath('/config')(w)), body: { trackErrors: true } }),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/excluded-ips',
+    expect: access.member(200),
+    request: sitePath('/excluded-ips'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/excluded-countries',
+    expect: access.member(200),
+    request: sitePath('/excluded-countries'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/private-link-config',
+    expect: access.member(200),
+    request: sitePath('/private-link-config'),
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/private-link-config',
+    expect: access.admin(200),
+    // A fresh site: regenerating the shared site's key would invalidate the matrix's own key.
+    request: async (w) => ({
+      url: `/api/sites/${await freshSite(w)}/private-link-config`,
+      body: { action: 'generate_private_link_key' },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/audit-log',
+    expect: access.admin(200),
+    request: sitePath('/audit-log'),
+  },
+  {
+    method: 'POST',
+    url: '/api/user/api-keys',
+    expect: access.signedIn(201),
+    request: async () => ({ url: '/api/user/api-keys', body: { name: 'matrix' } }),
+  },
+  {
+    method: 'GET',
+    url: '/api/user/api-keys',
+    expect: access.signedIn(200),
+    request: async () => ({ url: '/api/user/api-keys' }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/user/api-keys/:id',
+    // Each caller deletes a key of their own; the credential-less callers name the owner's.
+    expect: access.signedIn(200),
+    request: async (w, as) => {
+      const self =
+        as === 'outsider' || as === 'member' || as === 'admin' || as === 'owner' ? w.users[as] : w.users.owner
+      const created = await w.t.services.apiKeys.create(self.userId, { name: 'doomed' })
+      return { url: `/api/user/api-keys/${created.id}` }
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/ingest-stats',
+    expect: access.instanceOwner(200),
+    request: async () => ({ url: '/api/admin/ingest-stats' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/events-count',
+    expect: access.instanceOwner(200),
+    request: async (w) => ({ url: `/api/admin/events-count?site_id=${w.siteId}` }),
+  },
+]
+
+function headersFor(w: World, as: Credential): Record<string, string> {
+  switch (as) {
+    case 'none':
+      return {}
+    case 'outsider':
+    case 'member':
+    case 'admin':
+    case 'owner':
+      return { authorization: `Bearer ${w.users[as].key}` }
+    case 'privateKey':
+      return { 'x-private-key': w.privateKey }
+    case 'otherSitePrivateKey':
+      return { 'x-private-key': w.otherSitePrivateKey }
+    case 'revokedPrivateKey':
+      return { 'x-private-key': w.revokedPrivateKey }
+  }
+}
+
+describe.each([
+  ['SQLite + chDB', false],
+  ['PostgreSQL + chDB', true],
+])('authorization matrix on %s', (_name, postgres) => {
+  let w: World
+
+  beforeAll(async () => {
+    const t = await openTestInstance({ postgres })
+    const user = async () => {
+      const u = await t.signUp()
+      return { ...u, key: await t.createApiKey(u.cookie) }
+    }
+    const owner = await user() // the first account: also the instance owner
+    const admin = await user()
+    const member = await user()
+    const outsider = await user()
+    const organizationId = await t.createOrganization(owner.cookie, 'Org A')
+    const site = await t.createSite(owner.cookie, organizationId, 'example.com')
+    for (const [u, role] of [
+      [admin, 'admin'],
+      [member, 'member'],
+    ] as const) {
+      const { email } = await t.services.metadata.db
+        .selectFrom('user')
+        .select('email')
+        .where('id', '=', u.userId)
+        .executeTakeFirstOrThrow()
+      const added = await t.app.inject({
+        method: 'POST',
+        url: `/api/organizations/${organizationId}/members`,
+        headers: { cookie: owner.cookie },
+        payload: { email, role },
+      })
+      expect(added.statusCode).toBe(201)
+    }
+    const otherOrg = await t.createOrganization(outsider.cookie, 'Org B secret name')
+    const otherSite = await t.createSite(outsider.cookie, otherOrg, 'other-secret.example')
+    const keyOf = async (siteId: number, cookie: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/sites/${siteId}/private-link-config`,
+          headers: { cookie },
+          payload: { action: 'generate_private_link_key' },
+        })
+      ).json().data.privateLinkKey as string
+    const revokedPrivateKey = await keyOf(site.siteId, owner.cookie)
+    const privateKey = await keyOf(site.siteId, owner.cookie)
+    const otherSitePrivateKey = await keyOf(otherSite.siteId, outsider.cookie)
+    w = {
+      t,
+      organizationId,
+      siteId: site.siteId,
+      users: { owner, admin, member, outsider },
+      privateKey,
+      otherSitePrivateKey,
+      revokedPrivateKey,
+      otherOrgSecrets: [otherOrg, 'Org B secret name', 'other-secret.example', otherSite.id],
+    }
+  })
+  afterAll(() => w.t.close())
+
+  it('covers every registered route', () => {
+    const registered = w.t.app.routeList.map((r) => `${r.method} ${r.url}`).sort()
+    const covered = table.map((r) => `${r.method} ${r.url}`).sort()
+    expect(covered).toEqual(registered)
+  })
+
+  describe.each(table.map((row) => [`${row.method} ${row.url}`, row] as const))('%s', (_label, row) => {
+    it.each(credentials.map((c) => [c, row.expect[c]] as const))('as %s: %i', async (as, status) => {
+      const request = await row.request(w, as)
+      const response = await w.t.app.inject({
+        method: row.method as 'GET',
+        url: request.url,
+        headers: {
+          ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...request.headers,
+          ...headersFor(w, as),
+        },
+        ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),
+      })
+      expect(response.statusCode, response.body).toBe(status)
+      if (as !== 'outsider') {
+        for (const secret of w.otherOrgSecrets) expect(response.body).not.toContain(secret)
+      } else {
+        expect(response.body).not.toContain(w.organizationId)
+      }
+    })
+  })
+})
