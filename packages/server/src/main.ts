@@ -1,10 +1,12 @@
 /**
  * `pathlight serve`: the only reader of process.env. Config -> services -> buildApp(deps).listen().
+ * The port answers 503 from the first moment (see http/starting-server.ts) until the stores are ready.
  * SIGTERM/SIGINT: health turns 503, the server stops accepting and finishes in-flight requests,
  * the write buffer is flushed and the stores are closed; then the process exits.
  */
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
+import { listenWhileStarting } from './http/starting-server.js'
 import { openServices } from './services.js'
 
 export async function serve(env: Record<string, string | undefined> = process.env): Promise<void> {
@@ -18,7 +20,18 @@ export async function serve(env: Record<string, string | undefined> = process.en
     }
     throw error
   }
-  const services = await openServices(config)
+  const starting = await listenWhileStarting(config.port, config.host)
+  console.log(`Starting Pathlight on port ${starting.port} (health answers 503 until the stores are ready)`)
+  let services: Awaited<ReturnType<typeof openServices>>
+  try {
+    services = await openServices(config)
+  } catch (error) {
+    await starting.stop()
+    console.error(
+      `Pathlight could not open its stores: ${error instanceof Error ? error.message : String(error)}`,
+    )
+    process.exit(1)
+  }
   if (services.recovery && services.recovery.segments > 0) {
     const r = services.recovery
     console.log(
@@ -35,7 +48,9 @@ export async function serve(env: Record<string, string | undefined> = process.en
     logLevel: config.logLevel,
     isShuttingDown: () => shuttingDown,
   })
-  const address = await app.listen({ port: config.port, host: config.host })
+  await app.ready()
+  await starting.stop()
+  const address = await app.listen({ port: starting.port, host: config.host })
   const publicUrl = config.port === 0 ? address : config.baseUrl
   const hasOwner = (await services.metadata.db.selectFrom('user').select('id').limit(1).execute()).length > 0
   console.log(

@@ -1,5 +1,7 @@
 /** The `pathlight` command as users run it. */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -27,4 +29,38 @@ describe('pathlight CLI', () => {
     expect(result.status).toBe(2)
     expect(result.stderr).toContain('Usage: pathlight serve')
   })
+})
+
+describe('pathlight serve start-up', () => {
+  it('answers 503 while the stores open, then 200 once ready', async () => {
+    const child = spawn(process.execPath, ['bin/pathlight.js', 'serve'], {
+      cwd: serverRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pl-start-')),
+        PORT: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    try {
+      let output = ''
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+      })
+      await expect
+        .poll(() => /Starting Pathlight on port (\d+)/.exec(output)?.[1], { timeout: 30_000 })
+        .toBeDefined()
+      const port = /Starting Pathlight on port (\d+)/.exec(output)?.[1]
+      // The geolocation data alone takes several hundred milliseconds to load: the port is up before.
+      const early = await fetch(`http://127.0.0.1:${port}/api/health`)
+      expect(early.status).toBe(503)
+      expect(await early.json()).toEqual({ status: 'starting' })
+      await expect.poll(() => output.includes('Pathlight is running'), { timeout: 60_000 }).toBe(true)
+      const ready = await fetch(`http://127.0.0.1:${port}/api/health`)
+      expect(ready.status).toBe(200)
+    } finally {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+    }
+  }, 90_000)
 })
