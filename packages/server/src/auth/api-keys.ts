@@ -43,7 +43,11 @@ export interface ApiKeys {
 export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtlMs?: number } = {}): ApiKeys {
   const clock = options.clock ?? systemClock
   const ttl = options.cacheTtlMs ?? 60_000
-  const cache = new Map<string, { value: { userId: string; keyId: string } | null; expires: number }>()
+  // Keyed by the presented key itself (memory only), so a cache hit costs no hashing.
+  const cache = new Map<
+    string,
+    { hash: string; value: { userId: string; keyId: string } | null; expires: number }
+  >()
 
   return {
     async create(userId, input) {
@@ -92,14 +96,14 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
         .returning('key_hash')
         .executeTakeFirst()
       if (!row) throw notFound('API key not found')
-      cache.delete(row.key_hash)
+      for (const [key, entry] of cache) if (entry.hash === row.key_hash) cache.delete(key)
     },
     async verify(key) {
       if (!key.startsWith('pl_') || key.length > 100) return null
-      const hash = hashKey(key)
       const now = clock()
-      const hit = cache.get(hash)
+      const hit = cache.get(key)
       if (hit && hit.expires > now) return hit.value
+      const hash = hashKey(key)
       const row = await db
         .selectFrom('api_key')
         .select(['id', 'user_id'])
@@ -107,7 +111,7 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
         .executeTakeFirst()
       const value = row ? { userId: row.user_id, keyId: row.id } : null
       if (cache.size > 10_000) cache.clear()
-      cache.set(hash, { value, expires: now + ttl })
+      cache.set(key, { hash, value, expires: now + ttl })
       return value
     },
   }

@@ -48,11 +48,7 @@ export async function trackRoutes(app: FastifyInstance, { ingest, keyLimit, redi
           max: keyLimit.max,
           timeWindow: keyLimit.windowMs,
           // Only keyed requests are limited; the key itself is never used as a store key, its hash is.
-          keyGenerator: (request: FastifyRequest) =>
-            crypto
-              .createHash('sha256')
-              .update(bearerOf(request) ?? '')
-              .digest('hex'),
+          keyGenerator: (request: FastifyRequest) => rateLimitKey(bearerOf(request) ?? ''),
           allowList: (request: FastifyRequest) => bearerOf(request) === undefined,
           errorResponseBuilder: () => Object.assign(new AppError(429, message), { statusCode: 429 }),
         },
@@ -70,6 +66,18 @@ export async function trackRoutes(app: FastifyInstance, { ingest, keyLimit, redi
       return reply.code(result.status).send(result.body)
     },
   )
+}
+
+const rateLimitKeys = new Map<string, string>()
+/** The store key of a bearer header: its SHA-256, remembered for the few keys a process sees. */
+function rateLimitKey(bearer: string): string {
+  let key = rateLimitKeys.get(bearer)
+  if (key === undefined) {
+    key = crypto.createHash('sha256').update(bearer).digest('hex')
+    if (rateLimitKeys.size > 10_000) rateLimitKeys.clear()
+    rateLimitKeys.set(bearer, key)
+  }
+  return key
 }
 
 /** Raw body text to a value for the payload parser; invalid JSON is passed on as the raw string. */

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type ipaddr from 'ipaddr.js'
 import { type CountryResponse, open, type Reader } from 'maxmind'
+import { LruCache } from './lru-cache.js'
 import { parseIp } from './parse-ip.js'
 
 /**
@@ -82,6 +83,9 @@ const RECORD_CACHE_ENTRIES = 10_000
  * @returns the geolocator once both files are read into memory (about 135 MB, well under a second).
  * @throws if the package cannot be resolved or a file cannot be read or is not a MaxMind DB.
  */
+/** Addresses whose answers are remembered (about 200 bytes each). */
+const IP_CACHE_ENTRIES = 10_000
+
 export async function openGeolocator(paths?: { ipv4: string; ipv6: string }): Promise<Geolocator> {
   const files = paths ?? defaultPaths()
   const options = { cache: { max: RECORD_CACHE_ENTRIES } }
@@ -90,23 +94,36 @@ export async function openGeolocator(paths?: { ipv4: string; ipv6: string }): Pr
     open<DbipCityRecord>(files.ipv6, options),
   ])
   let readers: { v4: Reader<DbipCityRecord>; v6: Reader<DbipCityRecord> } | null = { v4, v6 }
+  // Visitors send many events from one address: remember the answer per address string.
+  const recent = new LruCache<string, GeoLocation | null>(IP_CACHE_ENTRIES)
+
+  const lookupUncached = (ip: string): GeoLocation | null => {
+    if (readers === null) return null
+    const address = parseIp(ip)
+    if (address === null || !isPublic(address)) return null
+    // The two files are separate trees: an IPv6 string given to the IPv4 file does not fail, it walks
+    // the IPv4 tree with the wrong bits and returns an unrelated record, so the routing must be exact.
+    const reader = address.kind() === 'ipv4' ? readers.v4 : readers.v6
+    try {
+      const record = reader.get(address.toString())
+      return record ? toGeoLocation(record) : null
+    } catch {
+      return null
+    }
+  }
+
   return {
     lookup(ip: string): GeoLocation | null {
       if (readers === null) return null
-      const address = parseIp(ip)
-      if (address === null || !isPublic(address)) return null
-      // The two files are separate trees: an IPv6 string given to the IPv4 file does not fail, it walks
-      // the IPv4 tree with the wrong bits and returns an unrelated record, so the routing must be exact.
-      const reader = address.kind() === 'ipv4' ? readers.v4 : readers.v6
-      try {
-        const record = reader.get(address.toString())
-        return record ? toGeoLocation(record) : null
-      } catch {
-        return null
-      }
+      const cached = recent.get(ip)
+      if (cached !== undefined) return cached
+      const location = lookupUncached(ip)
+      recent.set(ip, location)
+      return location
     },
     close(): void {
       readers = null
+      recent.clear()
     },
   }
 }

@@ -1,5 +1,6 @@
 import type { Draft } from '../draft.js'
-import { parseUtm, toChannel } from '../enrich/channel.js'
+import { parseUtm, toChannel, type UtmParameters } from '../enrich/channel.js'
+import { LruCache } from '../enrich/lru-cache.js'
 import { ok, type StageResult } from '../outcome.js'
 
 /**
@@ -9,17 +10,29 @@ import { ok, type StageResult } from '../outcome.js'
 export function putChannel(draft: Draft): StageResult {
   const querystring = (draft.payload.querystring ?? '').replace(/^\?/, '')
   const referrer = draft.payload.referrer ?? ''
-  const utm = parseUtm(querystring)
-  draft.row.utm_source = utm.utm_source
-  draft.row.utm_medium = utm.utm_medium
-  draft.row.utm_campaign = utm.utm_campaign
-  draft.row.utm_term = utm.utm_term
-  draft.row.utm_content = utm.utm_content
-  draft.row.channel = toChannel({ referrer, hostname: draft.row.hostname, querystring })
-  draft.row.referrer_domain = referrerDomain(referrer)
+  const key = `${referrer}\n${draft.row.hostname}\n${querystring}`
+  let source = recent.get(key)
+  if (source === undefined) {
+    source = {
+      ...parseUtm(querystring),
+      channel: toChannel({ referrer, hostname: draft.row.hostname, querystring }),
+      referrer_domain: referrerDomain(referrer),
+    }
+    recent.set(key, source)
+  }
+  draft.row.utm_source = source.utm_source
+  draft.row.utm_medium = source.utm_medium
+  draft.row.utm_campaign = source.utm_campaign
+  draft.row.utm_term = source.utm_term
+  draft.row.utm_content = source.utm_content
+  draft.row.channel = source.channel
+  draft.row.referrer_domain = source.referrer_domain
   draft.row.querystring = draft.site.trackUrlParams ? querystring : ''
   return ok
 }
+
+/** Traffic sources repeat (the same referrer and campaign links): remember recent answers. */
+const recent = new LruCache<string, UtmParameters & { channel: string; referrer_domain: string }>(5000)
 
 function referrerDomain(referrer: string): string {
   if (referrer === '') return ''
