@@ -91,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ingest: deps.ingest,
       buffer: deps.buffer,
       events: deps.events,
+      siteLookup: deps.siteLookup,
     })
   })
   return app

@@ -2,14 +2,23 @@
  * Operator routes (instance owner only): `GET /api/admin/ingest-stats` gives events accepted and
  * requests dropped by reason since this process started, plus the write buffer's figures and RSS;
  * `GET /api/admin/events-count?site_id=N` counts the rows the events store holds for a site (read from
- * the store itself, so it checks the acknowledgement counters independently).
+ * the store itself, so it checks the acknowledgement counters independently);
+ * `PUT /api/admin/sites/{siteId}/limits {monthlyPageviewLimit}` sets a site's monthly pageview limit
+ * (a positive integer, or null for unlimited, the default), effective on the next tracking request.
  */
+
+const limitsBody = z.object({
+  monthlyPageviewLimit: z.number().int('must be an integer').positive('must be positive').nullable(),
+})
+
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import { INSTANCE_OWNER_SETTING } from '../auth/better-auth.js'
 import type { Ingest } from '../ingest/ingest.js'
+import type { SiteLookup } from '../ingest/ingest-site.js'
 import type { WriteBuffer } from '../ingest/write-buffer.js'
-import { badRequest, forbidden } from '../shared/errors.js'
-import { parseSiteId } from '../sites/sites.js'
+import { badRequest, forbidden, siteNotFound } from '../shared/errors.js'
+import { findSite, parseSiteId } from '../sites/sites.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { getSetting } from '../storage/metadata/instance-settings.js'
@@ -22,7 +31,8 @@ export async function adminRoutes(
     ingest,
     buffer,
     events,
-  }: { db: MetadataDb; ingest: Ingest; buffer: WriteBuffer; events: EventsStore },
+    siteLookup,
+  }: { db: MetadataDb; ingest: Ingest; buffer: WriteBuffer; events: EventsStore; siteLookup: SiteLookup },
 ) {
   const requireOwner = async (request: FastifyRequest) => {
     if ((await getSetting(db, INSTANCE_OWNER_SETTING)) !== callerOf(request).userId) {
@@ -33,6 +43,25 @@ export async function adminRoutes(
   app.get('/api/admin/ingest-stats', async (request) => {
     await requireOwner(request)
     return { ...ingest.stats.snapshot(), writeBuffer: buffer.stats(), rssBytes: process.memoryUsage.rss() }
+  })
+
+  app.put<{ Params: { siteId: string } }>('/api/admin/sites/:siteId/limits', async (request) => {
+    await requireOwner(request)
+    const siteId = parseSiteId(request.params.siteId)
+    const site = siteId === null ? undefined : await findSite(db, siteId)
+    if (!site) throw siteNotFound()
+    const parsed = limitsBody.safeParse(request.body)
+    if (!parsed.success) throw badRequest('Invalid limits', z.flattenError(parsed.error))
+    await db
+      .updateTable('site')
+      .set({ monthly_pageview_limit: parsed.data.monthlyPageviewLimit })
+      .where('site_id', '=', site.site_id)
+      .execute()
+    siteLookup.invalidate(site.site_id)
+    return {
+      success: true,
+      data: { siteId: site.site_id, monthlyPageviewLimit: parsed.data.monthlyPageviewLimit },
+    }
   })
 
   app.get<{ Querystring: { site_id?: string } }>('/api/admin/events-count', async (request) => {

@@ -265,6 +265,15 @@ const table: Row[] = [
     request: async () => ({ url: '/api/admin/ingest-stats' }),
   },
   {
+    method: 'PUT',
+    url: '/api/admin/sites/:siteId/limits',
+    expect: access.instanceOwner(200),
+    request: async (w) => ({
+      url: `/api/admin/sites/${w.siteId}/limits`,
+      body: { monthlyPageviewLimit: null },
+    }),
+  },
+  {
     method: 'GET',
     url: '/api/admin/events-count',
     expect: access.instanceOwner(200),

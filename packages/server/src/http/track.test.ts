@@ -300,7 +300,13 @@ describe.each([
 
   it('over the monthly pageview limit: 403 with the spec message', async () => {
     const s = await freshSite()
-    await setSiteColumns(s.siteId, { monthly_pageview_limit: 3 })
+    const limit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/sites/${s.siteId}/limits`,
+      headers: { cookie },
+      payload: { monthlyPageviewLimit: 3 },
+    })
+    expect(limit.json()).toEqual({ success: true, data: { siteId: s.siteId, monthlyPageviewLimit: 3 } })
     const body = { site_id: String(s.siteId), pathname: '/' }
     for (let i = 0; i < 3; i++) expect((await track(body)).statusCode).toBe(200)
     const over = await track(body)
