@@ -18,11 +18,14 @@ import { memberRoutes } from './http/members.js'
 import { organizationRoutes } from './http/organizations.js'
 import { siteRoutes } from './http/sites.js'
 import { trackRoutes } from './http/track.js'
+import { webhookRoutes } from './http/webhooks.js'
 import type { Ingest } from './ingest/ingest.js'
 import type { SiteLookup } from './ingest/ingest-site.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
+import { type Clock, systemClock } from './shared/time.js'
 import type { EventsStore } from './storage/events/events-store.js'
 import type { MetadataStore } from './storage/metadata/db.js'
+import type { Webhooks } from './webhooks/webhooks.js'
 
 /** A registered route (HEAD variants omitted); the authorization matrix test checks it covers them all. */
 export interface RouteInfo {
@@ -44,12 +47,15 @@ export interface AppDeps {
   ingest: Ingest
   buffer: WriteBuffer
   siteLookup: SiteLookup
+  webhooks: Webhooks
   baseUrl: string
   trackKeyLimit: { max: number; windowMs: number }
   trustProxy: Config['trustProxy']
   redis?: Redis
   logLevel?: string
   isShuttingDown?: () => boolean
+  /** The services' clock (tests inject one); default the system clock. */
+  clock?: Clock
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -73,7 +79,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isShuttingDown: deps.isShuttingDown ?? (() => false),
   })
   await app.register(authRoutes, { auth: deps.auth, baseUrl: deps.baseUrl })
-  await app.register(trackRoutes, { ingest: deps.ingest, keyLimit: deps.trackKeyLimit, redis: deps.redis })
+  await app.register(trackRoutes, {
+    ingest: deps.ingest,
+    apiKeys: deps.apiKeys,
+    keyLimit: deps.trackKeyLimit,
+    redis: deps.redis,
+  })
 
   await app.register(async (scope) => {
     scope.addHook('preHandler', requireCaller(deps.auth, deps.apiKeys))
@@ -85,6 +96,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       siteLookup: deps.siteLookup,
     })
     await scope.register(memberRoutes, { db: deps.metadata.db })
+    await scope.register(webhookRoutes, {
+      db: deps.metadata.db,
+      webhooks: deps.webhooks,
+      clock: deps.clock ?? systemClock,
+    })
     await scope.register(apiKeyRoutes, { apiKeys: deps.apiKeys })
     await scope.register(adminRoutes, {
       db: deps.metadata.db,

@@ -49,6 +49,14 @@ const envSchema = z.object({
   INGEST_FLUSH_MS: z.coerce.number().int().positive().optional(),
   /** Path of the DB-IP City Lite files; empty uses the bundled npm package. 'off' disables geolocation. */
   GEOIP: z.enum(['on', 'off']).default('on'),
+  /** Let webhooks target loopback, private and link-local addresses (tests, trusted networks). */
+  WEBHOOKS_ALLOW_PRIVATE: booleanFromEnv.default(false),
+  /** A delivery attempt is cut off after this long (the spec's limit is 10 s). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
+  /** How often the webhook worker looks for due deliveries. */
+  WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(1000),
+  /** How often alert rules are evaluated. */
+  ALERT_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
@@ -70,6 +78,8 @@ export interface Config {
   ingestFlush: { rows: number; ms: number }
   ingestJournal: { enabled: boolean; fsync: boolean }
   geoip: boolean
+  webhooks: { allowPrivate: boolean; timeoutMs: number; pollMs: number }
+  alertIntervalMs: number
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
 }
 
@@ -115,6 +125,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     ingestJournal: { enabled: e.INGEST_JOURNAL === 'on', fsync: e.INGEST_JOURNAL_FSYNC },
     geoip: e.GEOIP === 'on',
+    webhooks: {
+      allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      pollMs: e.WEBHOOK_POLL_MS,
+    },
+    alertIntervalMs: e.ALERT_INTERVAL_MS,
     logLevel: e.LOG_LEVEL,
   }
 }

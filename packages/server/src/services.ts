@@ -28,9 +28,16 @@ import type { EventsStore } from './storage/events/events-store.js'
 import { openEventsStore } from './storage/events/open-events-store.js'
 import { type MetadataStore, openMetadataStore } from './storage/metadata/db.js'
 import { getOrCreateSecret } from './storage/metadata/instance-settings.js'
+import { createDeliveryRunner, type DeliveryRunner } from './webhooks/deliveries.js'
+import { ingestFacts } from './webhooks/ingest-facts.js'
+import { createOutbox, type Outbox } from './webhooks/outbox.js'
+import { postWebhook } from './webhooks/post-webhook.js'
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.js'
+import { startWebhookWorker } from './workers/webhook-worker.js'
 
 export interface Services {
   config: Config
+  clock: Clock
   metadata: MetadataStore
   events: EventsStore
   auth: Auth
@@ -39,6 +46,9 @@ export interface Services {
   buffer: WriteBuffer
   /** The ingest path's site cache; routes that change a site invalidate it. */
   siteLookup: SiteLookup
+  webhooks: Webhooks
+  outbox: Outbox
+  deliveries: DeliveryRunner
   sessions: SessionStore
   geolocator: Geolocator | null
   redis: Redis | undefined
@@ -50,6 +60,8 @@ export interface Services {
 export interface ServiceOptions {
   clock?: Clock
   listeners?: IngestListeners
+  /** Start the background workers (webhook delivery, alerts); tests that drive them by hand pass false. */
+  workers?: boolean
   /** Reuse an open geolocator (tests share one: the DB-IP files take ~190 MB). */
   geolocator?: Geolocator | null
 }
@@ -112,6 +124,22 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       })
     }
     opened.push({ close: () => buffer.close() })
+    const outbox = createOutbox(metadata.db, { clock })
+    const webhooks = createWebhooks(metadata.db, {
+      allowPrivate: config.webhooks.allowPrivate,
+      clock,
+      onChange: (siteId) => outbox.invalidate(siteId),
+    })
+    const deliveries = createDeliveryRunner(metadata, {
+      clock,
+      post: (url, body, headers) =>
+        postWebhook(url, body, headers, {
+          timeoutMs: config.webhooks.timeoutMs,
+          allowPrivate: config.webhooks.allowPrivate,
+        }),
+      onWebhookChange: (siteId) => outbox.invalidate(siteId),
+    })
+    const facts = ingestFacts(outbox)
     const roles = createRoleCache(metadata, clock)
     const siteLookup = createSiteLookup((siteId) => findSite(metadata.db, siteId), { clock })
     const ingest = createIngest(
@@ -127,11 +155,26 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       },
       buffer,
       createIngestStats(),
-      options.listeners,
+      {
+        onCommitted: (draft) => {
+          const extra = options.listeners?.onCommitted?.(draft)
+          const queued = facts(draft)
+          return extra && queued ? Promise.all([extra, queued]).then(() => undefined) : (extra ?? queued)
+        },
+        onListenerError: (error) => console.error('webhook outbox write failed:', error),
+      },
     )
+    const worker =
+      options.workers === false
+        ? undefined
+        : startWebhookWorker(deliveries, {
+            pollMs: config.webhooks.pollMs,
+            onError: (error) => console.error('webhook worker:', error),
+          })
 
     return {
       config,
+      clock,
       metadata,
       events,
       auth,
@@ -139,12 +182,17 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       ingest,
       buffer,
       siteLookup,
+      webhooks,
+      outbox,
+      deliveries,
       sessions,
       geolocator,
       redis,
       recovery,
       async close() {
+        await worker?.stop()
         await buffer.flush()
+        await outbox.flush()
         await sessions.close()
         if (options.geolocator === undefined) geolocator?.close()
         for (const resource of opened.reverse()) await resource.close()

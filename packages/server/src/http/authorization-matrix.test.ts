@@ -48,6 +48,9 @@ interface World {
   privateKey: string
   otherSitePrivateKey: string
   revokedPrivateKey: string
+  webhookId: string
+  /** A delivery of that webhook, for the redelivery route. */
+  deliveryId: string
   /** Strings that only the other organization's data contains. */
   otherOrgSecrets: string[]
 }
@@ -236,6 +239,58 @@ const table: Row[] = [
   },
   {
     method: 'POST',
+    url: '/api/sites/:siteId/webhooks',
+    expect: access.admin(201),
+    request: async (w) => ({
+      ...(await sitePath('/webhooks')(w)),
+      body: { url: 'https://hooks.example.com/in', events: ['session.created'] },
+    }),
+  },
+  { method: 'GET', url: '/api/sites/:siteId/webhooks', expect: access.admin(200), request: sitePath('/webhooks') },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/webhooks/:id',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/webhooks/${w.webhookId}`)(w),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/sites/:siteId/webhooks/:id',
+    expect: access.admin(200),
+    request: async (w) => ({ ...(await sitePath(`/webhooks/${w.webhookId}`)(w)), body: { description: 'matrix' } }),
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/webhooks/:id/rotate-secret',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/webhooks/${w.webhookId}/rotate-secret`)(w),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/webhooks/:id',
+    expect: access.admin(200),
+    request: async (w) => {
+      const created = await w.t.services.webhooks.create(w.siteId, w.users.owner.userId, {
+        url: 'https://hooks.example.com/doomed',
+        events: ['event.tracked'],
+      })
+      return sitePath(`/webhooks/${created.id}`)(w)
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/webhooks/:id/deliveries',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/webhooks/${w.webhookId}/deliveries`)(w),
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/webhooks/:id/deliveries/:deliveryId/redeliver',
+    expect: access.admin(202),
+    request: async (w) => sitePath(`/webhooks/${w.webhookId}/deliveries/${w.deliveryId}/redeliver`)(w),
+  },
+  {
+    method: 'POST',
     url: '/api/user/api-keys',
     expect: access.signedIn(201),
     request: async () => ({ url: '/api/user/api-keys', body: { name: 'matrix' } }),
@@ -306,7 +361,9 @@ describe.each([
   let w: World
 
   beforeAll(async () => {
-    const t = await openTestInstance({ postgres })
+    // Workers off: the matrix's deliveries must not be sent to the (unreachable) example host.
+    // (and WEBHOOKS_ALLOW_PRIVATE skips DNS for their made-up host: this machine has no resolver).
+    const t = await openTestInstance({ postgres, workers: false, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } })
     const user = async () => {
       const u = await t.signUp()
       return { ...u, key: await t.createApiKey(u.cookie) }
@@ -348,8 +405,20 @@ describe.each([
     const revokedPrivateKey = await keyOf(site.siteId, owner.cookie)
     const privateKey = await keyOf(site.siteId, owner.cookie)
     const otherSitePrivateKey = await keyOf(otherSite.siteId, outsider.cookie)
+    const webhook = await t.services.webhooks.create(site.siteId, owner.userId, {
+      url: 'https://hooks.example.com/matrix',
+      events: ['session.created'],
+    })
+    await t.services.outbox.enqueue(site.siteId, 'session.created', { sessionId: 'matrix' })
+    const delivery = await t.services.metadata.db
+      .selectFrom('webhook_delivery')
+      .select('id')
+      .where('webhook_id', '=', webhook.id)
+      .executeTakeFirstOrThrow()
     w = {
       t,
+      webhookId: webhook.id,
+      deliveryId: delivery.id,
       organizationId,
       siteId: site.siteId,
       users: { owner, admin, member, outsider },

@@ -334,7 +334,8 @@ describe.each([
     })
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
     expect(limited.headers['x-ratelimit-limit']).toBe('500')
-    // Keyless traffic and other keys are not affected.
+    // Keyless traffic, unknown keys and other keys are not affected.
+    expect((await track(body, { authorization: 'Bearer pl_wrong' })).statusCode).toBe(401)
     expect((await track(body)).statusCode).toBe(200)
     expect((await track(body, { authorization: `Bearer ${apiKey}` })).statusCode).toBe(403)
   }, 60_000)

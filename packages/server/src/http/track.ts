@@ -7,6 +7,7 @@ import crypto from 'node:crypto'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
+import type { ApiKeys } from '../auth/api-keys.js'
 import type { Ingest } from '../ingest/ingest.js'
 import { AppError } from '../shared/errors.js'
 
@@ -14,6 +15,7 @@ export const TRACK_BODY_LIMIT = 64 * 1024
 
 export interface TrackRouteOptions {
   ingest: Ingest
+  apiKeys: Pick<ApiKeys, 'verify'>
   keyLimit: { max: number; windowMs: number }
   redis?: Redis
 }
@@ -23,7 +25,10 @@ const bearerOf = (request: FastifyRequest) => {
   return header && /^Bearer\s+\S+$/i.test(header) ? header : undefined
 }
 
-export async function trackRoutes(app: FastifyInstance, { ingest, keyLimit, redis }: TrackRouteOptions) {
+export async function trackRoutes(
+  app: FastifyInstance,
+  { ingest, apiKeys, keyLimit, redis }: TrackRouteOptions,
+) {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: TRACK_BODY_LIMIT }, (_request, body, done) =>
     done(null, body),
@@ -35,7 +40,7 @@ export async function trackRoutes(app: FastifyInstance, { ingest, keyLimit, redi
   })
 
   const minutes = keyLimit.windowMs / 60_000
-  const message = `Rate limit exceeded: at most ${keyLimit.max} requests per ${
+  const message = `Rate limit exceeded: at most ${keyLimit.max} request${keyLimit.max === 1 ? '' : 's'} per ${
     Number.isInteger(minutes) ? `${minutes} minutes` : `${keyLimit.windowMs} ms`
   } per API key`
 
@@ -49,7 +54,13 @@ export async function trackRoutes(app: FastifyInstance, { ingest, keyLimit, redi
           timeWindow: keyLimit.windowMs,
           // Only keyed requests are limited; the key itself is never used as a store key, its hash is.
           keyGenerator: (request: FastifyRequest) => rateLimitKey(bearerOf(request) ?? ''),
-          allowList: (request: FastifyRequest) => bearerOf(request) === undefined,
+          // Keyless requests are not limited here; neither are unknown keys, so that the pipeline answers
+          // them 401 (a wrong key must read as a wrong key, not as a rate limit) and they get no bucket.
+          allowList: async (request: FastifyRequest) => {
+            const bearer = bearerOf(request)
+            if (bearer === undefined) return true
+            return (await apiKeys.verify(bearer.replace(/^Bearer\s+/i, ''))) === null
+          },
           errorResponseBuilder: () => Object.assign(new AppError(429, message), { statusCode: 429 }),
         },
       },

@@ -23,9 +23,14 @@ export interface IngestResult {
   draft?: Draft
 }
 
-/** Listeners called after an event is committed (webhooks hook in here). Errors are logged, not thrown. */
+/**
+ * Listeners called after an event is committed (the webhook outbox hooks in here). A returned promise
+ * is awaited before the answer goes out (the outbox group-commits, so this is one shared write); its
+ * failure is reported through `onListenerError` and does not fail the request: the event is stored.
+ */
 export interface IngestListeners {
-  onCommitted?: (draft: Draft) => void
+  onCommitted?: (draft: Draft) => Promise<void> | undefined
+  onListenerError?: (error: unknown) => void
 }
 
 export interface Ingest {
@@ -81,7 +86,8 @@ export function createIngest(
       if (draft.row.type === 'pageview' && site.monthlyPageviewLimit !== null) {
         await deps.quota.add(site.siteId, 1, now)
       }
-      listeners.onCommitted?.(draft)
+      const listening = listeners.onCommitted?.(draft)
+      if (listening) await listening.catch((error: unknown) => listeners.onListenerError?.(error))
       return { status: 200, body: accepted, draft }
     },
   }

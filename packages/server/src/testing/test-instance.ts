@@ -57,6 +57,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
   const services = await openServices(config, {
     clock: options.clock,
     listeners: options.listeners,
+    workers: options.workers,
     geolocator: options.geolocator === undefined ? null : options.geolocator,
   })
   const app = await buildApp({

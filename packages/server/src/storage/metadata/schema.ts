@@ -6,6 +6,7 @@
  * only the columns Pathlight reads are typed here.
  */
 import type { Generated } from 'kysely'
+import type { WebhookSchema } from './webhook-schema.js'
 
 export type DbBool = number | boolean
 
@@ -102,7 +103,7 @@ export interface AuditLogTable {
   created_at: string
 }
 
-export interface MetadataSchema {
+export interface MetadataSchema extends WebhookSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
   organization: OrganizationTable

@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely'
 import { initial } from './001-initial.js'
 import { siteAdmin } from './002-site-admin.js'
+import { webhooks } from './004-webhooks.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -13,4 +14,4 @@ export interface MetadataMigration {
   up(db: Kysely<unknown>, dialect: MetadataDialect): Promise<void>
 }
 
-export const metadataMigrations: readonly MetadataMigration[] = [initial, siteAdmin]
+export const metadataMigrations: readonly MetadataMigration[] = [initial, siteAdmin, webhooks]

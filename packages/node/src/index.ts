@@ -1,0 +1,27 @@
+/**
+ * `@pathlight/node`: the server-side client for Pathlight analytics. Track pageviews and custom events
+ * from Node.js (18+) with an API key, and verify webhook signatures. No runtime dependencies.
+ */
+export { Pathlight } from './client.js'
+export {
+  PathlightAuthError,
+  PathlightError,
+  type PathlightErrorInit,
+  type PathlightErrorKind,
+  PathlightInvalidPayloadError,
+  PathlightNetworkError,
+  PathlightRateLimitError,
+  type PayloadErrorDetails,
+  type RateLimitInfo,
+} from './errors.js'
+export type {
+  EventProperties,
+  ObjectOnly,
+  PathlightOptions,
+  PropertiesOf,
+  PropertyScalar,
+  PropertyValue,
+  TrackPayload,
+  TrackResponse,
+} from './types.js'
+export { verifyWebhookSignature } from './webhook.js'

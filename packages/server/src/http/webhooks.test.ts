@@ -1,0 +1,252 @@
+/**
+ * Webhooks end to end in one process (SQLite + chDB, a real receiver on loopback, the worker driven by
+ * hand with an injectable clock): management, signatures, retries with backoff, timeouts, the delivery
+ * log, redelivery and automatic disabling.
+ */
+import crypto from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Site } from '../sites/site.js'
+import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.js'
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../webhooks/retry-schedule.js'
+
+const CHROME_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
+
+let t: TestInstance
+let receiver: WebhookReceiver
+let cookie: string
+let organizationId: string
+let now = Date.parse('2026-11-20T10:00:00.000Z')
+
+beforeAll(async () => {
+  t = await openTestInstance({
+    clock: () => now,
+    workers: false,
+    env: { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '500' },
+  })
+  ;({ cookie, organizationId } = await t.seed())
+  receiver = await startWebhookReceiver()
+})
+afterAll(async () => {
+  await receiver.close()
+  await t.close()
+})
+
+const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { cookie },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  })
+
+async function siteWithWebhook(events: string[]): Promise<{ site: Site; id: string; secret: string }> {
+  const site = await t.createSite(cookie, organizationId)
+  const created = await api('POST', `/api/sites/${site.siteId}/webhooks`, { url: receiver.url, events })
+  expect(created.statusCode).toBe(201)
+  return { site, id: created.json().data.id, secret: created.json().data.secret }
+}
+
+const track = (siteId: number, body: Record<string, unknown>) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/track',
+    headers: { 'content-type': 'application/json', origin: 'https://example.com', 'user-agent': CHROME_UA },
+    payload: JSON.stringify({ site_id: String(siteId), ...body }),
+  })
+
+/** Run the worker until nothing is due at the current clock. */
+async function deliverDue() {
+  while ((await t.services.deliveries.runOnce()) > 0) {}
+}
+
+const hmac = (body: string, secret: string) => crypto.createHmac('sha256', secret).update(body).digest('hex')
+
+describe('managing webhooks', () => {
+  it('creates with a secret shown once, lists, updates, rotates and deletes', async () => {
+    const site = await t.createSite(cookie, organizationId)
+    const base = `/api/sites/${site.siteId}/webhooks`
+    const created = await api('POST', base, {
+      url: receiver.url,
+      events: ['session.created'],
+      description: 'CRM',
+    })
+    expect(created.statusCode).toBe(201)
+    const hook = created.json().data
+    expect(hook).toMatchObject({
+      url: receiver.url,
+      events: ['session.created'],
+      enabled: true,
+      description: 'CRM',
+    })
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
+    const list = await api('GET', base)
+    expect(list.json().data).toHaveLength(1)
+    expect(list.body).not.toContain(hook.secret)
+    expect((await api('GET', `${base}/${hook.id}`)).body).not.toContain(hook.secret)
+    const updated = await api('PATCH', `${base}/${hook.id}`, {
+      events: ['event.tracked', 'alert.triggered'],
+      enabled: false,
+    })
+    expect(updated.json().data).toMatchObject({
+      events: ['event.tracked', 'alert.triggered'],
+      enabled: false,
+    })
+    const rotated = await api('POST', `${base}/${hook.id}/rotate-secret`)
+    expect(rotated.json().data.secret).not.toBe(hook.secret)
+    expect((await api('DELETE', `${base}/${hook.id}`)).json()).toEqual({ success: true })
+    expect((await api('GET', `${base}/${hook.id}`)).statusCode).toBe(404)
+  })
+
+  it.each([
+    [{ url: 'ftp://example.com/x', events: ['session.created'] }, 'url'],
+    [{ url: 'not a url', events: ['session.created'] }, 'url'],
+    [{ url: 'https://example.com/x', events: [] }, 'events'],
+    [{ url: 'https://example.com/x', events: ['page.viewed'] }, 'events'],
+    [{ events: ['session.created'] }, 'url'],
+  ])('rejects %j naming %s', async (body, field) => {
+    const site = await t.createSite(cookie, organizationId)
+    const response = await api('POST', `/api/sites/${site.siteId}/webhooks`, body)
+    expect(response.statusCode).toBe(400)
+    expect(response.json().details.fieldErrors[field]).toBeDefined()
+  })
+})
+
+describe('delivering', () => {
+  it('delivers session.created and event.tracked, signed so that an independent HMAC accepts them', async () => {
+    receiver.respond(() => 200)
+    const before = receiver.received.length
+    const { site, secret } = await siteWithWebhook(['session.created', 'event.tracked'])
+    expect((await track(site.siteId, { pathname: '/landing', user_id: 'alice' })).statusCode).toBe(200)
+    expect(
+      (
+        await track(site.siteId, {
+          type: 'custom_event',
+          event_name: 'signup',
+          properties: '{"plan":"pro"}',
+          user_id: 'alice',
+        })
+      ).statusCode,
+    ).toBe(200)
+    await deliverDue()
+    const got = receiver.received.slice(before)
+    expect(got.map((r) => r.headers['x-pathlight-event']).sort()).toEqual([
+      'event.tracked',
+      'session.created',
+    ])
+    for (const request of got) {
+      expect(request.headers['x-pathlight-signature']).toBe(hmac(request.body, secret))
+      expect(request.headers['x-pathlight-delivery']).toMatch(/^[0-9a-f-]{36}$/)
+      expect(request.headers['x-pathlight-timestamp']).toBe(new Date(now).toISOString())
+    }
+    const session = JSON.parse(
+      got.find((r) => r.headers['x-pathlight-event'] === 'session.created')?.body ?? '{}',
+    )
+    expect(session).toMatchObject({
+      type: 'session.created',
+      siteId: site.siteId,
+      createdAt: new Date(now).toISOString(),
+      data: { userId: 'alice', entryPage: '/landing', browser: 'Chrome', deviceType: 'desktop' },
+    })
+    const event = JSON.parse(
+      got.find((r) => r.headers['x-pathlight-event'] === 'event.tracked')?.body ?? '{}',
+    )
+    expect(event.data).toMatchObject({ eventName: 'signup', properties: { plan: 'pro' }, userId: 'alice' })
+    expect(event.data.sessionId).toBe(session.data.sessionId)
+  })
+
+  it('retries 500, 500, then 200: three attempts, backoff respected, all in the delivery log', async () => {
+    const { site, id } = await siteWithWebhook(['session.created'])
+    const before = receiver.received.length
+    receiver.respond((_r, i) => (i - before < 2 ? 500 : 200))
+    await track(site.siteId, { user_id: 'bob' })
+    await deliverDue()
+    expect(receiver.received.length - before).toBe(1)
+    // Not due again until the first backoff (1 min, ±20 %) has passed.
+    now += 47_000
+    await deliverDue()
+    expect(receiver.received.length - before).toBe(1)
+    now += 30_000
+    await deliverDue()
+    expect(receiver.received.length - before).toBe(2)
+    now += 4 * 60_000
+    await deliverDue()
+    expect(receiver.received.length - before).toBe(2)
+    now += 3 * 60_000
+    await deliverDue()
+    expect(receiver.received.length - before).toBe(3)
+    const log = (await api('GET', `/api/sites/${site.siteId}/webhooks/${id}/deliveries`)).json()
+    expect(log.meta).toEqual({ total: 1, page: 1, pageSize: 20, totalPages: 1 })
+    const [delivery] = log.data
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: 3, lastStatusCode: 200 })
+    expect(delivery.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500, 200])
+    expect(delivery.attemptLog[0]).toMatchObject({ responseBody: 'error 500', error: 'HTTP 500' })
+    // All three attempts carried the same delivery id.
+    const ids = new Set(receiver.received.slice(before).map((r) => r.headers['x-pathlight-delivery']))
+    expect(ids.size).toBe(1)
+  })
+
+  it('cuts a hanging receiver off at the timeout and records it', async () => {
+    const { site, id } = await siteWithWebhook(['session.created'])
+    receiver.respond(() => 'hang')
+    await track(site.siteId, { user_id: 'carol' })
+    const started = Date.now()
+    await deliverDue()
+    expect(Date.now() - started).toBeLessThan(3000)
+    const [delivery] = (await api('GET', `/api/sites/${site.siteId}/webhooks/${id}/deliveries`)).json().data
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: null })
+    expect(delivery.attemptLog[0].error).toMatch(/timed out after 500 ms/)
+    receiver.respond(() => 200)
+  })
+
+  it('marks a delivery failed after the last attempt, and redelivers it by hand', async () => {
+    const { site, id } = await siteWithWebhook(['session.created'])
+    receiver.respond(() => 503)
+    await track(site.siteId, { user_id: 'dave' })
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      await deliverDue()
+      now += (RETRY_DELAYS_MS[i] ?? 0) * 1.2 + 1000
+    }
+    const base = `/api/sites/${site.siteId}/webhooks/${id}`
+    const [failed] = (await api('GET', `${base}/deliveries`)).json().data
+    expect(failed).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS })
+    receiver.respond(() => 200)
+    const again = await api('POST', `${base}/deliveries/${failed.id}/redeliver`)
+    expect(again.statusCode).toBe(202)
+    await deliverDue()
+    const deliveries = (await api('GET', `${base}/deliveries`)).json().data
+    expect(deliveries.find((d: { id: string }) => d.id === again.json().data.deliveryId)).toMatchObject({
+      status: 'delivered',
+      payload: failed.payload,
+    })
+  })
+
+  it('disables a webhook whose deliveries have all failed for three days, saying why', async () => {
+    const { site, id } = await siteWithWebhook(['session.created'])
+    receiver.respond(() => 500)
+    for (let day = 0; day < 4; day++) {
+      await track(site.siteId, { user_id: `erin-${day}` })
+      await deliverDue()
+      now += 86_400_000
+    }
+    await deliverDue()
+    const hook = (await api('GET', `/api/sites/${site.siteId}/webhooks/${id}`)).json().data
+    expect(hook.enabled).toBe(false)
+    expect(hook.disabledReason).toMatch(/every delivery has failed since/)
+    // Nothing more is enqueued for a disabled webhook; re-enabling clears the record.
+    const enabled = await api('PATCH', `/api/sites/${site.siteId}/webhooks/${id}`, { enabled: true })
+    expect(enabled.json().data).toMatchObject({ enabled: true, disabledReason: null, consecutiveFailures: 0 })
+    receiver.respond(() => 200)
+  })
+
+  it('never makes ingestion wait for a receiver', async () => {
+    const { site } = await siteWithWebhook(['session.created'])
+    receiver.respond(() => 'hang')
+    const started = Date.now()
+    expect((await track(site.siteId, { user_id: 'frank' })).statusCode).toBe(200)
+    expect(Date.now() - started).toBeLessThan(400)
+    receiver.respond(() => 200)
+    await deliverDue()
+  })
+})

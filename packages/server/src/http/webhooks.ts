@@ -1,0 +1,90 @@
+/**
+ * Routes: a site's webhooks and their delivery log (admin or owner). Authenticated scope.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { siteForAdmin } from '../auth/site-access.js'
+import { badRequest } from '../shared/errors.js'
+import type { Clock } from '../shared/time.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import { listDeliveries, redeliver } from '../webhooks/delivery-log.js'
+import type { Webhooks } from '../webhooks/webhooks.js'
+import { callerOf } from './caller-of.js'
+
+type Params = { Params: { siteId: string; id: string } }
+type SiteParams = { Params: { siteId: string } }
+
+const pageQuery = z.object({
+  page: z.coerce.number().int().min(1, 'page must be at least 1').default(1),
+  limit: z.coerce.number().int().min(1).max(100, 'limit must be at most 100').default(20),
+})
+
+export async function webhookRoutes(
+  app: FastifyInstance,
+  { db, webhooks, clock }: { db: MetadataDb; webhooks: Webhooks; clock: Clock },
+) {
+  const adminSite = async (request: FastifyRequest<SiteParams>) =>
+    (await siteForAdmin(db, callerOf(request).userId, request.params.siteId)).site
+
+  app.post<SiteParams>('/api/sites/:siteId/webhooks', async (request, reply) => {
+    const site = await adminSite(request)
+    const created = await webhooks.create(site.site_id, callerOf(request).userId, request.body)
+    return reply.code(201).send({ success: true, data: created })
+  })
+
+  app.get<SiteParams>('/api/sites/:siteId/webhooks', async (request) => {
+    const site = await adminSite(request)
+    return { success: true, data: await webhooks.list(site.site_id) }
+  })
+
+  app.get<Params>('/api/sites/:siteId/webhooks/:id', async (request) => {
+    const site = await adminSite(request)
+    return { success: true, data: await webhooks.get(site.site_id, request.params.id) }
+  })
+
+  app.patch<Params>('/api/sites/:siteId/webhooks/:id', async (request) => {
+    const site = await adminSite(request)
+    return { success: true, data: await webhooks.update(site.site_id, request.params.id, request.body) }
+  })
+
+  app.post<Params>('/api/sites/:siteId/webhooks/:id/rotate-secret', async (request) => {
+    const site = await adminSite(request)
+    return { success: true, data: await webhooks.rotateSecret(site.site_id, request.params.id) }
+  })
+
+  app.delete<Params>('/api/sites/:siteId/webhooks/:id', async (request) => {
+    const site = await adminSite(request)
+    await webhooks.remove(site.site_id, request.params.id)
+    return { success: true }
+  })
+
+  app.get<Params & { Querystring: Record<string, string> }>(
+    '/api/sites/:siteId/webhooks/:id/deliveries',
+    async (request) => {
+      const site = await adminSite(request)
+      await webhooks.get(site.site_id, request.params.id)
+      const parsed = pageQuery.safeParse(request.query)
+      if (!parsed.success) throw badRequest('Invalid query', z.flattenError(parsed.error))
+      const { data, total } = await listDeliveries(db, request.params.id, parsed.data)
+      return {
+        data,
+        meta: {
+          total,
+          page: parsed.data.page,
+          pageSize: parsed.data.limit,
+          totalPages: Math.ceil(total / parsed.data.limit),
+        },
+      }
+    },
+  )
+
+  app.post<{ Params: { siteId: string; id: string; deliveryId: string } }>(
+    '/api/sites/:siteId/webhooks/:id/deliveries/:deliveryId/redeliver',
+    async (request, reply) => {
+      const site = await adminSite(request)
+      await webhooks.get(site.site_id, request.params.id)
+      const result = await redeliver(db, request.params.id, request.params.deliveryId, clock)
+      return reply.code(202).send({ success: true, data: result })
+    },
+  )
+}

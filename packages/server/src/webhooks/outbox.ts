@@ -1,0 +1,140 @@
+/**
+ * The webhook outbox: when a fact happens (a session starts, a custom event is tracked, a goal converts,
+ * an alert fires), one delivery row per subscribed, enabled webhook is written to the metadata store;
+ * the worker (workers/webhook-worker.ts) sends them. Rows from concurrent facts are written together
+ * (group commit), and `enqueue` resolves once they are stored, so the caller can acknowledge the fact
+ * knowing its deliveries will survive a crash. Sites without subscribers cost one cached lookup.
+ */
+import crypto from 'node:crypto'
+import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import { toBool } from '../storage/metadata/schema.js'
+import type { WebhookDeliveryTable } from '../storage/metadata/webhook-schema.js'
+import type { WebhookEventType, WebhookPayload } from './webhook-events.js'
+
+export interface Outbox {
+  /**
+   * Enqueue a fact for every webhook of the site subscribed to its type.
+   * @returns undefined when no webhook wants it (nothing to wait for), else a promise of the stored rows
+   */
+  enqueue(siteId: number, type: WebhookEventType, data: Record<string, unknown>): Promise<void> | undefined
+  /** Forget the cached subscriptions of a site (after its webhooks change). */
+  invalidate(siteId: number): void
+  /** Wait for pending writes. */
+  flush(): Promise<void>
+}
+
+interface Subscription {
+  id: string
+  events: readonly string[]
+}
+
+export function createOutbox(db: MetadataDb, options: { clock?: Clock; cacheTtlMs?: number } = {}): Outbox {
+  const clock = options.clock ?? systemClock
+  const ttl = options.cacheTtlMs ?? 5000
+  const subscriptions = new Map<number, { hooks: Subscription[]; expires: number }>()
+  const loading = new Map<number, Promise<Subscription[]>>()
+
+  let queue: { row: WebhookDeliveryTable; resolve: () => void; reject: (e: unknown) => void }[] = []
+  let writing: Promise<void> | undefined
+
+  const load = (siteId: number): Promise<Subscription[]> => {
+    let pending = loading.get(siteId)
+    if (!pending) {
+      pending = db
+        .selectFrom('webhook')
+        .select(['id', 'events', 'enabled'])
+        .where('site_id', '=', siteId)
+        .execute()
+        .then((rows) => {
+          const hooks = rows
+            .filter((r) => toBool(r.enabled))
+            .map((r) => ({ id: r.id, events: JSON.parse(r.events) as string[] }))
+          subscriptions.set(siteId, { hooks, expires: clock() + ttl })
+          return hooks
+        })
+        .finally(() => loading.delete(siteId))
+      loading.set(siteId, pending)
+    }
+    return pending
+  }
+
+  const write = () => {
+    if (writing || queue.length === 0) return
+    const batch = queue
+    queue = []
+    writing = db
+      .insertInto('webhook_delivery')
+      .values(batch.map((b) => b.row))
+      .execute()
+      .then(
+        () => {
+          for (const b of batch) b.resolve()
+        },
+        (error: unknown) => {
+          for (const b of batch) b.reject(error)
+        },
+      )
+      .finally(() => {
+        writing = undefined
+        write()
+      })
+  }
+
+  const store = (
+    hooks: Subscription[],
+    siteId: number,
+    type: WebhookEventType,
+    data: Record<string, unknown>,
+  ) => {
+    const wanted = hooks.filter((h) => h.events.includes(type))
+    if (wanted.length === 0) return undefined
+    const now = isoNow(clock)
+    const payload: WebhookPayload = { id: crypto.randomUUID(), type, createdAt: now, siteId, data }
+    const body = JSON.stringify(payload)
+    return Promise.all(
+      wanted.map(
+        (hook) =>
+          new Promise<void>((resolve, reject) => {
+            queue.push({
+              row: {
+                id: crypto.randomUUID(),
+                webhook_id: hook.id,
+                site_id: siteId,
+                event_type: type,
+                payload: body,
+                status: 'pending',
+                attempts: 0,
+                next_attempt_at: now,
+                locked_until: null,
+                last_status_code: null,
+                last_error: null,
+                created_at: now,
+                delivered_at: null,
+              },
+              resolve,
+              reject,
+            })
+            write()
+          }),
+      ),
+    ).then(() => undefined)
+  }
+
+  return {
+    enqueue(siteId, type, data) {
+      const cached = subscriptions.get(siteId)
+      if (cached && cached.expires > clock()) return store(cached.hooks, siteId, type, data)
+      return load(siteId).then((hooks) => store(hooks, siteId, type, data))
+    },
+    invalidate(siteId) {
+      subscriptions.delete(siteId)
+    },
+    async flush() {
+      while (writing || queue.length > 0) {
+        write()
+        await writing?.catch(() => undefined)
+      }
+    },
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Webhook subscriptions of a site: create (the secret is returned once), list, get, update, rotate the
+ * secret, delete. URLs pass the SSRF guard when saved. Listings never include the secret.
+ */
+import crypto from 'node:crypto'
+import { z } from 'zod'
+import { badRequest, notFound } from '../shared/errors.js'
+import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import { fromBool, toBool } from '../storage/metadata/schema.js'
+import type { WebhookTable } from '../storage/metadata/webhook-schema.js'
+import { generateWebhookSecret } from './sign.js'
+import { checkWebhookUrl, UnsafeWebhookUrlError } from './url-guard.js'
+import { type WebhookEventType, webhookEventTypes } from './webhook-events.js'
+
+/** A webhook as the API returns it (never the secret, except once from `create` and `rotateSecret`). */
+export interface Webhook {
+  id: string
+  siteId: number
+  url: string
+  description: string
+  events: WebhookEventType[]
+  enabled: boolean
+  /** Set when Pathlight disabled the webhook itself, e.g. after days of failed deliveries. */
+  disabledReason: string | null
+  consecutiveFailures: number
+  failingSince: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+const url = z.string().trim().min(1, 'url is required').max(2048, 'url must be at most 2048 characters')
+const events = z
+  .array(z.enum(webhookEventTypes, { error: `must be one of ${webhookEventTypes.join(', ')}` }))
+  .min(1, 'select at least one event')
+  .transform((list) => [...new Set(list)])
+const description = z.string().trim().max(500, 'description must be at most 500 characters')
+
+export const createWebhookBody = z.object({ url, events, description: description.optional() })
+export const updateWebhookBody = z
+  .object({ url, events, description, enabled: z.boolean({ error: 'must be true or false' }) })
+  .partial()
+  .strict()
+
+export function toWebhook(row: WebhookTable): Webhook {
+  return {
+    id: row.id,
+    siteId: Number(row.site_id),
+    url: row.url,
+    description: row.description,
+    events: JSON.parse(row.events) as WebhookEventType[],
+    enabled: toBool(row.enabled),
+    disabledReason: row.disabled_reason,
+    consecutiveFailures: Number(row.consecutive_failures),
+    failingSince: row.failing_since,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+export interface WebhookStoreOptions {
+  allowPrivate: boolean
+  clock?: Clock
+  /** Called after any change, so subscription caches drop the site's entry. */
+  onChange?: (siteId: number) => void
+}
+
+export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
+  const clock = options.clock ?? systemClock
+  const parse = <T>(schema: z.ZodType<T>, input: unknown): T => {
+    const parsed = schema.safeParse(input ?? {})
+    if (!parsed.success) throw badRequest('Invalid webhook', z.flattenError(parsed.error))
+    return parsed.data
+  }
+  const guard = async (value: string) => {
+    try {
+      return (await checkWebhookUrl(value, { allowPrivate: options.allowPrivate })).toString()
+    } catch (error) {
+      if (error instanceof UnsafeWebhookUrlError) {
+        throw badRequest('Invalid webhook', { fieldErrors: { url: [error.message] }, formErrors: [] })
+      }
+      throw error
+    }
+  }
+  const find = async (siteId: number, id: string) => {
+    const row = await db
+      .selectFrom('webhook')
+      .selectAll()
+      .where('id', '=', id)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst()
+    if (!row) throw notFound('Webhook not found')
+    return row
+  }
+
+  return {
+    /** @returns the webhook and its secret (shown once). @throws 400 naming the invalid field */
+    async create(siteId: number, userId: string, input: unknown): Promise<Webhook & { secret: string }> {
+      const body = parse(createWebhookBody, input)
+      const now = isoNow(clock)
+      const row: WebhookTable = {
+        id: crypto.randomUUID(),
+        site_id: siteId,
+        url: await guard(body.url),
+        description: body.description ?? '',
+        events: JSON.stringify(body.events),
+        secret: generateWebhookSecret(),
+        enabled: fromBool(true),
+        disabled_reason: null,
+        consecutive_failures: 0,
+        failing_since: null,
+        created_by: userId,
+        created_at: now,
+        updated_at: now,
+      }
+      await db.insertInto('webhook').values(row).execute()
+      options.onChange?.(siteId)
+      return { ...toWebhook(row), secret: row.secret }
+    },
+    async list(siteId: number): Promise<Webhook[]> {
+      const rows = await db
+        .selectFrom('webhook')
+        .selectAll()
+        .where('site_id', '=', siteId)
+        .orderBy('created_at')
+        .execute()
+      return rows.map(toWebhook)
+    },
+    async get(siteId: number, id: string): Promise<Webhook> {
+      return toWebhook(await find(siteId, id))
+    },
+    /** Change url, events, description or enabled; re-enabling clears the failure record. */
+    async update(siteId: number, id: string, input: unknown): Promise<Webhook> {
+      const body = parse(updateWebhookBody, input)
+      await find(siteId, id)
+      const set: Partial<WebhookTable> = { updated_at: isoNow(clock) }
+      if (body.url !== undefined) set.url = await guard(body.url)
+      if (body.events !== undefined) set.events = JSON.stringify(body.events)
+      if (body.description !== undefined) set.description = body.description
+      if (body.enabled !== undefined) {
+        set.enabled = fromBool(body.enabled)
+        if (body.enabled)
+          Object.assign(set, { disabled_reason: null, consecutive_failures: 0, failing_since: null })
+      }
+      await db.updateTable('webhook').set(set).where('id', '=', id).execute()
+      options.onChange?.(siteId)
+      return toWebhook(await find(siteId, id))
+    },
+    async rotateSecret(siteId: number, id: string): Promise<{ secret: string }> {
+      await find(siteId, id)
+      const secret = generateWebhookSecret()
+      await db
+        .updateTable('webhook')
+        .set({ secret, updated_at: isoNow(clock) })
+        .where('id', '=', id)
+        .execute()
+      return { secret }
+    },
+    async remove(siteId: number, id: string): Promise<void> {
+      await find(siteId, id)
+      await db.deleteFrom('webhook').where('id', '=', id).execute()
+      options.onChange?.(siteId)
+    },
+  }
+}
+
+export type Webhooks = ReturnType<typeof createWebhooks>
