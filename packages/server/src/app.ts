@@ -5,10 +5,12 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Redis } from 'ioredis'
+import type { AlertRules } from './alerts/alert-rules.js'
 import type { ApiKeys } from './auth/api-keys.js'
 import type { Auth } from './auth/better-auth.js'
 import type { Config } from './config.js'
 import { adminRoutes } from './http/admin.js'
+import { alertRoutes } from './http/alerts.js'
 import { apiKeyRoutes } from './http/api-keys.js'
 import { authRoutes } from './http/auth-routes.js'
 import { requireCaller } from './http/caller.js'
@@ -48,6 +50,7 @@ export interface AppDeps {
   buffer: WriteBuffer
   siteLookup: SiteLookup
   webhooks: Webhooks
+  alerts: { rules: AlertRules }
   baseUrl: string
   trackKeyLimit: { max: number; windowMs: number }
   trustProxy: Config['trustProxy']
@@ -96,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       siteLookup: deps.siteLookup,
     })
     await scope.register(memberRoutes, { db: deps.metadata.db })
+    await scope.register(alertRoutes, { db: deps.metadata.db, alerts: deps.alerts.rules })
     await scope.register(webhookRoutes, {
       db: deps.metadata.db,
       webhooks: deps.webhooks,

@@ -5,6 +5,8 @@
  */
 import path from 'node:path'
 import { Redis } from 'ioredis'
+import { type AlertRules, createAlertRules } from './alerts/alert-rules.js'
+import { type EvaluationResult, evaluateAlerts } from './alerts/evaluate-alerts.js'
 import { type ApiKeys, createApiKeys } from './auth/api-keys.js'
 import { type Auth, createAuth } from './auth/better-auth.js'
 import type { Config } from './config.js'
@@ -33,6 +35,7 @@ import { ingestFacts } from './webhooks/ingest-facts.js'
 import { createOutbox, type Outbox } from './webhooks/outbox.js'
 import { postWebhook } from './webhooks/post-webhook.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js'
+import { startAlertScheduler } from './workers/alert-scheduler.js'
 import { startWebhookWorker } from './workers/webhook-worker.js'
 
 export interface Services {
@@ -49,6 +52,7 @@ export interface Services {
   webhooks: Webhooks
   outbox: Outbox
   deliveries: DeliveryRunner
+  alerts: { rules: AlertRules; evaluate: () => Promise<EvaluationResult> }
   sessions: SessionStore
   geolocator: Geolocator | null
   redis: Redis | undefined
@@ -140,6 +144,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       onWebhookChange: (siteId) => outbox.invalidate(siteId),
     })
     const facts = ingestFacts(outbox)
+    const alertRules = createAlertRules(metadata.db, clock)
+    const evaluate = () => evaluateAlerts({ db: metadata.db, events, outbox, clock })
     const roles = createRoleCache(metadata, clock)
     const siteLookup = createSiteLookup((siteId) => findSite(metadata.db, siteId), { clock })
     const ingest = createIngest(
@@ -164,13 +170,19 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         onListenerError: (error) => console.error('webhook outbox write failed:', error),
       },
     )
-    const worker =
+    const workers =
       options.workers === false
-        ? undefined
-        : startWebhookWorker(deliveries, {
-            pollMs: config.webhooks.pollMs,
-            onError: (error) => console.error('webhook worker:', error),
-          })
+        ? []
+        : [
+            startWebhookWorker(deliveries, {
+              pollMs: config.webhooks.pollMs,
+              onError: (error) => console.error('webhook worker:', error),
+            }),
+            startAlertScheduler(evaluate, {
+              intervalMs: config.alertIntervalMs,
+              onError: (error) => console.error('alert scheduler:', error),
+            }),
+          ]
 
     return {
       config,
@@ -185,12 +197,13 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       webhooks,
       outbox,
       deliveries,
+      alerts: { rules: alertRules, evaluate },
       sessions,
       geolocator,
       redis,
       recovery,
       async close() {
-        await worker?.stop()
+        for (const worker of workers) await worker.stop()
         await buffer.flush()
         await outbox.flush()
         await sessions.close()

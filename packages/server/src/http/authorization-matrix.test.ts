@@ -49,6 +49,7 @@ interface World {
   otherSitePrivateKey: string
   revokedPrivateKey: string
   webhookId: string
+  alertId: string
   /** A delivery of that webhook, for the redelivery route. */
   deliveryId: string
   /** Strings that only the other organization's data contains. */
@@ -239,6 +240,48 @@ const table: Row[] = [
   },
   {
     method: 'POST',
+    url: '/api/sites/:siteId/alerts',
+    expect: access.admin(201),
+    request: async (w) => ({
+      ...(await sitePath('/alerts')(w)),
+      body: { name: 'm', metric: 'pageviews', windowMinutes: 60, comparison: 'above', threshold: 10 },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/alerts',
+    expect: access.admin(200),
+    request: sitePath('/alerts'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/alerts/:id',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/alerts/${w.alertId}`)(w),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/sites/:siteId/alerts/:id',
+    expect: access.admin(200),
+    request: async (w) => ({ ...(await sitePath(`/alerts/${w.alertId}`)(w)), body: { threshold: 20 } }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/alerts/:id',
+    expect: access.admin(200),
+    request: async (w) => {
+      const rule = await w.t.services.alerts.rules.create(w.siteId, w.users.owner.userId, {
+        name: 'doomed',
+        metric: 'errors',
+        windowMinutes: 60,
+        comparison: 'above',
+        threshold: 1,
+      })
+      return sitePath(`/alerts/${rule.id}`)(w)
+    },
+  },
+  {
+    method: 'POST',
     url: '/api/sites/:siteId/webhooks',
     expect: access.admin(201),
     request: async (w) => ({
@@ -246,7 +289,12 @@ const table: Row[] = [
       body: { url: 'https://hooks.example.com/in', events: ['session.created'] },
     }),
   },
-  { method: 'GET', url: '/api/sites/:siteId/webhooks', expect: access.admin(200), request: sitePath('/webhooks') },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/webhooks',
+    expect: access.admin(200),
+    request: sitePath('/webhooks'),
+  },
   {
     method: 'GET',
     url: '/api/sites/:siteId/webhooks/:id',
@@ -257,7 +305,10 @@ const table: Row[] = [
     method: 'PATCH',
     url: '/api/sites/:siteId/webhooks/:id',
     expect: access.admin(200),
-    request: async (w) => ({ ...(await sitePath(`/webhooks/${w.webhookId}`)(w)), body: { description: 'matrix' } }),
+    request: async (w) => ({
+      ...(await sitePath(`/webhooks/${w.webhookId}`)(w)),
+      body: { description: 'matrix' },
+    }),
   },
   {
     method: 'POST',
@@ -415,8 +466,16 @@ describe.each([
       .select('id')
       .where('webhook_id', '=', webhook.id)
       .executeTakeFirstOrThrow()
+    const alert = await t.services.alerts.rules.create(site.siteId, owner.userId, {
+      name: 'matrix',
+      metric: 'pageviews',
+      windowMinutes: 60,
+      comparison: 'above',
+      threshold: 100,
+    })
     w = {
       t,
+      alertId: alert.id,
       webhookId: webhook.id,
       deliveryId: delivery.id,
       organizationId,

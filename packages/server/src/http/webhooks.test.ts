@@ -250,3 +250,115 @@ describe('delivering', () => {
     await deliverDue()
   })
 })
+
+describe('alerts', () => {
+  it('fire once per crossing: staying crossed does not fire again; crossing back and again does', async () => {
+    const { site, secret } = await siteWithWebhook(['alert.triggered'])
+    receiver.respond(() => 200)
+    const before = receiver.received.length
+    const rule = await api('POST', `/api/sites/${site.siteId}/alerts`, {
+      name: 'Traffic spike',
+      metric: 'pageviews',
+      windowMinutes: 15,
+      comparison: 'above',
+      threshold: 2,
+    })
+    expect(rule.statusCode).toBe(201)
+    const ruleId = rule.json().data.id
+    const pageviews = async (n: number) => {
+      for (let i = 0; i < n; i++) await track(site.siteId, { pathname: `/p${i}`, user_id: `v${i}` })
+      await t.services.buffer.flush()
+    }
+    const evaluate = async () => (await t.services.alerts.evaluate()).fired.filter((id) => id === ruleId)
+
+    await pageviews(2)
+    expect(await evaluate()).toEqual([]) // 2 is not above 2
+    await pageviews(1)
+    expect(await evaluate()).toEqual([ruleId])
+    expect(await evaluate()).toEqual([]) // still crossed: no second alert
+    now += 16 * 60_000 // the window moves past those pageviews
+    expect(await evaluate()).toEqual([])
+    expect((await api('GET', `/api/sites/${site.siteId}/alerts/${ruleId}`)).json().data).toMatchObject({
+      state: 'ok',
+      lastValue: 0,
+    })
+    await pageviews(3)
+    expect(await evaluate()).toEqual([ruleId])
+
+    await deliverDue()
+    const alerts = receiver.received
+      .slice(before)
+      .filter((r) => r.headers['x-pathlight-event'] === 'alert.triggered')
+    expect(alerts).toHaveLength(2)
+    for (const request of alerts)
+      expect(request.headers['x-pathlight-signature']).toBe(hmac(request.body, secret))
+    expect(JSON.parse(alerts[0]?.body ?? '{}').data).toMatchObject({
+      ruleId,
+      ruleName: 'Traffic spike',
+      metric: 'pageviews',
+      windowMinutes: 15,
+      comparison: 'above',
+      threshold: 2,
+      observed: 3,
+      relative: false,
+    })
+  })
+
+  it('relative rules compare with the previous window, in percent', async () => {
+    const site = await t.createSite(cookie, organizationId)
+    const rule = (
+      await api('POST', `/api/sites/${site.siteId}/alerts`, {
+        name: 'Errors doubled',
+        metric: 'errors',
+        windowMinutes: 60,
+        comparison: 'above',
+        threshold: 100,
+        relative: true,
+      })
+    ).json().data
+    const errors = async (n: number) => {
+      for (let i = 0; i < n; i++)
+        await track(site.siteId, { type: 'error', event_name: 'TypeError', properties: '{"message":"x"}' })
+      await t.services.buffer.flush()
+    }
+    await errors(2)
+    now += 61 * 60_000
+    await errors(4) // +100 %: not above 100
+    expect((await t.services.alerts.evaluate()).fired).not.toContain(rule.id)
+    await errors(1) // +150 %
+    expect((await t.services.alerts.evaluate()).fired).toContain(rule.id)
+    expect((await api('GET', `/api/sites/${site.siteId}/alerts/${rule.id}`)).json().data.lastValue).toBe(150)
+  })
+
+  it.each([
+    [{ name: 'x', metric: 'revenue', windowMinutes: 15, comparison: 'above', threshold: 1 }, 'metric'],
+    [
+      { name: 'x', metric: 'pageviews', windowMinutes: 1, comparison: 'above', threshold: 1 },
+      'windowMinutes',
+    ],
+    [
+      { name: 'x', metric: 'pageviews', windowMinutes: 15, comparison: 'sideways', threshold: 1 },
+      'comparison',
+    ],
+    [
+      { name: 'x', metric: 'pageviews', windowMinutes: 15, comparison: 'above', threshold: 'many' },
+      'threshold',
+    ],
+    [
+      {
+        name: 'x',
+        metric: 'pageviews',
+        eventName: 'a',
+        windowMinutes: 15,
+        comparison: 'above',
+        threshold: 1,
+      },
+      'eventName',
+    ],
+  ])('rejects %j naming %s', async (body, field) => {
+    const site = await t.createSite(cookie, organizationId)
+    const response = await api('POST', `/api/sites/${site.siteId}/alerts`, body)
+    expect(response.statusCode).toBe(400)
+    expect(response.json().details.fieldErrors[field]).toBeDefined()
+  })
+})

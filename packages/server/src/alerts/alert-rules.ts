@@ -1,0 +1,182 @@
+/**
+ * Alert rules of a site: a metric over a trailing window compared with a threshold, or, with
+ * `relative`, the metric's percent change against the window before it.
+ *
+ * Metrics (counted over events whose timestamp is in (now - window, now]):
+ * - `pageviews`: pageview events; `sessions`: distinct sessions with any event; `visitors`: distinct
+ *   user ids with any event; `custom_events`: custom events (only those named `eventName` when set);
+ *   `errors`: JavaScript error events.
+ */
+import crypto from 'node:crypto'
+import { z } from 'zod'
+import { badRequest, notFound } from '../shared/errors.js'
+import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import { fromBool, toBool } from '../storage/metadata/schema.js'
+import type { AlertRuleTable } from '../storage/metadata/webhook-schema.js'
+
+export const alertMetrics = ['pageviews', 'sessions', 'visitors', 'custom_events', 'errors'] as const
+export type AlertMetric = (typeof alertMetrics)[number]
+
+/** An alert rule as the API returns it. */
+export interface AlertRule {
+  id: string
+  siteId: number
+  name: string
+  metric: AlertMetric
+  eventName: string | null
+  windowMinutes: number
+  comparison: 'above' | 'below'
+  threshold: number
+  relative: boolean
+  enabled: boolean
+  /** 'triggered' while the condition holds (it fired on entering it); 'ok' otherwise. */
+  state: 'ok' | 'triggered'
+  lastValue: number | null
+  lastEvaluatedAt: string | null
+  lastTriggeredAt: string | null
+  createdAt: string
+}
+
+const fields = {
+  name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  metric: z.enum(alertMetrics, { error: `must be one of ${alertMetrics.join(', ')}` }),
+  eventName: z.string().trim().min(1).max(256).nullable(),
+  windowMinutes: z
+    .number({ error: 'must be a number of minutes' })
+    .int('must be a whole number of minutes')
+    .min(5, 'must be at least 5 minutes')
+    .max(7 * 24 * 60, 'must be at most 7 days'),
+  comparison: z.enum(['above', 'below'], { error: 'must be above or below' }),
+  threshold: z.number({ error: 'must be a number' }).finite(),
+  relative: z.boolean({ error: 'must be true or false' }),
+  enabled: z.boolean({ error: 'must be true or false' }),
+}
+
+export const createAlertBody = z
+  .object({
+    ...fields,
+    eventName: fields.eventName.optional(),
+    relative: fields.relative.default(false),
+    enabled: fields.enabled.default(true),
+  })
+  .superRefine((rule, ctx) => {
+    if (rule.eventName && rule.metric !== 'custom_events') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['eventName'],
+        message: 'only applies to the custom_events metric',
+      })
+    }
+  })
+export const updateAlertBody = z.object(fields).partial().strict()
+
+export function toAlertRule(row: AlertRuleTable): AlertRule {
+  return {
+    id: row.id,
+    siteId: Number(row.site_id),
+    name: row.name,
+    metric: row.metric as AlertMetric,
+    eventName: row.event_name,
+    windowMinutes: Number(row.window_minutes),
+    comparison: row.comparison,
+    threshold: Number(row.threshold),
+    relative: toBool(row.relative),
+    enabled: toBool(row.enabled),
+    state: row.state,
+    lastValue: row.last_value === null ? null : Number(row.last_value),
+    lastEvaluatedAt: row.last_evaluated_at,
+    lastTriggeredAt: row.last_triggered_at,
+    createdAt: row.created_at,
+  }
+}
+
+export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
+  const find = async (siteId: number, id: string) => {
+    const row = await db
+      .selectFrom('alert_rule')
+      .selectAll()
+      .where('id', '=', id)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst()
+    if (!row) throw notFound('Alert rule not found')
+    return row
+  }
+  const invalid = (error: z.ZodError) => badRequest('Invalid alert rule', z.flattenError(error))
+
+  return {
+    async create(siteId: number, userId: string, input: unknown): Promise<AlertRule> {
+      const parsed = createAlertBody.safeParse(input ?? {})
+      if (!parsed.success) throw invalid(parsed.error)
+      const rule = parsed.data
+      const row: AlertRuleTable = {
+        id: crypto.randomUUID(),
+        site_id: siteId,
+        name: rule.name,
+        metric: rule.metric,
+        event_name: rule.eventName ?? null,
+        goal_id: null,
+        window_minutes: rule.windowMinutes,
+        comparison: rule.comparison,
+        threshold: rule.threshold,
+        relative: fromBool(rule.relative),
+        enabled: fromBool(rule.enabled),
+        state: 'ok',
+        last_value: null,
+        last_evaluated_at: null,
+        last_triggered_at: null,
+        created_by: userId,
+        created_at: isoNow(clock),
+      }
+      await db.insertInto('alert_rule').values(row).execute()
+      return toAlertRule(row)
+    },
+    async list(siteId: number): Promise<AlertRule[]> {
+      const rows = await db
+        .selectFrom('alert_rule')
+        .selectAll()
+        .where('site_id', '=', siteId)
+        .orderBy('created_at')
+        .execute()
+      return rows.map(toAlertRule)
+    },
+    async get(siteId: number, id: string): Promise<AlertRule> {
+      return toAlertRule(await find(siteId, id))
+    },
+    /** A changed condition starts over from 'ok'. */
+    async update(siteId: number, id: string, input: unknown): Promise<AlertRule> {
+      const parsed = updateAlertBody.safeParse(input ?? {})
+      if (!parsed.success) throw invalid(parsed.error)
+      const current = toAlertRule(await find(siteId, id))
+      const next = { ...current, ...parsed.data }
+      if (next.eventName && next.metric !== 'custom_events') {
+        throw badRequest('Invalid alert rule', {
+          fieldErrors: { eventName: ['only applies to the custom_events metric'] },
+          formErrors: [],
+        })
+      }
+      await db
+        .updateTable('alert_rule')
+        .set({
+          name: next.name,
+          metric: next.metric,
+          event_name: next.eventName,
+          window_minutes: next.windowMinutes,
+          comparison: next.comparison,
+          threshold: next.threshold,
+          relative: fromBool(next.relative),
+          enabled: fromBool(next.enabled),
+          state: 'ok',
+        })
+        .where('id', '=', id)
+        .execute()
+      return toAlertRule(await find(siteId, id))
+    },
+    async remove(siteId: number, id: string): Promise<void> {
+      await find(siteId, id)
+      await db.deleteFrom('alert_rule').where('id', '=', id).execute()
+    },
+  }
+}
+
+export type AlertRules = ReturnType<typeof createAlertRules>

@@ -1,0 +1,85 @@
+/**
+ * One evaluation pass over every enabled alert rule. A rule fires `alert.triggered` when its condition
+ * starts to hold (state ok → triggered), not again while it keeps holding, and becomes ok once it no
+ * longer holds, so the next crossing fires again. With `relative`, the observed value is the percent
+ * change against the previous window; when the previous window is 0 the change is undefined and the
+ * rule does not hold. The state change is a conditional UPDATE, so with several API nodes evaluating at
+ * once exactly one of them fires.
+ */
+import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import type { Outbox } from '../webhooks/outbox.js'
+import { alertMetricValue } from './alert-metric.js'
+import { toAlertRule } from './alert-rules.js'
+
+export interface EvaluationResult {
+  evaluated: number
+  fired: string[]
+}
+
+export async function evaluateAlerts(deps: {
+  db: MetadataDb
+  events: EventsStore
+  outbox: Outbox
+  clock?: Clock
+}): Promise<EvaluationResult> {
+  const clock = deps.clock ?? systemClock
+  const rows = await deps.db.selectFrom('alert_rule').selectAll().execute()
+  const fired: string[] = []
+  let evaluated = 0
+  for (const rule of rows.map(toAlertRule)) {
+    if (!rule.enabled) continue
+    evaluated++
+    const now = clock()
+    const window = rule.windowMinutes * 60_000
+    const current = await alertMetricValue(deps.events, rule, now - window, now)
+    const previous = rule.relative
+      ? await alertMetricValue(deps.events, rule, now - 2 * window, now - window)
+      : null
+    const observed =
+      previous === null ? current : previous === 0 ? null : ((current - previous) / previous) * 100
+    const holds =
+      observed !== null &&
+      (rule.comparison === 'above' ? observed > rule.threshold : observed < rule.threshold)
+    const at = isoNow(clock)
+    const next = holds ? 'triggered' : 'ok'
+    const changed = await deps.db
+      .updateTable('alert_rule')
+      .set({
+        state: next,
+        last_value: observed,
+        last_evaluated_at: at,
+        ...(holds ? { last_triggered_at: at } : {}),
+      })
+      .where('id', '=', rule.id)
+      .where('state', '=', holds ? 'ok' : 'triggered')
+      .executeTakeFirst()
+    if (Number(changed.numUpdatedRows) === 0) {
+      await deps.db
+        .updateTable('alert_rule')
+        .set({ last_value: observed, last_evaluated_at: at })
+        .where('id', '=', rule.id)
+        .execute()
+      continue
+    }
+    if (!holds) continue
+    fired.push(rule.id)
+    await deps.outbox.enqueue(rule.siteId, 'alert.triggered', {
+      ruleId: rule.id,
+      ruleName: rule.name,
+      metric: rule.metric,
+      eventName: rule.eventName,
+      goalId: null,
+      windowMinutes: rule.windowMinutes,
+      comparison: rule.comparison,
+      relative: rule.relative,
+      threshold: rule.threshold,
+      observed,
+      previous,
+      windowStart: new Date(now - window).toISOString(),
+      windowEnd: new Date(now).toISOString(),
+    })
+  }
+  return { evaluated, fired }
+}
