@@ -18,6 +18,7 @@ import { errorHandler } from './http/error-handler.js'
 import { healthRoutes } from './http/health.js'
 import { memberRoutes } from './http/members.js'
 import { organizationRoutes } from './http/organizations.js'
+import { scriptRoutes } from './http/script.js'
 import { siteRoutes } from './http/sites.js'
 import { trackRoutes } from './http/track.js'
 import { webhookRoutes } from './http/webhooks.js'
@@ -25,6 +26,7 @@ import type { Ingest } from './ingest/ingest.js'
 import type { SiteLookup } from './ingest/ingest-site.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
 import { type Clock, systemClock } from './shared/time.js'
+import { findSite } from './sites/sites.js'
 import type { EventsStore } from './storage/events/events-store.js'
 import type { MetadataStore } from './storage/metadata/db.js'
 import type { Webhooks } from './webhooks/webhooks.js'
@@ -88,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keyLimit: deps.trackKeyLimit,
     redis: deps.redis,
   })
+  await app.register(scriptRoutes, { loadSite: (siteId) => findSite(deps.metadata.db, siteId) })
 
   await app.register(async (scope) => {
     scope.addHook('preHandler', requireCaller(deps.auth, deps.apiKeys))

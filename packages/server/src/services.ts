@@ -111,7 +111,16 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     let recovery: RecoveryReport | undefined
     let buffer: WriteBuffer
     if (config.ingestJournal.enabled) {
-      recovery = await recoverJournal(journalDir, events)
+      recovery = await recoverJournal(journalDir, events, {
+        existingSites: async (ids) =>
+          new Set(
+            ids.length === 0
+              ? []
+              : (
+                  await metadata.db.selectFrom('site').select('site_id').where('site_id', 'in', ids).execute()
+                ).map((r) => Number(r.site_id)),
+          ),
+      })
       buffer = createJournaledWriteBuffer(
         await openJournal(journalDir, { fsync: config.ingestJournal.fsync }),
         (rows) => events.insert(rows),

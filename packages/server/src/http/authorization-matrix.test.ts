@@ -124,6 +124,30 @@ const table: Row[] = [
     }),
   },
   {
+    method: 'OPTIONS',
+    url: '/api/track',
+    expect: access.public(204),
+    request: async () => ({ url: '/api/track' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/script.js',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/script.js' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/script-vitals.js',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/script-vitals.js' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/tracker-config',
+    expect: access.public(200),
+    request: sitePath('/tracker-config'),
+  },
+  {
     method: 'GET',
     url: '/api/organizations',
     expect: access.signedIn(200),

@@ -99,6 +99,18 @@ describe.each([
     expect(JSON.stringify(row)).not.toContain('8.8.8.8')
   })
 
+  it('answers CORS: a readable response for any origin and a preflight for JSON', async () => {
+    const response = await track({ site_id: String(site.siteId) })
+    expect(response.headers['access-control-allow-origin']).toBe('*')
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/track',
+      headers: { origin: 'https://example.com', 'access-control-request-method': 'POST' },
+    })
+    expect(preflight.statusCode).toBe(204)
+    expect(preflight.headers['access-control-allow-headers']).toBe('content-type')
+  })
+
   it('accepts text/plain beacons and keeps one session for consecutive events', async () => {
     const s = await freshSite()
     const body = { site_id: s.siteId, pathname: '/a', ip_address: '81.2.69.142' }
@@ -112,6 +124,7 @@ describe.each([
 
   it('records all five event types with their fields', async () => {
     const s = await freshSite()
+    await setSiteColumns(s.siteId, { track_errors: 1, web_vitals: 1 })
     const base = { site_id: String(s.siteId), pathname: '/app' }
     const bodies = [
       { ...base, type: 'custom_event', event_name: 'signup', properties: '{"plan":"pro","seats":3}' },
@@ -155,6 +168,29 @@ describe.each([
       error_line: 10,
       error_column: 5,
     })
+  })
+
+  it("keyless outbound, error and performance events follow the site's switches; keyed ones are recorded", async () => {
+    const s = await freshSite()
+    await setSiteColumns(s.siteId, { track_outbound: 0, track_errors: 0, web_vitals: 0 })
+    const bodies = [
+      { type: 'outbound', properties: '{"url":"https://x.org"}' },
+      { type: 'error', event_name: 'Error', properties: '{"message":"m"}' },
+      { type: 'performance', lcp: 100 },
+    ]
+    const reasons = []
+    for (const body of bodies)
+      reasons.push((await track({ site_id: String(s.siteId), ...body })).json().reason)
+    expect(reasons).toEqual([
+      'trackOutbound is off for this site',
+      'trackErrors is off for this site',
+      'webVitals is off for this site',
+    ])
+    for (const body of bodies) {
+      const keyed = await track({ site_id: String(s.siteId), ...body }, { authorization: `Bearer ${apiKey}` })
+      expect(keyed.json()).toEqual({ success: true })
+    }
+    expect(await eventsOf(s.siteId)).toHaveLength(3)
   })
 
   describe('invalid payloads answer 400 with the spec body, naming the field', () => {

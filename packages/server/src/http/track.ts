@@ -34,6 +34,7 @@ export async function trackRoutes(
     done(null, body),
   )
 
+  await app.register(trackPreflightRoutes)
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'pl:rl:track:' } : {}),
@@ -66,6 +67,7 @@ export async function trackRoutes(
       },
     },
     async (request, reply) => {
+      reply.header('access-control-allow-origin', '*')
       const result = await ingest.accept({
         body: parseBody(request.body),
         authorization: request.headers.authorization,
@@ -89,6 +91,23 @@ function rateLimitKey(bearer: string): string {
     rateLimitKeys.set(bearer, key)
   }
   return key
+}
+
+/**
+ * CORS for browsers that call the endpoint with `application/json` from a site's own code: the answer
+ * is readable from any origin (it holds nothing secret), and the preflight allows `Content-Type` only:
+ * API keys do not belong in browsers (spec part 5), so `Authorization` is not offered.
+ */
+export async function trackPreflightRoutes(app: FastifyInstance) {
+  app.options('/api/track', async (_request, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-methods', 'POST')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '86400')
+      .send(),
+  )
 }
 
 /** Raw body text to a value for the payload parser; invalid JSON is passed on as the raw string. */

@@ -306,6 +306,7 @@ describe('alerts', () => {
 
   it('relative rules compare with the previous window, in percent', async () => {
     const site = await t.createSite(cookie, organizationId)
+    await api('PUT', `/api/sites/${site.siteId}/config`, { trackErrors: true })
     const rule = (
       await api('POST', `/api/sites/${site.siteId}/alerts`, {
         name: 'Errors doubled',

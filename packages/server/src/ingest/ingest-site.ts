@@ -18,6 +18,9 @@ export interface IngestSite {
   blockBots: boolean
   saltUserIds: boolean
   trackUrlParams: boolean
+  trackOutbound: boolean
+  trackErrors: boolean
+  webVitals: boolean
   isExcludedIp: (ip: string) => boolean
   excludedCountries: ReadonlySet<string>
   /** Pageviews per calendar month (UTC); null = unlimited. */
@@ -33,6 +36,9 @@ export function toIngestSite(row: SiteRow): IngestSite {
     blockBots: toBool(row.block_bots),
     saltUserIds: toBool(row.salt_user_ids),
     trackUrlParams: toBool(row.track_url_params),
+    trackOutbound: toBool(row.track_outbound),
+    trackErrors: toBool(row.track_errors),
+    webVitals: toBool(row.web_vitals),
     isExcludedIp: compileIpMatcher(parseStringList(row.excluded_ips)),
     excludedCountries: new Set(parseStringList(row.excluded_countries).map((c) => c.toUpperCase())),
     monthlyPageviewLimit: row.monthly_pageview_limit === null ? null : Number(row.monthly_pageview_limit),

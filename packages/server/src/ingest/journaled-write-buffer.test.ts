@@ -111,7 +111,14 @@ describe('recoverJournal', () => {
     await events.insert(rows.slice(0, 10))
     fs.appendFileSync(readLeftoverSegments(dir).at(-1)?.path ?? '', '{"event_id":"torn')
     const report = await recoverJournal(dir, events)
-    expect(report).toEqual({ segments: 2, rows: 50, inserted: 40, alreadyStored: 10, tornLines: 1 })
+    expect(report).toEqual({
+      segments: 2,
+      rows: 50,
+      inserted: 40,
+      alreadyStored: 10,
+      tornLines: 1,
+      deletedSites: 0,
+    })
     expect(await count(site)).toBe(50)
     const ids = await events.query<{ n: number }>(
       'SELECT uniqExact(event_id) AS n FROM events WHERE site_id = {s:UInt32}',
@@ -119,5 +126,23 @@ describe('recoverJournal', () => {
     )
     expect(ids[0]?.n).toBe(50)
     expect(readLeftoverSegments(dir)).toEqual([])
+  })
+})
+
+describe('recoverJournal and deleted sites', () => {
+  it('drops the rows of sites that no longer exist', async () => {
+    const kept = nextSite++
+    const deleted = nextSite++
+    const dir = path.join(root, `j${kept}-${deleted}`)
+    const journal = await openJournal(dir)
+    await journal.append([
+      eventRow({ site_id: kept }),
+      eventRow({ site_id: deleted }),
+      eventRow({ site_id: kept }),
+    ])
+    const report = await recoverJournal(dir, events, { existingSites: async () => new Set([kept]) })
+    expect(report).toMatchObject({ rows: 3, inserted: 2, deletedSites: 1 })
+    expect(await count(kept)).toBe(2)
+    expect(await count(deleted)).toBe(0)
   })
 })

@@ -12,6 +12,7 @@ export type RejectReason =
   | { kind: 'excluded_ip' }
   | { kind: 'excluded_country'; country: string }
   | { kind: 'over_quota' }
+  | { kind: 'type_disabled'; switch: 'trackOutbound' | 'trackErrors' | 'webVitals' }
   | { kind: 'store_unavailable' }
 
 export type StageResult = { ok: true } | { ok: false; reason: RejectReason }
@@ -38,6 +39,11 @@ export function toResponse(reason: RejectReason): { status: number; body: Record
       return { status: 200, body: { success: true, tracked: false, reason: 'excluded_ip' } }
     case 'excluded_country':
       return { status: 200, body: { success: true, tracked: false, reason: 'excluded_country' } }
+    case 'type_disabled':
+      return {
+        status: 200,
+        body: { success: true, tracked: false, reason: `${reason.switch} is off for this site` },
+      }
     case 'over_quota':
       return { status: 403, body: { success: false, error: 'Site is over its monthly pageview limit' } }
     case 'store_unavailable':
@@ -47,4 +53,8 @@ export function toResponse(reason: RejectReason): { status: number; body: Record
 
 /** The counter name of a reason, e.g. 'bot:crawler', 'domain_mismatch'. */
 export const reasonKey = (reason: RejectReason): string =>
-  reason.kind === 'bot' ? `bot:${reason.bot}` : reason.kind
+  reason.kind === 'bot'
+    ? `bot:${reason.bot}`
+    : reason.kind === 'type_disabled'
+      ? `disabled:${reason.switch}`
+      : reason.kind

@@ -10,6 +10,7 @@ import { authenticateKey } from './stages/authenticate-key.js'
 import { checkDomain } from './stages/check-domain.js'
 import { checkQuota } from './stages/check-quota.js'
 import { dropBots } from './stages/drop-bots.js'
+import { dropDisabledTypes } from './stages/drop-disabled-types.js'
 import { dropExcludedCountry } from './stages/drop-excluded-country.js'
 import { dropExcludedIp } from './stages/drop-excluded-ip.js'
 import { putChannel } from './stages/put-channel.js'
@@ -22,6 +23,7 @@ export type Stage = (draft: Draft, deps: IngestDeps) => StageResult | Promise<St
 
 export const stages = [
   authenticateKey,
+  dropDisabledTypes,
   checkDomain,
   dropBots,
   dropExcludedIp,

@@ -1,0 +1,194 @@
+/**
+ * Routes of the browser tracking script (public scope, no authentication, callable from any origin):
+ * - `GET /api/script.js`: the core script (`@pathlight/tracker`), generic for every site, cached a day
+ *   by browsers and revalidated with an ETag;
+ * - `GET /api/script-vitals.js`: the web-vitals chunk the core loads only on sites with `webVitals`;
+ *   requested as `?v=<content hash>`, which makes it immutable for a year;
+ * - `GET /api/sites/:siteId/tracker-config`: the site's public switches (`trackOutbound`, `trackErrors`,
+ *   `webVitals`, `trackUrlParams`), fetched by the script in parallel with the first pageview; cached
+ *   60 s by browsers and `configTtlMs` here.
+ * The scripts are built with esbuild on first use (or when the server starts listening), then served
+ * from memory, gzip and brotli precompressed.
+ */
+import crypto from 'node:crypto'
+import zlib from 'node:zlib'
+import { buildTracker, type TrackerBuild } from '@pathlight/tracker/build'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { type SiteRow, toSite } from '../sites/site.js'
+import { parseSiteId } from '../sites/sites.js'
+
+/** What `scriptRoutes` needs. */
+export interface ScriptRouteOptions {
+  /** The site row of a numeric site id, or undefined (in the app: `findSite` on the metadata store). */
+  loadSite: (siteId: number) => Promise<SiteRow | undefined>
+  /** Builds the scripts; called once (again only after a failure). Default `buildTracker`. */
+  build?: () => Promise<TrackerBuild>
+  /** How long a site's switches are reused before `loadSite` is asked again, in ms. Default 5000. */
+  configTtlMs?: number
+}
+
+/** One served file: its bytes in each encoding and a strong validator of the content. */
+interface Asset {
+  hash: string
+  identity: Buffer
+  gzip: Buffer
+  br: Buffer
+}
+
+type Encoding = 'br' | 'gzip'
+
+/** Browsers reuse the core script a day without asking; then a conditional request answers 304. */
+export const SCRIPT_CACHE_CONTROL = 'public, max-age=86400'
+/** The vitals chunk at its content-hashed URL never changes. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable'
+/** Switch changes reach visitors within a minute (plus `configTtlMs`). */
+export const CONFIG_CACHE_CONTROL = 'public, max-age=60'
+
+const CONFIG_CACHE_MAX_SITES = 10_000
+
+/**
+ * Register the three routes. The build runs once, when the server starts listening or at the first
+ * request (a failed build answers 500 and is retried by the next request). Unknown or malformed site ids
+ * answer 404 `{success:false, error:'Site not found'}` on the config route.
+ */
+export async function scriptRoutes(
+  app: FastifyInstance,
+  { loadSite, build = buildTracker, configTtlMs = 5000 }: ScriptRouteOptions,
+) {
+  let assets: Promise<{ core: Asset; vitals: Asset; vitalsHash: string }> | undefined
+  const getAssets = () => {
+    assets ??= build().then(
+      (built) => ({ core: toAsset(built.core), vitals: toAsset(built.vitals), vitalsHash: built.vitalsHash }),
+      (error: unknown) => {
+        assets = undefined
+        throw error
+      },
+    )
+    return assets
+  }
+  app.addHook('onListen', async () => {
+    getAssets().catch((error: unknown) =>
+      app.log.error({ err: error }, 'building the tracking script failed'),
+    )
+  })
+
+  app.get('/api/script.js', async (request, reply) => {
+    const { core } = await getAssets()
+    return sendAsset(request, reply, core, SCRIPT_CACHE_CONTROL)
+  })
+
+  app.get<{ Querystring: { v?: string } }>('/api/script-vitals.js', async (request, reply) => {
+    const { vitals, vitalsHash } = await getAssets()
+    // An old core asking for an old hash gets today's chunk, but only for a short while.
+    const cacheControl = request.query.v === vitalsHash ? IMMUTABLE_CACHE_CONTROL : SCRIPT_CACHE_CONTROL
+    return sendAsset(request, reply, vitals, cacheControl)
+  })
+
+  const configs = new Map<number, { body: string | null; expires: number }>()
+  const configOf = async (siteId: number) => {
+    const now = Date.now()
+    const hit = configs.get(siteId)
+    if (hit && hit.expires > now) return hit.body
+    const row = await loadSite(siteId)
+    const body = row ? JSON.stringify(trackerConfigOf(row)) : null
+    if (configs.size >= CONFIG_CACHE_MAX_SITES) configs.clear()
+    configs.set(siteId, { body, expires: now + configTtlMs })
+    return body
+  }
+
+  app.get<{ Params: { siteId: string } }>('/api/sites/:siteId/tracker-config', async (request, reply) => {
+    const siteId = parseSiteId(request.params.siteId)
+    const body = siteId === null ? null : await configOf(siteId)
+    reply.header('access-control-allow-origin', '*').header('cache-control', CONFIG_CACHE_CONTROL)
+    if (body === null) return reply.code(404).send({ success: false, error: 'Site not found' })
+    const etag = `"${hashOf(body)}"`
+    reply.header('etag', etag)
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    return reply.type('application/json; charset=utf-8').send(body)
+  })
+}
+
+/** The switches the script needs; nothing else of the site (they are public to anyone with the id). */
+export interface TrackerConfig {
+  trackOutbound: boolean
+  trackErrors: boolean
+  webVitals: boolean
+  trackUrlParams: boolean
+}
+
+/** The public tracker config of a site row. */
+export function trackerConfigOf(row: SiteRow): TrackerConfig {
+  const site = toSite(row, null)
+  return {
+    trackOutbound: site.trackOutbound,
+    trackErrors: site.trackErrors,
+    webVitals: site.webVitals,
+    trackUrlParams: site.trackUrlParams,
+  }
+}
+
+function toAsset(code: string): Asset {
+  const identity = Buffer.from(code)
+  return {
+    hash: hashOf(code),
+    identity,
+    gzip: zlib.gzipSync(identity, { level: 9 }),
+    br: zlib.brotliCompressSync(identity, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+  }
+}
+
+const hashOf = (text: string) => crypto.createHash('sha256').update(text).digest('base64url').slice(0, 22)
+
+/**
+ * Send a script: the best encoding the client accepts (brotli, then gzip, else identity), an ETag per
+ * encoding, 304 on a matching `If-None-Match`. CORS and CORP headers let pages load it with
+ * `crossorigin` (Subresource Integrity) or under `Cross-Origin-Embedder-Policy`.
+ */
+function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, cacheControl: string) {
+  const encoding = pickEncoding(request.headers['accept-encoding'])
+  const etag = `"${asset.hash}${encoding ? `-${encoding}` : ''}"`
+  reply
+    .header('content-type', 'text/javascript; charset=utf-8')
+    .header('cache-control', cacheControl)
+    .header('vary', 'Accept-Encoding')
+    .header('etag', etag)
+    .header('access-control-allow-origin', '*')
+    .header('cross-origin-resource-policy', 'cross-origin')
+    .header('x-content-type-options', 'nosniff')
+  if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send()
+  if (encoding) reply.header('content-encoding', encoding)
+  return reply.send(encoding ? asset[encoding] : asset.identity)
+}
+
+/**
+ * The encoding to answer for an `Accept-Encoding` header: 'br' or 'gzip' when listed with a non-zero
+ * q-value (or via `*`), brotli preferred; undefined for identity.
+ */
+export function pickEncoding(header: string | undefined): Encoding | undefined {
+  if (!header) return undefined
+  const accepted = new Map<string, number>()
+  for (const part of header.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.split(';').map((token) => token.trim())
+    const q = params.find((param) => param.startsWith('q='))
+    accepted.set(name, q ? Number(q.slice(2)) || 0 : 1)
+  }
+  const quality = (name: Encoding) => accepted.get(name) ?? accepted.get('*') ?? 0
+  if (quality('br') > 0 && quality('br') >= quality('gzip')) return 'br'
+  if (quality('gzip') > 0) return 'gzip'
+  return undefined
+}
+
+/** True when an `If-None-Match` header lists `etag` (weak comparison) or is `*`. */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  return header.split(',').some((tag) => {
+    const value = tag.trim()
+    return value === '*' || value.replace(/^W\//, '') === etag
+  })
+}

@@ -1,0 +1,20 @@
+import type { Draft } from '../draft.js'
+import { ok, reject, type StageResult } from '../outcome.js'
+
+/**
+ * The site's feature switches for keyless (browser) requests: outbound clicks need `trackOutbound`,
+ * JavaScript errors `trackErrors`, web vitals `webVitals`; otherwise the event is not recorded
+ * (200 `tracked:false`). The tracking script already honours them; this keeps a forged browser request
+ * from adding what the site switched off. Requests with an API key are the site owner's own server
+ * sending on purpose, and are recorded.
+ */
+export function dropDisabledTypes(draft: Draft): StageResult {
+  if (draft.authenticated) return ok
+  const { type } = draft.payload
+  const site = draft.site
+  if (type === 'outbound' && !site.trackOutbound)
+    return reject({ kind: 'type_disabled', switch: 'trackOutbound' })
+  if (type === 'error' && !site.trackErrors) return reject({ kind: 'type_disabled', switch: 'trackErrors' })
+  if (type === 'performance' && !site.webVitals) return reject({ kind: 'type_disabled', switch: 'webVitals' })
+  return ok
+}

@@ -1,0 +1,27 @@
+import { createClient } from './create-client.js'
+import { installApi } from './install-api.js'
+import { isOptedOut } from './is-opted-out.js'
+import { loadVitals } from './load-vitals.js'
+import { trackClicks } from './track-clicks.js'
+import { trackErrors } from './track-errors.js'
+import { trackPageviews } from './track-pageviews.js'
+
+/**
+ * Start tracking for the script tag `script`: unless the visitor opted out (then `pathlight.event` is a
+ * no-op and nothing is sent), install the API, count pageviews, and watch clicks and errors. A second
+ * copy of the script on the same page does nothing.
+ */
+export function startTracker(script: HTMLScriptElement): void {
+  // biome-ignore lint/complexity/useOptionalChain: `?.` is lowered to a longer form in the ES2017 output
+  if (window.pathlight && window.pathlight._v) return
+  if (isOptedOut(script)) {
+    window.pathlight = { event() {}, _v() {} }
+    return
+  }
+  const hashMode = script.hasAttribute('data-hash-mode')
+  const client = createClient(script, hashMode)
+  trackErrors(client)
+  trackClicks(client, installApi(client))
+  trackPageviews(client, hashMode)
+  loadVitals(client, script)
+}

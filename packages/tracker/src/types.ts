@@ -1,0 +1,68 @@
+/**
+ * Shapes shared by the tracker's modules: the body of `POST /api/track` as the script sends it, the
+ * site switches of `GET /api/sites/{id}/tracker-config`, and the `window.pathlight` API.
+ */
+
+/** The event types of the tracking endpoint. */
+export type EventType = 'pageview' | 'custom_event' | 'performance' | 'outbound' | 'error'
+
+/**
+ * The public, non-secret switches of a site, as `GET /api/sites/{id}/tracker-config` answers them.
+ * A switch missing from the answer (unknown site, network error) counts as off.
+ */
+export interface TrackerConfig {
+  trackOutbound: boolean
+  trackErrors: boolean
+  webVitals: boolean
+  trackUrlParams: boolean
+}
+
+/** A switch that gates one kind of event. */
+export type Feature = 'trackOutbound' | 'trackErrors' | 'webVitals'
+
+/** Web vitals of one page load: LCP, INP, FCP, TTFB in milliseconds (integers), CLS unitless. */
+export interface Vitals {
+  lcp?: number
+  cls?: number
+  inp?: number
+  fcp?: number
+  ttfb?: number
+}
+
+/** What an event adds to the page fields: a name, a properties JSON object string, or vitals. */
+export interface EventFields extends Vitals {
+  event_name?: string
+  /** A JSON object as a string (at most 2048 characters, 4096 for errors; longer is refused). */
+  properties?: string
+}
+
+/** Custom event properties: a flat object of strings, numbers or booleans, sent as JSON. */
+export type Properties = Record<string, unknown>
+
+/** The queue of the stub snippet: one `arguments` of `pathlight.event(name, properties)` per call. */
+export type StubCall = ArrayLike<unknown>
+
+/** `window.pathlight` once the script runs. */
+export interface PathlightApi {
+  /** Record a custom event; `properties` must be a plain object when given. */
+  event(name: string, properties?: Properties): void
+  /** Internal: the web-vitals chunk hands over the page's vitals here (sends a `performance` event). */
+  _v?(vitals: Vitals): void
+}
+
+/** `window.pathlight` before the script runs: the stub snippet, whose calls wait in `q`. */
+export interface PathlightStub {
+  q?: StubCall[]
+}
+
+declare global {
+  interface Window {
+    pathlight?: PathlightApi & PathlightStub
+  }
+  interface Navigator {
+    /** Global Privacy Control (Chromium with the setting, Firefox, Brave); undefined elsewhere. */
+    readonly globalPrivacyControl?: boolean
+  }
+  /** The file name (relative to the script's URL) of the web-vitals chunk, set by the build. */
+  const __VITALS_FILE__: string
+}
