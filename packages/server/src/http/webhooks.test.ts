@@ -33,7 +33,7 @@ afterAll(async () => {
   await t.close()
 })
 
-const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+const api = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
   t.app.inject({
     method,
     url,
