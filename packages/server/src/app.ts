@@ -1,7 +1,8 @@
 /**
  * buildApp(deps): the HTTP application. Registers the scopes and never listens (tests use inject()
- * or listen on port 0 themselves). Scopes: public (health, auth, track) and authenticated (everything
- * else under /api, via a bearer API key or a session cookie).
+ * or listen on port 0 themselves). Scopes: public (health, auth, track), analytics (goals, errors: an
+ * optional caller, read access checked per route) and authenticated (everything else under /api, via a
+ * bearer API key or a session cookie).
  */
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Redis } from 'ioredis'
@@ -14,11 +15,16 @@ import { alertRoutes } from './http/alerts.js'
 import { apiKeyRoutes } from './http/api-keys.js'
 import { authRoutes } from './http/auth-routes.js'
 import { requireCaller } from './http/caller.js'
+import { dashboardRoutes } from './http/dashboard.js'
 import { errorHandler } from './http/error-handler.js'
+import { errorRoutes } from './http/errors.js'
+import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
 import { memberRoutes } from './http/members.js'
 import { organizationRoutes } from './http/organizations.js'
+import { optionalCaller } from './http/reader.js'
 import { scriptRoutes } from './http/script.js'
+import { siteStatusRoutes } from './http/site-status.js'
 import { siteRoutes } from './http/sites.js'
 import { trackRoutes } from './http/track.js'
 import { webhookRoutes } from './http/webhooks.js'
@@ -91,6 +97,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis: deps.redis,
   })
   await app.register(scriptRoutes, { loadSite: (siteId) => findSite(deps.metadata.db, siteId) })
+  await app.register(dashboardRoutes)
+
+  // Analytics: reads for members, private link key holders and (public sites) anyone; writes need a caller.
+  await app.register(async (scope) => {
+    scope.addHook('preHandler', optionalCaller(deps.auth, deps.apiKeys))
+    const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
+    await scope.register(goalRoutes, analytics)
+    await scope.register(errorRoutes, analytics)
+  })
 
   await app.register(async (scope) => {
     scope.addHook('preHandler', requireCaller(deps.auth, deps.apiKeys))
@@ -101,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       buffer: deps.buffer,
       siteLookup: deps.siteLookup,
     })
+    await scope.register(siteStatusRoutes, { db: deps.metadata.db, events: deps.events })
     await scope.register(memberRoutes, { db: deps.metadata.db })
     await scope.register(alertRoutes, { db: deps.metadata.db, alerts: deps.alerts.rules })
     await scope.register(webhookRoutes, {

@@ -17,6 +17,9 @@ export const auditActions = [
   'member.added',
   'member.removed',
   'member.role_changed',
+  'goal.created',
+  'goal.updated',
+  'goal.deleted',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

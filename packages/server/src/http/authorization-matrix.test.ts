@@ -35,6 +35,17 @@ const access = {
   member: (ok: number): Expectation => ({ ...access.signedIn(ok), outsider: 404 }),
   admin: (ok: number): Expectation => ({ ...access.member(ok), member: 403 }),
   instanceOwner: (ok: number): Expectation => ({ ...access.signedIn(403), owner: ok }),
+  /** Analytics reads (`siteForReader`): members, and holders of this site's current private link key. */
+  reader: (ok: number): Expectation => ({
+    none: 401,
+    outsider: 404,
+    member: ok,
+    admin: ok,
+    owner: ok,
+    privateKey: ok,
+    otherSitePrivateKey: 404,
+    revokedPrivateKey: 404,
+  }),
 }
 
 const CHROME_UA =
@@ -78,6 +89,17 @@ async function freshSite(w: World): Promise<number> {
   return (await w.t.createSite(w.users.owner.cookie, w.organizationId, 'example.com')).siteId
 }
 
+/** A goal of the matrix's site, created by its owner (for the routes that change or delete one). */
+async function freshGoal(w: World): Promise<number> {
+  const response = await w.t.app.inject({
+    method: 'POST',
+    url: `/api/sites/${w.siteId}/goals`,
+    headers: { cookie: w.users.owner.cookie },
+    payload: { name: 'matrix goal', goalType: 'path', config: { pathPattern: '/matrix' } },
+  })
+  return (response.json() as { goalId: number }).goalId
+}
+
 async function freshMember(w: World): Promise<string> {
   const user = await w.t.signUp()
   await w.t.services.metadata.db
@@ -111,6 +133,15 @@ const table: Row[] = [
     url: '/api/auth/*',
     expect: access.public(400),
     request: async () => ({ url: '/api/auth/sign-in/email', body: { email: 'x' } }),
+  },
+  {
+    method: 'GET',
+    url: '/*',
+    // The dashboard's catch-all answers every credential alike (its pages are public: dashboard.test.ts).
+    // A missing asset is 404 whether or not packages/dashboard/dist is built, so this row never depends
+    // on the build (which the browser test may be writing meanwhile).
+    expect: access.public(404),
+    request: async () => ({ url: '/assets/matrix-missing.js' }),
   },
   {
     method: 'POST',
@@ -258,6 +289,12 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/sites/:siteId/has-events',
+    expect: access.member(200),
+    request: sitePath('/has-events'),
+  },
+  {
+    method: 'GET',
     url: '/api/sites/:siteId/audit-log',
     expect: access.admin(200),
     request: sitePath('/audit-log'),
@@ -363,6 +400,60 @@ const table: Row[] = [
     url: '/api/sites/:siteId/webhooks/:id/deliveries/:deliveryId/redeliver',
     expect: access.admin(202),
     request: async (w) => sitePath(`/webhooks/${w.webhookId}/deliveries/${w.deliveryId}/redeliver`)(w),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/goals',
+    expect: access.reader(200),
+    request: sitePath('/goals'),
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/goals',
+    expect: access.admin(201),
+    request: async (w) => ({
+      ...(await sitePath('/goals')(w)),
+      body: { name: 'm', goalType: 'event', config: { eventName: 'signup' } },
+    }),
+  },
+  {
+    method: 'PUT',
+    url: '/api/sites/:siteId/goals/:goalId',
+    expect: access.admin(200),
+    request: async (w) => ({
+      ...(await sitePath(`/goals/${await freshGoal(w)}`)(w)),
+      body: { name: 'renamed' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/goals/:goalId',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/goals/${await freshGoal(w)}`)(w),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/goals/:goalId/sessions',
+    expect: access.reader(200),
+    request: async (w) => sitePath(`/goals/${await freshGoal(w)}/sessions`)(w),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/error-names',
+    expect: access.reader(200),
+    request: sitePath('/error-names'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/error-events',
+    expect: access.reader(200),
+    request: sitePath('/error-events?errorMessage=boom'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/error-bucketed',
+    expect: access.reader(200),
+    request: sitePath('/error-bucketed?errorMessage=boom&bucket=day'),
   },
   {
     method: 'POST',

@@ -47,6 +47,9 @@ export async function openMetadataStore(location: MetadataLocation): Promise<Met
     dialect = 'sqlite'
   } else {
     const pool = new pg.Pool({ connectionString: location.postgres, max: 10 })
+    // An idle client whose connection the server ended (restart, failover) must not crash the process;
+    // the pool replaces it on the next checkout.
+    pool.on('error', (error) => console.error('PostgreSQL idle client error:', error.message))
     db = new Kysely<MetadataSchema>({ dialect: new PostgresDialect({ pool }) })
     dialect = 'postgres'
   }

@@ -103,6 +103,19 @@ export interface AuditLogTable {
   created_at: string
 }
 
+export interface GoalTable {
+  goal_id: Generated<number>
+  /** The site's numeric id; the goal goes when the site does (ON DELETE CASCADE). */
+  site_id: number
+  name: string
+  /** 'path' or 'event' (see goals/goal.ts). */
+  goal_type: string
+  /** JSON object: `{pathPattern}` for path goals, `{eventName, eventPropertyKey?, eventPropertyValue?}`. */
+  config: string
+  created_at: string
+  updated_at: string
+}
+
 export interface MetadataSchema extends WebhookSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
@@ -112,6 +125,7 @@ export interface MetadataSchema extends WebhookSchema {
   api_key: ApiKeyTable
   user_id_salt: UserIdSaltTable
   audit_log: AuditLogTable
+  goal: GoalTable
 }
 
 /** Reads a boolean column on either dialect (SQLite 0/1, PostgreSQL true/false). */

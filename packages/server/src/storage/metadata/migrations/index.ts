@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely'
 import { initial } from './001-initial.js'
 import { siteAdmin } from './002-site-admin.js'
+import { goals } from './003-goals.js'
 import { webhooks } from './004-webhooks.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
@@ -14,4 +15,4 @@ export interface MetadataMigration {
   up(db: Kysely<unknown>, dialect: MetadataDialect): Promise<void>
 }
 
-export const metadataMigrations: readonly MetadataMigration[] = [initial, siteAdmin, webhooks]
+export const metadataMigrations: readonly MetadataMigration[] = [initial, siteAdmin, goals, webhooks]

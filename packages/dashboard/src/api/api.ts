@@ -1,0 +1,124 @@
+/**
+ * One function per server route the dashboard uses, typed with the server's shapes (types.ts).
+ * Path segments are URL-encoded; answers wrapped in `{success, data}` are unwrapped.
+ */
+import { type Transport, transport } from './client'
+import type {
+  AlertRule,
+  AlertRuleInput,
+  ApiKeyInfo,
+  Delivery,
+  Member,
+  Organization,
+  Page,
+  Role,
+  SessionInfo,
+  Site,
+  SiteConfig,
+  SiteEventStatus,
+  Webhook,
+  WebhookInput,
+} from './types'
+
+const seg = (value: string | number) => encodeURIComponent(String(value))
+
+type Data<T> = { data: T }
+
+/** Build the API over a transport (tests pass a fake one). */
+export function createApi(t: Transport) {
+  const site = (siteId: number | string) => `/api/sites/${seg(siteId)}`
+  const org = (organizationId: string) => `/api/organizations/${seg(organizationId)}`
+  const data = async <T>(promise: Promise<Data<T>>): Promise<T> => (await promise).data
+
+  return {
+    session: () => t.request<SessionInfo | null>('GET', '/api/auth/get-session'),
+    signIn: (email: string, password: string) =>
+      t.request<unknown>('POST', '/api/auth/sign-in/email', { email, password }),
+    signUp: (name: string, email: string, password: string) =>
+      t.request<unknown>('POST', '/api/auth/sign-up/email', { name, email, password }),
+    signOut: () => t.request<unknown>('POST', '/api/auth/sign-out', {}),
+
+    organizations: () => data(t.request<Data<Organization[]>>('GET', '/api/organizations')),
+    createOrganization: (name: string) => t.request<Organization>('POST', '/api/organizations', { name }),
+    sites: (organizationId: string) => data(t.request<Data<Site[]>>('GET', `${org(organizationId)}/sites`)),
+    createSite: (organizationId: string, input: { name: string; domain: string }) =>
+      t.request<Site>('POST', `${org(organizationId)}/sites`, input),
+
+    members: (organizationId: string) =>
+      data(t.request<Data<Member[]>>('GET', `${org(organizationId)}/members`)),
+    addMember: (organizationId: string, input: { email: string; role: Role }) =>
+      data(t.request<Data<Member>>('POST', `${org(organizationId)}/members`, input)),
+    changeRole: (organizationId: string, userId: string, role: Role) =>
+      data(t.request<Data<Member>>('PATCH', `${org(organizationId)}/members/${seg(userId)}`, { role })),
+    removeMember: (organizationId: string, userId: string) =>
+      t.request<unknown>('DELETE', `${org(organizationId)}/members/${seg(userId)}`),
+
+    site: (siteId: number | string) => t.request<Site>('GET', site(siteId)),
+    deleteSite: (siteId: number) => t.request<unknown>('DELETE', site(siteId)),
+    siteStatus: (siteId: number) =>
+      data(t.request<Data<SiteEventStatus>>('GET', `${site(siteId)}/has-events`)),
+    excludedIPs: async (siteId: number) =>
+      (await t.request<{ excludedIPs: string[] }>('GET', `${site(siteId)}/excluded-ips`)).excludedIPs,
+    excludedCountries: async (siteId: number) =>
+      (await t.request<{ excludedCountries: string[] }>('GET', `${site(siteId)}/excluded-countries`))
+        .excludedCountries,
+    updateConfig: (siteId: number, changes: Partial<SiteConfig>) =>
+      t.request<{ message: string; config: SiteConfig }>('PUT', `${site(siteId)}/config`, changes),
+    privateLinkKey: async (siteId: number) =>
+      (
+        await data(
+          t.request<Data<{ privateLinkKey: string | null }>>('GET', `${site(siteId)}/private-link-config`),
+        )
+      ).privateLinkKey,
+    setPrivateLink: async (siteId: number, action: 'generate_private_link_key' | 'revoke_private_link_key') =>
+      (
+        await data(
+          t.request<Data<{ privateLinkKey: string | null }>>('POST', `${site(siteId)}/private-link-config`, {
+            action,
+          }),
+        )
+      ).privateLinkKey,
+
+    webhooks: (siteId: number) => data(t.request<Data<Webhook[]>>('GET', `${site(siteId)}/webhooks`)),
+    webhook: (siteId: number, id: string) =>
+      data(t.request<Data<Webhook>>('GET', `${site(siteId)}/webhooks/${seg(id)}`)),
+    createWebhook: (siteId: number, input: WebhookInput) =>
+      data(t.request<Data<Webhook & { secret: string }>>('POST', `${site(siteId)}/webhooks`, input)),
+    updateWebhook: (siteId: number, id: string, input: Partial<WebhookInput>) =>
+      data(t.request<Data<Webhook>>('PATCH', `${site(siteId)}/webhooks/${seg(id)}`, input)),
+    rotateWebhookSecret: (siteId: number, id: string) =>
+      data(t.request<Data<{ secret: string }>>('POST', `${site(siteId)}/webhooks/${seg(id)}/rotate-secret`)),
+    deleteWebhook: (siteId: number, id: string) =>
+      t.request<unknown>('DELETE', `${site(siteId)}/webhooks/${seg(id)}`),
+    deliveries: (siteId: number, id: string, page: number, limit = 20) =>
+      t.request<Page<Delivery>>(
+        'GET',
+        `${site(siteId)}/webhooks/${seg(id)}/deliveries?page=${seg(page)}&limit=${seg(limit)}`,
+      ),
+    redeliver: (siteId: number, id: string, deliveryId: string) =>
+      data(
+        t.request<Data<{ deliveryId: string }>>(
+          'POST',
+          `${site(siteId)}/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/redeliver`,
+        ),
+      ),
+
+    alerts: (siteId: number) => data(t.request<Data<AlertRule[]>>('GET', `${site(siteId)}/alerts`)),
+    createAlert: (siteId: number, input: AlertRuleInput) =>
+      data(t.request<Data<AlertRule>>('POST', `${site(siteId)}/alerts`, input)),
+    updateAlert: (siteId: number, id: string, input: AlertRuleInput) =>
+      data(t.request<Data<AlertRule>>('PATCH', `${site(siteId)}/alerts/${seg(id)}`, input)),
+    deleteAlert: (siteId: number, id: string) =>
+      t.request<unknown>('DELETE', `${site(siteId)}/alerts/${seg(id)}`),
+
+    apiKeys: () => data(t.request<Data<ApiKeyInfo[]>>('GET', '/api/user/api-keys')),
+    createApiKey: (name: string) =>
+      data(t.request<Data<ApiKeyInfo & { key: string }>>('POST', '/api/user/api-keys', { name })),
+    deleteApiKey: (id: string) => t.request<unknown>('DELETE', `/api/user/api-keys/${seg(id)}`),
+  }
+}
+
+export type Api = ReturnType<typeof createApi>
+
+/** The API the app uses. */
+export const api: Api = createApi(transport)

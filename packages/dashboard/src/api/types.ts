@@ -1,0 +1,169 @@
+/**
+ * The server's resources as the dashboard receives them (see the README's HTTP API table). Kept here,
+ * not imported from the server, so the browser bundle depends on nothing of the server's.
+ */
+
+export type Role = 'owner' | 'admin' | 'member'
+
+export interface User {
+  id: string
+  name: string
+  email: string
+}
+
+/** `GET /api/auth/get-session` (Better Auth); null when signed out. */
+export interface SessionInfo {
+  user: User
+  session: { id: string; expiresAt: string }
+}
+
+export interface Organization {
+  id: string
+  name: string
+  slug: string
+  createdAt: string
+  createdBy: string
+  /** The caller's role in it. */
+  role?: Role
+}
+
+export interface Site {
+  id: string
+  siteId: number
+  name: string
+  domain: string
+  createdAt: string
+  updatedAt: string
+  createdBy: string
+  organizationId: string
+  public: boolean
+  saltUserIds: boolean
+  blockBots: boolean
+  isOwner: boolean
+  sessionReplay: boolean
+  webVitals: boolean
+  trackErrors: boolean
+  trackOutbound: boolean
+  trackUrlParams: boolean
+}
+
+/** The spec's site configuration object (`PUT /api/sites/{siteId}/config`). */
+export interface SiteConfig {
+  public: boolean
+  saltUserIds: boolean
+  blockBots: boolean
+  excludedIPs: string[]
+  excludedCountries: string[]
+  sessionReplay: boolean
+  webVitals: boolean
+  trackErrors: boolean
+  trackOutbound: boolean
+  trackUrlParams: boolean
+}
+
+export type SwitchName = {
+  [K in keyof SiteConfig]: SiteConfig[K] extends boolean ? K : never
+}[keyof SiteConfig]
+
+export interface SiteEventStatus {
+  hasEvents: boolean
+  lastEventAt: string | null
+}
+
+export interface Member {
+  userId: string
+  name: string
+  email: string
+  role: Role
+  joinedAt: string
+}
+
+export interface ApiKeyInfo {
+  id: string
+  name: string
+  /** First 10 characters of the key. */
+  prefix: string
+  createdAt: string
+  lastUsedAt: string | null
+}
+
+export const webhookEventTypes = [
+  'session.created',
+  'event.tracked',
+  'goal.converted',
+  'alert.triggered',
+] as const
+export type WebhookEventType = (typeof webhookEventTypes)[number]
+
+export interface Webhook {
+  id: string
+  siteId: number
+  url: string
+  description: string
+  events: WebhookEventType[]
+  enabled: boolean
+  disabledReason: string | null
+  consecutiveFailures: number
+  failingSince: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface WebhookInput {
+  url: string
+  events: WebhookEventType[]
+  description: string
+  enabled?: boolean
+}
+
+export interface DeliveryAttempt {
+  attempt: number
+  statusCode: number | null
+  responseBody: string
+  error: string | null
+  startedAt: string
+  durationMs: number
+}
+
+export interface Delivery {
+  id: string
+  eventType: string
+  status: 'pending' | 'delivered' | 'failed'
+  attempts: number
+  nextAttemptAt: string | null
+  lastStatusCode: number | null
+  lastError: string | null
+  createdAt: string
+  deliveredAt: string | null
+  payload: unknown
+  attemptLog: DeliveryAttempt[]
+}
+
+export interface Page<T> {
+  data: T[]
+  meta: { total: number; page: number; pageSize: number; totalPages: number }
+}
+
+export const alertMetrics = ['pageviews', 'sessions', 'visitors', 'custom_events', 'errors'] as const
+export type AlertMetric = (typeof alertMetrics)[number]
+
+export interface AlertRuleInput {
+  name: string
+  metric: AlertMetric
+  eventName: string | null
+  windowMinutes: number
+  comparison: 'above' | 'below'
+  threshold: number
+  relative: boolean
+  enabled: boolean
+}
+
+export interface AlertRule extends AlertRuleInput {
+  id: string
+  siteId: number
+  state: 'ok' | 'triggered'
+  lastValue: number | null
+  lastEvaluatedAt: string | null
+  lastTriggeredAt: string | null
+  createdAt: string
+}

@@ -1,0 +1,124 @@
+/**
+ * The app: finds out who is signed in, keeps signed-out visitors on the sign-in pages (returning them
+ * to where they were going afterwards), and renders the page of the current route.
+ */
+import { useCallback, useEffect, useState } from 'react'
+import { api } from './api/api'
+import { type ApiError, asApiError } from './api/api-error'
+import { onSessionEnded } from './api/client'
+import type { SessionInfo } from './api/types'
+import { AuthLayout } from './components/auth-layout'
+import { FormError } from './components/form-error'
+import { Loading } from './components/loading'
+import { AccountPage } from './pages/account-page'
+import { AlertsPage } from './pages/alerts-page'
+import { HomePage } from './pages/home-page'
+import { MembersPage } from './pages/members-page'
+import { NewOrganizationPage } from './pages/new-organization-page'
+import { NewSitePage } from './pages/new-site-page'
+import { NotFoundPage } from './pages/not-found-page'
+import { OrganizationPage } from './pages/organization-page'
+import { SignInPage } from './pages/sign-in-page'
+import { SignUpPage } from './pages/sign-up-page'
+import { SiteHomePage } from './pages/site-home-page'
+import { SiteScope } from './pages/site-scope'
+import { SiteSettingsPage } from './pages/site-settings-page'
+import { WebhookPage } from './pages/webhook-page'
+import { WebhooksPage } from './pages/webhooks-page'
+import { browserHistory, navigate } from './router/navigation'
+import { Redirect } from './router/redirect'
+import { type Route, routePath } from './router/routes'
+import { useRoute } from './router/use-route'
+import { SessionProvider } from './session'
+
+/** The whole app; mounted once by main.tsx. */
+export function App() {
+  const route = useRoute()
+  const [session, setSession] = useState<SessionInfo | null | undefined>(undefined)
+  const [failure, setFailure] = useState<ApiError>()
+
+  const loadSession = useCallback(() => {
+    setFailure(undefined)
+    api.session().then(
+      (value) => setSession(value ?? null),
+      (error: unknown) => setFailure(asApiError(error)),
+    )
+  }, [])
+  useEffect(loadSession, [loadSession])
+  useEffect(() => onSessionEnded(() => setSession(null)), [])
+  const signedOut = useCallback(() => {
+    setSession(null)
+    navigate(routePath({ name: 'signIn' }))
+  }, [])
+
+  if (failure) {
+    return (
+      <AuthLayout>
+        <FormError error={failure} title="Pathlight could not start" />
+        <button type="button" className="button button-primary" onClick={loadSession}>
+          Try again
+        </button>
+      </AuthLayout>
+    )
+  }
+  if (session === undefined) return <Loading />
+
+  if (!session) {
+    if (route.name === 'signIn') return <SignInPage onSignedIn={setSession} />
+    if (route.name === 'signUp') return <SignUpPage onSignedIn={setSession} />
+    const here = browserHistory().snapshot()
+    return <Redirect to={routePath({ name: 'signIn', ...(here === '/' ? {} : { next: here }) })} />
+  }
+  if (route.name === 'signIn' || route.name === 'signUp') {
+    return <Redirect to={(route.name === 'signIn' && route.next) || '/'} />
+  }
+  return (
+    <SessionProvider key={session.user.id} user={session.user} onSignedOut={signedOut}>
+      <Page route={route} />
+    </SessionProvider>
+  )
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'home':
+      return <HomePage />
+    case 'account':
+      return <AccountPage />
+    case 'newOrganization':
+      return <NewOrganizationPage />
+    case 'organization':
+      return <OrganizationPage key={route.organizationId} organizationId={route.organizationId} />
+    case 'newSite':
+      return <NewSitePage key={route.organizationId} organizationId={route.organizationId} />
+    case 'members':
+      return <MembersPage key={route.organizationId} organizationId={route.organizationId} />
+    case 'site':
+    case 'siteSettings':
+    case 'webhooks':
+    case 'webhook':
+    case 'alerts':
+      return (
+        <SiteScope key={route.siteId} siteId={route.siteId} route={route}>
+          {(context) => {
+            switch (route.name) {
+              case 'site':
+                return <SiteHomePage site={context.site} />
+              case 'siteSettings':
+                return <SiteSettingsPage {...context} />
+              case 'webhooks':
+                return <WebhooksPage {...context} />
+              case 'webhook':
+                return <WebhookPage {...context} webhookId={route.webhookId} page={route.page ?? 1} />
+              case 'alerts':
+                return <AlertsPage {...context} />
+            }
+          }}
+        </SiteScope>
+      )
+    case 'signIn':
+    case 'signUp':
+    case 'notFound':
+      return <NotFoundPage />
+  }
+}

@@ -1,0 +1,161 @@
+/** Create or edit an alert rule: a metric over a trailing window compared with a threshold. */
+import { useState } from 'react'
+import type { ApiError } from '../api/api-error'
+import { type AlertMetric, type AlertRuleInput, alertMetrics } from '../api/types'
+import { metricLabels } from '../lib/alert-text'
+import { CheckboxField } from './checkbox-field'
+import { Field } from './field'
+import { FormError } from './form-error'
+
+export const newAlertRule: AlertRuleInput = {
+  name: '',
+  metric: 'pageviews',
+  eventName: null,
+  windowMinutes: 60,
+  comparison: 'above',
+  threshold: 100,
+  relative: false,
+  enabled: true,
+}
+
+export interface AlertFormProps {
+  initial: AlertRuleInput
+  submitLabel: string
+  busy: boolean
+  error: ApiError | undefined
+  onSubmit: (input: AlertRuleInput) => void
+  onCancel?: () => void
+}
+
+/** The rule form; `onSubmit` gets the rule with numbers parsed and `eventName` null unless custom events. */
+export function AlertForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: AlertFormProps) {
+  const [rule, setRule] = useState(initial)
+  // Numbers stay text while typed, so an emptied field is not silently 0; the server validates them.
+  const [windowText, setWindowText] = useState(String(initial.windowMinutes))
+  const [thresholdText, setThresholdText] = useState(String(initial.threshold))
+  const set = <K extends keyof AlertRuleInput>(key: K, value: AlertRuleInput[K]) =>
+    setRule((current) => ({ ...current, [key]: value }))
+  return (
+    <form
+      className="alert-form"
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSubmit({
+          ...rule,
+          eventName: rule.metric === 'custom_events' && rule.eventName?.trim() ? rule.eventName.trim() : null,
+          windowMinutes: Number(windowText),
+          threshold: Number(thresholdText),
+        })
+      }}
+    >
+      <FormError error={error} />
+      <Field label="Name" errors={error?.field('name')}>
+        {(control) => (
+          <input
+            {...control}
+            required
+            maxLength={100}
+            value={rule.name}
+            onChange={(e) => set('name', e.target.value)}
+          />
+        )}
+      </Field>
+      <div className="row">
+        <Field label="Metric" errors={error?.field('metric')}>
+          {(control) => (
+            <select
+              {...control}
+              value={rule.metric}
+              onChange={(e) => set('metric', e.target.value as AlertMetric)}
+            >
+              {alertMetrics.map((m) => (
+                <option key={m} value={m}>
+                  {metricLabels[m]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {rule.metric === 'custom_events' && (
+          <Field
+            label="Event name (optional)"
+            hint="Empty: every custom event."
+            errors={error?.field('eventName')}
+          >
+            {(control) => (
+              <input
+                {...control}
+                value={rule.eventName ?? ''}
+                onChange={(e) => set('eventName', e.target.value)}
+              />
+            )}
+          </Field>
+        )}
+      </div>
+      <div className="row">
+        <Field label="Comparison" errors={error?.field('comparison')}>
+          {(control) => (
+            <select
+              {...control}
+              value={rule.comparison}
+              onChange={(e) => set('comparison', e.target.value === 'below' ? 'below' : 'above')}
+            >
+              <option value="above">above</option>
+              <option value="below">below</option>
+            </select>
+          )}
+        </Field>
+        <Field
+          label={rule.relative ? 'Threshold (percent change)' : 'Threshold'}
+          errors={error?.field('threshold')}
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              step="any"
+              required
+              value={thresholdText}
+              onChange={(e) => setThresholdText(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Window (minutes)" hint="5 minutes to 7 days." errors={error?.field('windowMinutes')}>
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              step="1"
+              required
+              value={windowText}
+              onChange={(e) => setWindowText(e.target.value)}
+            />
+          )}
+        </Field>
+      </div>
+      <CheckboxField
+        label="Compare with the previous window"
+        description="The threshold is then a percent change, e.g. below -50 for a drop by half."
+        checked={rule.relative}
+        errors={error?.field('relative')}
+        onChange={(on) => set('relative', on)}
+      />
+      <CheckboxField
+        label="Enabled"
+        checked={rule.enabled}
+        errors={error?.field('enabled')}
+        onChange={(on) => set('enabled', on)}
+      />
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {submitLabel}
+        </button>
+        {onCancel && (
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  )
+}

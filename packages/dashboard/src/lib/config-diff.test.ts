@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import type { SiteConfig } from '../api/types'
+import { changedConfig } from './config-diff'
+
+describe('changedConfig', () => {
+  const saved: SiteConfig = {
+    public: false,
+    saltUserIds: false,
+    blockBots: true,
+    excludedIPs: ['10.0.0.1'],
+    excludedCountries: [],
+    sessionReplay: false,
+    webVitals: false,
+    trackErrors: false,
+    trackOutbound: true,
+    trackUrlParams: true,
+  }
+
+  it('sends only what changed', () => {
+    expect(changedConfig(saved, { ...saved })).toEqual({})
+    expect(changedConfig(saved, { ...saved, trackErrors: true, excludedIPs: ['10.0.0.1'] })).toEqual({
+      trackErrors: true,
+    })
+    expect(changedConfig(saved, { ...saved, excludedIPs: [], excludedCountries: ['DE'] })).toEqual({
+      excludedIPs: [],
+      excludedCountries: ['DE'],
+    })
+  })
+})

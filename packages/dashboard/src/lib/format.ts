@@ -1,0 +1,33 @@
+/** Dates and numbers as the dashboard shows them, in the reader's locale and time zone. */
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+
+/** '22 Nov 2026, 10:00'; an empty string for null. */
+export function formatDateTime(iso: string | null): string {
+  return iso ? dateTime.format(new Date(iso)) : ''
+}
+
+const units: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+]
+
+/**
+ * How long ago (or from now) `iso` is, relative to `now` (epoch ms): 'just now' within a minute,
+ * then '5 minutes ago', '3 hours ago', 'yesterday', '4 days ago'.
+ */
+export function formatRelative(iso: string, now: number): string {
+  const delta = Date.parse(iso) - now
+  if (Math.abs(delta) < 60_000) return 'just now'
+  for (const [unit, ms] of units) {
+    if (Math.abs(delta) >= ms) return relative.format(Math.round(delta / ms), unit)
+  }
+  return 'just now'
+}
+
+/** A duration in milliseconds: '85 ms', '1.2 s'. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`
+}

@@ -1,0 +1,13 @@
+/** Entry point: mounts the app into `#root`. */
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { App } from './app'
+import './styles.css'
+
+const root = document.getElementById('root')
+if (!root) throw new Error('#root is missing from index.html')
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+)

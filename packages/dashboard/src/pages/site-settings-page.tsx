@@ -1,0 +1,340 @@
+/**
+ * A site's settings: every configuration field of the spec (one form, only changed fields are sent),
+ * the private link, and deleting the site. Members see the settings read-only. Validation is the
+ * server's; its messages appear next to the field they concern.
+ */
+import { useState } from 'react'
+import { api } from '../api/api'
+import type { Site, SiteConfig, SwitchName } from '../api/types'
+import { CheckboxField } from '../components/checkbox-field'
+import { ConfirmButton } from '../components/confirm-button'
+import { CopyButton } from '../components/copy-button'
+import { Field } from '../components/field'
+import { FormError } from '../components/form-error'
+import { Loading } from '../components/loading'
+import { changedConfig } from '../lib/config-diff'
+import { formatList, parseList } from '../lib/lists'
+import { useAction } from '../lib/use-action'
+import { useResource } from '../lib/use-resource'
+import { navigate } from '../router/navigation'
+import { routePath } from '../router/routes'
+import type { SiteContext } from './site-scope'
+
+const switchGroups: {
+  title: string
+  switches: { name: SwitchName; label: string; description: string }[]
+}[] = [
+  {
+    title: 'Visibility',
+    switches: [
+      {
+        name: 'public',
+        label: 'Public analytics',
+        description: 'Anyone can read this site’s analytics without signing in (never its settings).',
+      },
+    ],
+  },
+  {
+    title: 'Privacy and filtering',
+    switches: [
+      {
+        name: 'blockBots',
+        label: 'Block bots',
+        description:
+          'Drop requests from crawlers, headless browsers and empty user agents. ' +
+          'Requests with an API key are never blocked.',
+      },
+      {
+        name: 'saltUserIds',
+        label: 'Rotate visitor ids daily',
+        description:
+          'Anonymous visitor ids change every day, so nobody can be followed across days. ' +
+          'Multi-day visitor counts rise.',
+      },
+    ],
+  },
+  {
+    title: 'What the tracking script collects',
+    switches: [
+      {
+        name: 'trackOutbound',
+        label: 'Outbound link clicks',
+        description: 'Clicks on links to other sites.',
+      },
+      {
+        name: 'trackErrors',
+        label: 'JavaScript errors',
+        description: 'Uncaught errors and unhandled promise rejections, with stack traces.',
+      },
+      {
+        name: 'webVitals',
+        label: 'Core Web Vitals',
+        description: 'LCP, CLS, INP, FCP and TTFB of each page load (loads a small extra script).',
+      },
+      {
+        name: 'trackUrlParams',
+        label: 'URL query parameters',
+        description: 'Keep the query string of each page. UTM tags are read either way.',
+      },
+      {
+        name: 'sessionReplay',
+        label: 'Session replay',
+        description: 'Saved with the site; the tracking script does not record replays yet.',
+      },
+    ],
+  },
+]
+
+/** Settings of the site in scope; `setSite` receives the switches the server saved. */
+export function SiteSettingsPage({ site, canAdmin, setSite }: SiteContext) {
+  const lists = useResource(`lists:${site.siteId}`, async () => {
+    const [excludedIPs, excludedCountries] = await Promise.all([
+      api.excludedIPs(site.siteId),
+      api.excludedCountries(site.siteId),
+    ])
+    return { excludedIPs, excludedCountries }
+  })
+  return (
+    <div className="stack">
+      {!canAdmin && (
+        <p className="notice">You are a member of this organization: settings are read-only for you.</p>
+      )}
+      <FormError error={lists.error} />
+      {lists.data ? (
+        <ConfigForm
+          key={site.siteId}
+          site={site}
+          lists={lists.data}
+          canAdmin={canAdmin}
+          onSaved={(config) => {
+            setSite({ ...site, ...switchesOf(config) })
+            lists.setData(() => ({
+              excludedIPs: config.excludedIPs,
+              excludedCountries: config.excludedCountries,
+            }))
+          }}
+        />
+      ) : (
+        lists.loading && <Loading />
+      )}
+      <PrivateLink siteId={site.siteId} canAdmin={canAdmin} />
+      {canAdmin && <DangerZone site={site} />}
+    </div>
+  )
+}
+
+const switchNames = switchGroups.flatMap((group) => group.switches.map((s) => s.name))
+
+/** The on/off fields of a site or a configuration. */
+function switchesOf(source: Pick<SiteConfig, SwitchName>): Pick<SiteConfig, SwitchName> {
+  return Object.fromEntries(switchNames.map((name) => [name, source[name]])) as Pick<SiteConfig, SwitchName>
+}
+
+function ConfigForm({
+  site,
+  lists,
+  canAdmin,
+  onSaved,
+}: {
+  site: Site
+  lists: { excludedIPs: string[]; excludedCountries: string[] }
+  canAdmin: boolean
+  onSaved: (config: SiteConfig) => void
+}) {
+  const saved: SiteConfig = { ...switchesOf(site), ...lists }
+  const [switches, setSwitches] = useState(() => switchesOf(saved))
+  const [ipText, setIpText] = useState(() => formatList(lists.excludedIPs))
+  const [countryText, setCountryText] = useState(() => formatList(lists.excludedCountries))
+  const [result, setResult] = useState<string>()
+  const action = useAction()
+
+  const next: SiteConfig = {
+    ...switches,
+    excludedIPs: parseList(ipText),
+    excludedCountries: parseList(countryText),
+  }
+  const changes = changedConfig(saved, next)
+  const dirty = Object.keys(changes).length > 0
+
+  return (
+    <form
+      className="card"
+      aria-labelledby="config-title"
+      onSubmit={(event) => {
+        event.preventDefault()
+        setResult(undefined)
+        void action.run(async () => {
+          const answer = await api.updateConfig(site.siteId, changes)
+          onSaved(answer.config)
+          setSwitches(switchesOf(answer.config))
+          setIpText(formatList(answer.config.excludedIPs))
+          setCountryText(formatList(answer.config.excludedCountries))
+          setResult(`Saved. ${answer.message}.`)
+        })
+      }}
+    >
+      <h2 id="config-title">Configuration</h2>
+      <fieldset disabled={!canAdmin} className="plain">
+        {switchGroups.map((group) => (
+          <fieldset key={group.title} className="group">
+            <legend>{group.title}</legend>
+            {group.switches.map((s) => (
+              <CheckboxField
+                key={s.name}
+                label={s.label}
+                description={s.description}
+                checked={switches[s.name]}
+                errors={action.error?.field(s.name)}
+                onChange={(checked) => setSwitches((current) => ({ ...current, [s.name]: checked }))}
+              />
+            ))}
+          </fieldset>
+        ))}
+        <fieldset className="group">
+          <legend>Excluded traffic</legend>
+          <p className="hint">Requests from these addresses or countries are not recorded.</p>
+          <Field
+            label="Excluded IP addresses"
+            hint="One IP address or CIDR range per line, e.g. 203.0.113.7 or 10.0.0.0/8 (IPv6 too)."
+            errors={action.error?.field('excludedIPs')}
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                rows={4}
+                spellCheck={false}
+                value={ipText}
+                onChange={(e) => setIpText(e.target.value)}
+              />
+            )}
+          </Field>
+          <Field
+            label="Excluded countries"
+            hint="Two-letter country codes, one per line or separated by commas, e.g. DE, FR."
+            errors={action.error?.field('excludedCountries')}
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                rows={2}
+                spellCheck={false}
+                autoCapitalize="characters"
+                value={countryText}
+                onChange={(e) => setCountryText(e.target.value)}
+              />
+            )}
+          </Field>
+        </fieldset>
+        <FormError error={action.error} />
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={action.busy || !dirty}>
+            {action.busy ? 'Saving…' : 'Save changes'}
+          </button>
+          <span role="status" className="saved">
+            {!dirty && result ? result : dirty ? 'Unsaved changes' : ''}
+          </span>
+        </div>
+      </fieldset>
+    </form>
+  )
+}
+
+function PrivateLink({ siteId, canAdmin }: { siteId: number; canAdmin: boolean }) {
+  const key = useResource(`private-link:${siteId}`, () => api.privateLinkKey(siteId))
+  const action = useAction()
+  const set = (change: 'generate_private_link_key' | 'revoke_private_link_key') =>
+    action.run(async () => {
+      const value = await api.setPrivateLink(siteId, change)
+      key.setData(() => value)
+    })
+  return (
+    <section className="card" aria-labelledby="private-link-title">
+      <h2 id="private-link-title">Private link</h2>
+      <p>
+        A private link key lets someone read this site’s analytics without an account, and nothing else.
+        Readers send it as the <code>X-Private-Key</code> header.
+      </p>
+      <FormError error={key.error ?? action.error} />
+      {key.loading && key.data === undefined && <Loading />}
+      {key.data === null && <p className="muted">No private link key.</p>}
+      {key.data && (
+        <div className="secret-row">
+          <code className="secret-value">{key.data}</code>
+          <CopyButton text={key.data} label="Copy key" />
+        </div>
+      )}
+      {canAdmin && key.data !== undefined && (
+        <div className="form-actions">
+          {key.data === null ? (
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={action.busy}
+              onClick={() => void set('generate_private_link_key')}
+            >
+              Generate a key
+            </button>
+          ) : (
+            <>
+              <ConfirmButton
+                label="Generate a new key"
+                question="The current key stops working. Continue?"
+                confirmLabel="Replace key"
+                onConfirm={() => set('generate_private_link_key')}
+              />
+              <ConfirmButton
+                label="Revoke"
+                question="Revoke the key? Readers lose access at once."
+                confirmLabel="Revoke key"
+                onConfirm={() => set('revoke_private_link_key')}
+              />
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  )
+}
+
+function DangerZone({ site }: { site: Site }) {
+  const [typed, setTyped] = useState('')
+  const action = useAction()
+  return (
+    <section className="card card-danger" aria-labelledby="danger-title">
+      <h2 id="danger-title">Delete this site</h2>
+      <p>
+        Deletes <strong>{site.domain}</strong> with all its events, goals, webhooks, alerts and its private
+        link. This cannot be undone.
+      </p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault()
+          void action.run(async () => {
+            await api.deleteSite(site.siteId)
+            navigate(routePath({ name: 'organization', organizationId: site.organizationId }))
+          })
+        }}
+      >
+        <FormError error={action.error} />
+        <Field label={`Type ${site.domain} to confirm`}>
+          {(control) => (
+            <input
+              {...control}
+              autoComplete="off"
+              spellCheck={false}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+            />
+          )}
+        </Field>
+        <button
+          type="submit"
+          className="button button-danger"
+          disabled={typed.trim() !== site.domain || action.busy}
+        >
+          Delete site and its data
+        </button>
+      </form>
+    </section>
+  )
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { parseRoute, type Route, routePath, safeNext } from './routes'
+
+describe('parseRoute', () => {
+  it('matches each kind of page', () => {
+    expect(parseRoute('/')).toEqual({ name: 'home' })
+    expect(parseRoute('/sign-in')).toEqual({ name: 'signIn' })
+    expect(parseRoute('/account/')).toEqual({ name: 'account' })
+    expect(parseRoute('/organizations/new')).toEqual({ name: 'newOrganization' })
+    expect(parseRoute('/organizations/abc-123')).toEqual({ name: 'organization', organizationId: 'abc-123' })
+    expect(parseRoute('/organizations/abc/sites/new')).toEqual({ name: 'newSite', organizationId: 'abc' })
+    expect(parseRoute('/organizations/abc/members')).toEqual({ name: 'members', organizationId: 'abc' })
+    expect(parseRoute('/sites/12')).toEqual({ name: 'site', siteId: '12' })
+    expect(parseRoute('/sites/12/settings')).toEqual({ name: 'siteSettings', siteId: '12' })
+    expect(parseRoute('/sites/12/alerts')).toEqual({ name: 'alerts', siteId: '12' })
+    expect(parseRoute('/sites/12/webhooks')).toEqual({ name: 'webhooks', siteId: '12' })
+    expect(parseRoute('/sites/12/webhooks/w-1')).toEqual({ name: 'webhook', siteId: '12', webhookId: 'w-1' })
+  })
+
+  it('answers notFound for unknown paths, non-numeric site ids and bad encodings', () => {
+    for (const path of [
+      '/nope',
+      '/sites/abc',
+      '/sites/1/unknown',
+      '/sites/1/webhooks/a/b',
+      '/sites/%E0%A4%A',
+    ]) {
+      expect(parseRoute(path), path).toEqual({ name: 'notFound' })
+    }
+  })
+
+  it('decodes parameters', () => {
+    expect(parseRoute('/organizations/a%20b')).toEqual({ name: 'organization', organizationId: 'a b' })
+  })
+
+  it('reads the page of the delivery log and the sign-in return path from the query', () => {
+    expect(parseRoute('/sites/1/webhooks/w', '?page=3')).toEqual({
+      name: 'webhook',
+      siteId: '1',
+      webhookId: 'w',
+      page: 3,
+    })
+    expect(parseRoute('/sites/1/webhooks/w', '?page=x')).toEqual({
+      name: 'webhook',
+      siteId: '1',
+      webhookId: 'w',
+    })
+    expect(parseRoute('/sign-in', '?next=%2Fsites%2F1%2Fsettings')).toEqual({
+      name: 'signIn',
+      next: '/sites/1/settings',
+    })
+  })
+
+  it('never returns to another origin after sign-in', () => {
+    for (const next of [
+      'https://evil.example',
+      '//evil.example/x',
+      '/\\evil.example',
+      'sites/1',
+      '/sign-in',
+    ]) {
+      expect(parseRoute('/sign-in', `?next=${encodeURIComponent(next)}`), next).toEqual({ name: 'signIn' })
+      expect(safeNext(next), next).toBeUndefined()
+    }
+  })
+})
+
+describe('routePath', () => {
+  it('round-trips every route', () => {
+    const routes: Route[] = [
+      { name: 'home' },
+      { name: 'signUp' },
+      { name: 'signIn', next: '/sites/4?x=1' },
+      { name: 'organization', organizationId: 'a b/c' },
+      { name: 'newSite', organizationId: 'o1' },
+      { name: 'siteSettings', siteId: '4' },
+      { name: 'webhook', siteId: '4', webhookId: 'w/1', page: 2 },
+    ]
+    for (const route of routes) {
+      const [pathname, search] = routePath(route).split('?')
+      expect(parseRoute(pathname ?? '', search ?? '')).toEqual(route)
+    }
+  })
+
+  it('builds the paths users see', () => {
+    expect(routePath({ name: 'siteSettings', siteId: '4' })).toBe('/sites/4/settings')
+    expect(routePath({ name: 'signIn', next: '/sites/4' })).toBe('/sign-in?next=%2Fsites%2F4')
+    expect(routePath({ name: 'webhook', siteId: '4', webhookId: 'w', page: 1 })).toBe('/sites/4/webhooks/w')
+    expect(routePath({ name: 'notFound' })).toBe('/')
+  })
+})

@@ -1,0 +1,117 @@
+/**
+ * The dashboard's URLs: one table of patterns, `parseRoute` from a location to a typed `Route`, and
+ * `routePath` back. Everything a view needs lives in its URL, so any view can be reloaded or shared.
+ * Numeric ids (`siteId`) must be digits; other ids are any non-empty segment.
+ */
+
+export const routeTable = {
+  signIn: '/sign-in',
+  signUp: '/sign-up',
+  home: '/',
+  account: '/account',
+  newOrganization: '/organizations/new',
+  organization: '/organizations/:organizationId',
+  newSite: '/organizations/:organizationId/sites/new',
+  members: '/organizations/:organizationId/members',
+  site: '/sites/:siteId',
+  siteSettings: '/sites/:siteId/settings',
+  webhooks: '/sites/:siteId/webhooks',
+  webhook: '/sites/:siteId/webhooks/:webhookId',
+  alerts: '/sites/:siteId/alerts',
+} as const
+
+type Table = typeof routeTable
+export type RouteName = keyof Table
+
+/** The `:name` parameters of a pattern, as a union of names. */
+type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamsOf<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never
+
+/** Routes that read a query parameter, and which. */
+interface QueryOf {
+  signIn: { next?: string }
+  webhook: { page?: number }
+}
+
+export type Route =
+  | {
+      [N in RouteName]: { name: N } & Record<ParamsOf<Table[N]>, string> &
+        (N extends keyof QueryOf ? QueryOf[N] : unknown)
+    }[RouteName]
+  | { name: 'notFound' }
+
+export type RouteOf<N extends RouteName> = Extract<Route, { name: N }>
+
+const numericParams = new Set(['siteId'])
+
+/** Patterns with fewer parameters first, so `/organizations/new` wins over `/organizations/:id`. */
+const compiled = (Object.entries(routeTable) as [RouteName, string][])
+  .map(([name, pattern]) => ({ name, segments: pattern.split('/').filter(Boolean) }))
+  .sort((a, b) => countParams(a.segments) - countParams(b.segments))
+
+function countParams(segments: string[]): number {
+  return segments.filter((s) => s.startsWith(':')).length
+}
+
+/**
+ * A local path to return to after signing in: it must start with one `/` (not `//`, which would leave
+ * the origin) and must not lead back to the sign-in pages.
+ */
+export function safeNext(value: string | null | undefined): string | undefined {
+  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined
+  if (value.startsWith('/sign-in') || value.startsWith('/sign-up')) return undefined
+  return value
+}
+
+/**
+ * @param pathname the location's path (a trailing slash is ignored)
+ * @param search the location's query string, with or without its `?`
+ */
+export function parseRoute(pathname: string, search = ''): Route {
+  const parts = pathname.split('/').filter(Boolean)
+  let decoded: string[]
+  try {
+    decoded = parts.map((p) => decodeURIComponent(p))
+  } catch {
+    return { name: 'notFound' }
+  }
+  const query = new URLSearchParams(search)
+  for (const { name, segments } of compiled) {
+    if (segments.length !== decoded.length) continue
+    const params: Record<string, string> = {}
+    const matches = segments.every((segment, i) => {
+      const value = decoded[i] ?? ''
+      if (!segment.startsWith(':')) return segment === value
+      const key = segment.slice(1)
+      if (value === '' || (numericParams.has(key) && !/^\d{1,10}$/.test(value))) return false
+      params[key] = value
+      return true
+    })
+    if (!matches) continue
+    if (name === 'signIn') {
+      const next = safeNext(query.get('next'))
+      return next ? { name, next } : { name }
+    }
+    if (name === 'webhook') {
+      const page = Number(query.get('page'))
+      return { name, ...params, ...(Number.isInteger(page) && page > 1 ? { page } : {}) } as Route
+    }
+    return { name, ...params } as Route
+  }
+  return { name: 'notFound' }
+}
+
+/** The path (and query) of a route; parameters are URL-encoded. */
+export function routePath(route: Route): string {
+  if (route.name === 'notFound') return '/'
+  const params = route as unknown as Record<string, string | number | undefined>
+  const path = routeTable[route.name].replace(/:(\w+)/g, (_, key: string) =>
+    encodeURIComponent(String(params[key] ?? '')),
+  )
+  if (route.name === 'signIn' && route.next) return `${path}?next=${encodeURIComponent(route.next)}`
+  if (route.name === 'webhook' && route.page && route.page > 1) return `${path}?page=${route.page}`
+  return path
+}

@@ -1,0 +1,80 @@
+/**
+ * Routes: JavaScript error analytics of a site (spec part 4, "Errors"). Analytics scope: any reader
+ * of the site (member, private link key, anyone for a public site). Besides the common parameters
+ * (`query/params.ts`): `errorMessage` (required by error-events and error-bucketed, the exact
+ * message) and `bucket` (error-bucketed: minute, hour, day, week or month; default hour).
+ */
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { siteForReader } from '../auth/site-access.js'
+import { queryErrorBuckets } from '../query/error-buckets.js'
+import { queryErrorEvents } from '../query/error-events.js'
+import { queryErrorNames } from '../query/error-names.js'
+import { parseParams, parseQueryParams, single } from '../query/params.js'
+import { bucketUnits } from '../query/time-buckets.js'
+import { type Clock, systemClock } from '../shared/time.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import { readerOf } from './reader.js'
+
+/** What the error routes need: the metadata store (access) and the events store. */
+export interface ErrorRouteOptions {
+  db: MetadataDb
+  events: EventsStore
+  /** The current time (the default date range ends today); the system clock when omitted. */
+  clock?: Clock
+}
+
+type SiteParams = { Params: { siteId: string } }
+
+const MAX_MESSAGE = 2048
+
+const errorMessage = single('errorMessage')
+  .min(1, 'errorMessage is required')
+  .max(MAX_MESSAGE, `errorMessage must be at most ${MAX_MESSAGE} characters`)
+
+const messageQuery = z.object({ errorMessage })
+
+const bucketedQuery = z.object({
+  errorMessage,
+  bucket: z
+    .enum(bucketUnits, {
+      error: (issue) =>
+        Array.isArray(issue.input)
+          ? 'bucket must be given once'
+          : `bucket must be one of ${bucketUnits.join(', ')}`,
+    })
+    .default('hour'),
+})
+
+/**
+ * GET `/api/sites/{siteId}/error-names` `{data:[Error]}`, `.../error-events` `{data:[ErrorEvent]}`,
+ * `.../error-bucketed` `{success:true, data:[ErrorBucket]}` (spec part 2 shapes).
+ */
+export async function errorRoutes(
+  app: FastifyInstance,
+  { db, events, clock = systemClock }: ErrorRouteOptions,
+) {
+  app.get<SiteParams>('/api/sites/:siteId/error-names', async (request) => {
+    const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
+    const params = parseQueryParams(request.query, clock())
+    return { data: await queryErrorNames(events, { siteId: site.site_id, params }) }
+  })
+
+  app.get<SiteParams>('/api/sites/:siteId/error-events', async (request) => {
+    const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
+    const params = parseQueryParams(request.query, clock())
+    const { errorMessage: message } = parseParams(messageQuery, request.query)
+    return { data: await queryErrorEvents(events, { siteId: site.site_id, params }, message) }
+  })
+
+  app.get<SiteParams>('/api/sites/:siteId/error-bucketed', async (request) => {
+    const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
+    const params = parseQueryParams(request.query, clock())
+    const { errorMessage: message, bucket } = parseParams(bucketedQuery, request.query)
+    return {
+      success: true,
+      data: await queryErrorBuckets(events, { siteId: site.site_id, params }, message, bucket),
+    }
+  })
+}

@@ -1,0 +1,47 @@
+/** `GET /api/sites/{siteId}/has-events`: false on a new site, then the newest event's time. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+
+describe('site event status', () => {
+  let t: TestInstance
+  let seeded: Awaited<ReturnType<TestInstance['seed']>>
+
+  beforeAll(async () => {
+    t = await openTestInstance({ workers: false })
+    seeded = await t.seed()
+  })
+  afterAll(() => t.close())
+
+  const status = async (cookie = seeded.cookie, siteId = seeded.site.siteId) =>
+    t.app.inject({ method: 'GET', url: `/api/sites/${siteId}/has-events`, headers: { cookie } })
+
+  it('answers false, then the time of the newest event once one is stored', async () => {
+    expect((await status()).json()).toEqual({ success: true, data: { hasEvents: false, lastEventAt: null } })
+
+    const before = Date.now()
+    for (const pathname of ['/a', '/b']) {
+      const tracked = await t.app.inject({
+        method: 'POST',
+        url: '/api/track',
+        headers: { authorization: `Bearer ${seeded.apiKey}` },
+        payload: { site_id: String(seeded.site.siteId), pathname },
+      })
+      expect(tracked.statusCode, tracked.body).toBe(200)
+    }
+    await expect
+      .poll(async () => (await status()).json().data.hasEvents, { timeout: 5000, interval: 50 })
+      .toBe(true)
+    const { lastEventAt } = (await status()).json().data as { lastEventAt: string }
+    expect(lastEventAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    expect(Date.parse(lastEventAt)).toBeGreaterThanOrEqual(before - 1000)
+    expect(Date.parse(lastEventAt)).toBeLessThanOrEqual(Date.now())
+  })
+
+  it('does not reveal another organization’s site', async () => {
+    const outsider = await t.signUp()
+    const response = await status(outsider.cookie)
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toEqual({ success: false, error: 'Site not found' })
+    expect((await status(seeded.cookie, 999_999)).statusCode).toBe(404)
+  })
+})

@@ -1,0 +1,54 @@
+/**
+ * The public REST API v1 (spec part 4): GET routes under `/api/v1`, authenticated with an API key only
+ * (`Authorization: Bearer`), limited to `limit.max` requests per `limit.windowMs` per key (spec: 50 per
+ * minute) across all v1 routes, shared through Redis when configured. Every keyed response carries
+ * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window resets);
+ * beyond the limit, 429 with `Retry-After`. Responses use one envelope: `{data, meta}`.
+ */
+import crypto from 'node:crypto'
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { ApiKeys } from '../../auth/api-keys.js'
+import { AppError, unauthorized } from '../../shared/errors.js'
+
+export interface V1ScopeOptions {
+  apiKeys: ApiKeys
+  limit: { max: number; windowMs: number }
+  redis?: Redis
+}
+
+const keyOf = (request: FastifyRequest): string | undefined =>
+  /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1]
+
+/**
+ * Register the v1 guard (key authentication and rate limit) on a scope; routes registered in the same
+ * scope afterwards are covered. Sets `request.caller` to the key's user.
+ */
+export async function registerV1Guard(app: FastifyInstance, { apiKeys, limit, redis }: V1ScopeOptions) {
+  const perMinute = limit.windowMs === 60_000
+  const message = `Rate limit exceeded: at most ${limit.max} requests per ${perMinute ? 'minute' : `${limit.windowMs} ms`} per API key`
+  await app.register(rateLimit, {
+    global: true,
+    max: limit.max,
+    timeWindow: limit.windowMs,
+    ...(redis ? { redis, nameSpace: 'pl:rl:v1:' } : {}),
+    keyGenerator: (request) =>
+      crypto
+        .createHash('sha256')
+        .update(keyOf(request) ?? '')
+        .digest('hex'),
+    // Requests without a valid key are answered 401 by the guard below and use no bucket.
+    allowList: async (request) => {
+      const key = keyOf(request)
+      return key === undefined || (await apiKeys.verify(key)) === null
+    },
+    errorResponseBuilder: () => Object.assign(new AppError(429, message), { statusCode: 429 }),
+  })
+  app.addHook('preHandler', async (request) => {
+    const key = keyOf(request)
+    const verified = key === undefined ? null : await apiKeys.verify(key)
+    if (!verified) throw unauthorized('The v1 API needs an API key: Authorization: Bearer <key>')
+    request.caller = { userId: verified.userId, via: 'api_key' }
+  })
+}

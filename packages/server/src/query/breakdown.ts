@@ -1,0 +1,134 @@
+/**
+ * Breakdown reports: the top values of one dimension with visitors, sessions and pageviews each.
+ * Two kinds, so each dimension is counted where it lives:
+ * - event dimensions (pages, countries, browsers, operating systems, device types): events passing
+ *   the filters, grouped by the event's column (`eventMetrics`). A visitor seen with two browsers
+ *   counts under both. Pages count pageview events only.
+ * - session dimensions (referrers, channels, entry and exit pages): counted sessions, grouped by the
+ *   session's first referrer domain / channel, or its first / last pageview (`sessionMetrics`).
+ * Sorted by pageviews (pages) or visitors (the others), descending, then value ascending; paginated
+ * by `page`/`limit`. Pipeline: plan (`ReportScope` + name) -> `compileBreakdown` -> `runReport` ->
+ * `toBreakdown`.
+ */
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { CompiledQuery } from './compiled-query.js'
+import { eventMetrics, sessionMetrics } from './metrics.js'
+import { offsetOf } from './params.js'
+import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
+import { runReport } from './run-report.js'
+import { type SessionColumn, sessionFilterRestriction, sessionsSubquery } from './sessions-subquery.js'
+
+interface EventDimension {
+  kind: 'event'
+  /** Column of `events`. */
+  column: string
+  /** Count pageview events only. */
+  pageviewsOnly?: boolean
+}
+
+interface SessionDimension {
+  kind: 'session'
+  /** Per-session column (`metrics.ts`). */
+  column: SessionColumn
+  /** Leave out sessions whose value is '' (no referrer, no pageview). */
+  skipEmpty?: boolean
+}
+
+/** Every breakdown, by name. */
+export const breakdowns = {
+  /** Pathnames of pageviews, by pageviews. */
+  pages: { kind: 'event', column: 'pathname', pageviewsOnly: true },
+  /** Referrer domains of sessions' first events (sessions without a referrer left out). */
+  referrers: { kind: 'session', column: 'entry_referrer_domain', skipEmpty: true },
+  /** Acquisition channels of sessions' first events. */
+  channels: { kind: 'session', column: 'entry_channel' },
+  /** First pageview pathnames of sessions. */
+  entry_pages: { kind: 'session', column: 'entry_page', skipEmpty: true },
+  /** Last pageview pathnames of sessions. */
+  exit_pages: { kind: 'session', column: 'exit_page', skipEmpty: true },
+  /** ISO 3166-1 alpha-2 codes ('' = unknown). */
+  countries: { kind: 'event', column: 'country' },
+  browsers: { kind: 'event', column: 'browser' },
+  operating_systems: { kind: 'event', column: 'operating_system' },
+  /** desktop, mobile, tablet, ... */
+  device_types: { kind: 'event', column: 'device_type' },
+} as const satisfies Record<string, EventDimension | SessionDimension>
+
+/** A breakdown's name: pages, referrers, channels, entry_pages, exit_pages, countries, ... */
+export type BreakdownName = keyof typeof breakdowns
+
+/** One value of a dimension. */
+export interface BreakdownRow {
+  value: string
+  visitors: number
+  sessions: number
+  pageviews: number
+}
+
+/** A page of rows and the number of distinct values in all (0 when the page is past the end). */
+export interface Breakdown {
+  rows: BreakdownRow[]
+  total: number
+}
+
+/** The query of one breakdown over the scope. */
+export function compileBreakdown(scope: ReportScope, name: BreakdownName): CompiledQuery {
+  const dimension: EventDimension | SessionDimension = breakdowns[name]
+  const filters = filtersOf(scope)
+  const params = {
+    ...scopeOf(scope).params,
+    ...filters.params,
+    limit: scope.params.limit,
+    offset: offsetOf(scope.params),
+  }
+  const page = 'LIMIT {limit:UInt32} OFFSET {offset:UInt32}'
+  if (dimension.kind === 'event') {
+    const where = [
+      SCOPE_SQL,
+      ...(dimension.pageviewsOnly ? ["type = 'pageview'"] : []),
+      ...(filters.event === null ? [] : [filters.event]),
+      ...[sessionFilterRestriction(filters)].filter((c): c is string => c !== null),
+    ]
+    const sql = [
+      `SELECT ${dimension.column} AS value, ${eventMetrics.visitors.sql} AS visitors, ${eventMetrics.sessions.sql} AS sessions, ${eventMetrics.pageviews.sql} AS pageviews, count() OVER () AS total_values`,
+      'FROM events',
+      `WHERE ${where.join(' AND ')}`,
+      'GROUP BY value',
+      `ORDER BY ${dimension.pageviewsOnly ? 'pageviews' : 'visitors'} DESC, value ASC`,
+      page,
+    ].join('\n')
+    return { sql, params }
+  }
+  const inner = sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', dimension.column])
+  const sql = [
+    `SELECT ${dimension.column} AS value, ${sessionMetrics.visitors.sql} AS visitors, ${sessionMetrics.sessions.sql} AS sessions, ${sessionMetrics.pageviews.sql} AS pageviews, count() OVER () AS total_values`,
+    `FROM (\n${inner}\n)`,
+    ...(dimension.skipEmpty ? [`WHERE ${dimension.column} != ''`] : []),
+    'GROUP BY value',
+    'ORDER BY visitors DESC, value ASC',
+    page,
+  ].join('\n')
+  return { sql, params }
+}
+
+/** Shape result rows. */
+export function toBreakdown(rows: readonly Record<string, unknown>[]): Breakdown {
+  return {
+    rows: rows.map((row) => ({
+      value: String(row.value ?? ''),
+      visitors: Number(row.visitors),
+      sessions: Number(row.sessions),
+      pageviews: Number(row.pageviews),
+    })),
+    total: rows.length > 0 ? Number(rows[0]?.total_values) : 0,
+  }
+}
+
+/** One breakdown of one site over the scope's range, filters and page. */
+export async function queryBreakdown(
+  events: EventsStore,
+  scope: ReportScope,
+  name: BreakdownName,
+): Promise<Breakdown> {
+  return toBreakdown(await runReport<Record<string, unknown>>(events, compileBreakdown(scope, name)))
+}

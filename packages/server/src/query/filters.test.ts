@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest'
+import { compileFilters, type Filter, parseFilters, regexProblem } from './filters.js'
+
+describe('compileFilters', () => {
+  it('compiles each type to a condition whose values are all bound', () => {
+    const filters: Filter[] = [
+      { parameter: 'country', type: 'equals', value: ['US', 'GB'] },
+      { parameter: 'browser', type: 'not_equals', value: ['Safari'] },
+      { parameter: 'pathname', type: 'contains', value: ['blog', "'; DROP TABLE events; --"] },
+      { parameter: 'referrer', type: 'not_contains', value: ['spam'] },
+      { parameter: 'utm_campaign', type: 'starts_with', value: ['spring', 'summer'] },
+      { parameter: 'hostname', type: 'regex', value: ['^www\\.'] },
+      { parameter: 'event_name', type: 'regex', value: ['^sign', '(?i)up$'] },
+      { parameter: 'entry_page', type: 'equals', value: ['/'] },
+      { parameter: 'exit_page', type: 'starts_with', value: ['/docs'] },
+    ]
+    expect(compileFilters(filters)).toEqual({
+      event: [
+        'country IN {f0:Array(String)}',
+        'browser NOT IN {f1:Array(String)}',
+        'multiSearchAnyCaseInsensitiveUTF8(pathname, {f2:Array(String)})',
+        'NOT multiSearchAnyCaseInsensitiveUTF8(referrer_domain, {f3:Array(String)})',
+        '(startsWith(utm_campaign, {f4_0:String}) OR startsWith(utm_campaign, {f4_1:String}))',
+        'match(hostname, {f5:String})',
+        'match(event_name, {f6:String})',
+      ].join(' AND '),
+      session: [
+        "argMinIf(pathname, timestamp, type = 'pageview') IN {f7:Array(String)}",
+        "startsWith(argMaxIf(pathname, timestamp, type = 'pageview'), {f8_0:String})",
+      ].join(' AND '),
+      params: {
+        f0: ['US', 'GB'],
+        f1: ['Safari'],
+        f2: ['blog', "'; DROP TABLE events; --"],
+        f3: ['spam'],
+        f4_0: 'spring',
+        f4_1: 'summer',
+        f5: '^www\\.',
+        f6: '(?:^sign)|(?:(?i)up$)',
+        f7: ['/'],
+        f8_0: '/docs',
+      },
+    })
+    expect(compileFilters([])).toEqual({ event: null, session: null, params: {} })
+  })
+})
+
+describe('parseFilters', () => {
+  it('accepts every parameter and type', () => {
+    const parameters = [
+      'pathname',
+      'hostname',
+      'referrer',
+      'channel',
+      'country',
+      'region',
+      'city',
+      'browser',
+      'operating_system',
+      'device_type',
+      'language',
+      'event_name',
+      'utm_source',
+      'utm_medium',
+      'utm_campaign',
+      'utm_term',
+      'utm_content',
+      'entry_page',
+      'exit_page',
+    ]
+    const types = ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'regex']
+    const all = parameters.flatMap((parameter) => types.map((type) => ({ parameter, type, value: ['x'] })))
+    for (let i = 0; i < all.length; i += 20) {
+      const chunk = all.slice(i, i + 20)
+      expect(parseFilters(JSON.stringify(chunk))).toEqual({ ok: true, filters: chunk })
+    }
+  })
+
+  it('names the filter and field of each problem', () => {
+    expect(
+      parseFilters(
+        '[{"parameter":"country","type":"equals","value":["US"]},{"parameter":"x","type":"equals","value":["1"]}]',
+      ),
+    ).toEqual({
+      ok: false,
+      problems: [
+        expect.stringMatching(/^filter 1 \(parameter\): unknown parameter "x"; one of pathname, hostname/),
+      ],
+    })
+  })
+})
+
+describe('regexProblem', () => {
+  it.each([
+    ['^/blog/[0-9]+$', null],
+    ['(?i)^/docs', null],
+    ['[[:digit:]]', null],
+    ['a{2,', null], // a literal in both dialects
+    ['(', 'invalid regex'],
+    ['[a-', 'invalid regex'],
+    ['*a', 'invalid regex'],
+    ['(?<=a)b', 'lookbehind'],
+    ['(?!a)', 'lookahead'],
+    ['(a)\\1', 'backreferences'],
+  ])('%s', (pattern, problem) => {
+    const found = regexProblem(pattern)
+    if (problem === null) expect(found).toBeNull()
+    else expect(found).toContain(problem)
+  })
+})

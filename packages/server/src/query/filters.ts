@@ -1,0 +1,260 @@
+/**
+ * Report filters (DESIGN §4): the `filters` query parameter, a JSON array of
+ * `{parameter, type, value: string[]}`, validated here and compiled to SQL conditions whose values are
+ * all bound parameters. Column expressions come from the fixed maps below, never from input.
+ *
+ * Semantics (one rule for every report):
+ * - Several filters are AND-ed. The values of one filter are OR-ed for `equals`, `contains`,
+ *   `starts_with` and `regex` (any value matches), and NOR-ed for `not_equals` and `not_contains`
+ *   (no value matches). Several regex values are joined into one RE2 pattern `(?:a)|(?:b)`.
+ * - `equals`, `not_equals`, `starts_with` compare exactly (case-sensitive); `contains` and
+ *   `not_contains` ignore case; `regex` is RE2 syntax (ClickHouse `match`, unanchored: add `^`/`$`;
+ *   `(?i)` for case-insensitive), at most 256 characters.
+ * - Event filters (every parameter except entry_page and exit_page) apply to each event: event-level
+ *   figures (pageviews, top pages, breakdowns, errors) count only events that pass them, and a session
+ *   takes part in session-level figures (sessions, bounce rate, duration, goal conversions) when at
+ *   least one of its events in the range passes them; its other events then count towards its
+ *   duration, pageview count and entry/exit pages.
+ * - Session filters (`entry_page`, `exit_page`) apply to a session's first / last pageview pathname
+ *   in the range, and keep or drop whole sessions.
+ * - `referrer` filters the referrer's domain (`referrer_domain`, 'www.' folded), the value the
+ *   referrers report shows.
+ */
+import { z } from 'zod'
+import type { SqlFragment } from './compiled-query.js'
+import { sessionColumns } from './metrics.js'
+
+/** Filterable event columns: parameter name -> column of `events`. */
+export const eventFilterColumns = {
+  pathname: 'pathname',
+  hostname: 'hostname',
+  referrer: 'referrer_domain',
+  channel: 'channel',
+  country: 'country',
+  region: 'region',
+  city: 'city',
+  browser: 'browser',
+  operating_system: 'operating_system',
+  device_type: 'device_type',
+  language: 'language',
+  event_name: 'event_name',
+  utm_source: 'utm_source',
+  utm_medium: 'utm_medium',
+  utm_campaign: 'utm_campaign',
+  utm_term: 'utm_term',
+  utm_content: 'utm_content',
+} as const
+
+/** Filterable session attributes: parameter name -> aggregate over a session's events. */
+export const sessionFilterColumns = {
+  entry_page: sessionColumns.entry_page,
+  exit_page: sessionColumns.exit_page,
+} as const
+
+/** Parameters that filter events, and those that filter sessions. */
+export type EventFilterParameter = keyof typeof eventFilterColumns
+export type SessionFilterParameter = keyof typeof sessionFilterColumns
+/** Every filter parameter, in the order error messages list them. */
+export const filterParameters = [
+  ...(Object.keys(eventFilterColumns) as EventFilterParameter[]),
+  ...(Object.keys(sessionFilterColumns) as SessionFilterParameter[]),
+] as const
+/** Any filter parameter. */
+export type FilterParameter = EventFilterParameter | SessionFilterParameter
+
+/** Comparison types (see the module comment for case sensitivity and value semantics). */
+export const filterTypes = [
+  'equals',
+  'not_equals',
+  'contains',
+  'not_contains',
+  'starts_with',
+  'regex',
+] as const
+/** One comparison type. */
+export type FilterType = (typeof filterTypes)[number]
+
+/** One parsed filter. */
+export interface Filter {
+  parameter: FilterParameter
+  type: FilterType
+  /** 1 to 100 values, each at most 2,048 characters (256 for regex). */
+  value: string[]
+}
+
+/** Bounds: filters per request, values per filter, characters per value and per regex. */
+export const MAX_FILTERS = 20
+export const MAX_FILTER_VALUES = 100
+export const MAX_VALUE_LENGTH = 2048
+export const MAX_REGEX_LENGTH = 256
+
+/**
+ * Why a pattern cannot be used as an RE2 regex, or null when it can. Cheap checks only: it must
+ * compile as a JavaScript regex (catches unbalanced brackets, bad quantifiers) and must not use what
+ * RE2 lacks (lookaround, backreferences). ClickHouse re-checks; `runReport` maps its refusal to 400.
+ */
+export function regexProblem(pattern: string): string | null {
+  if (pattern.length > MAX_REGEX_LENGTH) return `regex must be at most ${MAX_REGEX_LENGTH} characters`
+  if (/\(\?<?[=!]/.test(pattern)) return 'regex lookahead and lookbehind are not supported (RE2 syntax)'
+  if (/\\[1-9]|\\k</.test(pattern)) return 'regex backreferences are not supported (RE2 syntax)'
+  try {
+    // Read as a JavaScript regex after rewriting RE2-only syntax: flag groups `(?i)`, `(?i:...)`, and
+    // named groups `(?P<name>...)`. Non-unicode mode, which accepts POSIX classes like [[:alpha:]].
+    new RegExp(
+      pattern
+        .replace(/\(\?[imsU-]+\)/g, '')
+        .replace(/\(\?[imsU-]+:/g, '(?:')
+        .replace(/\(\?P</g, '(?<'),
+    )
+    return null
+  } catch (error) {
+    return `invalid regex: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`
+  }
+}
+
+const filterSchema = z
+  .object(
+    {
+      parameter: z.enum(filterParameters, {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'parameter is required'
+            : `unknown parameter ${JSON.stringify(issue.input)}; one of ${filterParameters.join(', ')}`,
+      }),
+      type: z.enum(filterTypes, {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'type is required'
+            : `unknown type ${JSON.stringify(issue.input)}; one of ${filterTypes.join(', ')}`,
+      }),
+      value: z
+        .array(
+          z
+            .string({ error: 'values must be strings' })
+            .max(MAX_VALUE_LENGTH, `values must be at most ${MAX_VALUE_LENGTH} characters`),
+          { error: 'value must be an array of strings' },
+        )
+        .min(1, 'value must hold at least one value')
+        .max(MAX_FILTER_VALUES, `value holds at most ${MAX_FILTER_VALUES} values`),
+    },
+    { error: 'each filter must be an object {parameter, type, value}' },
+  )
+  .strict()
+  .superRefine((filter, ctx) => {
+    if (filter.type !== 'regex') return
+    for (const [i, pattern] of filter.value.entries()) {
+      const problem = regexProblem(pattern)
+      if (problem) ctx.addIssue({ code: 'custom', path: ['value', i], message: problem })
+    }
+  })
+
+const filtersSchema = z
+  .array(filterSchema, { error: 'filters must be a JSON array' })
+  .max(MAX_FILTERS, `at most ${MAX_FILTERS} filters`)
+
+/**
+ * Parse the `filters` query parameter.
+ * @param text the JSON text, e.g. '[{"parameter":"country","type":"equals","value":["US"]}]'
+ * @returns the filters, or the problems found (each naming the filter's index)
+ */
+export function parseFilters(
+  text: string,
+): { ok: true; filters: Filter[] } | { ok: false; problems: string[] } {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return { ok: false, problems: ['filters must be JSON: an array of {parameter, type, value}'] }
+  }
+  const parsed = filtersSchema.safeParse(json)
+  if (parsed.success) return { ok: true, filters: parsed.data }
+  return {
+    ok: false,
+    problems: parsed.error.issues.map((issue) => {
+      const [index, ...rest] = issue.path
+      if (typeof index !== 'number') return issue.message
+      const where = rest.length > 0 ? ` (${rest.join('.')})` : ''
+      return `filter ${index}${where}: ${issue.message}`
+    }),
+  }
+}
+
+/** Filters compiled to SQL conditions over `events` (`event`) and over a session's aggregates (`session`). */
+export interface CompiledFilters {
+  /** AND of the event filters, for a WHERE or an aggregate's condition; null when there are none. */
+  event: string | null
+  /** AND of the session filters, for a HAVING after grouping events by session; null when there are none. */
+  session: string | null
+  /**
+   * Values of both: `f<i>` (an array, or the regex), `f<i>_<j>` (one starts_with value), where i is
+   * the filter's position in the list and j the value's.
+   */
+  params: Record<string, unknown>
+}
+
+/** Compile parsed filters; see the module comment for their meaning. */
+export function compileFilters(filters: readonly Filter[]): CompiledFilters {
+  const event: string[] = []
+  const session: string[] = []
+  const params: Record<string, unknown> = {}
+  filters.forEach((filter, i) => {
+    const fragment = compileFilter(filter, `f${i}`)
+    Object.assign(params, fragment.params)
+    if (filter.parameter in sessionFilterColumns) session.push(fragment.sql)
+    else event.push(fragment.sql)
+  })
+  return {
+    event: event.length > 0 ? event.join(' AND ') : null,
+    session: session.length > 0 ? session.join(' AND ') : null,
+    params,
+  }
+}
+
+function columnOf(parameter: FilterParameter): string {
+  return parameter in sessionFilterColumns
+    ? sessionFilterColumns[parameter as SessionFilterParameter]
+    : eventFilterColumns[parameter as EventFilterParameter]
+}
+
+/** One filter as a condition; `name` prefixes its parameters. */
+export function compileFilter(filter: Filter, name: string): SqlFragment {
+  const column = columnOf(filter.parameter)
+  const array = `{${name}:Array(String)}`
+  switch (filter.type) {
+    case 'equals':
+      return { sql: `${column} IN ${array}`, params: { [name]: filter.value } }
+    case 'not_equals':
+      return { sql: `${column} NOT IN ${array}`, params: { [name]: filter.value } }
+    case 'contains':
+      return {
+        sql: `multiSearchAnyCaseInsensitiveUTF8(${column}, ${array})`,
+        params: { [name]: filter.value },
+      }
+    case 'not_contains':
+      return {
+        sql: `NOT multiSearchAnyCaseInsensitiveUTF8(${column}, ${array})`,
+        params: { [name]: filter.value },
+      }
+    case 'starts_with':
+      return anyOf(filter.value, name, (param) => `startsWith(${column}, ${param})`)
+    case 'regex':
+      // One pattern for all values: ClickHouse rewrites an OR of match() calls into multiMatchAny,
+      // which fails on aggregates (entry_page) in 26.7.
+      return {
+        sql: `match(${column}, {${name}:String})`,
+        params: {
+          [name]: filter.value.length === 1 ? filter.value[0] : filter.value.map((v) => `(?:${v})`).join('|'),
+        },
+      }
+  }
+}
+
+/** OR of one condition per value, each value its own String parameter `<name>_<j>`. */
+function anyOf(values: readonly string[], name: string, condition: (param: string) => string): SqlFragment {
+  const params: Record<string, unknown> = {}
+  const parts = values.map((value, j) => {
+    params[`${name}_${j}`] = value
+    return condition(`{${name}_${j}:String}`)
+  })
+  return { sql: parts.length === 1 ? (parts[0] ?? '') : `(${parts.join(' OR ')})`, params }
+}

@@ -1,0 +1,104 @@
+/**
+ * The sessions that completed a goal (spec "Session"), newest first (by first event, then session id
+ * descending), paginated. A session is listed when it is counted (passes the filters, see
+ * `filters.ts`) and has at least one event in the range matching the goal; its fields are computed
+ * from all its events in the range (`sessionColumns` in `metrics.ts`).
+ * Pipeline: plan (`ReportScope` + goal) -> `compileGoalSessions` -> `runReport` -> `toSession`.
+ */
+import type { GoalDefinition } from '../goals/goal.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { CompiledQuery } from './compiled-query.js'
+import { goalCondition } from './goal-condition.js'
+import { SESSION_KEY } from './metrics.js'
+import { offsetOf } from './params.js'
+import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf, toIsoUtc } from './report-scope.js'
+import { runReport } from './run-report.js'
+import { type SessionColumn, sessionsSubquery } from './sessions-subquery.js'
+
+/** The spec's Session. Timestamps ISO 8601 UTC with ms; `session_duration` whole seconds. */
+export interface Session {
+  session_id: string
+  user_id: string
+  country: string
+  browser: string
+  operating_system: string
+  device_type: string
+  entry_page: string
+  exit_page: string
+  pageviews: number
+  session_duration: number
+  session_start: string
+  session_end: string
+  /** Referrer URL of the session's first event ('' for none). */
+  referrer: string
+  channel: string
+}
+
+const columns = [
+  'session_uuid',
+  'visitor_id',
+  'entry_country',
+  'entry_browser',
+  'entry_operating_system',
+  'entry_device_type',
+  'entry_page',
+  'exit_page',
+  'pageview_count',
+  'duration_seconds',
+  'started_at',
+  'ended_at',
+  'entry_referrer',
+  'entry_channel',
+] as const satisfies readonly SessionColumn[]
+
+type SessionRow = Record<(typeof columns)[number], string | number>
+
+/** The page of converted sessions. */
+export function compileGoalSessions(scope: ReportScope, goal: GoalDefinition): CompiledQuery {
+  const filters = filtersOf(scope)
+  const condition = goalCondition(goal, 'g')
+  const converted = `${SESSION_KEY} IN (SELECT ${SESSION_KEY} FROM events WHERE ${SCOPE_SQL} AND ${condition.sql})`
+  return {
+    sql: [
+      sessionsSubquery(filters, columns, converted),
+      'ORDER BY started_at DESC, session_uuid DESC',
+      'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
+    ].join('\n'),
+    params: {
+      ...scopeOf(scope).params,
+      ...filters.params,
+      ...condition.params,
+      limit: scope.params.limit,
+      offset: offsetOf(scope.params),
+    },
+  }
+}
+
+/** Shape one result row. */
+export function toSession(row: SessionRow): Session {
+  return {
+    session_id: String(row.session_uuid),
+    user_id: String(row.visitor_id),
+    country: String(row.entry_country),
+    browser: String(row.entry_browser),
+    operating_system: String(row.entry_operating_system),
+    device_type: String(row.entry_device_type),
+    entry_page: String(row.entry_page),
+    exit_page: String(row.exit_page),
+    pageviews: Number(row.pageview_count),
+    session_duration: Number(row.duration_seconds),
+    session_start: toIsoUtc(String(row.started_at)),
+    session_end: toIsoUtc(String(row.ended_at)),
+    referrer: String(row.entry_referrer),
+    channel: String(row.entry_channel),
+  }
+}
+
+/** The sessions of the scope that completed the goal. */
+export async function queryGoalSessions(
+  events: EventsStore,
+  scope: ReportScope,
+  goal: GoalDefinition,
+): Promise<Session[]> {
+  return (await runReport<SessionRow>(events, compileGoalSessions(scope, goal))).map(toSession)
+}

@@ -1,0 +1,72 @@
+/**
+ * The overview report: the headline figures of a site over a range, after filters. Metric
+ * definitions live in `metrics.ts` (`sessionMetrics`); this file only composes them.
+ * Pipeline: plan (`ReportScope`) -> `compileOverview` -> `runReport` -> `toOverview`.
+ */
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { CompiledQuery } from './compiled-query.js'
+import { sessionMetrics } from './metrics.js'
+import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
+import { runReport } from './run-report.js'
+import { sessionsSubquery } from './sessions-subquery.js'
+
+/** Headline figures. Counts are integers; rates are fractions 0..1; durations seconds. */
+export interface Overview {
+  visitors: number
+  sessions: number
+  pageviews: number
+  bounce_rate: number
+  /** Average session duration, seconds (not rounded). */
+  session_duration: number
+  pages_per_session: number
+}
+
+const metricNames = [
+  'visitors',
+  'sessions',
+  'pageviews',
+  'bounce_rate',
+  'session_duration',
+  'pages_per_session',
+] as const satisfies readonly (keyof typeof sessionMetrics)[]
+
+/** One row: every session metric over the per-session table. */
+export function compileOverview(scope: ReportScope): CompiledQuery {
+  const filters = filtersOf(scope)
+  const inner = sessionsSubquery(filters, [
+    'visitor_key',
+    'pageview_count',
+    'matched_pageview_count',
+    'interaction_count',
+    'duration_seconds',
+  ])
+  return {
+    sql: [
+      `SELECT ${metricNames.map((name) => `${sessionMetrics[name].sql} AS ${name}`).join(', ')}`,
+      `FROM (\n${inner}\n)`,
+    ].join('\n'),
+    params: { ...scopeOf(scope).params, ...filters.params },
+  }
+}
+
+/** Shape the single result row (numbers may come back as numbers or numeric strings). */
+export function toOverview(rows: readonly Record<string, unknown>[]): Overview {
+  const row = rows[0] ?? {}
+  const number = (name: string) => {
+    const value = Number(row[name] ?? 0)
+    return Number.isFinite(value) ? value : 0
+  }
+  return {
+    visitors: number('visitors'),
+    sessions: number('sessions'),
+    pageviews: number('pageviews'),
+    bounce_rate: number('bounce_rate'),
+    session_duration: number('session_duration'),
+    pages_per_session: number('pages_per_session'),
+  }
+}
+
+/** The overview of one site over the scope's range and filters. */
+export async function queryOverview(events: EventsStore, scope: ReportScope): Promise<Overview> {
+  return toOverview(await runReport<Record<string, unknown>>(events, compileOverview(scope)))
+}

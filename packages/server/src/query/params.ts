@@ -1,0 +1,156 @@
+/**
+ * The common query parameters of every read route (DESIGN §4), parsed once into `QueryParams`:
+ *
+ * | Parameter    | Format                         | Default                                   |
+ * |--------------|--------------------------------|-------------------------------------------|
+ * | `start_date` | YYYY-MM-DD, first day included | 29 days before `end_date` (30 days in all) |
+ * | `end_date`   | YYYY-MM-DD, last day included  | today in `time_zone`                      |
+ * | `time_zone`  | IANA name (case-insensitive)   | UTC                                       |
+ * | `filters`    | JSON array, see `filters.ts`   | none                                      |
+ * | `page`       | integer >= 1                   | 1                                         |
+ * | `limit`      | integer 1..1000                | 50                                        |
+ *
+ * Days are calendar days in `time_zone`: the range is `[start of start_date, start of the day after
+ * end_date)` in that zone, as UTC instants (so a range over a DST change is 23 or 25 hours longer or
+ * shorter, as the wall clock says). A range may span at most 3,660 days. Invalid values answer 400
+ * with `details.fieldErrors` keyed by parameter name; unknown parameters are ignored.
+ */
+import { z } from 'zod'
+import { badRequest } from '../shared/errors.js'
+import { type Filter, parseFilters } from './filters.js'
+import { addDays, canonicalTimeZone, dayIn, daysBetween, startOfDayIn } from './zoned-time.js'
+
+/** Page size default and cap, page cap, default range (days) and longest range (days). */
+export const DEFAULT_LIMIT = 50
+export const MAX_LIMIT = 1000
+export const MAX_PAGE = 100_000
+export const DEFAULT_RANGE_DAYS = 30
+export const MAX_RANGE_DAYS = 3660
+
+/** Parsed common parameters. */
+export interface QueryParams {
+  /** First day of the range, 'YYYY-MM-DD' in `timeZone`. */
+  startDate: string
+  /** Last day of the range (included), 'YYYY-MM-DD' in `timeZone`. */
+  endDate: string
+  /** Canonical IANA zone name (as ClickHouse knows it). */
+  timeZone: string
+  /** Start of `startDate` in `timeZone`: epoch ms, UTC, included. */
+  from: number
+  /** Start of the day after `endDate` in `timeZone`: epoch ms, UTC, excluded. */
+  to: number
+  filters: Filter[]
+  /** 1-based page number. */
+  page: number
+  /** Rows per page. */
+  limit: number
+}
+
+/** Rows to skip for the page. */
+export const offsetOf = (params: Pick<QueryParams, 'page' | 'limit'>): number =>
+  (params.page - 1) * params.limit
+
+/** A query-string value given once (Fastify turns `?a=1&a=2` into an array). */
+export const single = (label: string) =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined
+        ? `${label} is required`
+        : Array.isArray(issue.input)
+          ? `${label} must be given once`
+          : `${label} must be a string`,
+  })
+
+const day = (name: string) =>
+  single(name).refine(isCalendarDay, `${name} must be a calendar date YYYY-MM-DD between 1970 and 2100`)
+
+/** An integer query parameter within bounds. */
+export const integerParam = (name: string, min: number, max: number) =>
+  single(name)
+    .regex(/^\d{1,9}$/, `${name} must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be an integer from ${min} to ${max}`)
+
+const commonSchema = z.object({
+  start_date: day('start_date').optional(),
+  end_date: day('end_date').optional(),
+  time_zone: single('time_zone').optional(),
+  filters: single('filters').optional(),
+  page: integerParam('page', 1, MAX_PAGE).optional(),
+  limit: integerParam('limit', 1, MAX_LIMIT).optional(),
+})
+
+function isCalendarDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
+  const year = Number(text.slice(0, 4))
+  return year >= 1970 && year <= 2100 && addDays(text, 0) === text
+}
+
+/**
+ * Parse the common parameters of a request's query string.
+ * @param query Fastify's `request.query` (an object of strings; arrays for repeated names)
+ * @param nowMs the current time, epoch ms (the default range ends today in the zone)
+ * @throws AppError 400 `Invalid <name>: <problem>` with `details: {fieldErrors: {<name>: [...]}, formErrors: []}`
+ */
+export function parseQueryParams(query: unknown, nowMs: number): QueryParams {
+  const raw = parseParams(commonSchema, query)
+  const fieldErrors: Record<string, string[]> = {}
+  const problem = (name: string, message: string) => {
+    fieldErrors[name] = [...(fieldErrors[name] ?? []), message]
+  }
+
+  const timeZone = raw.time_zone === undefined ? 'UTC' : canonicalTimeZone(raw.time_zone)
+  if (timeZone === null)
+    problem('time_zone', 'time_zone must be an IANA time zone name such as Europe/Berlin')
+
+  let filters: Filter[] = []
+  if (raw.filters !== undefined && raw.filters !== '') {
+    const parsed = parseFilters(raw.filters)
+    if (parsed.ok) filters = parsed.filters
+    else for (const message of parsed.problems) problem('filters', message)
+  }
+
+  const endDate = raw.end_date ?? dayIn(nowMs, timeZone ?? 'UTC')
+  const startDate = raw.start_date ?? addDays(endDate, -(DEFAULT_RANGE_DAYS - 1))
+  const span = daysBetween(startDate, endDate)
+  if (span < 0) problem('end_date', 'end_date must not be before start_date')
+  else if (span >= MAX_RANGE_DAYS) problem('end_date', `the range must span at most ${MAX_RANGE_DAYS} days`)
+
+  if (timeZone === null || Object.keys(fieldErrors).length > 0) throw invalidParameters(fieldErrors)
+  return {
+    startDate,
+    endDate,
+    timeZone,
+    from: startOfDayIn(startDate, timeZone),
+    to: startOfDayIn(addDays(endDate, 1), timeZone),
+    filters,
+    page: raw.page ?? 1,
+    limit: raw.limit ?? DEFAULT_LIMIT,
+  }
+}
+
+/**
+ * Parse route-specific query parameters with a zod object schema of named fields.
+ * @throws AppError 400 naming each invalid parameter (see `parseQueryParams`)
+ */
+export function parseParams<Schema extends z.ZodType>(schema: Schema, query: unknown): z.infer<Schema> {
+  const parsed = schema.safeParse(query ?? {})
+  if (parsed.success) return parsed.data
+  const fieldErrors: Record<string, string[]> = {}
+  for (const issue of parsed.error.issues) {
+    const name = String(issue.path[0] ?? 'query')
+    fieldErrors[name] = [...(fieldErrors[name] ?? []), issue.message]
+  }
+  throw invalidParameters(fieldErrors)
+}
+
+/** The 400 for invalid query parameters: the message names them, details list every problem. */
+export function invalidParameters(fieldErrors: Record<string, string[]>) {
+  const names = Object.keys(fieldErrors)
+  const first = fieldErrors[names[0] ?? '']?.[0]
+  const message =
+    names.length === 1 && first !== undefined
+      ? `Invalid ${names[0]}: ${first}`
+      : `Invalid query parameters: ${names.join(', ')}`
+  return badRequest(message, { fieldErrors, formErrors: [] })
+}

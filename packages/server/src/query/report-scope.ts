@@ -1,0 +1,42 @@
+/**
+ * The rows every report starts from: one site's events in the requested range. The condition uses the
+ * raw `site_id` and `timestamp` columns so that ClickHouse prunes on the table's primary key
+ * (site_id, toDate(timestamp), timestamp) and its monthly partitions.
+ */
+import type { SqlFragment } from './compiled-query.js'
+import type { CompiledFilters } from './filters.js'
+import { compileFilters } from './filters.js'
+import type { QueryParams } from './params.js'
+
+/** A report's plan input: which site, which parameters. */
+export interface ReportScope {
+  siteId: number
+  params: QueryParams
+}
+
+/** The scope's condition on `events`: site and half-open UTC time range. */
+export const SCOPE_SQL =
+  "site_id = {site:UInt32} AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp < {to:DateTime64(3, 'UTC')}"
+
+/** The scope as a WHERE condition with its values (`from`/`to` as 'YYYY-MM-DD hh:mm:ss.sss', UTC). */
+export function scopeOf(scope: ReportScope): SqlFragment {
+  return {
+    sql: SCOPE_SQL,
+    params: {
+      site: scope.siteId,
+      from: toDateTime64Text(scope.params.from),
+      to: toDateTime64Text(scope.params.to),
+    },
+  }
+}
+
+/** An epoch-ms instant as ClickHouse DateTime64(3) text in UTC: '2026-03-29 01:00:00.000'. */
+export function toDateTime64Text(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace('T', ' ').replace('Z', '')
+}
+
+/** ClickHouse DateTime64(3, 'UTC') text ('2026-03-01 10:00:00.000') as ISO 8601 UTC ('...T10:00:00.000Z'). */
+export const toIsoUtc = (text: string): string => `${text.replace(' ', 'T')}Z`
+
+/** The scope's filters, compiled. */
+export const filtersOf = (scope: ReportScope): CompiledFilters => compileFilters(scope.params.filters)

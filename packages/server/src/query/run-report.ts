@@ -1,0 +1,31 @@
+/**
+ * The run step of the query pipeline: execute a compiled query on the events store. ClickHouse
+ * refusals caused by request values (a regex RE2 cannot compile, a time zone its tables lack) become
+ * 400s; anything else propagates (a 500 that leaks nothing).
+ */
+
+import type { AppError } from '../shared/errors.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { CompiledQuery } from './compiled-query.js'
+import { invalidParameters } from './params.js'
+
+/** @returns the rows, as the store returns them (JSON; UInt64 as numbers) */
+export async function runReport<Row>(events: EventsStore, query: CompiledQuery): Promise<Row[]> {
+  try {
+    return await events.query<Row>(query.sql, query.params)
+  } catch (error) {
+    throw clientErrorOf(error) ?? error
+  }
+}
+
+/** The 400 a store error stands for, or null when it is not the request's fault. */
+export function clientErrorOf(error: unknown): AppError | null {
+  const message = error instanceof Error ? error.message : String(error)
+  if (/cannot compile re2|CANNOT_COMPILE_REGEXP/i.test(message)) {
+    return invalidParameters({ filters: ['a regex filter is not valid RE2 syntax'] })
+  }
+  if (/Cannot load time zone/i.test(message)) {
+    return invalidParameters({ time_zone: ['time_zone is not known to the events store'] })
+  }
+  return null
+}
