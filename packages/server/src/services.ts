@@ -10,6 +10,8 @@ import { type EvaluationResult, evaluateAlerts } from './alerts/evaluate-alerts.
 import { type ApiKeys, createApiKeys } from './auth/api-keys.js'
 import { type Auth, createAuth } from './auth/better-auth.js'
 import type { Config } from './config.js'
+import type { Goal } from './goals/goal.js'
+import { listGoals } from './goals/goals.js'
 import { type Geolocator, openGeolocator } from './ingest/enrich/geolocation.js'
 import { createIngest, type Ingest, type IngestListeners } from './ingest/ingest.js'
 import { createSiteLookup, type SiteLookup } from './ingest/ingest-site.js'
@@ -30,6 +32,7 @@ import type { EventsStore } from './storage/events/events-store.js'
 import { openEventsStore } from './storage/events/open-events-store.js'
 import { type MetadataStore, openMetadataStore } from './storage/metadata/db.js'
 import { getOrCreateSecret } from './storage/metadata/instance-settings.js'
+import { createConversionTracker } from './webhooks/conversion-tracker.js'
 import { createDeliveryRunner, type DeliveryRunner } from './webhooks/deliveries.js'
 import { ingestFacts } from './webhooks/ingest-facts.js'
 import { createOutbox, type Outbox } from './webhooks/outbox.js'
@@ -152,7 +155,17 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         }),
       onWebhookChange: (siteId) => outbox.invalidate(siteId),
     })
-    const facts = ingestFacts(outbox)
+    const goalsCache = new Map<number, { goals: Promise<Goal[]>; expires: number }>()
+    const facts = ingestFacts(outbox, {
+      conversions: createConversionTracker(redis),
+      goalsOf: (siteId) => {
+        const hit = goalsCache.get(siteId)
+        if (hit && hit.expires > clock()) return hit.goals
+        const goals = listGoals(metadata.db, siteId, { offset: 0, limit: 1000 }).then((r) => r.goals)
+        goalsCache.set(siteId, { goals, expires: clock() + 5000 })
+        return goals
+      },
+    })
     const alertRules = createAlertRules(metadata.db, clock)
     const evaluate = () => evaluateAlerts({ db: metadata.db, events, outbox, clock })
     const roles = createRoleCache(metadata, clock)

@@ -156,6 +156,55 @@ describe('delivering', () => {
     expect(event.data.sessionId).toBe(session.data.sessionId)
   })
 
+  it('delivers goal.converted once per session and goal, signed', async () => {
+    receiver.respond(() => 200)
+    const { site, secret } = await siteWithWebhook(['goal.converted'])
+    const goal = async (body: object) =>
+      (await api('POST', `/api/sites/${site.siteId}/goals`, body)).json().goalId as number
+    const pricing = await goal({ name: 'Pricing', goalType: 'path', config: { pathPattern: '/pricing' } })
+    const signup = await goal({
+      name: 'Pro signup',
+      goalType: 'event',
+      config: { eventName: 'signup', eventPropertyKey: 'plan', eventPropertyValue: 'pro' },
+    })
+    const before = receiver.received.length
+    await track(site.siteId, { pathname: '/home', user_id: 'gina' })
+    await track(site.siteId, { pathname: '/pricing', user_id: 'gina' })
+    await track(site.siteId, { pathname: '/pricing', user_id: 'gina' })
+    await track(site.siteId, {
+      type: 'custom_event',
+      event_name: 'signup',
+      properties: '{"plan":"free"}',
+      user_id: 'gina',
+    })
+    await track(site.siteId, {
+      type: 'custom_event',
+      event_name: 'signup',
+      properties: '{"plan":"pro"}',
+      user_id: 'gina',
+    })
+    await track(site.siteId, { pathname: '/pricing', user_id: 'hank' })
+    await deliverDue()
+    const got = receiver.received.slice(before)
+    expect(got.every((r) => r.headers['x-pathlight-event'] === 'goal.converted')).toBe(true)
+    for (const request of got)
+      expect(request.headers['x-pathlight-signature']).toBe(hmac(request.body, secret))
+    const conversions = got.map((r) => JSON.parse(r.body).data).map((d) => [d.userId, d.goalId, d.goalName])
+    expect(conversions.sort()).toEqual(
+      [
+        ['gina', pricing, 'Pricing'],
+        ['gina', signup, 'Pro signup'],
+        ['hank', pricing, 'Pricing'],
+      ].sort(),
+    )
+    const first = JSON.parse(got[0]?.body ?? '{}').data
+    expect(first).toMatchObject({
+      goalType: expect.any(String),
+      sessionId: expect.any(String),
+      event: expect.any(Object),
+    })
+  })
+
   it('retries 500, 500, then 200: three attempts, backoff respected, all in the delivery log', async () => {
     const { site, id } = await siteWithWebhook(['session.created'])
     const before = receiver.received.length

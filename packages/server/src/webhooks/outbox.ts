@@ -18,6 +18,8 @@ export interface Outbox {
    * @returns undefined when no webhook wants it (nothing to wait for), else a promise of the stored rows
    */
   enqueue(siteId: number, type: WebhookEventType, data: Record<string, unknown>): Promise<void> | undefined
+  /** Whether any enabled webhook of the site subscribes to the type (cached like `enqueue`). */
+  wants(siteId: number, type: WebhookEventType): boolean | Promise<boolean>
   /** Forget the cached subscriptions of a site (after its webhooks change). */
   invalidate(siteId: number): void
   /** Wait for pending writes. */
@@ -126,6 +128,11 @@ export function createOutbox(db: MetadataDb, options: { clock?: Clock; cacheTtlM
       const cached = subscriptions.get(siteId)
       if (cached && cached.expires > clock()) return store(cached.hooks, siteId, type, data)
       return load(siteId).then((hooks) => store(hooks, siteId, type, data))
+    },
+    wants(siteId, type) {
+      const cached = subscriptions.get(siteId)
+      if (cached && cached.expires > clock()) return cached.hooks.some((h) => h.events.includes(type))
+      return load(siteId).then((hooks) => hooks.some((h) => h.events.includes(type)))
     },
     invalidate(siteId) {
       subscriptions.delete(siteId)
