@@ -27,6 +27,10 @@ import { scriptRoutes } from './http/script.js'
 import { siteStatusRoutes } from './http/site-status.js'
 import { siteRoutes } from './http/sites.js'
 import { trackRoutes } from './http/track.js'
+import { v1EventRoutes } from './http/v1/events.js'
+import { v1ReportRoutes } from './http/v1/reports.js'
+import { v1SiteRoutes } from './http/v1/sites.js'
+import { registerV1Guard } from './http/v1/v1-scope.js'
 import { webhookRoutes } from './http/webhooks.js'
 import type { Ingest } from './ingest/ingest.js'
 import type { SiteLookup } from './ingest/ingest-site.js'
@@ -61,6 +65,7 @@ export interface AppDeps {
   alerts: { rules: AlertRules }
   baseUrl: string
   trackKeyLimit: { max: number; windowMs: number }
+  v1Limit: { max: number; windowMs: number }
   trustProxy: Config['trustProxy']
   redis?: Redis
   logLevel?: string
@@ -105,6 +110,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
     await scope.register(goalRoutes, analytics)
     await scope.register(errorRoutes, analytics)
+  })
+
+  // Public REST API v1: API keys only, its own rate limit.
+  await app.register(async (scope) => {
+    await registerV1Guard(scope, { apiKeys: deps.apiKeys, limit: deps.v1Limit, redis: deps.redis })
+    const v1 = { db: deps.metadata.db, events: deps.events, clock: deps.clock ?? systemClock }
+    await scope.register(v1SiteRoutes, { db: deps.metadata.db })
+    await scope.register(v1EventRoutes, v1)
+    await scope.register(v1ReportRoutes, v1)
   })
 
   await app.register(async (scope) => {

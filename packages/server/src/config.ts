@@ -38,6 +38,9 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(10 * 60_000),
+  /** Requests per window per API key on the v1 API (spec: 50 per minute). */
+  PATHLIGHT_V1_LIMIT: z.coerce.number().int().positive().default(50),
+  PATHLIGHT_V1_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
   /** Trust X-Forwarded-For from these proxies (Fastify `trustProxy`): 'true', a hop count or CIDR list. */
   TRUST_PROXY: z.string().default(''),
   /** Acknowledge after the local journal (default) or only after the events-store insert ('off'). */
@@ -73,6 +76,7 @@ export interface Config {
   baseUrl: string
   authSecret: string | undefined
   trackKeyLimit: { max: number; windowMs: number }
+  v1Limit: { max: number; windowMs: number }
   /** Fastify `trustProxy`: false, true, a CIDR/address list, or a hop-count function. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean)
   ingestFlush: { rows: number; ms: number }
@@ -118,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ),
     authSecret: e.AUTH_SECRET,
     trackKeyLimit: { max: e.PATHLIGHT_TRACK_KEY_LIMIT, windowMs: e.PATHLIGHT_TRACK_KEY_WINDOW_MS },
+    v1Limit: { max: e.PATHLIGHT_V1_LIMIT, windowMs: e.PATHLIGHT_V1_WINDOW_MS },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     ingestFlush: {
       rows: e.INGEST_FLUSH_ROWS,

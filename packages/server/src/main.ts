@@ -44,6 +44,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
     ...services,
     baseUrl: config.baseUrl,
     trackKeyLimit: config.trackKeyLimit,
+    v1Limit: config.v1Limit,
     trustProxy: config.trustProxy,
     logLevel: config.logLevel,
     isShuttingDown: () => shuttingDown,

@@ -38,6 +38,7 @@ export async function runDemo(args: string[]): Promise<void> {
     ...services,
     baseUrl: config.baseUrl,
     trackKeyLimit: config.trackKeyLimit,
+    v1Limit: config.v1Limit,
     trustProxy: false,
   })
   try {

@@ -35,6 +35,8 @@ const access = {
   member: (ok: number): Expectation => ({ ...access.signedIn(ok), outsider: 404 }),
   admin: (ok: number): Expectation => ({ ...access.member(ok), member: 403 }),
   instanceOwner: (ok: number): Expectation => ({ ...access.signedIn(403), owner: ok }),
+  /** The v1 API: API keys only (a member's key reads; another organization's key gets 404). */
+  v1: (ok: number): Expectation => ({ ...access.member(ok) }),
   /** Analytics reads (`siteForReader`): members, and holders of this site's current private link key. */
   reader: (ok: number): Expectation => ({
     none: 401,
@@ -455,6 +457,20 @@ const table: Row[] = [
     expect: access.reader(200),
     request: sitePath('/error-bucketed?errorMessage=boom&bucket=day'),
   },
+  {
+    method: 'GET',
+    url: '/api/v1/sites',
+    expect: access.signedIn(200),
+    request: async () => ({ url: '/api/v1/sites' }),
+  },
+  ...['stats', 'pages', 'sessions', 'events', 'events/names', 'revenue'].map(
+    (report): Row => ({
+      method: 'GET',
+      url: `/api/v1/sites/:siteId/${report}`,
+      expect: access.v1(200),
+      request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/${report}` }),
+    }),
+  ),
   {
     method: 'POST',
     url: '/api/user/api-keys',

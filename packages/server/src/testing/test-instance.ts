@@ -64,6 +64,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
     ...services,
     baseUrl: config.baseUrl,
     trackKeyLimit: config.trackKeyLimit,
+    v1Limit: config.v1Limit,
     trustProxy: config.trustProxy,
   })
 

@@ -1,0 +1,150 @@
+/**
+ * v1 report routes. Every one takes the common query parameters (`start_date`, `end_date`,
+ * `time_zone`, `filters`, `page`, `limit`; README "Query parameters") and answers `{data, meta}`:
+ * - `GET /api/v1/sites/{siteId}/stats[?bucket=hour|day|week|month]`: `data: {current, previous,
+ *   change, series?}`: overview totals (visitors, sessions, pageviews, bounce_rate, session_duration in
+ *   seconds, pages_per_session, events) for the range and for the period of equal length just before
+ *   it; `change` is the relative change per metric (null when the previous value is 0); with `bucket`,
+ *   a time series with every bucket present.
+ * - `GET .../pages[?sort=pageviews|visitors|entries|exits|bounce_rate|time_on_page&order=asc|desc]`:
+ *   per pathname, paginated (`meta: {total, page, pageSize, totalPages}`).
+ * - `GET .../sessions`: Session objects, newest first, paginated.
+ * - `GET .../events/names`: custom event names with events, sessions and visitors, paginated.
+ * - `GET .../revenue[?bucket=day]`: revenue per currency (see query/revenue.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { siteForMember } from '../../auth/site-access.js'
+import { queryCustomEventCount } from '../../query/custom-event-count.js'
+import { queryEventNames } from '../../query/event-names.js'
+import { queryOverview } from '../../query/overview.js'
+import { pageSortFields, queryPageStats } from '../../query/page-stats.js'
+import { parseParams, parseQueryParams, type QueryParams, single } from '../../query/params.js'
+import type { ReportScope } from '../../query/report-scope.js'
+import { queryRevenue } from '../../query/revenue.js'
+import { querySessionList } from '../../query/session-list.js'
+import { queryTimeseries } from '../../query/timeseries.js'
+import { addDays, daysBetween, startOfDayIn } from '../../query/zoned-time.js'
+import type { Clock } from '../../shared/time.js'
+import type { EventsStore } from '../../storage/events/events-store.js'
+import type { MetadataDb } from '../../storage/metadata/db.js'
+import { callerOf } from '../caller-of.js'
+
+type Params = { Params: { siteId: string }; Querystring: Record<string, unknown> }
+
+const seriesBuckets = ['hour', 'day', 'week', 'month'] as const
+const bucketQuery = z.object({
+  bucket: single('bucket')
+    .refine(
+      (b) => (seriesBuckets as readonly string[]).includes(b),
+      `bucket must be one of ${seriesBuckets.join(', ')}`,
+    )
+    .transform((b) => b as (typeof seriesBuckets)[number])
+    .optional(),
+})
+const pagesQuery = z.object({
+  sort: single('sort')
+    .refine(
+      (s) => (pageSortFields as readonly string[]).includes(s),
+      `sort must be one of ${pageSortFields.join(', ')}`,
+    )
+    .transform((s) => s as (typeof pageSortFields)[number])
+    .optional(),
+  order: single('order')
+    .refine((o) => o === 'asc' || o === 'desc', 'order must be asc or desc')
+    .transform((o) => o as 'asc' | 'desc')
+    .optional(),
+})
+
+/** The period of equal length (in calendar days of the zone) that ends where `params` begins. */
+export function previousPeriod(params: QueryParams): QueryParams {
+  const days = daysBetween(params.startDate, params.endDate) + 1
+  const startDate = addDays(params.startDate, -days)
+  const endDate = addDays(params.startDate, -1)
+  return { ...params, startDate, endDate, from: startOfDayIn(startDate, params.timeZone), to: params.from }
+}
+
+const pageMeta = (params: QueryParams, total: number) => ({
+  total,
+  page: params.page,
+  pageSize: params.limit,
+  totalPages: Math.ceil(total / params.limit),
+})
+
+export async function v1ReportRoutes(
+  app: FastifyInstance,
+  { db, events, clock }: { db: MetadataDb; events: EventsStore; clock: Clock },
+) {
+  const scopeOf = async (request: FastifyRequest<Params>): Promise<ReportScope> => {
+    const { site } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
+    return { siteId: site.site_id, params: parseQueryParams(request.query, clock()) }
+  }
+
+  const totals = async (scope: ReportScope) => {
+    const [overview, custom] = await Promise.all([
+      queryOverview(events, scope),
+      queryCustomEventCount(events, scope),
+    ])
+    return { ...overview, events: custom }
+  }
+
+  app.get<Params>('/api/v1/sites/:siteId/stats', async (request) => {
+    const scope = await scopeOf(request)
+    const { bucket } = parseParams(bucketQuery, request.query)
+    const previousScope = { ...scope, params: previousPeriod(scope.params) }
+    const [current, previous, series] = await Promise.all([
+      totals(scope),
+      totals(previousScope),
+      bucket ? queryTimeseries(events, scope, bucket) : Promise.resolve(undefined),
+    ])
+    const change = Object.fromEntries(
+      (Object.keys(current) as (keyof typeof current)[]).map((key) => [
+        key,
+        previous[key] === 0 ? null : (current[key] - previous[key]) / previous[key],
+      ]),
+    )
+    return {
+      data: { current, previous, change, ...(series ? { series } : {}) },
+      meta: {
+        startDate: scope.params.startDate,
+        endDate: scope.params.endDate,
+        previousStartDate: previousScope.params.startDate,
+        previousEndDate: previousScope.params.endDate,
+        timeZone: scope.params.timeZone,
+        ...(bucket ? { bucket } : {}),
+      },
+    }
+  })
+
+  app.get<Params>('/api/v1/sites/:siteId/pages', async (request) => {
+    const scope = await scopeOf(request)
+    const { sort, order } = parseParams(pagesQuery, request.query)
+    const { data, total } = await queryPageStats(events, scope, {
+      field: sort ?? 'pageviews',
+      order: order ?? 'desc',
+    })
+    return { data, meta: pageMeta(scope.params, total) }
+  })
+
+  app.get<Params>('/api/v1/sites/:siteId/sessions', async (request) => {
+    const scope = await scopeOf(request)
+    const { data, total } = await querySessionList(events, scope)
+    return { data, meta: pageMeta(scope.params, total) }
+  })
+
+  app.get<Params>('/api/v1/sites/:siteId/events/names', async (request) => {
+    const scope = await scopeOf(request)
+    const { data, total } = await queryEventNames(events, scope)
+    return { data, meta: pageMeta(scope.params, total) }
+  })
+
+  app.get<Params>('/api/v1/sites/:siteId/revenue', async (request) => {
+    const scope = await scopeOf(request)
+    const { bucket } = parseParams(bucketQuery, request.query)
+    const data = await queryRevenue(events, scope, bucket ?? 'day')
+    return {
+      data,
+      meta: { startDate: scope.params.startDate, endDate: scope.params.endDate, bucket: bucket ?? 'day' },
+    }
+  })
+}

@@ -1,0 +1,110 @@
+/**
+ * Per-pathname statistics (the v1 API's `/pages`), paginated and sortable:
+ * - `pageviews`, `visitors`: pageview events on the path (passing the filters) and their visitors;
+ * - `entries`, `exits`: counted sessions whose first / last pageview was on the path;
+ * - `bounce_rate`: of the sessions entering on the path, the fraction that bounced (one pageview, no
+ *   interaction; `metrics.ts`), 0 when none entered there;
+ * - `time_on_page`: mean seconds from a pageview on the path to the next pageview of the same session;
+ *   pageviews that were the last of their session have no measurable time and are left out; null when
+ *   no pageview on the path had a successor.
+ */
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { CompiledQuery } from './compiled-query.js'
+import { SESSION_KEY, VISITOR_KEY } from './metrics.js'
+import { offsetOf } from './params.js'
+import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
+import { runReport } from './run-report.js'
+import { sessionFilterRestriction, sessionsSubquery } from './sessions-subquery.js'
+
+export const pageSortFields = [
+  'pageviews',
+  'visitors',
+  'entries',
+  'exits',
+  'bounce_rate',
+  'time_on_page',
+] as const
+export type PageSortField = (typeof pageSortFields)[number]
+
+export interface PageStats {
+  pathname: string
+  pageviews: number
+  visitors: number
+  entries: number
+  exits: number
+  bounce_rate: number
+  /** Seconds, or null when not measurable. */
+  time_on_page: number | null
+}
+
+export function compilePageStats(
+  scope: ReportScope,
+  sort: { field: PageSortField; order: 'asc' | 'desc' } = { field: 'pageviews', order: 'desc' },
+): CompiledQuery {
+  const filters = filtersOf(scope)
+  const pageviewWhere = [SCOPE_SQL, "type = 'pageview'"]
+  if (filters.event) pageviewWhere.push(`(${filters.event})`)
+  const restriction = sessionFilterRestriction(filters)
+  if (restriction) pageviewWhere.push(restriction)
+  const sessions = sessionsSubquery(filters, [
+    'entry_page',
+    'exit_page',
+    'pageview_count',
+    'interaction_count',
+  ])
+  const direction = sort.order === 'asc' ? 'ASC' : 'DESC'
+  return {
+    sql: `SELECT pv.pathname AS pathname, pv.pageviews AS pageviews, pv.visitors AS visitors,
+  coalesce(en.entries, 0) AS entries, coalesce(ex.exits, 0) AS exits,
+  if(coalesce(en.entries, 0) = 0, 0, coalesce(en.bounces, 0) / en.entries) AS bounce_rate,
+  pv.time_on_page AS time_on_page, count() OVER () AS total_pages
+FROM (
+  SELECT pathname, count() AS pageviews, uniqExact(visitor) AS visitors,
+    avgIf(dateDiff('millisecond', timestamp, next_at) / 1000, next_at IS NOT NULL) AS time_on_page
+  FROM (
+    SELECT pathname, timestamp, ${VISITOR_KEY} AS visitor,
+      leadInFrame(toNullable(timestamp)) OVER (PARTITION BY ${SESSION_KEY} ORDER BY timestamp
+        ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) AS next_at
+    FROM events
+    WHERE ${pageviewWhere.join(' AND ')}
+  )
+  GROUP BY pathname
+) AS pv
+LEFT JOIN (
+  SELECT entry_page AS page, count() AS entries, countIf(pageview_count = 1 AND interaction_count = 0) AS bounces
+  FROM (${sessions}) GROUP BY page
+) AS en ON en.page = pv.pathname
+LEFT JOIN (
+  SELECT exit_page AS page, count() AS exits FROM (${sessions}) GROUP BY page
+) AS ex ON ex.page = pv.pathname
+ORDER BY ${sort.field} ${direction}, pathname ASC
+LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    params: {
+      ...scopeOf(scope).params,
+      ...filters.params,
+      limit: scope.params.limit,
+      offset: offsetOf(scope.params),
+    },
+  }
+}
+
+export async function queryPageStats(
+  events: EventsStore,
+  scope: ReportScope,
+  sort?: { field: PageSortField; order: 'asc' | 'desc' },
+): Promise<{ data: PageStats[]; total: number }> {
+  const rows = await runReport<Record<string, unknown>>(events, compilePageStats(scope, sort))
+  return {
+    data: rows.map((r) => ({
+      pathname: String(r.pathname),
+      pageviews: Number(r.pageviews),
+      visitors: Number(r.visitors),
+      entries: Number(r.entries),
+      exits: Number(r.exits),
+      bounce_rate: Number(r.bounce_rate),
+      time_on_page:
+        r.time_on_page === null || Number.isNaN(Number(r.time_on_page)) ? null : Number(r.time_on_page),
+    })),
+    total: rows.length > 0 ? Number(rows[0]?.total_pages) : 0,
+  }
+}

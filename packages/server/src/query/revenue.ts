@@ -1,0 +1,136 @@
+/**
+ * Revenue from custom events whose properties carry `revenue` (a JSON number, or a decimal string) and
+ * `currency` (an ISO 4217 code, upper-cased; events without a valid 3-letter code are left out). Amounts
+ * are never converted between currencies: every figure is per currency.
+ * - `totals`: per currency, the revenue, the number of revenue events, the visitors of the scope
+ *   (all counted visitors, not only paying ones) and `revenue_per_visitor` = revenue / those visitors;
+ * - `byEventName`, `byPathname`: per currency and name / path, revenue and events, largest first;
+ * - `series`: per bucket (hour, day, week, month in the zone; every bucket present) and currency.
+ */
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { CompiledQuery } from './compiled-query.js'
+import { VISITOR_KEY } from './metrics.js'
+import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
+import { runReport } from './run-report.js'
+import { sessionFilterRestriction } from './sessions-subquery.js'
+import { type BucketUnit, bucketExpressions, bucketStarts } from './time-buckets.js'
+
+const AMOUNT = "toFloat64OrNull(JSONExtractRaw(properties, 'revenue'))"
+const AMOUNT_TEXT = "toFloat64OrNull(JSONExtractString(properties, 'revenue'))"
+const CURRENCY = "upper(JSONExtractString(properties, 'currency'))"
+
+export interface RevenueReport {
+  totals: {
+    currency: string
+    revenue: number
+    events: number
+    visitors: number
+    revenue_per_visitor: number
+  }[]
+  byEventName: { currency: string; event_name: string; revenue: number; events: number }[]
+  byPathname: { currency: string; pathname: string; revenue: number; events: number }[]
+  series: { time: string; currency: string; revenue: number }[]
+}
+
+/** The scope's revenue rows, as a subquery with columns amount, currency, event_name, pathname, bucket. */
+function revenueRows(scope: ReportScope, unit: BucketUnit): CompiledQuery {
+  const filters = filtersOf(scope)
+  const where = [SCOPE_SQL, "type = 'custom_event'"]
+  if (filters.event) where.push(`(${filters.event})`)
+  const restriction = sessionFilterRestriction(filters)
+  if (restriction) where.push(restriction)
+  return {
+    sql: `SELECT coalesce(${AMOUNT}, ${AMOUNT_TEXT}) AS amount, ${CURRENCY} AS currency, event_name, pathname,
+    ${bucketExpressions[unit]} AS bucket
+  FROM events WHERE ${where.join(' AND ')}`,
+    params: { ...scopeOf(scope).params, ...filters.params, tz: scope.params.timeZone },
+  }
+}
+
+export function compileRevenue(
+  scope: ReportScope,
+  unit: BucketUnit,
+): Record<keyof RevenueReport | 'visitors', CompiledQuery> {
+  const rows = revenueRows(scope, unit)
+  const valid = "amount IS NOT NULL AND match(currency, '^[A-Z]{3}$')"
+  const from = `FROM (${rows.sql}) WHERE ${valid}`
+  const filters = filtersOf(scope)
+  const visitorsWhere = [SCOPE_SQL]
+  if (filters.event) visitorsWhere.push(`(${filters.event})`)
+  const restriction = sessionFilterRestriction(filters)
+  if (restriction) visitorsWhere.push(restriction)
+  return {
+    totals: {
+      sql: `SELECT currency, sum(amount) AS revenue, count() AS events ${from} GROUP BY currency ORDER BY revenue DESC, currency`,
+      params: rows.params,
+    },
+    byEventName: {
+      sql: `SELECT currency, event_name, sum(amount) AS revenue, count() AS events ${from} GROUP BY currency, event_name ORDER BY revenue DESC, event_name LIMIT 100`,
+      params: rows.params,
+    },
+    byPathname: {
+      sql: `SELECT currency, pathname, sum(amount) AS revenue, count() AS events ${from} GROUP BY currency, pathname ORDER BY revenue DESC, pathname LIMIT 100`,
+      params: rows.params,
+    },
+    series: {
+      sql: `SELECT bucket, currency, sum(amount) AS revenue ${from} GROUP BY bucket, currency ORDER BY bucket, currency`,
+      params: rows.params,
+    },
+    visitors: {
+      sql: `SELECT uniqExact(${VISITOR_KEY}) AS visitors FROM events WHERE ${visitorsWhere.join(' AND ')}`,
+      params: { ...scopeOf(scope).params, ...filters.params },
+    },
+  }
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100
+
+/** @throws AppError 400 naming `bucket` when the range has too many buckets */
+export async function queryRevenue(
+  events: EventsStore,
+  scope: ReportScope,
+  unit: BucketUnit,
+): Promise<RevenueReport> {
+  const starts = bucketStarts(scope.params, unit)
+  const q = compileRevenue(scope, unit)
+  const [totals, byEventName, byPathname, series, visitorRows] = await Promise.all([
+    runReport<Record<string, unknown>>(events, q.totals),
+    runReport<Record<string, unknown>>(events, q.byEventName),
+    runReport<Record<string, unknown>>(events, q.byPathname),
+    runReport<Record<string, unknown>>(events, q.series),
+    runReport<Record<string, unknown>>(events, q.visitors),
+  ])
+  const visitors = Number(visitorRows[0]?.visitors ?? 0)
+  const currencies = totals.map((t) => String(t.currency))
+  const seriesByKey = new Map(
+    series.map((s) => [`${Number(s.bucket) * 1000}|${String(s.currency)}`, Number(s.revenue)]),
+  )
+  return {
+    totals: totals.map((t) => ({
+      currency: String(t.currency),
+      revenue: round2(Number(t.revenue)),
+      events: Number(t.events),
+      visitors,
+      revenue_per_visitor: visitors === 0 ? 0 : round2(Number(t.revenue) / visitors),
+    })),
+    byEventName: byEventName.map((r) => ({
+      currency: String(r.currency),
+      event_name: String(r.event_name),
+      revenue: round2(Number(r.revenue)),
+      events: Number(r.events),
+    })),
+    byPathname: byPathname.map((r) => ({
+      currency: String(r.currency),
+      pathname: String(r.pathname),
+      revenue: round2(Number(r.revenue)),
+      events: Number(r.events),
+    })),
+    series: starts.flatMap((t) =>
+      currencies.map((currency) => ({
+        time: new Date(t).toISOString(),
+        currency,
+        revenue: round2(seriesByKey.get(`${t}|${currency}`) ?? 0),
+      })),
+    ),
+  }
+}
