@@ -1,6 +1,7 @@
 /**
  * The app: finds out who is signed in, keeps signed-out visitors on the sign-in pages (returning them
- * to where they were going afterwards), and renders the page of the current route.
+ * to where they were going afterwards), and renders the page of the current route. Report pages
+ * opened with a private link key (`?key=`), or signed out (a public site), are the shared view.
  */
 import { useCallback, useEffect, useState } from 'react'
 import { api } from './api/api'
@@ -18,16 +19,17 @@ import { NewOrganizationPage } from './pages/new-organization-page'
 import { NewSitePage } from './pages/new-site-page'
 import { NotFoundPage } from './pages/not-found-page'
 import { OrganizationPage } from './pages/organization-page'
+import { ReportPage } from './pages/report-page'
+import { SharedScope } from './pages/shared-scope'
 import { SignInPage } from './pages/sign-in-page'
 import { SignUpPage } from './pages/sign-up-page'
-import { SiteHomePage } from './pages/site-home-page'
 import { SiteScope } from './pages/site-scope'
 import { SiteSettingsPage } from './pages/site-settings-page'
 import { WebhookPage } from './pages/webhook-page'
 import { WebhooksPage } from './pages/webhooks-page'
 import { browserHistory, navigate } from './router/navigation'
 import { Redirect } from './router/redirect'
-import { type Route, routePath } from './router/routes'
+import { isReportRoute, type Route, routePath } from './router/routes'
 import { useRoute } from './router/use-route'
 import { SessionProvider } from './session'
 
@@ -63,6 +65,10 @@ export function App() {
   }
   if (session === undefined) return <Loading />
 
+  const privateKey = new URLSearchParams(browserHistory().snapshot().split('?')[1] ?? '').get('key') ?? ''
+  if (isReportRoute(route) && (privateKey !== '' || !session)) {
+    return <SharedScope route={route} privateKey={privateKey || undefined} signedIn={session !== null} />
+  }
   if (!session) {
     if (route.name === 'signIn') return <SignInPage onSignedIn={setSession} />
     if (route.name === 'signUp') return <SignUpPage onSignedIn={setSession} />
@@ -94,6 +100,27 @@ function Page({ route }: { route: Route }) {
     case 'members':
       return <MembersPage key={route.organizationId} organizationId={route.organizationId} />
     case 'site':
+    case 'goals':
+    case 'goal':
+    case 'errors':
+    case 'errorDetail':
+    case 'webVitals':
+    case 'sessions':
+    case 'session':
+    case 'events':
+      return (
+        <SiteScope key={route.siteId} siteId={route.siteId} route={route}>
+          {(context) => (
+            <ReportPage
+              route={route}
+              siteId={context.site.siteId}
+              site={context.site}
+              canAdmin={context.canAdmin}
+              shared={false}
+            />
+          )}
+        </SiteScope>
+      )
     case 'siteSettings':
     case 'webhooks':
     case 'webhook':
@@ -102,8 +129,6 @@ function Page({ route }: { route: Route }) {
         <SiteScope key={route.siteId} siteId={route.siteId} route={route}>
           {(context) => {
             switch (route.name) {
-              case 'site':
-                return <SiteHomePage site={context.site} />
               case 'siteSettings':
                 return <SiteSettingsPage {...context} />
               case 'webhooks':

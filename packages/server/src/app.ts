@@ -18,16 +18,20 @@ import { requireCaller } from './http/caller.js'
 import { dashboardRoutes } from './http/dashboard.js'
 import { errorHandler } from './http/error-handler.js'
 import { errorRoutes } from './http/errors.js'
+import { experimentRoutes } from './http/experiments.js'
 import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
 import { memberRoutes } from './http/members.js'
+import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import { organizationRoutes } from './http/organizations.js'
 import { optionalCaller } from './http/reader.js'
+import { reportRoutes } from './http/reports.js'
 import { scriptRoutes } from './http/script.js'
 import { siteStatusRoutes } from './http/site-status.js'
 import { siteRoutes } from './http/sites.js'
 import { trackRoutes } from './http/track.js'
 import { v1EventRoutes } from './http/v1/events.js'
+import { v1ExperimentRoutes } from './http/v1/experiments.js'
 import { v1ReportRoutes } from './http/v1/reports.js'
 import { v1SiteRoutes } from './http/v1/sites.js'
 import { registerV1Guard } from './http/v1/v1-scope.js'
@@ -102,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis: deps.redis,
   })
   await app.register(scriptRoutes, { loadSite: (siteId) => findSite(deps.metadata.db, siteId) })
+  await app.register(openApiRoutes)
   await app.register(dashboardRoutes)
 
   // Analytics: reads for members, private link key holders and (public sites) anyone; writes need a caller.
@@ -110,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
     await scope.register(goalRoutes, analytics)
     await scope.register(errorRoutes, analytics)
+    await scope.register(reportRoutes, analytics)
   })
 
   // Public REST API v1: API keys only, its own rate limit.
@@ -119,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1SiteRoutes, { db: deps.metadata.db })
     await scope.register(v1EventRoutes, v1)
     await scope.register(v1ReportRoutes, v1)
+    await scope.register(v1ExperimentRoutes, v1)
   })
 
   await app.register(async (scope) => {
@@ -131,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       siteLookup: deps.siteLookup,
     })
     await scope.register(siteStatusRoutes, { db: deps.metadata.db, events: deps.events })
+    await scope.register(experimentRoutes, { db: deps.metadata.db, clock: deps.clock })
     await scope.register(memberRoutes, { db: deps.metadata.db })
     await scope.register(alertRoutes, { db: deps.metadata.db, alerts: deps.alerts.rules })
     await scope.register(webhookRoutes, {

@@ -8,8 +8,11 @@ import { ApiError, toApiError } from './api-error'
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
 
 export interface Transport {
-  /** @throws ApiError for any failure, including the server being unreachable */
-  request<T>(method: string, path: string, body?: unknown): Promise<T>
+  /**
+   * @param headers extra request headers (the shared view's `X-Private-Key`)
+   * @throws ApiError for any failure, including the server being unreachable
+   */
+  request<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>
 }
 
 /**
@@ -18,8 +21,13 @@ export interface Transport {
  */
 export function createTransport(fetchImpl: FetchLike, onUnauthorized: () => void = () => {}): Transport {
   return {
-    async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-      const headers: Record<string, string> = { accept: 'application/json' }
+    async request<T>(
+      method: string,
+      path: string,
+      body?: unknown,
+      extraHeaders?: Record<string, string>,
+    ): Promise<T> {
+      const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json' }
       if (body !== undefined) headers['content-type'] = 'application/json'
       let response: Response
       try {

@@ -1,100 +1,23 @@
 /**
- * A site's home page. Until the reports arrive (phase 2) it is the installation page: the tracking
- * snippet to copy and a live check that turns green when the first event is stored.
+ * A site's home page: its overview once the site has received an event, the installation page until
+ * then. A site that receives its first event while the installation page is open keeps it (the check
+ * turns green) and offers a button to the reports.
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
+import { api } from '../api/api'
 import type { Site } from '../api/types'
-import { CopyButton } from '../components/copy-button'
-import { OnboardingSteps } from '../components/onboarding-steps'
-import { formatDateTime, formatRelative } from '../lib/format'
-import { trackingSnippet } from '../lib/snippet'
-import { useSiteStatus } from '../lib/use-site-status'
-import { Link } from '../router/link'
-import { routePath } from '../router/routes'
+import { FormError } from '../components/form-error'
+import { Loading } from '../components/loading'
+import { useResource } from '../lib/use-resource'
+import { InstallPage } from './install-page'
+import { OverviewPage } from './overview-page'
+import type { ReportContext } from './report-context'
 
-/** The installation page of `site`: live status, snippet, server-side tracking. */
-export function SiteHomePage({ site }: { site: Site }) {
-  const { status, failed } = useSiteStatus(site.siteId)
-  const snippet = trackingSnippet(window.location.origin, site.siteId)
-  const receiving = status?.hasEvents === true
-  return (
-    <div className="stack">
-      {status && !receiving && <OnboardingSteps current={3} />}
-      <section className="card" aria-labelledby="status-title">
-        <h2 id="status-title">Tracking status</h2>
-        <TrackingStatus receiving={receiving} lastEventAt={status?.lastEventAt ?? null} checking={!status} />
-        {failed && <p className="hint">The last check failed; trying again.</p>}
-      </section>
-
-      <section className="card" aria-labelledby="snippet-title">
-        <h2 id="snippet-title">Add the tracking script</h2>
-        <p>
-          Paste this into the <code>&lt;head&gt;</code> of every page of <strong>{site.domain}</strong>. It
-          sets no cookies and sends pageviews, including single-page-app navigations.
-        </p>
-        <div className="snippet">
-          <pre>
-            <code>{snippet}</code>
-          </pre>
-          <CopyButton text={snippet} label="Copy snippet" />
-        </div>
-        <p className="hint">
-          Custom events: <code>pathlight.event('signup', {'{ plan: "pro" }'})</code>. Outbound links,
-          JavaScript errors and Core Web Vitals follow the site’s{' '}
-          <Link to={routePath({ name: 'siteSettings', siteId: String(site.siteId) })}>settings</Link>.
-        </p>
-      </section>
-
-      <section className="card" aria-labelledby="server-title">
-        <h2 id="server-title">Tracking from a server or an app</h2>
-        <p>
-          Send events to <code>{window.location.origin}/api/track</code> with an API key (
-          <Link to={routePath({ name: 'account' })}>create one in your account</Link>) as{' '}
-          <code>Authorization: Bearer …</code>, and <code>"site_id": "{site.siteId}"</code> in the JSON body.
-        </p>
-      </section>
-      <p className="muted">Traffic reports for this site will appear on this page in a coming release.</p>
-    </div>
-  )
-}
-
-function TrackingStatus({
-  receiving,
-  lastEventAt,
-  checking,
-}: {
-  receiving: boolean
-  lastEventAt: string | null
-  checking: boolean
-}) {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 15_000)
-    return () => clearInterval(timer)
-  }, [])
-  return (
-    <div role="status" className={receiving ? 'status status-ok' : 'status status-waiting'}>
-      <span className="status-dot" aria-hidden="true" />
-      {checking ? (
-        <span>Checking…</span>
-      ) : receiving ? (
-        <span>
-          <strong>Receiving events.</strong>{' '}
-          {lastEventAt && (
-            <>
-              Last event{' '}
-              <time dateTime={lastEventAt} title={formatDateTime(lastEventAt)}>
-                {formatRelative(lastEventAt, now)}
-              </time>
-              .
-            </>
-          )}
-        </span>
-      ) : (
-        <span>
-          <strong>Waiting for the first event…</strong> This turns green as soon as one arrives.
-        </span>
-      )}
-    </div>
-  )
+/** The overview or the installation page of `site`. */
+export function SiteHomePage({ site, ctx }: { site: Site; ctx: ReportContext }) {
+  const status = useResource(`has-events:${site.siteId}`, () => api.siteStatus(site.siteId))
+  const [showReports, setShowReports] = useState(false)
+  if (showReports || status.data?.hasEvents) return <OverviewPage ctx={ctx} />
+  if (!status.data) return status.error ? <FormError error={status.error} /> : <Loading />
+  return <InstallPage site={site} onShowReports={() => setShowReports(true)} />
 }

@@ -1,6 +1,7 @@
 /**
- * The frame of a site's pages: loads the site (404 when the caller cannot reach it), shows its name,
- * domain and sections, and hands the page the site and the caller's role in its organization.
+ * The frame of a site's pages for members: loads the site (404 when the caller cannot reach it),
+ * shows its name, domain and sections (the reports, then settings, webhooks and alerts), and hands the
+ * page the site and the caller's role in its organization.
  */
 import type { ReactNode } from 'react'
 import { api } from '../api/api'
@@ -9,29 +10,34 @@ import { AppShell } from '../components/app-shell'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { PageHeading } from '../components/page-heading'
+import { ReportTabLinks, reportTabs, tabOf } from '../components/reports/report-tabs'
 import { useResource } from '../lib/use-resource'
 import { Link } from '../router/link'
-import { type Route, routePath } from '../router/routes'
+import { isReportRoute, type ReportRouteName, type Route, routePath } from '../router/routes'
 import { isAdmin, useSession } from '../session'
 import { NotFoundPage } from './not-found-page'
+import { SharedScope } from './shared-scope'
 
 export interface SiteContext {
   site: Site
   role: Role | null
-  /** Admin or owner: may change settings, webhooks and alerts. */
+  /** Admin or owner: may change settings, goals, webhooks and alerts. */
   canAdmin: boolean
   /** Replace the site after a change the server confirmed. */
   setSite(site: Site): void
 }
 
-type SiteTab = 'site' | 'siteSettings' | 'webhooks' | 'webhook' | 'alerts'
+type SiteRouteName = ReportRouteName | 'siteSettings' | 'webhooks' | 'webhook' | 'alerts'
 
-const tabs: { name: Exclude<SiteTab, 'webhook'>; label: string }[] = [
-  { name: 'site', label: 'Overview' },
+const adminTabs = [
   { name: 'siteSettings', label: 'Settings' },
   { name: 'webhooks', label: 'Webhooks' },
   { name: 'alerts', label: 'Alerts' },
-]
+] as const
+
+const tabLabels: Record<string, string> = Object.fromEntries(
+  [...reportTabs, ...adminTabs].map((t) => [t.name, t.label]),
+)
 
 /** Render `children` with the site `siteId` once loaded, inside the frame of its `route`. */
 export function SiteScope({
@@ -40,12 +46,19 @@ export function SiteScope({
   children,
 }: {
   siteId: string
-  route: Extract<Route, { name: SiteTab }>
+  route: Extract<Route, { name: SiteRouteName }>
   children: (context: SiteContext) => ReactNode
 }) {
   const { roleIn, organizations } = useSession()
   const site = useResource(`site:${siteId}`, () => api.site(siteId))
-  if (site.error?.status === 404) return <NotFoundPage what="Site" />
+  if (site.error?.status === 404) {
+    // Not a member: a public site's reports are still readable, as a shared view.
+    return isReportRoute(route) ? (
+      <SharedScope route={route} privateKey={undefined} signedIn />
+    ) : (
+      <NotFoundPage what="Site" />
+    )
+  }
   if (!site.data || !organizations) {
     return (
       <AppShell>
@@ -56,19 +69,24 @@ export function SiteScope({
   }
   const current = site.data
   const role = roleIn(current.organizationId)
-  const activeTab = route.name === 'webhook' ? 'webhooks' : route.name
-  const tabLabel = tabs.find((t) => t.name === activeTab)?.label ?? ''
+  const activeTab = tabOf(route.name)
+  const id = String(current.siteId)
   return (
     <AppShell organizationId={current.organizationId}>
       <div className="site-head">
-        <PageHeading key={route.name} title={current.name} documentTitle={`${tabLabel} · ${current.name}`} />
+        <PageHeading
+          key={route.name}
+          title={current.name}
+          documentTitle={`${tabLabels[activeTab] ?? ''} · ${current.name}`}
+        />
         <p className="site-domain">{current.domain}</p>
       </div>
       <nav aria-label="Site" className="tabs">
-        {tabs.map((tab) => (
+        <ReportTabLinks siteId={id} active={activeTab} />
+        {adminTabs.map((tab) => (
           <Link
             key={tab.name}
-            to={routePath({ name: tab.name, siteId: String(current.siteId) })}
+            to={routePath({ name: tab.name, siteId: id })}
             current={tab.name === activeTab}
           >
             {tab.label}

@@ -15,6 +15,21 @@ describe('parseRoute', () => {
     expect(parseRoute('/sites/12/alerts')).toEqual({ name: 'alerts', siteId: '12' })
     expect(parseRoute('/sites/12/webhooks')).toEqual({ name: 'webhooks', siteId: '12' })
     expect(parseRoute('/sites/12/webhooks/w-1')).toEqual({ name: 'webhook', siteId: '12', webhookId: 'w-1' })
+    expect(parseRoute('/sites/12/goals')).toEqual({ name: 'goals', siteId: '12' })
+    expect(parseRoute('/sites/12/goals/3')).toEqual({ name: 'goal', siteId: '12', goalId: '3' })
+    expect(parseRoute('/sites/12/errors')).toEqual({ name: 'errors', siteId: '12' })
+    expect(parseRoute('/sites/12/web-vitals')).toEqual({ name: 'webVitals', siteId: '12' })
+    expect(parseRoute('/sites/12/sessions')).toEqual({ name: 'sessions', siteId: '12' })
+    expect(parseRoute('/sites/12/sessions/a-b')).toEqual({ name: 'session', siteId: '12', sessionId: 'a-b' })
+    expect(parseRoute('/sites/12/events')).toEqual({ name: 'events', siteId: '12' })
+    expect(parseRoute('/sites/12/goals/x')).toEqual({ name: 'notFound' })
+  })
+
+  it('reads the error message of the error detail from the query', () => {
+    const route = { name: 'errorDetail', siteId: '2', message: "Cannot read 'x' & y?" } as const
+    expect(routePath(route)).toBe("/sites/2/errors/detail?message=Cannot%20read%20'x'%20%26%20y%3F")
+    expect(parseRoute('/sites/2/errors/detail', routePath(route).split('?')[1])).toEqual(route)
+    expect(parseRoute('/sites/2/errors/detail', '?period=7d')).toEqual({ name: 'errorDetail', siteId: '2' })
   })
 
   it('answers notFound for unknown paths, non-numeric site ids and bad encodings', () => {

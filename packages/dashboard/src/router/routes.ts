@@ -18,7 +18,33 @@ export const routeTable = {
   webhooks: '/sites/:siteId/webhooks',
   webhook: '/sites/:siteId/webhooks/:webhookId',
   alerts: '/sites/:siteId/alerts',
+  goals: '/sites/:siteId/goals',
+  goal: '/sites/:siteId/goals/:goalId',
+  errors: '/sites/:siteId/errors',
+  errorDetail: '/sites/:siteId/errors/detail',
+  webVitals: '/sites/:siteId/web-vitals',
+  sessions: '/sites/:siteId/sessions',
+  session: '/sites/:siteId/sessions/:sessionId',
+  events: '/sites/:siteId/events',
 } as const
+
+/**
+ * The report pages: readable by members and, in a shared view, by private link holders and anyone
+ * for a public site. Their report state (range, filters, ...) lives in the query string too
+ * (`lib/report-view.ts`).
+ */
+export const reportRouteNames = [
+  'site',
+  'goals',
+  'goal',
+  'errors',
+  'errorDetail',
+  'webVitals',
+  'sessions',
+  'session',
+  'events',
+] as const
+export type ReportRouteName = (typeof reportRouteNames)[number]
 
 type Table = typeof routeTable
 export type RouteName = keyof Table
@@ -34,6 +60,7 @@ type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${infer Res
 interface QueryOf {
   signIn: { next?: string }
   webhook: { page?: number }
+  errorDetail: { message?: string }
 }
 
 export type Route =
@@ -45,7 +72,7 @@ export type Route =
 
 export type RouteOf<N extends RouteName> = Extract<Route, { name: N }>
 
-const numericParams = new Set(['siteId'])
+const numericParams = new Set(['siteId', 'goalId'])
 
 /** Patterns with fewer parameters first, so `/organizations/new` wins over `/organizations/:id`. */
 const compiled = (Object.entries(routeTable) as [RouteName, string][])
@@ -95,6 +122,10 @@ export function parseRoute(pathname: string, search = ''): Route {
       const next = safeNext(query.get('next'))
       return next ? { name, next } : { name }
     }
+    if (name === 'errorDetail') {
+      const message = query.get('message')
+      return { name, ...params, ...(message ? { message } : {}) } as Route
+    }
     if (name === 'webhook') {
       const page = Number(query.get('page'))
       return { name, ...params, ...(Number.isInteger(page) && page > 1 ? { page } : {}) } as Route
@@ -113,5 +144,12 @@ export function routePath(route: Route): string {
   )
   if (route.name === 'signIn' && route.next) return `${path}?next=${encodeURIComponent(route.next)}`
   if (route.name === 'webhook' && route.page && route.page > 1) return `${path}?page=${route.page}`
+  if (route.name === 'errorDetail' && route.message)
+    return `${path}?message=${encodeURIComponent(route.message)}`
   return path
+}
+
+/** True for the routes of `reportRouteNames`. */
+export function isReportRoute(route: Route): route is Extract<Route, { name: ReportRouteName }> {
+  return (reportRouteNames as readonly string[]).includes(route.name)
 }

@@ -5,7 +5,8 @@
  * Metrics (counted over events whose timestamp is in (now - window, now]):
  * - `pageviews`: pageview events; `sessions`: distinct sessions with any event; `visitors`: distinct
  *   user ids with any event; `custom_events`: custom events (only those named `eventName` when set);
- *   `errors`: JavaScript error events.
+ *   `errors`: JavaScript error events; `goal_conversions`: sessions with an event completing the goal
+ *   `goalId` in the window.
  */
 import crypto from 'node:crypto'
 import { z } from 'zod'
@@ -15,7 +16,14 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool, toBool } from '../storage/metadata/schema.js'
 import type { AlertRuleTable } from '../storage/metadata/webhook-schema.js'
 
-export const alertMetrics = ['pageviews', 'sessions', 'visitors', 'custom_events', 'errors'] as const
+export const alertMetrics = [
+  'pageviews',
+  'sessions',
+  'visitors',
+  'custom_events',
+  'errors',
+  'goal_conversions',
+] as const
 export type AlertMetric = (typeof alertMetrics)[number]
 
 /** An alert rule as the API returns it. */
@@ -25,6 +33,8 @@ export interface AlertRule {
   name: string
   metric: AlertMetric
   eventName: string | null
+  /** The goal of a `goal_conversions` rule; null otherwise. */
+  goalId: number | null
   windowMinutes: number
   comparison: 'above' | 'below'
   threshold: number
@@ -42,6 +52,7 @@ const fields = {
   name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
   metric: z.enum(alertMetrics, { error: `must be one of ${alertMetrics.join(', ')}` }),
   eventName: z.string().trim().min(1).max(256).nullable(),
+  goalId: z.number({ error: 'must be a goal id' }).int().positive().nullable(),
   windowMinutes: z
     .number({ error: 'must be a number of minutes' })
     .int('must be a whole number of minutes')
@@ -57,6 +68,7 @@ export const createAlertBody = z
   .object({
     ...fields,
     eventName: fields.eventName.optional(),
+    goalId: fields.goalId.optional(),
     relative: fields.relative.default(false),
     enabled: fields.enabled.default(true),
   })
@@ -66,6 +78,20 @@ export const createAlertBody = z
         code: 'custom',
         path: ['eventName'],
         message: 'only applies to the custom_events metric',
+      })
+    }
+    if (rule.metric === 'goal_conversions' && !rule.goalId) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['goalId'],
+        message: 'the goal_conversions metric needs a goalId',
+      })
+    }
+    if (rule.goalId && rule.metric !== 'goal_conversions') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['goalId'],
+        message: 'only applies to the goal_conversions metric',
       })
     }
   })
@@ -78,6 +104,7 @@ export function toAlertRule(row: AlertRuleTable): AlertRule {
     name: row.name,
     metric: row.metric as AlertMetric,
     eventName: row.event_name,
+    goalId: row.goal_id === null ? null : Number(row.goal_id),
     windowMinutes: Number(row.window_minutes),
     comparison: row.comparison,
     threshold: Number(row.threshold),
@@ -103,19 +130,35 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
     return row
   }
   const invalid = (error: z.ZodError) => badRequest('Invalid alert rule', z.flattenError(error))
+  const requireGoalOfSite = async (siteId: number, goalId: number | null) => {
+    if (goalId === null) return
+    const goal = await db
+      .selectFrom('goal')
+      .select('goal_id')
+      .where('goal_id', '=', goalId)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst()
+    if (!goal) {
+      throw badRequest('Invalid alert rule', {
+        fieldErrors: { goalId: ['no such goal on this site'] },
+        formErrors: [],
+      })
+    }
+  }
 
   return {
     async create(siteId: number, userId: string, input: unknown): Promise<AlertRule> {
       const parsed = createAlertBody.safeParse(input ?? {})
       if (!parsed.success) throw invalid(parsed.error)
       const rule = parsed.data
+      await requireGoalOfSite(siteId, rule.goalId ?? null)
       const row: AlertRuleTable = {
         id: crypto.randomUUID(),
         site_id: siteId,
         name: rule.name,
         metric: rule.metric,
         event_name: rule.eventName ?? null,
-        goal_id: null,
+        goal_id: rule.goalId ?? null,
         window_minutes: rule.windowMinutes,
         comparison: rule.comparison,
         threshold: rule.threshold,
@@ -149,18 +192,23 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
       if (!parsed.success) throw invalid(parsed.error)
       const current = toAlertRule(await find(siteId, id))
       const next = { ...current, ...parsed.data }
+      const problem = (field: string, message: string) =>
+        badRequest('Invalid alert rule', { fieldErrors: { [field]: [message] }, formErrors: [] })
       if (next.eventName && next.metric !== 'custom_events') {
-        throw badRequest('Invalid alert rule', {
-          fieldErrors: { eventName: ['only applies to the custom_events metric'] },
-          formErrors: [],
-        })
+        throw problem('eventName', 'only applies to the custom_events metric')
       }
+      if (next.metric === 'goal_conversions' && !next.goalId)
+        throw problem('goalId', 'the goal_conversions metric needs a goalId')
+      if (next.goalId && next.metric !== 'goal_conversions')
+        throw problem('goalId', 'only applies to the goal_conversions metric')
+      await requireGoalOfSite(siteId, next.goalId)
       await db
         .updateTable('alert_rule')
         .set({
           name: next.name,
           metric: next.metric,
           event_name: next.eventName,
+          goal_id: next.goalId,
           window_minutes: next.windowMinutes,
           comparison: next.comparison,
           threshold: next.threshold,

@@ -6,6 +6,9 @@
  * rule does not hold. The state change is a conditional UPDATE, so with several API nodes evaluating at
  * once exactly one of them fires.
  */
+
+import type { GoalDefinition } from '../goals/goal.js'
+import { toGoal } from '../goals/goal.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
@@ -16,6 +19,16 @@ import { toAlertRule } from './alert-rules.js'
 export interface EvaluationResult {
   evaluated: number
   fired: string[]
+}
+
+async function goalOf(db: MetadataDb, siteId: number, goalId: number): Promise<GoalDefinition | null> {
+  const row = await db
+    .selectFrom('goal')
+    .selectAll()
+    .where('goal_id', '=', goalId)
+    .where('site_id', '=', siteId)
+    .executeTakeFirst()
+  return row ? toGoal(row) : null
 }
 
 export async function evaluateAlerts(deps: {
@@ -33,9 +46,10 @@ export async function evaluateAlerts(deps: {
     evaluated++
     const now = clock()
     const window = rule.windowMinutes * 60_000
-    const current = await alertMetricValue(deps.events, rule, now - window, now)
+    const goal = rule.goalId === null ? null : await goalOf(deps.db, rule.siteId, rule.goalId)
+    const current = await alertMetricValue(deps.events, rule, now - window, now, goal)
     const previous = rule.relative
-      ? await alertMetricValue(deps.events, rule, now - 2 * window, now - window)
+      ? await alertMetricValue(deps.events, rule, now - 2 * window, now - window, goal)
       : null
     const observed =
       previous === null ? current : previous === 0 ? null : ((current - previous) / previous) * 100
@@ -70,7 +84,7 @@ export async function evaluateAlerts(deps: {
       ruleName: rule.name,
       metric: rule.metric,
       eventName: rule.eventName,
-      goalId: null,
+      goalId: rule.goalId,
       windowMinutes: rule.windowMinutes,
       comparison: rule.comparison,
       relative: rule.relative,

@@ -20,6 +20,9 @@ export const auditActions = [
   'goal.created',
   'goal.updated',
   'goal.deleted',
+  'experiment.created',
+  'experiment.updated',
+  'experiment.deleted',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

@@ -102,6 +102,25 @@ async function freshGoal(w: World): Promise<number> {
   return (response.json() as { goalId: number }).goalId
 }
 
+/** A valid experiment body measuring the given goal, with a key of its own. */
+const experimentBody = (goalId: number) => ({
+  name: 'matrix experiment',
+  key: `matrix-${crypto.randomUUID()}`,
+  variants: [{ name: 'A', control: true }, { name: 'B' }],
+  goalId,
+})
+
+/** An experiment of the matrix's site on a fresh goal, created by its owner. */
+async function freshExperiment(w: World): Promise<number> {
+  const response = await w.t.app.inject({
+    method: 'POST',
+    url: `/api/sites/${w.siteId}/experiments`,
+    headers: { cookie: w.users.owner.cookie },
+    payload: experimentBody(await freshGoal(w)),
+  })
+  return (response.json() as { data: { experimentId: number } }).data.experimentId
+}
+
 async function freshMember(w: World): Promise<string> {
   const user = await w.t.signUp()
   await w.t.services.metadata.db
@@ -179,6 +198,18 @@ const table: Row[] = [
     url: '/api/sites/:siteId/tracker-config',
     expect: access.public(200),
     request: sitePath('/tracker-config'),
+  },
+  {
+    method: 'GET',
+    url: '/api/openapi.json',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/openapi.json' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/docs',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/docs' }),
   },
   {
     method: 'GET',
@@ -440,6 +471,42 @@ const table: Row[] = [
     request: async (w) => sitePath(`/goals/${await freshGoal(w)}/sessions`)(w),
   },
   {
+    method: 'POST',
+    url: '/api/sites/:siteId/experiments',
+    expect: access.admin(201),
+    request: async (w) => ({
+      ...(await sitePath('/experiments')(w)),
+      body: experimentBody(await freshGoal(w)),
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/experiments',
+    expect: access.member(200),
+    request: sitePath('/experiments'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/experiments/:experimentId',
+    expect: access.member(200),
+    request: async (w) => sitePath(`/experiments/${await freshExperiment(w)}`)(w),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/sites/:siteId/experiments/:experimentId',
+    expect: access.admin(200),
+    request: async (w) => ({
+      ...(await sitePath(`/experiments/${await freshExperiment(w)}`)(w)),
+      body: { status: 'running' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/experiments/:experimentId',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/experiments/${await freshExperiment(w)}`)(w),
+  },
+  {
     method: 'GET',
     url: '/api/sites/:siteId/error-names',
     expect: access.reader(200),
@@ -457,13 +524,33 @@ const table: Row[] = [
     expect: access.reader(200),
     request: sitePath('/error-bucketed?errorMessage=boom&bucket=day'),
   },
+  ...['summary', 'stats', 'sessions', 'events', 'event-names', 'web-vitals', 'live'].map(
+    (report): Row => ({
+      method: 'GET',
+      url: `/api/sites/:siteId/${report}`,
+      expect: access.reader(200),
+      request: sitePath(`/${report}`),
+    }),
+  ),
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/breakdown/:name',
+    expect: access.reader(200),
+    request: sitePath('/breakdown/pages'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/sessions/:sessionId/events',
+    expect: access.reader(200),
+    request: sitePath('/sessions/matrix-session/events'),
+  },
   {
     method: 'GET',
     url: '/api/v1/sites',
     expect: access.signedIn(200),
     request: async () => ({ url: '/api/v1/sites' }),
   },
-  ...['stats', 'pages', 'sessions', 'events', 'events/names', 'revenue'].map(
+  ...['stats', 'pages', 'sessions', 'events', 'events/names', 'revenue', 'experiments'].map(
     (report): Row => ({
       method: 'GET',
       url: `/api/v1/sites/:siteId/${report}`,

@@ -353,6 +353,51 @@ describe('alerts', () => {
     })
   })
 
+  it('goal_conversions rules count the sessions that completed the goal', async () => {
+    const site = await t.createSite(cookie, organizationId)
+    const goalId = (
+      await api('POST', `/api/sites/${site.siteId}/goals`, {
+        name: 'Pricing',
+        goalType: 'path',
+        config: { pathPattern: '/pricing' },
+      })
+    ).json().goalId
+    const rule = (
+      await api('POST', `/api/sites/${site.siteId}/alerts`, {
+        name: 'Pricing visits',
+        metric: 'goal_conversions',
+        goalId,
+        windowMinutes: 60,
+        comparison: 'above',
+        threshold: 1,
+      })
+    ).json().data
+    expect(rule).toMatchObject({ metric: 'goal_conversions', goalId })
+    for (const user of ['g1', 'g1', 'g2']) await track(site.siteId, { pathname: '/pricing', user_id: user })
+    await track(site.siteId, { pathname: '/home', user_id: 'g3' })
+    await t.services.buffer.flush()
+    const fired = (await t.services.alerts.evaluate()).fired
+    expect((await api('GET', `/api/sites/${site.siteId}/alerts/${rule.id}`)).json().data.lastValue).toBe(2)
+    expect(fired).toContain(rule.id)
+    const missing = await api('POST', `/api/sites/${site.siteId}/alerts`, {
+      name: 'x',
+      metric: 'goal_conversions',
+      windowMinutes: 60,
+      comparison: 'above',
+      threshold: 1,
+    })
+    expect(missing.json().details?.fieldErrors.goalId, missing.body).toBeDefined()
+    const foreign = await api('POST', `/api/sites/${site.siteId}/alerts`, {
+      name: 'x',
+      metric: 'goal_conversions',
+      goalId: 999_999,
+      windowMinutes: 60,
+      comparison: 'above',
+      threshold: 1,
+    })
+    expect(foreign.json().details.fieldErrors.goalId).toEqual(['no such goal on this site'])
+  })
+
   it('relative rules compare with the previous window, in percent', async () => {
     const site = await t.createSite(cookie, organizationId)
     await api('PUT', `/api/sites/${site.siteId}/config`, { trackErrors: true })

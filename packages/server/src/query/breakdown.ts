@@ -1,9 +1,10 @@
 /**
  * Breakdown reports: the top values of one dimension with visitors, sessions and pageviews each.
  * Two kinds, so each dimension is counted where it lives:
- * - event dimensions (pages, countries, browsers, operating systems, device types): events passing
- *   the filters, grouped by the event's column (`eventMetrics`). A visitor seen with two browsers
- *   counts under both. Pages count pageview events only.
+ * - event dimensions (pages, countries, regions, cities, languages, browsers, operating systems,
+ *   device types, UTM source, medium and campaign): events passing the filters, grouped by the
+ *   event's column (`eventMetrics`). A visitor seen with two browsers counts under both. Pages count
+ *   pageview events only.
  * - session dimensions (referrers, channels, entry and exit pages): counted sessions, grouped by the
  *   session's first referrer domain / channel, or its first / last pageview (`sessionMetrics`).
  * Sorted by pageviews (pages) or visitors (the others), descending, then value ascending; paginated
@@ -52,6 +53,16 @@ export const breakdowns = {
   operating_systems: { kind: 'event', column: 'operating_system' },
   /** desktop, mobile, tablet, ... */
   device_types: { kind: 'event', column: 'device_type' },
+  /** Region names (DB-IP `state1`, not codes; '' = unknown). */
+  regions: { kind: 'event', column: 'region' },
+  /** City names (DB-IP; '' = unknown). The same name in two countries is one row. */
+  cities: { kind: 'event', column: 'city' },
+  /** Browser languages as sent (`en-US`; '' = unknown). */
+  languages: { kind: 'event', column: 'language' },
+  /** UTM parameters of the events' URLs ('' = none). */
+  utm_source: { kind: 'event', column: 'utm_source' },
+  utm_medium: { kind: 'event', column: 'utm_medium' },
+  utm_campaign: { kind: 'event', column: 'utm_campaign' },
 } as const satisfies Record<string, EventDimension | SessionDimension>
 
 /** A breakdown's name: pages, referrers, channels, entry_pages, exit_pages, countries, ... */

@@ -3,6 +3,11 @@
  * optional Redis), driven through `app.inject()`, with helpers that create an owner, organizations,
  * sites and API keys through the public routes. One per test file: chDB allows one data directory
  * per process.
+ *
+ * Every answer is checked against the OpenAPI document (`http/openapi/`), unless `validateResponses`
+ * is false: an answer that does not match it (undocumented status or media type, or a JSON body its
+ * schema refuses) is replaced by a 500 naming the mismatch, and `close()` throws listing them all, so
+ * any test that exercises a route also keeps its documentation honest.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -10,6 +15,8 @@ import path from 'node:path'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../app.js'
 import { loadConfig } from '../config.js'
+import { buildOpenApiDocument } from '../http/openapi/build-document.js'
+import { createResponseValidator, type ResponseValidator } from '../http/openapi/response-validator.js'
 import type { Geolocator } from '../ingest/enrich/geolocation.js'
 import { openServices, type ServiceOptions, type Services } from '../services.js'
 import type { Site } from '../sites/site.js'
@@ -26,6 +33,9 @@ export interface TestInstance {
   createApiKey(cookie: string): Promise<string>
   /** An owner with an organization, a site (domain example.com) and an API key. */
   seed(): Promise<{ cookie: string; userId: string; organizationId: string; site: Site; apiKey: string }>
+  /** Answers checked against the OpenAPI document so far, and those that did not match it. */
+  responseChecks: { checked: number; mismatches: string[] }
+  /** Stop everything and remove the data. @throws when an answer did not match the OpenAPI document */
   close(): Promise<void>
 }
 
@@ -34,9 +44,18 @@ export interface TestInstanceOptions extends ServiceOptions {
   redis?: boolean
   env?: Record<string, string>
   geolocator?: Geolocator | null
+  /** Check every answer against the OpenAPI document (default true). */
+  validateResponses?: boolean
 }
 
 let counter = 0
+
+let validator: ResponseValidator | undefined
+/** One validator per process: the document and ajv's compiled schemas are shared by every instance. */
+const responseValidator = () => {
+  validator ??= createResponseValidator(buildOpenApiDocument())
+  return validator
+}
 
 export async function openTestInstance(options: TestInstanceOptions = {}): Promise<TestInstance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-test-'))
@@ -67,6 +86,28 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
     v1Limit: config.v1Limit,
     trustProxy: config.trustProxy,
   })
+
+  const responseChecks = { checked: 0, mismatches: [] as string[] }
+  if (options.validateResponses !== false) {
+    const check = responseValidator()
+    app.addHook('onSend', async (request, reply, payload) => {
+      responseChecks.checked++
+      const problem = check.check({
+        method: request.method,
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        contentType: reply.getHeader('content-type')?.toString(),
+        payload,
+      })
+      if (problem === null) return payload
+      responseChecks.mismatches.push(problem)
+      reply.code(500).type('application/json; charset=utf-8')
+      return JSON.stringify({
+        success: false,
+        error: `Answer does not match the OpenAPI document: ${problem}`,
+      })
+    })
+  }
 
   const expectStatus = (response: LightMyRequestResponse, status: number) => {
     if (response.statusCode !== status) {
@@ -123,11 +164,18 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
       const apiKey = await instance.createApiKey(cookie)
       return { cookie, userId, organizationId, site, apiKey }
     },
+    responseChecks,
     async close() {
       await app.close()
       await services.close()
       await database?.drop()
       fs.rmSync(dataDir, { recursive: true, force: true })
+      const { mismatches } = responseChecks
+      if (mismatches.length > 0) {
+        throw new Error(
+          `${mismatches.length} answer(s) did not match the OpenAPI document:\n${mismatches.join('\n')}`,
+        )
+      }
     },
   }
   return instance

@@ -20,11 +20,11 @@ import { queryEventNames } from '../../query/event-names.js'
 import { queryOverview } from '../../query/overview.js'
 import { pageSortFields, queryPageStats } from '../../query/page-stats.js'
 import { parseParams, parseQueryParams, type QueryParams, single } from '../../query/params.js'
+import { previousPeriod } from '../../query/previous-period.js'
 import type { ReportScope } from '../../query/report-scope.js'
 import { queryRevenue } from '../../query/revenue.js'
 import { querySessionList } from '../../query/session-list.js'
 import { queryTimeseries } from '../../query/timeseries.js'
-import { addDays, daysBetween, startOfDayIn } from '../../query/zoned-time.js'
 import type { Clock } from '../../shared/time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import type { MetadataDb } from '../../storage/metadata/db.js'
@@ -55,14 +55,6 @@ const pagesQuery = z.object({
     .transform((o) => o as 'asc' | 'desc')
     .optional(),
 })
-
-/** The period of equal length (in calendar days of the zone) that ends where `params` begins. */
-export function previousPeriod(params: QueryParams): QueryParams {
-  const days = daysBetween(params.startDate, params.endDate) + 1
-  const startDate = addDays(params.startDate, -days)
-  const endDate = addDays(params.startDate, -1)
-  return { ...params, startDate, endDate, from: startOfDayIn(startDate, params.timeZone), to: params.from }
-}
 
 const pageMeta = (params: QueryParams, total: number) => ({
   total,

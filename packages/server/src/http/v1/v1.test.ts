@@ -8,6 +8,7 @@ import { openTestInstance, type TestInstance } from '../../testing/test-instance
 
 let t: TestInstance
 let key: string
+let cookie: string
 let site: Site
 let otherSite: Site
 let now = Date.parse('2026-06-10T12:00:00.000Z')
@@ -16,6 +17,7 @@ beforeAll(async () => {
   t = await openTestInstance({ clock: () => now })
   const seeded = await t.seed()
   key = seeded.apiKey
+  cookie = seeded.cookie
   site = seeded.site
   const outsider = await t.signUp()
   otherSite = await t.createSite(
@@ -170,6 +172,61 @@ describe('v1 reports', () => {
     expect(data.series).toEqual([
       { time: '2026-06-10T00:00:00.000Z', currency: 'EUR', revenue: 10 },
       { time: '2026-06-10T00:00:00.000Z', currency: 'USD', revenue: 5.5 },
+    ])
+  })
+})
+
+describe('v1 experiments', () => {
+  it('lists experiments with per-variant results', async () => {
+    const s = await t.createSite(cookie, site.organizationId)
+    const post = (url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url, headers: { cookie }, payload })
+    const goal = await post(`/api/sites/${s.siteId}/goals`, {
+      name: 'Thanks',
+      goalType: 'path',
+      config: { pathPattern: '/thanks' },
+    })
+    const created = await post(`/api/sites/${s.siteId}/experiments`, {
+      name: 'CTA colour',
+      key: 'cta',
+      goalId: goal.json().goalId,
+      status: 'running',
+      variants: [
+        { name: 'a', control: true },
+        { name: 'b', control: false },
+      ],
+    })
+    expect(created.statusCode).toBe(201)
+    const track = async (user: string, body: Record<string, unknown>) => {
+      now += 1000
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/track',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ site_id: String(s.siteId), user_id: user, ...body }),
+      })
+    }
+    const expose = (user: string, variant: string) =>
+      track(user, {
+        type: 'custom_event',
+        event_name: 'exposure',
+        properties: JSON.stringify({ experiment: 'cta', variant }),
+      })
+    now = Date.parse('2026-06-10T13:00:00.000Z')
+    await expose('u1', 'a')
+    await track('u1', { pathname: '/thanks' })
+    await expose('u2', 'a')
+    await expose('u3', 'b')
+    await track('u3', { pathname: '/thanks' })
+    await t.services.buffer.flush()
+    const body = (await v1(`/api/v1/sites/${s.siteId}/experiments?${day}`)).json()
+    expect(body.meta).toEqual({ total: 1, page: 1, pageSize: 50, totalPages: 1 })
+    const [experiment] = body.data
+    expect(experiment).toMatchObject({ key: 'cta', name: 'CTA colour', status: 'running' })
+    expect(experiment.results.totalExposedSessions).toBe(3)
+    expect(experiment.results.variants).toMatchObject([
+      { name: 'a', control: true, exposedSessions: 2, conversions: 1, conversionRate: 0.5, uplift: null },
+      { name: 'b', control: false, exposedSessions: 1, conversions: 1, conversionRate: 1, uplift: 1 },
     ])
   })
 })

@@ -116,6 +116,24 @@ export interface GoalTable {
   updated_at: string
 }
 
+export interface ExperimentTable {
+  experiment_id: Generated<number>
+  /** The site's numeric id; the experiment goes when the site does (ON DELETE CASCADE). */
+  site_id: number
+  /** Slug `^[a-z0-9][a-z0-9_-]{0,63}$`, unique per site; events name it in `properties.experiment`. */
+  experiment_key: string
+  name: string
+  description: string | null
+  /** JSON array of `{name, control}` (see experiments/experiment.ts), exactly one control. */
+  variants: string
+  /** The goal measuring success; null once that goal is deleted (ON DELETE SET NULL). */
+  goal_id: number | null
+  /** 'draft', 'running' or 'completed'. */
+  status: string
+  created_at: string
+  updated_at: string
+}
+
 export interface MetadataSchema extends WebhookSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
@@ -126,6 +144,7 @@ export interface MetadataSchema extends WebhookSchema {
   user_id_salt: UserIdSaltTable
   audit_log: AuditLogTable
   goal: GoalTable
+  experiment: ExperimentTable
 }
 
 /** Reads a boolean column on either dialect (SQLite 0/1, PostgreSQL true/false). */

@@ -7,6 +7,7 @@ import { initial } from './001-initial.js'
 import { siteAdmin } from './002-site-admin.js'
 import { goals } from './003-goals.js'
 import { webhooks } from './004-webhooks.js'
+import { experiments } from './005-experiments.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -15,4 +16,10 @@ export interface MetadataMigration {
   up(db: Kysely<unknown>, dialect: MetadataDialect): Promise<void>
 }
 
-export const metadataMigrations: readonly MetadataMigration[] = [initial, siteAdmin, goals, webhooks]
+export const metadataMigrations: readonly MetadataMigration[] = [
+  initial,
+  siteAdmin,
+  goals,
+  webhooks,
+  experiments,
+]

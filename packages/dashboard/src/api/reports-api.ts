@@ -1,0 +1,101 @@
+/**
+ * The report routes of one site, for a member (session cookie) or a shared view (`X-Private-Key`,
+ * or nothing for a public site): one function per route, the common query parameters encoded once.
+ * Goal writes are here too (they need a member with the admin role; the server decides).
+ */
+import { type Transport, transport } from './client'
+import type {
+  BreakdownRow,
+  ErrorBucket,
+  ErrorEvent,
+  ErrorName,
+  EventNameRow,
+  EventType,
+  Goal,
+  GoalInput,
+  ListedEvent,
+  LiveVisitors,
+  Paged,
+  ReportQuery,
+  SeriesBucket,
+  Session,
+  SessionEvent,
+  SiteSummary,
+  Stats,
+  StatsMeta,
+  WebVitals,
+  WebVitalsRow,
+  WebVitalThresholds,
+} from './report-types'
+
+/** Page and size of a paginated read. */
+export interface PageRequest {
+  page?: number
+  limit?: number
+}
+
+/** The query string of `query` plus route-specific parameters (undefined ones left out). */
+export function reportSearch(
+  query: ReportQuery,
+  extra: Record<string, string | number | undefined> = {},
+): string {
+  const params = new URLSearchParams({
+    start_date: query.start_date,
+    end_date: query.end_date,
+    time_zone: query.time_zone,
+  })
+  if (query.filters.length > 0) params.set('filters', JSON.stringify(query.filters))
+  for (const [key, value] of Object.entries(extra)) if (value !== undefined) params.set(key, String(value))
+  return params.toString()
+}
+
+/** Build the reports API of `siteId`; with `privateKey`, every read sends it as `X-Private-Key`. */
+export function createReportsApi(siteId: number | string, privateKey?: string, t: Transport = transport) {
+  const base = `/api/sites/${encodeURIComponent(String(siteId))}`
+  const headers = privateKey ? { 'x-private-key': privateKey } : undefined
+  const get = <T>(path: string, query?: ReportQuery, extra?: Record<string, string | number | undefined>) =>
+    t.request<T>('GET', `${base}/${path}${query ? `?${reportSearch(query, extra)}` : ''}`, undefined, headers)
+  const data = async <T>(promise: Promise<{ data: T }>): Promise<T> => (await promise).data
+
+  return {
+    summary: () => data(get<{ data: SiteSummary }>('summary')),
+    stats: (query: ReportQuery, bucket?: SeriesBucket) =>
+      get<{ data: Stats; meta: StatsMeta }>('stats', query, { bucket }),
+    breakdown: (name: string, query: ReportQuery, page: PageRequest = {}) =>
+      get<Paged<BreakdownRow>>(`breakdown/${encodeURIComponent(name)}`, query, { ...page }),
+    eventNames: (query: ReportQuery, page: PageRequest = {}) =>
+      get<Paged<EventNameRow>>('event-names', query, { ...page }),
+    live: () => data(get<{ data: LiveVisitors }>('live')),
+    sessions: (query: ReportQuery, page: PageRequest = {}) =>
+      get<Paged<Session>>('sessions', query, { ...page }),
+    sessionEvents: (sessionId: string, query: ReportQuery, page: PageRequest = {}) =>
+      get<Paged<SessionEvent>>(`sessions/${encodeURIComponent(sessionId)}/events`, query, { ...page }),
+    events: (query: ReportQuery, options: { type?: EventType; cursor?: string; limit?: number } = {}) =>
+      get<{ data: ListedEvent[]; meta: { nextCursor: string | null; limit: number } }>(
+        'events',
+        query,
+        options,
+      ),
+    webVitals: (query: ReportQuery) =>
+      get<{ data: WebVitals; meta: { thresholds: WebVitalThresholds } }>('web-vitals', query),
+    webVitalsBy: (by: 'pathname' | 'device_type', query: ReportQuery, page: PageRequest = {}) =>
+      get<Paged<WebVitalsRow>>('web-vitals', query, { by, ...page }),
+    goals: (query: ReportQuery) => get<Paged<Goal>>('goals', query, { limit: 1000 }),
+    goalSessions: (goalId: number, query: ReportQuery, page: PageRequest = {}) =>
+      data(get<{ data: Session[] }>(`goals/${goalId}/sessions`, query, { ...page })),
+    createGoal: (input: GoalInput) => t.request<{ goalId: number }>('POST', `${base}/goals`, input, headers),
+    updateGoal: (goalId: number, input: GoalInput) =>
+      t.request<{ goalId: number }>('PUT', `${base}/goals/${goalId}`, input, headers),
+    deleteGoal: (goalId: number) =>
+      t.request<unknown>('DELETE', `${base}/goals/${goalId}`, undefined, headers),
+    errorNames: (query: ReportQuery, page: PageRequest = {}) =>
+      data(get<{ data: ErrorName[] }>('error-names', query, { ...page })),
+    errorEvents: (message: string, query: ReportQuery, page: PageRequest = {}) =>
+      data(get<{ data: ErrorEvent[] }>('error-events', query, { errorMessage: message, ...page })),
+    errorBuckets: (message: string, query: ReportQuery, bucket: SeriesBucket) =>
+      data(get<{ data: ErrorBucket[] }>('error-bucketed', query, { errorMessage: message, bucket })),
+  }
+}
+
+/** The reports API of one site. */
+export type ReportsApi = ReturnType<typeof createReportsApi>

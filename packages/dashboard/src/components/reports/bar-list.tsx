@@ -1,0 +1,49 @@
+/**
+ * Rows of a breakdown: each a button showing its value, its count and a bar proportional to the
+ * largest count; a click adds the row's filter.
+ */
+import { formatCount } from '../../lib/report-format'
+
+export interface BarRow {
+  key: string
+  label: string
+  count: number
+  /** What a click does, in words ('Filter: Country is Germany'). */
+  action: string
+  onSelect(): void
+}
+
+/** The rows under a header naming the value and the count (`countLabel`). */
+export function BarList({
+  rows,
+  valueLabel,
+  countLabel,
+}: {
+  rows: BarRow[]
+  valueLabel: string
+  countLabel: string
+}) {
+  const max = Math.max(1, ...rows.map((r) => r.count))
+  return (
+    <div className="bar-table">
+      <div className="bar-head" aria-hidden="true">
+        <span>{valueLabel}</span>
+        <span>{countLabel}</span>
+      </div>
+      <ul className="bar-list">
+        {rows.map((row) => (
+          <li key={row.key}>
+            <button type="button" className="bar-row" title={row.action} onClick={row.onSelect}>
+              <span className="bar-fill" style={{ width: `${(row.count / max) * 100}%` }} />
+              <span className="bar-label">{row.label}</span>
+              <span className="bar-count">
+                {formatCount(row.count, true)}
+                <span className="visually-hidden"> {countLabel.toLowerCase()}</span>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}

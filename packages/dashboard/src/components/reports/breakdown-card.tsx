@@ -1,0 +1,95 @@
+/**
+ * A card of the overview with tabs over related breakdowns (pages, entry pages, exit pages): the top
+ * rows of the selected one, "Show all" for up to 100, every row a filter.
+ */
+import { type ReactNode, useId, useState } from 'react'
+import { type BreakdownDef, filterText, valueLabel } from '../../lib/report-labels'
+import { withFilter } from '../../lib/report-view'
+import { useReport } from '../../lib/use-report'
+import type { ReportContext } from '../../pages/report-context'
+import { FormError } from '../form-error'
+import { BarList } from './bar-list'
+import { Segmented } from './segmented'
+
+const TOP = 8
+const ALL = 100
+
+/** The card `title` with its `tabs`; `footer` goes under the rows (a data credit). */
+export function BreakdownCard({
+  ctx,
+  title,
+  tabs,
+  footer,
+}: {
+  ctx: ReportContext
+  title: string
+  tabs: readonly BreakdownDef[]
+  footer?: ReactNode
+}) {
+  const id = useId()
+  const [tab, setTab] = useState(0)
+  const [expanded, setExpanded] = useState(false)
+  const def = tabs[tab] ?? tabs[0]
+  const limit = expanded ? ALL : TOP
+  const name = def?.name ?? ''
+  const report = useReport(`${name}:${limit}:${ctx.queryKey}`, () =>
+    ctx.reports.breakdown(name, ctx.query, { limit }),
+  )
+  if (!def) return null
+  const rows = report.data?.data ?? []
+  const total = report.data?.meta.total ?? 0
+  return (
+    <section className="card report-card" aria-labelledby={id} aria-busy={report.loading}>
+      <div className="card-head">
+        <h2 id={id}>{title}</h2>
+        {tabs.length > 1 && (
+          <Segmented
+            label={`${title}: show`}
+            options={tabs.map((t, i) => ({ value: String(i), label: t.tab }))}
+            value={String(tab)}
+            onChange={(value) => {
+              setTab(Number(value))
+              setExpanded(false)
+            }}
+          />
+        )}
+      </div>
+      <FormError error={report.error} />
+      {report.data && rows.length === 0 && <p className="muted empty-rows">No data for this period.</p>}
+      {rows.length > 0 && (
+        <BarList
+          valueLabel={def.label}
+          countLabel={def.metric === 'pageviews' ? 'Pageviews' : 'Visitors'}
+          rows={rows.map((row) => {
+            const filter = { parameter: def.parameter, type: 'equals' as const, value: [row.value] }
+            return {
+              key: row.value,
+              label: valueLabel(def.parameter, row.value),
+              count: row[def.metric],
+              action: `Filter: ${filterText(filter)}`,
+              onSelect: () => ctx.setView(withFilter(ctx.view, filter)),
+            }
+          })}
+        />
+      )}
+      <div className="card-foot">
+        {total > rows.length && !expanded && (
+          <button type="button" className="link-button" onClick={() => setExpanded(true)}>
+            Show all {total}
+          </button>
+        )}
+        {expanded && total > ALL && (
+          <span className="muted">
+            The top {ALL} of {total}
+          </span>
+        )}
+        {expanded && (
+          <button type="button" className="link-button" onClick={() => setExpanded(false)}>
+            Show fewer
+          </button>
+        )}
+        {footer}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,44 @@
+/** Custom events of the range by name (events fired and visitors); a row filters by its event. */
+import { useId } from 'react'
+import { filterText } from '../../lib/report-labels'
+import { withFilter } from '../../lib/report-view'
+import { useReport } from '../../lib/use-report'
+import type { ReportContext } from '../../pages/report-context'
+import { FormError } from '../form-error'
+import { BarList } from './bar-list'
+
+/** The card; the most frequent 8 names. */
+export function EventsCard({ ctx }: { ctx: ReportContext }) {
+  const id = useId()
+  const report = useReport(`event-names:${ctx.queryKey}`, () =>
+    ctx.reports.eventNames(ctx.query, { limit: 8 }),
+  )
+  const rows = report.data?.data ?? []
+  return (
+    <section className="card report-card" aria-labelledby={id} aria-busy={report.loading}>
+      <div className="card-head">
+        <h2 id={id}>Custom events</h2>
+      </div>
+      <FormError error={report.error} />
+      {report.data && rows.length === 0 && (
+        <p className="muted empty-rows">No custom events in this period.</p>
+      )}
+      {rows.length > 0 && (
+        <BarList
+          valueLabel="Event"
+          countLabel="Events"
+          rows={rows.map((row) => {
+            const filter = { parameter: 'event_name' as const, type: 'equals' as const, value: [row.name] }
+            return {
+              key: row.name,
+              label: row.name,
+              count: row.events,
+              action: `Filter: ${filterText(filter)}`,
+              onSelect: () => ctx.setView(withFilter(ctx.view, filter)),
+            }
+          })}
+        />
+      )}
+    </section>
+  )
+}

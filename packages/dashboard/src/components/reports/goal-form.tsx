@@ -1,0 +1,176 @@
+/**
+ * Create or edit a goal: visiting a page (a path, or a prefix ending in `*`) or firing a custom event
+ * (optionally with one property value). The server validates; its messages appear under the fields.
+ */
+import { useState } from 'react'
+import type { ApiError } from '../../api/api-error'
+import type { GoalInput } from '../../api/report-types'
+import { Field } from '../field'
+import { FormError } from '../form-error'
+
+/** The form's fields as typed (strings), whatever the goal type. */
+export interface GoalDraft {
+  name: string
+  goalType: 'path' | 'event'
+  pathPattern: string
+  eventName: string
+  propertyKey: string
+  propertyValue: string
+}
+
+export const emptyGoal: GoalInput = { name: '', goalType: 'path', config: { pathPattern: '' } }
+
+function draftOf(goal: GoalInput): GoalDraft {
+  const base = { name: goal.name, pathPattern: '', eventName: '', propertyKey: '', propertyValue: '' }
+  if (goal.goalType === 'path') return { ...base, goalType: 'path', pathPattern: goal.config.pathPattern }
+  return {
+    ...base,
+    goalType: 'event',
+    eventName: goal.config.eventName,
+    propertyKey: goal.config.eventPropertyKey ?? '',
+    propertyValue: goal.config.eventPropertyValue === undefined ? '' : String(goal.config.eventPropertyValue),
+  }
+}
+
+/** The goal a draft describes; an empty property key leaves the property condition out. */
+export function goalOf(draft: GoalDraft): GoalInput {
+  if (draft.goalType === 'path') {
+    return { name: draft.name, goalType: 'path', config: { pathPattern: draft.pathPattern.trim() } }
+  }
+  const key = draft.propertyKey.trim()
+  return {
+    name: draft.name,
+    goalType: 'event',
+    config: {
+      eventName: draft.eventName.trim(),
+      ...(key ? { eventPropertyKey: key, eventPropertyValue: draft.propertyValue } : {}),
+    },
+  }
+}
+
+export interface GoalFormProps {
+  initial: GoalInput
+  submitLabel: string
+  busy: boolean
+  error: ApiError | undefined
+  onSubmit(goal: GoalInput): void
+  onCancel?: () => void
+}
+
+/** The goal form. */
+export function GoalForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: GoalFormProps) {
+  const [draft, setDraft] = useState(() => draftOf(initial))
+  const set = <K extends keyof GoalDraft>(key: K, value: GoalDraft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }))
+  return (
+    <form
+      className="goal-form"
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSubmit(goalOf(draft))
+      }}
+    >
+      <FormError error={error} />
+      <Field label="Goal name" errors={error?.field('name')}>
+        {(control) => (
+          <input
+            {...control}
+            required
+            maxLength={100}
+            value={draft.name}
+            onChange={(e) => set('name', e.target.value)}
+          />
+        )}
+      </Field>
+      <fieldset className="choice">
+        <legend>Completed by</legend>
+        <label>
+          <input
+            type="radio"
+            name="goalType"
+            checked={draft.goalType === 'path'}
+            onChange={() => set('goalType', 'path')}
+          />{' '}
+          Visiting a page
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="goalType"
+            checked={draft.goalType === 'event'}
+            onChange={() => set('goalType', 'event')}
+          />{' '}
+          A custom event
+        </label>
+      </fieldset>
+      {draft.goalType === 'path' ? (
+        <Field
+          label="Page path"
+          hint="Starts with /. End it with * to match every path that starts with it, e.g. /blog/*"
+          errors={error?.field('config.pathPattern')}
+        >
+          {(control) => (
+            <input
+              {...control}
+              required
+              placeholder="/thank-you"
+              value={draft.pathPattern}
+              onChange={(e) => set('pathPattern', e.target.value)}
+            />
+          )}
+        </Field>
+      ) : (
+        <>
+          <Field label="Event name" errors={error?.field('config.eventName')}>
+            {(control) => (
+              <input
+                {...control}
+                required
+                placeholder="signup"
+                value={draft.eventName}
+                onChange={(e) => set('eventName', e.target.value)}
+              />
+            )}
+          </Field>
+          <div className="row">
+            <Field
+              label="Property (optional)"
+              hint="Only events whose property has this value"
+              errors={error?.field('config.eventPropertyKey')}
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  placeholder="plan"
+                  value={draft.propertyKey}
+                  onChange={(e) => set('propertyKey', e.target.value)}
+                />
+              )}
+            </Field>
+            <Field label="Value" errors={error?.field('config.eventPropertyValue')}>
+              {(control) => (
+                <input
+                  {...control}
+                  placeholder="pro"
+                  value={draft.propertyValue}
+                  disabled={draft.propertyKey.trim() === ''}
+                  onChange={(e) => set('propertyValue', e.target.value)}
+                />
+              )}
+            </Field>
+          </div>
+        </>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Saving…' : submitLabel}
+        </button>
+        {onCancel && (
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,149 @@
+/**
+ * A time series as an SVG line chart of our own (no chart library): a y axis from 0 with rounded
+ * ticks, up to six time labels in the report's zone, a tooltip (`<title>`) per bucket, and the same
+ * figures as a table for screen readers and copying.
+ */
+import { useId } from 'react'
+import type { SeriesBucket } from '../../api/report-types'
+import { areaPath, labelIndexes, linePath, niceTicks, plotPoints } from '../../lib/chart-scale'
+import { formatCount } from '../../lib/report-format'
+
+export interface ChartPoint {
+  /** Start of the bucket, ISO 8601. */
+  time: string
+  value: number
+}
+
+const WIDTH = 960
+const HEIGHT = 240
+const MARGIN = { top: 12, right: 16, bottom: 28, left: 48 }
+
+/** How a bucket's start is labelled on the axis and in tooltips. */
+function timeFormats(bucket: SeriesBucket, timeZone: string, days: number) {
+  const make = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(undefined, { ...options, timeZone })
+  if (bucket === 'hour') {
+    const tick =
+      days > 1
+        ? make({ day: 'numeric', month: 'short', hour: '2-digit' })
+        : make({ hour: '2-digit', minute: '2-digit' })
+    return { tick, full: make({ dateStyle: 'medium', timeStyle: 'short' }) }
+  }
+  if (bucket === 'month') {
+    const month = make({ month: 'short', year: 'numeric' })
+    return { tick: month, full: month }
+  }
+  const day = make({ day: 'numeric', month: 'short' })
+  return { tick: day, full: make({ dateStyle: 'medium' }) }
+}
+
+/** The chart of `points` (oldest first), `label` naming the figure ('Visitors'). */
+export function TimeSeriesChart({
+  points,
+  bucket,
+  timeZone,
+  days,
+  label,
+}: {
+  points: ChartPoint[]
+  bucket: SeriesBucket
+  timeZone: string
+  days: number
+  label: string
+}) {
+  const titleId = useId()
+  const width = WIDTH - MARGIN.left - MARGIN.right
+  const height = HEIGHT - MARGIN.top - MARGIN.bottom
+  const values = points.map((p) => p.value)
+  const ticks = niceTicks(Math.max(0, ...values))
+  const top = ticks.at(-1) ?? 1
+  const plotted = plotPoints(values, width, height, top)
+  const formats = timeFormats(bucket, timeZone, days)
+  const total = values.reduce((a, b) => a + b, 0)
+  const peak = points.reduce<ChartPoint | undefined>(
+    (best, p) => (!best || p.value > best.value ? p : best),
+    undefined,
+  )
+  const when = (time: string) => formats.full.format(new Date(time))
+  const summary = peak
+    ? `${label} per ${bucket}: ${formatCount(total)} in all, at most ${formatCount(peak.value)} (${when(peak.time)})`
+    : `${label}: no data`
+  const column = points.length > 0 ? width / Math.max(points.length - 1, 1) : width
+  return (
+    <figure className="chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={titleId} className="chart-svg">
+        <title id={titleId}>{summary}</title>
+        <g transform={`translate(${MARGIN.left} ${MARGIN.top})`}>
+          {ticks.map((tick) => {
+            const y = height - (tick / top) * height
+            return (
+              <g key={tick} className="chart-grid">
+                <line x1={0} x2={width} y1={y} y2={y} />
+                <text x={-8} y={y} dy="0.32em" textAnchor="end">
+                  {formatCount(tick, true)}
+                </text>
+              </g>
+            )
+          })}
+          {labelIndexes(points.length, 6).map((i) => {
+            const point = plotted[i]
+            const time = points[i]?.time
+            if (!point || !time) return null
+            const anchor =
+              points.length > 1 && i === 0
+                ? 'start'
+                : i === points.length - 1 && points.length > 1
+                  ? 'end'
+                  : 'middle'
+            return (
+              <text key={time} className="chart-axis" x={point.x} y={height + 20} textAnchor={anchor}>
+                {formats.tick.format(new Date(time))}
+              </text>
+            )
+          })}
+          {plotted.length > 0 && <path className="chart-area" d={areaPath(plotted, height)} />}
+          {plotted.length > 0 && <path className="chart-line" d={linePath(plotted)} />}
+          {plotted.map((point, i) => {
+            const p = points[i]
+            if (!p) return null
+            return (
+              <g key={p.time} className="chart-point">
+                <rect x={point.x - column / 2} y={0} width={column} height={height} className="chart-hit">
+                  <title>{`${when(p.time)}: ${formatCount(p.value)} ${label.toLowerCase()}`}</title>
+                </rect>
+                {points.length <= 62 && <circle cx={point.x} cy={point.y} r={3} />}
+              </g>
+            )
+          })}
+        </g>
+      </svg>
+      <details className="chart-table">
+        <summary>Show as a table</summary>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">
+                {bucket === 'hour'
+                  ? 'Hour'
+                  : bucket === 'month'
+                    ? 'Month'
+                    : bucket === 'week'
+                      ? 'Week of'
+                      : 'Day'}
+              </th>
+              <th scope="col">{label}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.time}>
+                <td>{formats.full.format(new Date(p.time))}</td>
+                <td>{formatCount(p.value)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  )
+}

@@ -1,0 +1,145 @@
+/**
+ * Words for report values: filter chips ('Country is Germany'), breakdown values as people read them
+ * (country and language names from `Intl.DisplayNames`, no flags), and the breakdowns of the
+ * overview with the filter a click on one of their rows adds.
+ */
+import type { FilterParameter, FilterType, ReportFilter } from '../api/report-types'
+
+export const filterLabels: Record<FilterParameter, string> = {
+  pathname: 'Page',
+  hostname: 'Hostname',
+  referrer: 'Referrer',
+  channel: 'Channel',
+  country: 'Country',
+  region: 'Region',
+  city: 'City',
+  browser: 'Browser',
+  operating_system: 'OS',
+  device_type: 'Device',
+  language: 'Language',
+  event_name: 'Event',
+  utm_source: 'UTM source',
+  utm_medium: 'UTM medium',
+  utm_campaign: 'UTM campaign',
+  utm_term: 'UTM term',
+  utm_content: 'UTM content',
+  entry_page: 'Entry page',
+  exit_page: 'Exit page',
+}
+
+const typeWords: Record<FilterType, string> = {
+  equals: 'is',
+  not_equals: 'is not',
+  contains: 'contains',
+  not_contains: 'does not contain',
+  starts_with: 'starts with',
+  regex: 'matches',
+}
+
+let regionNames: Intl.DisplayNames | null | undefined
+let languageNames: Intl.DisplayNames | null | undefined
+
+const displayNames = (type: 'region' | 'language'): Intl.DisplayNames | null => {
+  try {
+    return new Intl.DisplayNames(['en'], { type, fallback: 'code' })
+  } catch {
+    return null
+  }
+}
+
+/** 'Germany' for 'DE'; the code itself when unknown; 'Unknown' for ''. */
+export function countryName(code: string): string {
+  if (code === '') return 'Unknown'
+  regionNames ??= displayNames('region')
+  try {
+    return regionNames?.of(code.toUpperCase()) ?? code
+  } catch {
+    return code
+  }
+}
+
+/** 'English (United States)' for 'en-US'; the tag itself when unknown; 'Unknown' for ''. */
+export function languageName(tag: string): string {
+  if (tag === '') return 'Unknown'
+  languageNames ??= displayNames('language')
+  try {
+    return languageNames?.of(tag) ?? tag
+  } catch {
+    return tag
+  }
+}
+
+/** A value of `parameter` as shown: names for countries and languages, '(none)' for empty values. */
+export function valueLabel(parameter: FilterParameter, value: string): string {
+  if (parameter === 'country') return countryName(value)
+  if (parameter === 'language') return languageName(value)
+  if (value === '') {
+    return parameter === 'region' || parameter === 'city' || parameter === 'browser' ? 'Unknown' : '(none)'
+  }
+  return value
+}
+
+/** 'Country is Germany', 'Page is /a or /b'. */
+export function filterText(filter: ReportFilter): string {
+  const values = filter.value.map((v) => valueLabel(filter.parameter, v)).join(' or ')
+  return `${filterLabels[filter.parameter]} ${typeWords[filter.type]} ${values}`
+}
+
+/** A breakdown of the overview: the API name, its labels, the filter its rows add. */
+export interface BreakdownDef {
+  name: string
+  /** The column header ('UTM source'). */
+  label: string
+  /** The tab ('Source'). */
+  tab: string
+  parameter: FilterParameter
+  /** Which count the rows show and rank by. */
+  metric: 'visitors' | 'pageviews'
+}
+
+const def = (
+  name: string,
+  label: string,
+  parameter: FilterParameter,
+  metric: BreakdownDef['metric'] = 'visitors',
+  tab = label,
+): BreakdownDef => ({ name, label, tab, parameter, metric })
+
+/** The overview's breakdown cards, each with its tabs. */
+export const breakdownCards = {
+  pages: {
+    title: 'Pages',
+    tabs: [
+      def('pages', 'Top pages', 'pathname', 'pageviews', 'Top'),
+      def('entry_pages', 'Entry pages', 'entry_page', 'visitors', 'Entry'),
+      def('exit_pages', 'Exit pages', 'exit_page', 'visitors', 'Exit'),
+    ],
+  },
+  sources: {
+    title: 'Sources',
+    tabs: [
+      def('channels', 'Channels', 'channel'),
+      def('referrers', 'Referrers', 'referrer'),
+      def('utm_source', 'UTM source', 'utm_source', 'visitors', 'Source'),
+      def('utm_medium', 'UTM medium', 'utm_medium', 'visitors', 'Medium'),
+      def('utm_campaign', 'UTM campaign', 'utm_campaign', 'visitors', 'Campaign'),
+    ],
+  },
+  locations: {
+    title: 'Locations',
+    tabs: [
+      def('countries', 'Countries', 'country'),
+      def('regions', 'Regions', 'region'),
+      def('cities', 'Cities', 'city'),
+    ],
+  },
+  devices: {
+    title: 'Devices',
+    tabs: [
+      def('browsers', 'Browsers', 'browser'),
+      def('operating_systems', 'Operating systems', 'operating_system', 'visitors', 'OS'),
+      def('device_types', 'Device types', 'device_type', 'visitors', 'Types'),
+      def('languages', 'Languages', 'language'),
+    ],
+  },
+} as const satisfies Record<string, { title: string; tabs: readonly BreakdownDef[] }>

@@ -1,0 +1,191 @@
+/**
+ * The state of a report view, kept in the URL's query string so a view can be reloaded, bookmarked
+ * and shared: the period (a preset or custom days), the time zone, the filters, the chart's bucket and
+ * metric, the list page, and the private link key of a shared view.
+ *
+ * | Parameter | Values | Default |
+ * |---|---|---|
+ * | `period` | `today`, `7d`, `30d`, `90d`, `month` (this month so far), `custom` | `30d` |
+ * | `from`, `to` | YYYY-MM-DD (custom period, both included) | |
+ * | `tz` | IANA zone | the browser's |
+ * | `filters` | JSON array of `{parameter, type, value}` (the API's) | none |
+ * | `bucket` | `hour`, `day`, `week`, `month` | by range length |
+ * | `metric` | `visitors`, `sessions`, `pageviews` (the chart) | `visitors` |
+ * | `page` | integer > 1 (lists) | 1 |
+ * | `key` | the private link key | none |
+ *
+ * Parsing never fails: an invalid value falls back to its default.
+ */
+import {
+  filterParameters,
+  filterTypes,
+  type ReportFilter,
+  type ReportQuery,
+  type SeriesBucket,
+  seriesBuckets,
+} from '../api/report-types'
+import { addDays, browserTimeZone, dayIn, daysBetween, isDay, isTimeZone } from './dates'
+
+export const periods = ['today', '7d', '30d', '90d', 'month', 'custom'] as const
+export type Period = (typeof periods)[number]
+
+export const periodLabels: Record<Period, string> = {
+  today: 'Today',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  '90d': 'Last 90 days',
+  month: 'This month',
+  custom: 'Custom range',
+}
+
+export const chartMetrics = ['visitors', 'sessions', 'pageviews'] as const
+export type ChartMetric = (typeof chartMetrics)[number]
+
+/** A report view. Optional fields are absent when at their default. */
+export interface ReportView {
+  period: Period
+  /** First and last day of a custom period. */
+  from?: string
+  to?: string
+  tz?: string
+  filters: ReportFilter[]
+  bucket?: SeriesBucket
+  metric?: ChartMetric
+  page?: number
+  key?: string
+}
+
+/** Most days a range may span (the server's limit is 3,660). */
+export const MAX_RANGE_DAYS = 3660
+const DEFAULT_PERIOD: Period = '30d'
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
+  value !== null && (values as readonly string[]).includes(value) ? (value as T) : undefined
+
+/** The filters of a `filters` parameter, keeping only well-formed ones. */
+export function parseFilters(text: string | null): ReportFilter[] {
+  if (!text) return []
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return []
+  }
+  if (!Array.isArray(json)) return []
+  return json.flatMap((item: unknown): ReportFilter[] => {
+    if (typeof item !== 'object' || item === null) return []
+    const { parameter, type, value } = item as Record<string, unknown>
+    const p = oneOf(filterParameters, typeof parameter === 'string' ? parameter : null)
+    const t = oneOf(filterTypes, typeof type === 'string' ? type : null)
+    if (!p || !t || !Array.isArray(value) || value.length === 0) return []
+    if (!value.every((v) => typeof v === 'string')) return []
+    return [{ parameter: p, type: t, value: value as string[] }]
+  })
+}
+
+/** The view of a query string (with or without its '?'). */
+export function parseReportView(search: string): ReportView {
+  const query = new URLSearchParams(search)
+  const view: ReportView = { period: oneOf(periods, query.get('period')) ?? DEFAULT_PERIOD, filters: [] }
+  if (view.period === 'custom') {
+    const from = query.get('from') ?? ''
+    const to = query.get('to') ?? ''
+    if (isDay(from) && isDay(to) && daysBetween(from, to) >= 0 && daysBetween(from, to) < MAX_RANGE_DAYS) {
+      view.from = from
+      view.to = to
+    } else view.period = DEFAULT_PERIOD
+  }
+  const tz = query.get('tz')
+  if (tz && isTimeZone(tz)) view.tz = tz
+  view.filters = parseFilters(query.get('filters'))
+  const bucket = oneOf(seriesBuckets, query.get('bucket'))
+  if (bucket) view.bucket = bucket
+  const metric = oneOf(chartMetrics, query.get('metric'))
+  if (metric && metric !== 'visitors') view.metric = metric
+  const page = Number(query.get('page'))
+  if (Number.isInteger(page) && page > 1) view.page = page
+  const key = query.get('key')
+  if (key) view.key = key
+  return view
+}
+
+/** The query string of a view (no '?'; '' for the default view), parameters in a fixed order. */
+export function reportViewSearch(view: ReportView): string {
+  const query = new URLSearchParams()
+  if (view.key) query.set('key', view.key)
+  if (view.period !== DEFAULT_PERIOD) query.set('period', view.period)
+  if (view.period === 'custom' && view.from && view.to) {
+    query.set('from', view.from)
+    query.set('to', view.to)
+  }
+  if (view.tz) query.set('tz', view.tz)
+  if (view.filters.length > 0) query.set('filters', JSON.stringify(view.filters))
+  if (view.bucket) query.set('bucket', view.bucket)
+  if (view.metric && view.metric !== 'visitors') query.set('metric', view.metric)
+  if (view.page && view.page > 1) query.set('page', String(view.page))
+  return query.toString()
+}
+
+/** `path` with the view's query string appended (after any query `path` already has). */
+export function withView(path: string, view: ReportView): string {
+  const search = reportViewSearch(view)
+  if (!search) return path
+  return `${path}${path.includes('?') ? '&' : '?'}${search}`
+}
+
+/** The view's zone: its own, else the browser's. */
+export const zoneOf = (view: ReportView): string => view.tz ?? browserTimeZone()
+
+/** First and last day (both included) of the view's period, in its zone, at `nowMs`. */
+export function rangeOf(view: ReportView, nowMs: number): { startDate: string; endDate: string } {
+  const today = dayIn(nowMs, zoneOf(view))
+  switch (view.period) {
+    case 'today':
+      return { startDate: today, endDate: today }
+    case '7d':
+      return { startDate: addDays(today, -6), endDate: today }
+    case '30d':
+      return { startDate: addDays(today, -29), endDate: today }
+    case '90d':
+      return { startDate: addDays(today, -89), endDate: today }
+    case 'month':
+      return { startDate: `${today.slice(0, 8)}01`, endDate: today }
+    case 'custom':
+      return view.from && view.to
+        ? { startDate: view.from, endDate: view.to }
+        : { startDate: addDays(today, -29), endDate: today }
+  }
+}
+
+/** The API's common parameters for the view at `nowMs`. */
+export function reportQuery(view: ReportView, nowMs: number): ReportQuery {
+  const { startDate, endDate } = rangeOf(view, nowMs)
+  return { start_date: startDate, end_date: endDate, time_zone: zoneOf(view), filters: view.filters }
+}
+
+/** Buckets that make sense for a range of `days` days: hours up to a month, months from 2 months. */
+export function bucketsFor(days: number): SeriesBucket[] {
+  return seriesBuckets.filter(
+    (b) => (b !== 'hour' || days <= 31) && (b !== 'week' || days >= 14) && (b !== 'month' || days >= 60),
+  )
+}
+
+/** The view's bucket if it fits the range, else hour for one day, day up to 3 months, else week. */
+export function bucketOf(view: ReportView, days: number): SeriesBucket {
+  if (view.bucket && bucketsFor(days).includes(view.bucket)) return view.bucket
+  return days <= 1 ? 'hour' : days <= 92 ? 'day' : 'week'
+}
+
+/**
+ * The view with `filter` added. A filter of the same parameter and type is replaced (clicking
+ * another country swaps the country), so the added value always takes effect. Goes back to page 1.
+ */
+export function withFilter(view: ReportView, filter: ReportFilter): ReportView {
+  const kept = view.filters.filter((f) => f.parameter !== filter.parameter || f.type !== filter.type)
+  return { ...view, filters: [...kept, filter], page: undefined }
+}
+
+/** The view without its `index`-th filter, back on page 1. */
+export function withoutFilter(view: ReportView, index: number): ReportView {
+  return { ...view, filters: view.filters.filter((_, i) => i !== index), page: undefined }
+}

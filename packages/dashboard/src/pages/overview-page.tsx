@@ -1,0 +1,82 @@
+/**
+ * A site's overview: live visitors, the six headline figures against the previous period, a chart
+ * of visitors, sessions or pageviews per bucket, and the breakdowns (pages, sources, locations,
+ * devices, custom events), every row a filter.
+ */
+
+import { FormError } from '../components/form-error'
+import { BreakdownCard } from '../components/reports/breakdown-card'
+import { EventsCard } from '../components/reports/events-card'
+import { GeoCredit } from '../components/reports/geo-credit'
+import { KpiCards } from '../components/reports/kpi-cards'
+import { LiveVisitors } from '../components/reports/live-visitors'
+import { ReportToolbar } from '../components/reports/report-toolbar'
+import { Segmented } from '../components/reports/segmented'
+import { TimeSeriesChart } from '../components/reports/time-series-chart'
+import { breakdownCards } from '../lib/report-labels'
+import { bucketOf, bucketsFor, type ChartMetric, chartMetrics, zoneOf } from '../lib/report-view'
+import { useReport } from '../lib/use-report'
+import type { ReportContext } from './report-context'
+
+const metricLabels: Record<ChartMetric, string> = {
+  visitors: 'Visitors',
+  sessions: 'Sessions',
+  pageviews: 'Pageviews',
+}
+const bucketLabels = { hour: 'Hours', day: 'Days', week: 'Weeks', month: 'Months' } as const
+
+/** The overview of the site in `ctx`. */
+export function OverviewPage({ ctx }: { ctx: ReportContext }) {
+  const { view, setView } = ctx
+  const bucket = bucketOf(view, ctx.days)
+  const metric = view.metric ?? 'visitors'
+  const stats = useReport(`stats:${bucket}:${ctx.queryKey}`, () => ctx.reports.stats(ctx.query, bucket))
+  const series = stats.data?.data.series ?? []
+  const meta = stats.data?.meta
+  return (
+    <div className="stack">
+      <ReportToolbar ctx={ctx} aside={<LiveVisitors reports={ctx.reports} />} />
+      <FormError error={stats.error} />
+      <KpiCards
+        stats={stats.data?.data}
+        stale={stats.loading}
+        previousRange={meta && { startDate: meta.previousStartDate, endDate: meta.previousEndDate }}
+      />
+      <section className="card" aria-labelledby="chart-title" aria-busy={stats.loading}>
+        <div className="card-head">
+          <h2 id="chart-title">{metricLabels[metric]}</h2>
+          <div className="card-tools">
+            <Segmented
+              label="Chart figure"
+              options={chartMetrics.map((m) => ({ value: m, label: metricLabels[m] }))}
+              value={metric}
+              onChange={(m) => setView({ ...view, metric: m as ChartMetric }, { replace: true })}
+            />
+            <Segmented
+              label="Bucket"
+              options={bucketsFor(ctx.days).map((b) => ({ value: b, label: bucketLabels[b] }))}
+              value={bucket}
+              onChange={(b) => setView({ ...view, bucket: b as typeof bucket }, { replace: true })}
+            />
+          </div>
+        </div>
+        {stats.data && (
+          <TimeSeriesChart
+            points={series.map((p) => ({ time: p.time, value: p[metric] }))}
+            bucket={bucket}
+            timeZone={zoneOf(view)}
+            days={ctx.days}
+            label={metricLabels[metric]}
+          />
+        )}
+      </section>
+      <div className="report-grid">
+        <BreakdownCard ctx={ctx} {...breakdownCards.pages} />
+        <BreakdownCard ctx={ctx} {...breakdownCards.sources} />
+        <BreakdownCard ctx={ctx} {...breakdownCards.locations} footer={<GeoCredit />} />
+        <BreakdownCard ctx={ctx} {...breakdownCards.devices} />
+        <EventsCard ctx={ctx} />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,92 @@
+/**
+ * One session: where the visitor came from and with what, and its events in order with their time
+ * from the session's start (pages, custom events, outbound links, errors, web vitals).
+ */
+import { FormError } from '../components/form-error'
+import { Loading } from '../components/loading'
+import { GeoCredit } from '../components/reports/geo-credit'
+import { ReportToolbar } from '../components/reports/report-toolbar'
+import { describeEvent, eventTypeLabels, offsetText, propertiesText } from '../lib/event-text'
+import { formatDateTime } from '../lib/format'
+import { formatSeconds } from '../lib/report-format'
+import { countryName, languageName } from '../lib/report-labels'
+import { useReport } from '../lib/use-report'
+import { Link } from '../router/link'
+import type { ReportContext } from './report-context'
+
+const LIMIT = 1000
+
+/** The session `sessionId` of the site in `ctx` (its events in the range). */
+export function SessionPage({ ctx, sessionId }: { ctx: ReportContext; sessionId: string }) {
+  const events = useReport(`session:${sessionId}:${ctx.queryKey}`, () =>
+    ctx.reports.sessionEvents(sessionId, { ...ctx.query, filters: [] }, { limit: LIMIT }),
+  )
+  const list = events.data?.data ?? []
+  const first = list[0]
+  const last = list.at(-1)
+  return (
+    <div className="stack">
+      <ReportToolbar ctx={ctx} />
+      <p>
+        <Link to={ctx.link({ name: 'sessions', siteId: String(ctx.siteId) })}>← All sessions</Link>
+      </p>
+      <FormError error={events.error} />
+      {!events.data && events.loading && <Loading />}
+      {events.data && !first && <p className="notice">This session has no events in the period.</p>}
+      {first && last && (
+        <section className="card" aria-labelledby="session-title">
+          <h2 id="session-title">Session of {formatDateTime(first.timestamp)}</h2>
+          <dl className="facts session-facts">
+            <dt>Duration</dt>
+            <dd>{formatSeconds((Date.parse(last.timestamp) - Date.parse(first.timestamp)) / 1000)}</dd>
+            <dt>Visitor</dt>
+            <dd>
+              <code>{first.userId}</code>
+            </dd>
+            <dt>Location</dt>
+            <dd>{[first.city, first.region, countryName(first.country)].filter(Boolean).join(', ')}</dd>
+            <dt>Device</dt>
+            <dd>{[first.browser, first.operatingSystem, first.deviceType].filter(Boolean).join(' · ')}</dd>
+            <dt>Language</dt>
+            <dd>{languageName(first.language)}</dd>
+            <dt>Source</dt>
+            <dd>
+              {first.channel}
+              {first.referrer && <> · {first.referrer}</>}
+            </dd>
+          </dl>
+          <GeoCredit />
+        </section>
+      )}
+      {first && (
+        <section className="card" aria-labelledby="timeline-title">
+          <h2 id="timeline-title">Events ({list.length})</h2>
+          <ol className="timeline">
+            {list.map((event) => (
+              <li key={event.eventId} className={`timeline-item timeline-${event.type}`}>
+                <span className="timeline-time" title={formatDateTime(event.timestamp)}>
+                  {offsetText(first.timestamp, event.timestamp)}
+                </span>
+                <span className="timeline-type">{eventTypeLabels[event.type]}</span>
+                <span className="timeline-what">
+                  {describeEvent(event)}
+                  {event.type !== 'pageview' && event.pathname && (
+                    <span className="muted"> on {event.pathname}</span>
+                  )}
+                  {event.type === 'custom_event' && Object.keys(event.properties).length > 0 && (
+                    <span className="muted small"> ({propertiesText(event.properties)})</span>
+                  )}
+                </span>
+              </li>
+            ))}
+          </ol>
+          {events.data && events.data.meta.total > LIMIT && (
+            <p className="muted">
+              The first {LIMIT} of {events.data.meta.total} events.
+            </p>
+          )}
+        </section>
+      )}
+    </div>
+  )
+}

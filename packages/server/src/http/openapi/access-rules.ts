@@ -1,0 +1,92 @@
+/**
+ * Who may call a route, as the document states it: a label for readers, the security requirements
+ * (alternatives; `{}` is "no credentials"), and the error answers every route of that level can give.
+ * Mirrors `http/caller.ts`, `http/reader.ts`, `auth/site-access.ts` and `http/v1/v1-scope.ts`, and the
+ * authorization matrix test (`http/authorization-matrix.test.ts`) that checks them.
+ */
+
+/** Security scheme names (`components.securitySchemes` of the document). */
+export const securitySchemes = {
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An API key (`pl_...`, created at `POST /api/user/api-keys`): `Authorization: Bearer <key>`. ' +
+      "It acts with its user's role in each organization.",
+  },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'better-auth.session_token',
+    description:
+      'The session cookie set by `POST /api/auth/sign-in/email` or `sign-up/email` (named with a ' +
+      '`__Secure-` prefix when BASE_URL is https).',
+  },
+  privateLink: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Private-Key',
+    description: "A site's private link key: reads that site's analytics, and nothing else.",
+  },
+} as const
+
+type Requirement = Partial<Record<keyof typeof securitySchemes, string[]>>
+
+/** What an access level means in the document. */
+export interface AccessRule {
+  label: string
+  security: Requirement[]
+  /** Error answers of every route of this level, by status. */
+  errors: Record<number, string>
+}
+
+const caller: Requirement[] = [{ apiKey: [] }, { session: [] }]
+const noCaller = 'No credentials, or an invalid API key'
+const notFound = 'Not found, or not in one of your organizations (never revealed)'
+const notAdmin = 'Your role is member: this needs admin or owner'
+
+/** Every access level. */
+export const accessRules = {
+  public: { label: 'Anyone', security: [], errors: {} },
+  signedIn: { label: 'Signed in (session cookie or API key)', security: caller, errors: { 401: noCaller } },
+  member: {
+    label: 'A member of the organization (any role)',
+    security: caller,
+    errors: { 401: noCaller, 404: notFound },
+  },
+  admin: {
+    label: 'An admin or owner of the organization',
+    security: caller,
+    errors: { 401: noCaller, 403: notAdmin, 404: notFound },
+  },
+  owner: {
+    label: 'An owner of the organization',
+    security: caller,
+    errors: { 401: noCaller, 403: 'This needs the owner role', 404: notFound },
+  },
+  instanceOwner: {
+    label: 'The instance owner (the first account of the instance)',
+    security: caller,
+    errors: { 401: noCaller, 403: 'Not the instance owner' },
+  },
+  reader: {
+    label:
+      "A reader: a member of the site's organization, the holder of its private link key " +
+      '(`X-Private-Key`), or anyone when the site is public',
+    security: [...caller, { privateLink: [] }, {}],
+    errors: {
+      401: 'No credentials and the site is not public (also for unknown sites), or an invalid API key',
+      404: 'The credentials do not reach this site (never revealed)',
+    },
+  },
+  apiKey: {
+    label: 'An API key only (`Authorization: Bearer`), rate limited per key',
+    security: [{ apiKey: [] }],
+    errors: {
+      401: 'No API key, or an invalid one (session cookies are not accepted)',
+      429: 'Rate limit exceeded for this key; see `Retry-After` and `X-RateLimit-*`',
+    },
+  },
+} as const satisfies Record<string, AccessRule>
+
+export type Access = keyof typeof accessRules

@@ -1,0 +1,37 @@
+/**
+ * The registry the OpenAPI document reads schema documentation from: component names (`id`) and JSON
+ * Schema annotations. A registry of its own (not zod's global one), so that ids here never collide
+ * with other modules' metadata.
+ */
+import { z } from 'zod'
+
+/** What a schema may carry into the document. `id` makes it a component (`#/components/schemas/<id>`). */
+export interface SchemaDoc {
+  id?: string
+  title?: string
+  description?: string
+  format?: string
+  examples?: unknown[]
+  deprecated?: boolean
+  /** For a string holding JSON: its media type and the schema of the JSON it holds (JSON Schema 2020-12). */
+  contentMediaType?: string
+  contentSchema?: Record<string, unknown>
+}
+
+/** The documentation registry; `toJsonSchema` passes it to `z.toJSONSchema` as `metadata`. */
+export const openApiRegistry = z.registry<SchemaDoc>()
+
+/**
+ * Document a schema: a copy of it carrying `meta` (a description when given a string), so that one
+ * schema reused in several places can be described differently in each.
+ */
+export function doc<T extends z.ZodType>(schema: T, meta: SchemaDoc | string): T {
+  const copy = schema.clone() as T
+  openApiRegistry.add(copy, typeof meta === 'string' ? { description: meta } : meta)
+  return copy
+}
+
+/** Document a schema as the component `id`. */
+export function component<T extends z.ZodType>(id: string, schema: T, description: string): T {
+  return doc(schema, { id, description })
+}

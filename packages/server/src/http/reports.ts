@@ -1,0 +1,200 @@
+/**
+ * Routes: the dashboard's reports of a site (analytics scope: any reader of the site, i.e. a member,
+ * the holder of its private link key (`X-Private-Key`), or anyone when the site is public). Every
+ * route takes the common query parameters (`query/params.ts`: start_date, end_date, time_zone,
+ * filters, page, limit) unless noted, and answers `{data, meta}`:
+ *
+ * | GET /api/sites/{siteId}/...   | data                                                  | meta         |
+ * |-------------------------------|-------------------------------------------------------|--------------|
+ * | `summary` (no parameters)     | `{siteId, name, domain, access}`, `access` member,    | `{}`         |
+ * |                               | private_link or public                                |              |
+ * | `stats[?bucket=]`             | `{current, previous, change, series?}` as v1 stats;   | range, zone  |
+ * |                               | bucket hour, day, week or month                       |              |
+ * | `breakdown/{name}`            | `[{value, visitors, sessions, pageviews}]`            | page         |
+ * | `sessions`                    | `[Session]`, newest first                             | page         |
+ * | `sessions/{sessionId}/events` | `[SessionEvent]`, oldest first (filters ignored)      | page         |
+ * | `events[?type=&event_name=    | `[ListedEvent]`, newest first                         | `nextCursor` |
+ * |   &cursor=]`                  |                                                       |              |
+ * | `event-names`                 | `[{name, events, sessions, visitors}]` custom events  | page         |
+ * | `web-vitals[?by=]`            | `{lcp, inp, cls, fcp, ttfb}`; with `by` (pathname or  | thresholds   |
+ * |                               | device_type) `[{value, events, lcp, ...}]`            | (+ page)     |
+ * | `live` (no parameters)        | `{visitors, from, to}`: the last 5 minutes            | `{}`         |
+ *
+ * Page meta is `{total, page, pageSize, totalPages}`. Breakdown names: `query/breakdown.ts`. Routes
+ * only translate: figures come from `query/`.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { siteForReader } from '../auth/site-access.js'
+import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdown.js'
+import { queryCustomEventCount } from '../query/custom-event-count.js'
+import { queryEventList } from '../query/event-list.js'
+import { queryEventNames } from '../query/event-names.js'
+import { queryLiveVisitors } from '../query/live-visitors.js'
+import { queryOverview } from '../query/overview.js'
+import { parseParams, parseQueryParams, type QueryParams, single } from '../query/params.js'
+import { previousPeriod, relativeChange } from '../query/previous-period.js'
+import type { ReportScope } from '../query/report-scope.js'
+import { querySessionEvents } from '../query/session-events.js'
+import { querySessionList } from '../query/session-list.js'
+import { queryTimeseries } from '../query/timeseries.js'
+import {
+  queryWebVitals,
+  queryWebVitalsBy,
+  webVitalDimensions,
+  webVitalThresholds,
+} from '../query/web-vitals.js'
+import { notFound } from '../shared/errors.js'
+import { type Clock, systemClock } from '../shared/time.js'
+import { eventTypes } from '../storage/events/event-row.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import { readerOf } from './reader.js'
+
+/** What the report routes need: the metadata store (access) and the events store (figures). */
+export interface ReportRouteOptions {
+  db: MetadataDb
+  events: EventsStore
+  /** The current time (default ranges, live visitors); the system clock when omitted. */
+  clock?: Clock
+}
+
+type SiteParams = { Params: { siteId: string } }
+
+/** A single-valued query parameter restricted to `values`. */
+const oneOf = <const Values extends readonly string[]>(name: string, values: Values) =>
+  single(name)
+    .refine((v) => values.includes(v), `${name} must be one of ${values.join(', ')}`)
+    .transform((v) => v as Values[number])
+
+const seriesBuckets = ['hour', 'day', 'week', 'month'] as const
+const statsQuery = z.object({ bucket: oneOf('bucket', seriesBuckets).optional() })
+const webVitalsQuery = z.object({
+  by: oneOf('by', Object.keys(webVitalDimensions) as (keyof typeof webVitalDimensions)[]).optional(),
+})
+const eventsQuery = z.object({
+  type: single('type')
+    .transform((list) => list.split(',').map((t) => t.trim()))
+    .refine((types) => types.every((t) => (eventTypes as readonly string[]).includes(t)), {
+      message: `type must be a comma-separated list of ${eventTypes.join(', ')}`,
+    })
+    .transform((types) => types as (typeof eventTypes)[number][])
+    .optional(),
+  event_name: single('event_name').max(256, 'event_name must be at most 256 characters').optional(),
+  cursor: single('cursor').max(200, 'cursor is not valid').optional(),
+})
+
+const pageMeta = (params: QueryParams, total: number) => ({
+  total,
+  page: params.page,
+  pageSize: params.limit,
+  totalPages: Math.ceil(total / params.limit),
+})
+
+const isBreakdown = (name: string): name is BreakdownName => Object.hasOwn(breakdowns, name)
+
+/** Register the routes of the table above. */
+export async function reportRoutes(
+  app: FastifyInstance,
+  { db, events, clock = systemClock }: ReportRouteOptions,
+) {
+  const reader = (request: FastifyRequest<SiteParams>) =>
+    siteForReader(db, readerOf(request), request.params.siteId)
+  const scopeOf = async (request: FastifyRequest<SiteParams>): Promise<ReportScope> => {
+    const { site } = await reader(request)
+    return { siteId: site.site_id, params: parseQueryParams(request.query, clock()) }
+  }
+  const totals = async (scope: ReportScope) => {
+    const [overview, custom] = await Promise.all([
+      queryOverview(events, scope),
+      queryCustomEventCount(events, scope),
+    ])
+    return { ...overview, events: custom }
+  }
+
+  app.get<SiteParams>('/api/sites/:siteId/summary', async (request) => {
+    const { site, via } = await reader(request)
+    return { data: { siteId: site.site_id, name: site.name, domain: site.domain, access: via }, meta: {} }
+  })
+
+  app.get<SiteParams>('/api/sites/:siteId/stats', async (request) => {
+    const scope = await scopeOf(request)
+    const { bucket } = parseParams(statsQuery, request.query)
+    const previousScope = { ...scope, params: previousPeriod(scope.params) }
+    const [current, previous, series] = await Promise.all([
+      totals(scope),
+      totals(previousScope),
+      bucket ? queryTimeseries(events, scope, bucket) : Promise.resolve(undefined),
+    ])
+    return {
+      data: { current, previous, change: relativeChange(current, previous), ...(series ? { series } : {}) },
+      meta: {
+        startDate: scope.params.startDate,
+        endDate: scope.params.endDate,
+        previousStartDate: previousScope.params.startDate,
+        previousEndDate: previousScope.params.endDate,
+        timeZone: scope.params.timeZone,
+        ...(bucket ? { bucket } : {}),
+      },
+    }
+  })
+
+  app.get<{ Params: { siteId: string; name: string } }>(
+    '/api/sites/:siteId/breakdown/:name',
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { name } = request.params
+      if (!isBreakdown(name)) {
+        throw notFound(`Unknown breakdown "${name}"; one of ${Object.keys(breakdowns).join(', ')}`)
+      }
+      const { rows, total } = await queryBreakdown(events, scope, name)
+      return { data: rows, meta: pageMeta(scope.params, total) }
+    },
+  )
+
+  app.get<SiteParams>('/api/sites/:siteId/sessions', async (request) => {
+    const scope = await scopeOf(request)
+    const { data, total } = await querySessionList(events, scope)
+    return { data, meta: pageMeta(scope.params, total) }
+  })
+
+  app.get<{ Params: { siteId: string; sessionId: string } }>(
+    '/api/sites/:siteId/sessions/:sessionId/events',
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { data, total } = await querySessionEvents(events, scope, request.params.sessionId)
+      return { data, meta: pageMeta(scope.params, total) }
+    },
+  )
+
+  app.get<SiteParams>('/api/sites/:siteId/events', async (request) => {
+    const scope = await scopeOf(request)
+    const own = parseParams(eventsQuery, request.query)
+    const page = await queryEventList(events, scope, {
+      types: own.type,
+      eventName: own.event_name,
+      cursor: own.cursor,
+      limit: scope.params.limit,
+    })
+    return { data: page.data, meta: { nextCursor: page.nextCursor, limit: scope.params.limit } }
+  })
+
+  app.get<SiteParams>('/api/sites/:siteId/event-names', async (request) => {
+    const scope = await scopeOf(request)
+    const { data, total } = await queryEventNames(events, scope)
+    return { data, meta: pageMeta(scope.params, total) }
+  })
+
+  app.get<SiteParams>('/api/sites/:siteId/web-vitals', async (request) => {
+    const scope = await scopeOf(request)
+    const { by } = parseParams(webVitalsQuery, request.query)
+    if (!by) return { data: await queryWebVitals(events, scope), meta: { thresholds: webVitalThresholds } }
+    const { data, total } = await queryWebVitalsBy(events, scope, by)
+    return { data, meta: { ...pageMeta(scope.params, total), by, thresholds: webVitalThresholds } }
+  })
+
+  app.get<SiteParams>('/api/sites/:siteId/live', async (request) => {
+    const { site } = await reader(request)
+    return { data: await queryLiveVisitors(events, site.site_id, clock()), meta: {} }
+  })
+}

@@ -1,0 +1,35 @@
+/**
+ * v1: `GET /api/v1/sites/{siteId}/experiments`: the site's A/B experiments (oldest first, paginated)
+ * with their results over the common query parameters: per variant exposed sessions, conversions,
+ * conversion rate, uplift against control, z-score, two-sided p-value and the 95 % interval of the
+ * difference (method: experiments/two-proportion-test.ts, README "Experiments").
+ */
+import type { FastifyInstance } from 'fastify'
+import { siteForMember } from '../../auth/site-access.js'
+import { countExperiments } from '../../experiments/experiments.js'
+import { listExperimentsWithResults } from '../../experiments/list-experiments-with-results.js'
+import { parseQueryParams } from '../../query/params.js'
+import type { Clock } from '../../shared/time.js'
+import type { EventsStore } from '../../storage/events/events-store.js'
+import type { MetadataDb } from '../../storage/metadata/db.js'
+import { callerOf } from '../caller-of.js'
+
+type Params = { Params: { siteId: string }; Querystring: Record<string, unknown> }
+
+export async function v1ExperimentRoutes(
+  app: FastifyInstance,
+  { db, events, clock }: { db: MetadataDb; events: EventsStore; clock: Clock },
+) {
+  app.get<Params>('/api/v1/sites/:siteId/experiments', async (request) => {
+    const { site } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
+    const params = parseQueryParams(request.query, clock())
+    const [data, total] = await Promise.all([
+      listExperimentsWithResults(db, events, site.site_id, params),
+      countExperiments(db, site.site_id),
+    ])
+    return {
+      data,
+      meta: { total, page: params.page, pageSize: params.limit, totalPages: Math.ceil(total / params.limit) },
+    }
+  })
+}

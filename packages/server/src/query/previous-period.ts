@@ -1,0 +1,33 @@
+/**
+ * The comparison period of a report: the range of equal length, in calendar days of the request's
+ * time zone, that ends where the requested one begins (30 days ending 03-31 compare with the 30 days
+ * ending 03-01), and the relative change of each figure against it.
+ */
+import type { QueryParams } from './params.js'
+import { addDays, daysBetween, startOfDayIn } from './zoned-time.js'
+
+/**
+ * The period of equal length (in calendar days of the zone) that ends where `params` begins.
+ * @returns the same parameters (filters, page, zone) with `startDate`, `endDate`, `from`, `to` moved
+ */
+export function previousPeriod(params: QueryParams): QueryParams {
+  const days = daysBetween(params.startDate, params.endDate) + 1
+  const startDate = addDays(params.startDate, -days)
+  const endDate = addDays(params.startDate, -1)
+  return { ...params, startDate, endDate, from: startOfDayIn(startDate, params.timeZone), to: params.from }
+}
+
+/**
+ * Relative change per figure: `(current - previous) / previous` (0.25 = up 25 %), null when the
+ * previous value is 0 (no meaningful ratio).
+ */
+export function relativeChange<Key extends string>(
+  current: Record<Key, number>,
+  previous: Record<Key, number>,
+): Record<Key, number | null> {
+  const change = {} as Record<Key, number | null>
+  for (const key of Object.keys(current) as Key[]) {
+    change[key] = previous[key] === 0 ? null : (current[key] - previous[key]) / previous[key]
+  }
+  return change
+}
