@@ -27,17 +27,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { siteForReader } from '../auth/site-access.js'
 import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdown.js'
-import { queryCustomEventCount } from '../query/custom-event-count.js'
 import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
-import { queryOverview } from '../query/overview.js'
 import { parseParams, parseQueryParams, type QueryParams, single } from '../query/params.js'
-import { previousPeriod, relativeChange } from '../query/previous-period.js'
 import type { ReportScope } from '../query/report-scope.js'
 import { querySessionEvents } from '../query/session-events.js'
 import { querySessionList } from '../query/session-list.js'
-import { queryTimeseries } from '../query/timeseries.js'
+import { queryStatsReport } from '../query/stats-report.js'
 import {
   queryWebVitals,
   queryWebVitalsBy,
@@ -104,14 +101,6 @@ export async function reportRoutes(
     const { site } = await reader(request)
     return { siteId: site.site_id, params: parseQueryParams(request.query, clock()) }
   }
-  const totals = async (scope: ReportScope) => {
-    const [overview, custom] = await Promise.all([
-      queryOverview(events, scope),
-      queryCustomEventCount(events, scope),
-    ])
-    return { ...overview, events: custom }
-  }
-
   app.get<SiteParams>('/api/sites/:siteId/summary', async (request) => {
     const { site, via } = await reader(request)
     return { data: { siteId: site.site_id, name: site.name, domain: site.domain, access: via }, meta: {} }
@@ -120,23 +109,7 @@ export async function reportRoutes(
   app.get<SiteParams>('/api/sites/:siteId/stats', async (request) => {
     const scope = await scopeOf(request)
     const { bucket } = parseParams(statsQuery, request.query)
-    const previousScope = { ...scope, params: previousPeriod(scope.params) }
-    const [current, previous, series] = await Promise.all([
-      totals(scope),
-      totals(previousScope),
-      bucket ? queryTimeseries(events, scope, bucket) : Promise.resolve(undefined),
-    ])
-    return {
-      data: { current, previous, change: relativeChange(current, previous), ...(series ? { series } : {}) },
-      meta: {
-        startDate: scope.params.startDate,
-        endDate: scope.params.endDate,
-        previousStartDate: previousScope.params.startDate,
-        previousEndDate: previousScope.params.endDate,
-        timeZone: scope.params.timeZone,
-        ...(bucket ? { bucket } : {}),
-      },
-    }
+    return queryStatsReport(events, scope, bucket)
   })
 
   app.get<{ Params: { siteId: string; name: string } }>(

@@ -34,7 +34,8 @@ export interface Session {
   channel: string
 }
 
-const columns = [
+/** The per-session columns a Session object is made of (shared with `session-list.ts`). */
+export const sessionObjectColumns = [
   'session_uuid',
   'visitor_id',
   'entry_country',
@@ -51,7 +52,7 @@ const columns = [
   'entry_channel',
 ] as const satisfies readonly SessionColumn[]
 
-type SessionRow = Record<(typeof columns)[number], string | number>
+type SessionRow = Record<(typeof sessionObjectColumns)[number], string | number>
 
 /** The page of converted sessions. */
 export function compileGoalSessions(scope: ReportScope, goal: GoalDefinition): CompiledQuery {
@@ -60,7 +61,7 @@ export function compileGoalSessions(scope: ReportScope, goal: GoalDefinition): C
   const converted = `${SESSION_KEY} IN (SELECT ${SESSION_KEY} FROM events WHERE ${SCOPE_SQL} AND ${condition.sql})`
   return {
     sql: [
-      sessionsSubquery(filters, columns, converted),
+      sessionsSubquery(filters, sessionObjectColumns, converted),
       'ORDER BY started_at DESC, session_uuid DESC',
       'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
     ].join('\n'),

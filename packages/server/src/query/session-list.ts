@@ -5,35 +5,18 @@
  */
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
-import { type Session, toSession } from './goal-sessions.js'
+import { type Session, sessionObjectColumns, toSession } from './goal-sessions.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
 import { sessionsSubquery } from './sessions-subquery.js'
-
-const columns = [
-  'session_uuid',
-  'visitor_id',
-  'entry_country',
-  'entry_browser',
-  'entry_operating_system',
-  'entry_device_type',
-  'entry_page',
-  'exit_page',
-  'pageview_count',
-  'duration_seconds',
-  'started_at',
-  'ended_at',
-  'entry_referrer',
-  'entry_channel',
-] as const
 
 export function compileSessionList(scope: ReportScope): CompiledQuery {
   const filters = filtersOf(scope)
   return {
     sql: [
       'SELECT *, count() OVER () AS total_sessions FROM (',
-      sessionsSubquery(filters, columns),
+      sessionsSubquery(filters, sessionObjectColumns),
       ')',
       'ORDER BY started_at DESC, session_uuid DESC',
       'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',

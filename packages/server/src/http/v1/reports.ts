@@ -15,16 +15,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { siteForMember } from '../../auth/site-access.js'
-import { queryCustomEventCount } from '../../query/custom-event-count.js'
 import { queryEventNames } from '../../query/event-names.js'
-import { queryOverview } from '../../query/overview.js'
 import { pageSortFields, queryPageStats } from '../../query/page-stats.js'
 import { parseParams, parseQueryParams, type QueryParams, single } from '../../query/params.js'
-import { previousPeriod } from '../../query/previous-period.js'
 import type { ReportScope } from '../../query/report-scope.js'
 import { queryRevenue } from '../../query/revenue.js'
 import { querySessionList } from '../../query/session-list.js'
-import { queryTimeseries } from '../../query/timeseries.js'
+import { queryStatsReport } from '../../query/stats-report.js'
 import type { Clock } from '../../shared/time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import type { MetadataDb } from '../../storage/metadata/db.js'
@@ -72,40 +69,10 @@ export async function v1ReportRoutes(
     return { siteId: site.site_id, params: parseQueryParams(request.query, clock()) }
   }
 
-  const totals = async (scope: ReportScope) => {
-    const [overview, custom] = await Promise.all([
-      queryOverview(events, scope),
-      queryCustomEventCount(events, scope),
-    ])
-    return { ...overview, events: custom }
-  }
-
   app.get<Params>('/api/v1/sites/:siteId/stats', async (request) => {
     const scope = await scopeOf(request)
     const { bucket } = parseParams(bucketQuery, request.query)
-    const previousScope = { ...scope, params: previousPeriod(scope.params) }
-    const [current, previous, series] = await Promise.all([
-      totals(scope),
-      totals(previousScope),
-      bucket ? queryTimeseries(events, scope, bucket) : Promise.resolve(undefined),
-    ])
-    const change = Object.fromEntries(
-      (Object.keys(current) as (keyof typeof current)[]).map((key) => [
-        key,
-        previous[key] === 0 ? null : (current[key] - previous[key]) / previous[key],
-      ]),
-    )
-    return {
-      data: { current, previous, change, ...(series ? { series } : {}) },
-      meta: {
-        startDate: scope.params.startDate,
-        endDate: scope.params.endDate,
-        previousStartDate: previousScope.params.startDate,
-        previousEndDate: previousScope.params.endDate,
-        timeZone: scope.params.timeZone,
-        ...(bucket ? { bucket } : {}),
-      },
-    }
+    return queryStatsReport(events, scope, bucket)
   })
 
   app.get<Params>('/api/v1/sites/:siteId/pages', async (request) => {

@@ -1,0 +1,43 @@
+/**
+ * The stats report shared by the v1 API and the dashboard: overview totals (plus `events`, the custom
+ * events passing the filters) for the range and for the period of equal length just before it
+ * (`previous-period.ts`), the relative change per figure (null when the previous value is 0), and
+ * with a bucket, the time series of the range (`timeseries.ts`). Answers `{data, meta}`.
+ */
+import type { EventsStore } from '../storage/events/events-store.js'
+import { queryCustomEventCount } from './custom-event-count.js'
+import { queryOverview } from './overview.js'
+import { previousPeriod, relativeChange } from './previous-period.js'
+import type { ReportScope } from './report-scope.js'
+import { queryTimeseries } from './timeseries.js'
+
+export type SeriesBucket = 'hour' | 'day' | 'week' | 'month'
+
+async function totals(events: EventsStore, scope: ReportScope) {
+  const [overview, custom] = await Promise.all([
+    queryOverview(events, scope),
+    queryCustomEventCount(events, scope),
+  ])
+  return { ...overview, events: custom }
+}
+
+/** @throws AppError 400 when the bucket makes too many points */
+export async function queryStatsReport(events: EventsStore, scope: ReportScope, bucket?: SeriesBucket) {
+  const previousScope = { ...scope, params: previousPeriod(scope.params) }
+  const [current, previous, series] = await Promise.all([
+    totals(events, scope),
+    totals(events, previousScope),
+    bucket ? queryTimeseries(events, scope, bucket) : Promise.resolve(undefined),
+  ])
+  return {
+    data: { current, previous, change: relativeChange(current, previous), ...(series ? { series } : {}) },
+    meta: {
+      startDate: scope.params.startDate,
+      endDate: scope.params.endDate,
+      previousStartDate: previousScope.params.startDate,
+      previousEndDate: previousScope.params.endDate,
+      timeZone: scope.params.timeZone,
+      ...(bucket ? { bucket } : {}),
+    },
+  }
+}
