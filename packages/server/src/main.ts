@@ -60,9 +60,9 @@ export async function serve(env: Record<string, string | undefined> = process.en
       `Pathlight is running at ${publicUrl}`,
       `  metadata: ${services.metadata.dialect}   events: ${services.events.kind}   sessions: ${services.redis ? 'redis' : 'in process'}`,
       hasOwner
-        ? '  Sign in with your account, or use an API key: Authorization: Bearer <key>.'
-        : `  First step: create the owner account:\n    curl -X POST ${publicUrl}/api/auth/sign-up/email -H 'content-type: application/json' \\\n      -d '{"name":"You","email":"you@example.com","password":"a long password"}'`,
-      '  Then see README.md ("First steps") to create an organization, a site and an API key.',
+        ? `  Open ${publicUrl} to sign in (API: Authorization: Bearer <key>; reference at ${publicUrl}/api/docs).`
+        : `  First step: open ${publicUrl} and create the owner account, or:\n    curl -X POST ${publicUrl}/api/auth/sign-up/email -H 'content-type: application/json' \\\n      -d '{"name":"You","email":"you@example.com","password":"a long password"}'`,
+      '  Then create an organization and a site, and paste the tracking snippet it shows into your pages.',
       '',
     ].join('\n'),
   )
