@@ -8,6 +8,9 @@ import type {
   AlertRuleInput,
   ApiKeyInfo,
   Delivery,
+  Experiment,
+  ExperimentInput,
+  GoalChoice,
   Member,
   Organization,
   Page,
@@ -110,6 +113,19 @@ export function createApi(t: Transport) {
       data(t.request<Data<AlertRule>>('PATCH', `${site(siteId)}/alerts/${seg(id)}`, input)),
     deleteAlert: (siteId: number, id: string) =>
       t.request<unknown>('DELETE', `${site(siteId)}/alerts/${seg(id)}`),
+
+    goals: async (siteId: number) =>
+      data(t.request<Data<GoalChoice[]>>('GET', `${site(siteId)}/goals?limit=1000`)),
+    experiments: (siteId: number) =>
+      data(t.request<Data<Experiment[]>>('GET', `${site(siteId)}/experiments`)),
+    experiment: (siteId: number, id: number) =>
+      data(t.request<Data<Experiment>>('GET', `${site(siteId)}/experiments/${seg(id)}`)),
+    createExperiment: (siteId: number, input: ExperimentInput) =>
+      data(t.request<Data<Experiment>>('POST', `${site(siteId)}/experiments`, input)),
+    updateExperiment: (siteId: number, id: number, input: Partial<ExperimentInput>) =>
+      data(t.request<Data<Experiment>>('PATCH', `${site(siteId)}/experiments/${seg(id)}`, input)),
+    deleteExperiment: (siteId: number, id: number) =>
+      t.request<unknown>('DELETE', `${site(siteId)}/experiments/${seg(id)}`),
 
     apiKeys: () => data(t.request<Data<ApiKeyInfo[]>>('GET', '/api/user/api-keys')),
     createApiKey: (name: string) =>

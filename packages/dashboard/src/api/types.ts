@@ -167,3 +167,44 @@ export interface AlertRule extends AlertRuleInput {
   lastTriggeredAt: string | null
   createdAt: string
 }
+
+/** One arm of an A/B experiment; exactly one variant of an experiment is the control. */
+export interface ExperimentVariant {
+  name: string
+  control: boolean
+}
+
+/** 'draft', 'running' or 'completed' (informative: results are computed in every state). */
+export type ExperimentStatus = 'draft' | 'running' | 'completed'
+
+/** An A/B experiment of a site (`/api/sites/{siteId}/experiments`). */
+export interface Experiment {
+  experimentId: number
+  siteId: number
+  /** Slug matched against the exposure event's `properties.experiment`. */
+  key: string
+  name: string
+  description: string | null
+  variants: ExperimentVariant[]
+  /** A goal of the site; null once that goal has been deleted. */
+  goalId: number | null
+  status: ExperimentStatus
+  createdAt: string
+  updatedAt: string
+}
+
+/** The body of a create (all fields) or an update. */
+export interface ExperimentInput {
+  name: string
+  key: string
+  description: string | null
+  variants: ExperimentVariant[]
+  goalId: number
+  status: ExperimentStatus
+}
+
+/** A goal as the experiment form lists it. */
+export interface GoalChoice {
+  goalId: number
+  name: string
+}

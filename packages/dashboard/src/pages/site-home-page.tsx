@@ -4,10 +4,10 @@
  * turns green) and offers a button to the reports.
  */
 import { useState } from 'react'
-import { api } from '../api/api'
 import type { Site } from '../api/types'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
+import { takeSiteStatus } from '../lib/site-status-prefetch'
 import { useResource } from '../lib/use-resource'
 import { InstallPage } from './install-page'
 import { OverviewPage } from './overview-page'
@@ -15,7 +15,7 @@ import type { ReportContext } from './report-context'
 
 /** The overview or the installation page of `site`. */
 export function SiteHomePage({ site, ctx }: { site: Site; ctx: ReportContext }) {
-  const status = useResource(`has-events:${site.siteId}`, () => api.siteStatus(site.siteId))
+  const status = useResource(`has-events:${site.siteId}`, () => takeSiteStatus(site.siteId))
   const [showReports, setShowReports] = useState(false)
   if (showReports || status.data?.hasEvents) return <OverviewPage ctx={ctx} />
   if (!status.data) return status.error ? <FormError error={status.error} /> : <Loading />

@@ -3,7 +3,7 @@
  * shows its name, domain and sections (the reports, then settings, webhooks and alerts), and hands the
  * page the site and the caller's role in its organization.
  */
-import type { ReactNode } from 'react'
+import { type ReactNode, useState } from 'react'
 import { api } from '../api/api'
 import type { Role, Site } from '../api/types'
 import { AppShell } from '../components/app-shell'
@@ -11,6 +11,7 @@ import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { PageHeading } from '../components/page-heading'
 import { ReportTabLinks, reportTabs, tabOf } from '../components/reports/report-tabs'
+import { prefetchSiteStatus } from '../lib/site-status-prefetch'
 import { useResource } from '../lib/use-resource'
 import { Link } from '../router/link'
 import { isReportRoute, type ReportRouteName, type Route, routePath } from '../router/routes'
@@ -50,6 +51,10 @@ export function SiteScope({
   children: (context: SiteContext) => ReactNode
 }) {
   const { roleIn, organizations } = useSession()
+  // The site's home needs to know whether it has events: ask while the site loads, not after.
+  useState(() => {
+    if (route.name === 'site') prefetchSiteStatus(siteId)
+  })
   const site = useResource(`site:${siteId}`, () => api.site(siteId))
   if (site.error?.status === 404) {
     // Not a member: a public site's reports are still readable, as a shared view.

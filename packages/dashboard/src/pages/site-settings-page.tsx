@@ -1,6 +1,6 @@
 /**
  * A site's settings: every configuration field of the spec (one form, only changed fields are sent),
- * the private link, and deleting the site. Members see the settings read-only. Validation is the
+ * A/B experiments, the private link, and deleting the site. Members see the settings read-only. Validation is the
  * server's; its messages appear next to the field they concern.
  */
 import { useState } from 'react'
@@ -9,6 +9,7 @@ import type { Site, SiteConfig, SwitchName } from '../api/types'
 import { CheckboxField } from '../components/checkbox-field'
 import { ConfirmButton } from '../components/confirm-button'
 import { CopyButton } from '../components/copy-button'
+import { ExperimentsCard } from '../components/experiments-card'
 import { Field } from '../components/field'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
@@ -117,6 +118,7 @@ export function SiteSettingsPage({ site, canAdmin, setSite }: SiteContext) {
       ) : (
         lists.loading && <Loading />
       )}
+      <ExperimentsCard key={`experiments-${site.siteId}`} siteId={site.siteId} canAdmin={canAdmin} />
       <PrivateLink siteId={site.siteId} canAdmin={canAdmin} />
       {canAdmin && <DangerZone site={site} />}
     </div>
