@@ -265,7 +265,10 @@ describe('a new owner’s journey', () => {
     const us = locations.getByRole('button', { name: /^United States/ })
     await us.waitFor()
     await locations.getByRole('button', { name: /^United Kingdom/ }).waitFor()
-    await us.click()
+    // The world map shades both countries and is itself a filter: click the United States on it.
+    const map = page.getByRole('region', { name: 'Visitors by country' })
+    await map.getByRole('button', { name: /^United Kingdom: 1 visitor\. Filter/ }).waitFor()
+    await map.getByRole('button', { name: /^United States: \d+ visitors?\. Filter/ }).click()
 
     const chips = page.getByRole('list', { name: 'Filters' }).getByRole('listitem')
     await chips.getByText(/Country is/).waitFor()

@@ -13,6 +13,7 @@ import { LiveVisitors } from '../components/reports/live-visitors'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { Segmented } from '../components/reports/segmented'
 import { TimeSeriesChart } from '../components/reports/time-series-chart'
+import { WorldMapCard } from '../components/reports/world-map-card'
 import { breakdownCards } from '../lib/report-labels'
 import { bucketOf, bucketsFor, type ChartMetric, chartMetrics, zoneOf } from '../lib/report-view'
 import { useReport } from '../lib/use-report'
@@ -73,6 +74,7 @@ export function OverviewPage({ ctx }: { ctx: ReportContext }) {
       <div className="report-grid">
         <BreakdownCard ctx={ctx} {...breakdownCards.pages} />
         <BreakdownCard ctx={ctx} {...breakdownCards.sources} />
+        <WorldMapCard ctx={ctx} />
         <BreakdownCard ctx={ctx} {...breakdownCards.locations} footer={<GeoCredit />} />
         <BreakdownCard ctx={ctx} {...breakdownCards.devices} />
         <EventsCard ctx={ctx} />

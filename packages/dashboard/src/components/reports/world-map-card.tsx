@@ -1,0 +1,41 @@
+/**
+ * The overview's world map card: visitors per country (the `countries` breakdown, up to 250 rows) on a
+ * lazily loaded map; clicking a country adds a country filter, like the rows of the other cards.
+ */
+import { lazy, Suspense, useId } from 'react'
+import { valueLabel } from '../../lib/report-labels'
+import { withFilter } from '../../lib/report-view'
+import { useReport } from '../../lib/use-report'
+import type { ReportContext } from '../../pages/report-context'
+import { FormError } from '../form-error'
+import { GeoCredit } from './geo-credit'
+
+const WorldMap = lazy(() => import('./world-map'))
+
+export function WorldMapCard({ ctx }: { ctx: ReportContext }) {
+  const id = useId()
+  const report = useReport(`countries-map:${ctx.queryKey}`, () =>
+    ctx.reports.breakdown('countries', ctx.query, { limit: 250 }),
+  )
+  const visitors = new Map((report.data?.data ?? []).map((row) => [row.value, row.visitors]))
+  return (
+    <section className="card report-card world-map-card" aria-labelledby={id} aria-busy={report.loading}>
+      <div className="card-head">
+        <h2 id={id}>Visitors by country</h2>
+      </div>
+      <FormError error={report.error} />
+      <Suspense fallback={<p className="muted">Loading the map…</p>}>
+        <WorldMap
+          visitors={visitors}
+          nameOf={(code) => valueLabel('country', code)}
+          onSelect={(code) =>
+            ctx.setView(withFilter(ctx.view, { parameter: 'country', type: 'equals', value: [code] }))
+          }
+        />
+      </Suspense>
+      <div className="card-foot">
+        <GeoCredit />
+      </div>
+    </section>
+  )
+}
