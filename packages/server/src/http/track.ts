@@ -3,13 +3,13 @@
  * text/plain from beacons, at most 64 KB), the per-API-key rate limit is applied, and `ingest.accept`
  * decides. Lives outside the authenticated scope: the key is optional here.
  */
-import crypto from 'node:crypto'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { ApiKeys } from '../auth/api-keys.js'
 import type { Ingest } from '../ingest/ingest.js'
 import { AppError } from '../shared/errors.js'
+import { rateLimitKey } from './rate-limit-key.js'
 
 export const TRACK_BODY_LIMIT = 64 * 1024
 
@@ -79,18 +79,6 @@ export async function trackRoutes(
       return reply.code(result.status).send(result.body)
     },
   )
-}
-
-const rateLimitKeys = new Map<string, string>()
-/** The store key of a bearer header: its SHA-256, remembered for the few keys a process sees. */
-function rateLimitKey(bearer: string): string {
-  let key = rateLimitKeys.get(bearer)
-  if (key === undefined) {
-    key = crypto.createHash('sha256').update(bearer).digest('hex')
-    if (rateLimitKeys.size > 10_000) rateLimitKeys.clear()
-    rateLimitKeys.set(bearer, key)
-  }
-  return key
 }
 
 /**

@@ -5,12 +5,12 @@
  * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window resets);
  * beyond the limit, 429 with `Retry-After`. Responses use one envelope: `{data, meta}`.
  */
-import crypto from 'node:crypto'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { ApiKeys } from '../../auth/api-keys.js'
 import { AppError, unauthorized } from '../../shared/errors.js'
+import { rateLimitKey } from '../rate-limit-key.js'
 
 export interface V1ScopeOptions {
   apiKeys: ApiKeys
@@ -33,11 +33,7 @@ export async function registerV1Guard(app: FastifyInstance, { apiKeys, limit, re
     max: limit.max,
     timeWindow: limit.windowMs,
     ...(redis ? { redis, nameSpace: 'pl:rl:v1:' } : {}),
-    keyGenerator: (request) =>
-      crypto
-        .createHash('sha256')
-        .update(keyOf(request) ?? '')
-        .digest('hex'),
+    keyGenerator: (request) => rateLimitKey(keyOf(request) ?? ''),
     // Requests without a valid key are answered 401 by the guard below and use no bucket.
     allowList: async (request) => {
       const key = keyOf(request)

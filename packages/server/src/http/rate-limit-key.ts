@@ -1,0 +1,17 @@
+/**
+ * The rate-limit store key of a presented API key: its SHA-256 (hex), so raw keys never reach the
+ * store (Redis may be shared). Remembered for the few keys a process sees, since every request asks.
+ */
+import crypto from 'node:crypto'
+
+const known = new Map<string, string>()
+
+export function rateLimitKey(apiKey: string): string {
+  let key = known.get(apiKey)
+  if (key === undefined) {
+    key = crypto.createHash('sha256').update(apiKey).digest('hex')
+    if (known.size > 10_000) known.clear()
+    known.set(apiKey, key)
+  }
+  return key
+}
