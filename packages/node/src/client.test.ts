@@ -138,6 +138,10 @@ describe('errors that are not retried', () => {
     stub.script({ status: 403, body: { success: false, error: 'Access denied' } })
     expect(await rejection(client().pageview())).toMatchObject({ kind: 'auth', status: 403 })
 
+    const scope = "This API key's scope (read) does not allow sending events"
+    stub.script({ status: 403, body: { success: false, error: scope } })
+    expect(await rejection(client().pageview())).toMatchObject({ kind: 'auth', status: 403 })
+
     stub.script({ status: 403, body: { success: false, error: 'Site is over its monthly pageview limit' } })
     const quota = await rejection(client().pageview())
     expect(quota).not.toBeInstanceOf(PathlightAuthError)

@@ -7,7 +7,8 @@
 /**
  * What went wrong, one value per error class or status family:
  * - `invalid_payload`: 400, the server's validator refused a field ({@link PathlightInvalidPayloadError}).
- * - `auth`: 401 unknown key, or 403 `Access denied` for a key whose owner is not a member of the site's
+ * - `auth`: 401 unknown or expired key, 403 for a key whose scope does not allow tracking, or 403
+ *   `Access denied` for a key whose owner is not a member of the site's
  *   organization ({@link PathlightAuthError}).
  * - `forbidden`: any other 403, e.g. `Site is over its monthly pageview limit`.
  * - `not_found`: 404, `Site not found`, or no tracking endpoint at that URL.
@@ -105,7 +106,10 @@ export class PathlightInvalidPayloadError extends PathlightError {
   }
 }
 
-/** 401 `Invalid API key`, or 403 `Access denied` (the key's owner is not in the site's organization). */
+/**
+ * 401 `Invalid API key` (unknown or expired), or 403 `Access denied` (the key's owner is not in the
+ * site's organization) or `This API key's scope (read) does not allow sending events` (use a `track` key).
+ */
 export class PathlightAuthError extends PathlightError {
   override name = 'PathlightAuthError'
   declare readonly kind: 'auth'

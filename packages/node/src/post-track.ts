@@ -136,7 +136,10 @@ function toError(result: Attempt, attempts: number, options: ResolvedOptions, no
   if (status === 400) {
     return new PathlightInvalidPayloadError(`Pathlight: invalid payload (400 ${said})${suffix}`, init)
   }
-  if (status === 401 || (status === 403 && said === 'Access denied')) {
+  if (
+    status === 401 ||
+    (status === 403 && (said === 'Access denied' || said.startsWith("This API key's scope")))
+  ) {
     return new PathlightAuthError(`Pathlight: authentication failed (${status} ${said})${suffix}`, init)
   }
   if (status === 403) {

@@ -8,8 +8,11 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { AlertRules } from './alerts/alert-rules.js'
 import type { ApiKeys } from './auth/api-keys.js'
+import type { AuthThrottle } from './auth/auth-throttle.js'
 import type { Auth } from './auth/better-auth.js'
+import type { OriginPolicy } from './auth/origin-policy.js'
 import type { Config } from './config.js'
+import { accountRoutes } from './http/account.js'
 import { adminRoutes } from './http/admin.js'
 import { alertRoutes } from './http/alerts.js'
 import { apiKeyRoutes } from './http/api-keys.js'
@@ -27,6 +30,7 @@ import { organizationRoutes } from './http/organizations.js'
 import { optionalCaller } from './http/reader.js'
 import { reportRoutes } from './http/reports.js'
 import { scriptRoutes } from './http/script.js'
+import { registerHsts } from './http/security-headers.js'
 import { siteStatusRoutes } from './http/site-status.js'
 import { siteRoutes } from './http/sites.js'
 import { trackRoutes } from './http/track.js'
@@ -62,6 +66,8 @@ export interface AppDeps {
   events: EventsStore
   auth: Auth
   apiKeys: ApiKeys
+  origins: OriginPolicy
+  authThrottle: AuthThrottle
   ingest: Ingest
   buffer: WriteBuffer
   siteLookup: SiteLookup
@@ -72,6 +78,8 @@ export interface AppDeps {
   v1Limit: { max: number; windowMs: number }
   trustProxy: Config['trustProxy']
   redis?: Redis
+  /** Strict-Transport-Security max-age in seconds; 0 or absent: no header. */
+  hstsMaxAge?: number
   logLevel?: string
   isShuttingDown?: () => boolean
   /** The services' clock (tests inject one); default the system clock. */
@@ -92,13 +100,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   app.decorate('routeList', routes)
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ success: false, error: 'Not found' }))
+  registerHsts(app, deps.hstsMaxAge ?? 0)
+  const callers = { auth: deps.auth, apiKeys: deps.apiKeys, origins: deps.origins }
 
   await app.register(healthRoutes, {
     metadata: deps.metadata,
     events: deps.events,
     isShuttingDown: deps.isShuttingDown ?? (() => false),
   })
-  await app.register(authRoutes, { auth: deps.auth, baseUrl: deps.baseUrl })
+  await app.register(authRoutes, { auth: deps.auth, baseUrl: deps.baseUrl, throttle: deps.authThrottle })
   await app.register(trackRoutes, {
     ingest: deps.ingest,
     apiKeys: deps.apiKeys,
@@ -111,7 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Analytics: reads for members, private link key holders and (public sites) anyone; writes need a caller.
   await app.register(async (scope) => {
-    scope.addHook('preHandler', optionalCaller(deps.auth, deps.apiKeys))
+    scope.addHook('preHandler', optionalCaller(callers))
     const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
     await scope.register(goalRoutes, analytics)
     await scope.register(errorRoutes, analytics)
@@ -129,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   await app.register(async (scope) => {
-    scope.addHook('preHandler', requireCaller(deps.auth, deps.apiKeys))
+    scope.addHook('preHandler', requireCaller(callers))
     await scope.register(organizationRoutes, { db: deps.metadata.db })
     await scope.register(siteRoutes, {
       db: deps.metadata.db,
@@ -147,12 +157,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clock: deps.clock ?? systemClock,
     })
     await scope.register(apiKeyRoutes, { apiKeys: deps.apiKeys })
+    await scope.register(accountRoutes, { auth: deps.auth, throttle: deps.authThrottle })
     await scope.register(adminRoutes, {
       db: deps.metadata.db,
       ingest: deps.ingest,
       buffer: deps.buffer,
       events: deps.events,
       siteLookup: deps.siteLookup,
+      authThrottle: deps.authThrottle,
     })
   })
   return app

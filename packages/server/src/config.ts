@@ -29,6 +29,30 @@ const envSchema = z.object({
   REDIS_KEY_PREFIX: z.string().max(64).default(''),
   DISABLE_SIGNUP: booleanFromEnv.default(false),
   BASE_URL: z.string().url().optional(),
+  /** Origins besides BASE_URL whose pages may send state-changing requests with the session cookie. */
+  TRUSTED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const origins: string[] = []
+      for (const entry of value.split(/[\s,]+/).filter((v) => v !== '')) {
+        const url = URL.canParse(entry) ? new URL(entry) : undefined
+        if (url && (url.protocol === 'http:' || url.protocol === 'https:')) origins.push(url.origin)
+        else ctx.addIssue({ code: 'custom', message: `"${entry}" is not an http(s) origin` })
+      }
+      return origins
+    }),
+  /** Strict-Transport-Security max-age in seconds on every answer; 0 (default) sends no HSTS header. */
+  HSTS_MAX_AGE: z.coerce.number().int().min(0).max(63_072_000).default(0),
+  /** Failed sign-ins (and sign-ups, password changes) per account and client address per window. */
+  AUTH_THROTTLE_ACCOUNT_MAX: z.coerce.number().int().positive().default(5),
+  /** Failed attempts per client address per window, whatever the account. */
+  AUTH_THROTTLE_ADDRESS_MAX: z.coerce.number().int().positive().default(50),
+  AUTH_THROTTLE_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60_000),
   /** Signs session cookies (Better Auth) and derives the non-rotating user-id salt. */
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Requests per window per API key on POST /api/track (spec: 500 per 10 minutes). */
@@ -74,6 +98,14 @@ export interface Config {
   redisKeyPrefix: string
   disableSignup: boolean
   baseUrl: string
+  /** Whether BASE_URL was set: without it, the origin check accepts the request's own host. */
+  baseUrlConfigured: boolean
+  /** Origins (scheme://host[:port]) trusted besides BASE_URL's, from TRUSTED_ORIGINS. */
+  trustedOrigins: string[]
+  /** HSTS max-age in seconds; 0 for none. */
+  hstsMaxAge: number
+  /** Throttling of failed authentication attempts (`auth/auth-throttle.ts`). */
+  authThrottle: { accountMax: number; addressMax: number; windowMs: number }
   authSecret: string | undefined
   trackKeyLimit: { max: number; windowMs: number }
   v1Limit: { max: number; windowMs: number }
@@ -120,6 +152,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       /\/$/,
       '',
     ),
+    baseUrlConfigured: e.BASE_URL !== undefined,
+    trustedOrigins: e.TRUSTED_ORIGINS,
+    hstsMaxAge: e.HSTS_MAX_AGE,
+    authThrottle: {
+      accountMax: e.AUTH_THROTTLE_ACCOUNT_MAX,
+      addressMax: e.AUTH_THROTTLE_ADDRESS_MAX,
+      windowMs: e.AUTH_THROTTLE_WINDOW_MS,
+    },
     authSecret: e.AUTH_SECRET,
     trackKeyLimit: { max: e.PATHLIGHT_TRACK_KEY_LIMIT, windowMs: e.PATHLIGHT_TRACK_KEY_WINDOW_MS },
     v1Limit: { max: e.PATHLIGHT_V1_LIMIT, windowMs: e.PATHLIGHT_V1_WINDOW_MS },

@@ -46,6 +46,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
     trackKeyLimit: config.trackKeyLimit,
     v1Limit: config.v1Limit,
     trustProxy: config.trustProxy,
+    hstsMaxAge: config.hstsMaxAge,
     logLevel: config.logLevel,
     isShuttingDown: () => shuttingDown,
   })

@@ -8,7 +8,11 @@ import { Redis } from 'ioredis'
 import { type AlertRules, createAlertRules } from './alerts/alert-rules.js'
 import { type EvaluationResult, evaluateAlerts } from './alerts/evaluate-alerts.js'
 import { type ApiKeys, createApiKeys } from './auth/api-keys.js'
+import { createMemoryAttemptCounter } from './auth/attempt-counter.js'
+import { type AuthThrottle, createAuthThrottle } from './auth/auth-throttle.js'
 import { type Auth, createAuth } from './auth/better-auth.js'
+import { createOriginPolicy, type OriginPolicy } from './auth/origin-policy.js'
+import { createRedisAttemptCounter } from './auth/redis-attempt-counter.js'
 import type { Config } from './config.js'
 import type { Goal } from './goals/goal.js'
 import { listGoals } from './goals/goals.js'
@@ -48,6 +52,10 @@ export interface Services {
   events: EventsStore
   auth: Auth
   apiKeys: ApiKeys
+  /** Which page origins may send state-changing cookie requests. */
+  origins: OriginPolicy
+  /** Throttling of sign-in, sign-up and password attempts. */
+  authThrottle: AuthThrottle
   ingest: Ingest
   buffer: WriteBuffer
   /** The ingest path's site cache; routes that change a site invalidate it. */
@@ -100,12 +108,19 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       options.geolocator !== undefined ? options.geolocator : config.geoip ? await openGeolocator() : null
 
     const authSecret = config.authSecret ?? (await getOrCreateSecret(metadata.db, 'auth_secret'))
+    const origins = createOriginPolicy(config)
     const auth = createAuth({
       store: metadata,
       secret: authSecret,
       baseUrl: config.baseUrl,
       disableSignup: config.disableSignup,
+      origins,
     })
+    const authThrottle = createAuthThrottle(
+      redis ? createRedisAttemptCounter(redis, clock) : createMemoryAttemptCounter(clock),
+      config.authThrottle,
+      clock,
+    )
     const apiKeys = createApiKeys(metadata.db, { clock })
     const sessions = redis ? createRedisSessionStore(redis) : createMemorySessionStore()
     const quota = redis ? createRedisPageviewQuota(redis, events) : createMemoryPageviewQuota(events)
@@ -213,6 +228,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       events,
       auth,
       apiKeys,
+      origins,
+      authThrottle,
       ingest,
       buffer,
       siteLookup,

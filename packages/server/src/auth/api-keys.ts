@@ -6,12 +6,17 @@
  * 256-bit random secrets: there is nothing to brute-force, and verification stays cheap on the hot path.
  * Verified keys are cached for `cacheTtlMs` (default 60 s) so the ingest path never writes or reads the
  * database per request; deleting a key evicts it from this process at once and from others within the TTL.
+ *
+ * A key has a scope (`key-scope.ts`: `track`, `read` or `full`, the default) and an optional expiry,
+ * after which it verifies as unknown. `lastUsedAt` is written at most once a minute per key and process
+ * (never on each request); this process's list shows its own latest use at once.
  */
 import crypto from 'node:crypto'
 import { z } from 'zod'
 import { badRequest, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import { API_KEY_SCOPES, type ApiKeyScope } from './key-scope.js'
 
 /** An API key as listed: never the value. */
 export interface ApiKeyInfo {
@@ -19,13 +24,35 @@ export interface ApiKeyInfo {
   name: string
   /** First 10 characters of the key, e.g. 'pl_AbCdEfG'. */
   prefix: string
+  /** What the key may do (`key-scope.ts`). */
+  scope: ApiKeyScope
   createdAt: string
+  /** ISO 8601 UTC; null for a key that does not expire. */
+  expiresAt: string | null
+  /** ISO 8601 UTC, to the minute at best; null for a key never used. */
   lastUsedAt: string | null
 }
 
-export const createApiKeyBody = z.object({
+/** A verified key: its user, id and scope. */
+export interface VerifiedKey {
+  userId: string
+  keyId: string
+  scope: ApiKeyScope
+}
+
+export const createApiKeyBody = z.strictObject({
   name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  scope: z
+    .enum(API_KEY_SCOPES, { error: `scope must be one of ${API_KEY_SCOPES.join(', ')}` })
+    .default('full'),
+  expiresAt: z.iso
+    .datetime({ offset: true, error: 'expiresAt must be an ISO 8601 date-time, e.g. 2027-01-31T00:00:00Z' })
+    .nullable()
+    .default(null),
 })
+
+/** Uses of a key closer together than this write `last_used_at` once. */
+const LAST_USED_WRITE_INTERVAL_MS = 60_000
 
 const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex')
 
@@ -35,8 +62,8 @@ export interface ApiKeys {
   list(userId: string): Promise<ApiKeyInfo[]>
   /** @throws AppError 404 when the user has no key with that id */
   remove(userId: string, id: string): Promise<void>
-  /** @returns the owner's user id and the key id, or null for an unknown key */
-  verify(key: string): Promise<{ userId: string; keyId: string } | null>
+  /** @returns the owner's user id, the key id and its scope, or null for an unknown or expired key */
+  verify(key: string): Promise<VerifiedKey | null>
 }
 
 /** API keys over the metadata store, with a per-process verification cache. */
@@ -44,15 +71,42 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
   const clock = options.clock ?? systemClock
   const ttl = options.cacheTtlMs ?? 60_000
   // Keyed by the presented key itself (memory only), so a cache hit costs no hashing.
-  const cache = new Map<
-    string,
-    { hash: string; value: { userId: string; keyId: string } | null; expires: number }
-  >()
+  const cache = new Map<string, { hash: string; value: VerifiedKey | null; expires: number }>()
+  /** Latest use per key id seen by this process, and when it was last written (epoch ms). */
+  const lastUse = new Map<string, { at: number; written: number }>()
+  const noteUse = (keyId: string, now: number) => {
+    const entry = lastUse.get(keyId)
+    if (entry && now - entry.written < LAST_USED_WRITE_INTERVAL_MS) {
+      entry.at = now
+      return
+    }
+    if (lastUse.size > 10_000) lastUse.clear()
+    lastUse.set(keyId, { at: now, written: now })
+    // Not awaited: a failed write only leaves last_used_at older.
+    db.updateTable('api_key')
+      .set({ last_used_at: new Date(now).toISOString() })
+      .where('id', '=', keyId)
+      .execute()
+      .catch(() => {})
+  }
+  const lastUsedAt = (id: string, stored: string | null) => {
+    const seen = lastUse.get(id)?.at
+    if (seen === undefined) return stored
+    const iso = new Date(seen).toISOString()
+    return stored === null || iso > stored ? iso : stored
+  }
 
   return {
     async create(userId, input) {
       const parsed = createApiKeyBody.safeParse(input)
       if (!parsed.success) throw badRequest('Invalid API key', z.flattenError(parsed.error))
+      const expiresAt = parsed.data.expiresAt === null ? null : new Date(parsed.data.expiresAt).toISOString()
+      if (expiresAt !== null && Date.parse(expiresAt) <= clock()) {
+        throw badRequest('Invalid API key', {
+          formErrors: [],
+          fieldErrors: { expiresAt: ['expiresAt must be in the future'] },
+        })
+      }
       const key = `pl_${crypto.randomBytes(32).toString('base64url')}`
       const record = {
         id: crypto.randomUUID(),
@@ -60,7 +114,9 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
         name: parsed.data.name,
         prefix: key.slice(0, 10),
         key_hash: hashKey(key),
+        scope: parsed.data.scope,
         created_at: isoNow(clock),
+        expires_at: expiresAt,
         last_used_at: null,
       }
       await db.insertInto('api_key').values(record).execute()
@@ -68,7 +124,9 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
         id: record.id,
         name: record.name,
         prefix: record.prefix,
+        scope: record.scope,
         createdAt: record.created_at,
+        expiresAt,
         lastUsedAt: null,
         key,
       }
@@ -76,7 +134,7 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
     async list(userId) {
       const rows = await db
         .selectFrom('api_key')
-        .select(['id', 'name', 'prefix', 'created_at', 'last_used_at'])
+        .select(['id', 'name', 'prefix', 'scope', 'created_at', 'expires_at', 'last_used_at'])
         .where('user_id', '=', userId)
         .orderBy('created_at')
         .execute()
@@ -84,8 +142,10 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
         id: r.id,
         name: r.name,
         prefix: r.prefix,
+        scope: toScope(r.scope),
         createdAt: r.created_at,
-        lastUsedAt: r.last_used_at,
+        expiresAt: r.expires_at,
+        lastUsedAt: lastUsedAt(r.id, r.last_used_at),
       }))
     },
     async remove(userId, id) {
@@ -102,17 +162,27 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
       if (!key.startsWith('pl_') || key.length > 100) return null
       const now = clock()
       const hit = cache.get(key)
-      if (hit && hit.expires > now) return hit.value
+      if (hit && hit.expires > now) {
+        if (hit.value) noteUse(hit.value.keyId, now)
+        return hit.value
+      }
       const hash = hashKey(key)
       const row = await db
         .selectFrom('api_key')
-        .select(['id', 'user_id'])
+        .select(['id', 'user_id', 'scope', 'expires_at'])
         .where('key_hash', '=', hash)
         .executeTakeFirst()
-      const value = row ? { userId: row.user_id, keyId: row.id } : null
+      const expiry = row?.expires_at ? Date.parse(row.expires_at) : Number.POSITIVE_INFINITY
+      const value =
+        row && expiry > now ? { userId: row.user_id, keyId: row.id, scope: toScope(row.scope) } : null
       if (cache.size > 10_000) cache.clear()
-      cache.set(key, { hash, value, expires: now + ttl })
+      cache.set(key, { hash, value, expires: Math.min(now + ttl, value ? expiry : now + ttl) })
+      if (value) noteUse(value.keyId, now)
       return value
     },
   }
 }
+
+/** A stored scope; anything unknown reads as the narrowest (`track`), never as more than was granted. */
+const toScope = (value: string): ApiKeyScope =>
+  (API_KEY_SCOPES as readonly string[]).includes(value) ? (value as ApiKeyScope) : 'track'

@@ -4,11 +4,22 @@
  * Better Auth's tables live in the metadata store and are created by Pathlight's own migration 001.
  * The first account on a fresh instance becomes its owner; with `disableSignup`, sign-up is closed
  * once that account exists.
+ *
+ * Security settings that do not depend on NODE_ENV: Better Auth's own request limiter is off, because
+ * Pathlight's authentication throttle (`auth-throttle.ts`, in front of these routes) counts failures
+ * per account and address whatever the environment; its CSRF check trusts the same origins as the
+ * rest of the API (`origin-policy.ts`); the session cookie is `Secure` (and `__Secure-` prefixed)
+ * exactly when BASE_URL is https; sessions record the client address that Fastify resolved
+ * (TRUST_PROXY applied); a password change always signs out the user's other sessions.
  */
 import { APIError, betterAuth } from 'better-auth'
 import { createAuthMiddleware } from 'better-auth/api'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { getSetting, setSettingOnce } from '../storage/metadata/instance-settings.js'
+import type { OriginPolicy } from './origin-policy.js'
+
+/** The request header that carries the client address to Better Auth (set by `http/caller.ts`). */
+export const CLIENT_IP_HEADER = 'x-pathlight-client-ip'
 
 export const INSTANCE_OWNER_SETTING = 'instance_owner_user_id'
 
@@ -17,21 +28,25 @@ export interface AuthOptions {
   secret: string
   baseUrl: string
   disableSignup: boolean
+  origins: OriginPolicy
 }
 
 /** Build the Better Auth instance. Its `handler(Request)` serves `/api/auth/*`. */
-export function createAuth({ store, secret, baseUrl, disableSignup }: AuthOptions) {
+export function createAuth({ store, secret, baseUrl, disableSignup, origins }: AuthOptions) {
   return betterAuth({
     appName: 'Pathlight',
     database: { db: store.db, type: store.dialect },
     secret,
     baseURL: baseUrl,
     basePath: '/api/auth',
-    // BASE_URL, and the server's own origin as the request names it (the dashboard is served by this
-    // server, so same-origin requests are ours; a cross-site form post still fails the check).
-    trustedOrigins: async (request) => {
-      const host = request?.headers.get('host')
-      return host ? [baseUrl, `http://${host}`, `https://${host}`] : [baseUrl]
+    trustedOrigins: async (request) => origins.trustedFor(request?.headers.get('host') ?? undefined),
+    rateLimit: { enabled: false },
+    advanced: {
+      // Better Auth skips its origin check when it believes it runs under a test runner: never here.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
+      useSecureCookies: baseUrl.startsWith('https://'),
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     telemetry: { enabled: false },
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 256 },
@@ -47,6 +62,9 @@ export function createAuth({ store, secret, baseUrl, disableSignup }: AuthOption
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === '/change-password') {
+          return { context: { ...ctx, body: { ...ctx.body, revokeOtherSessions: true } } }
+        }
         if (ctx.path !== '/sign-up/email' || !disableSignup) return
         if (await getSetting(store.db, INSTANCE_OWNER_SETTING)) {
           throw new APIError('FORBIDDEN', { message: 'Sign-up is disabled on this instance' })

@@ -178,11 +178,21 @@ describe('API keys', () => {
     expect(key).toMatch(/^pl_/)
     const list = await get('/api/user/api-keys', { cookie })
     expect(list.json().data).toEqual([
-      { id, name: 'backend', prefix: key.slice(0, 10), createdAt: expect.any(String), lastUsedAt: null },
+      {
+        id,
+        name: 'backend',
+        prefix: key.slice(0, 10),
+        scope: 'full',
+        createdAt: expect.any(String),
+        expiresAt: null,
+        lastUsedAt: null,
+      },
     ])
     expect(list.body).not.toContain(key)
     const bearer = { authorization: `Bearer ${key}` }
     expect((await get(`/api/sites/${site.siteId}`, bearer)).json().siteId).toBe(site.siteId)
+    const used = (await get('/api/user/api-keys', { cookie })).json().data[0].lastUsedAt
+    expect(Date.parse(used)).toBeGreaterThan(Date.parse(created.json().data.createdAt) - 1)
     expect(
       (await t.app.inject({ method: 'DELETE', url: `/api/user/api-keys/${id}`, headers: { cookie } }))
         .statusCode,

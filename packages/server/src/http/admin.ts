@@ -1,6 +1,8 @@
 /**
  * Operator routes (instance owner only): `GET /api/admin/ingest-stats` gives events accepted and
- * requests dropped by reason since this process started, plus the write buffer's figures and RSS;
+ * requests dropped by reason since this process started, plus the write buffer's figures, the
+ * authentication throttle's counts (failed sign-ins, sign-ups and password changes; throttled attempts)
+ * and RSS;
  * `GET /api/admin/events-count?site_id=N` counts the rows the events store holds for a site (read from
  * the store itself, so it checks the acknowledgement counters independently);
  * `PUT /api/admin/sites/{siteId}/limits {monthlyPageviewLimit}` sets a site's monthly pageview limit
@@ -13,6 +15,7 @@ const limitsBody = z.object({
 
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import type { AuthThrottle } from '../auth/auth-throttle.js'
 import { INSTANCE_OWNER_SETTING } from '../auth/better-auth.js'
 import type { Ingest } from '../ingest/ingest.js'
 import type { SiteLookup } from '../ingest/ingest-site.js'
@@ -32,7 +35,15 @@ export async function adminRoutes(
     buffer,
     events,
     siteLookup,
-  }: { db: MetadataDb; ingest: Ingest; buffer: WriteBuffer; events: EventsStore; siteLookup: SiteLookup },
+    authThrottle,
+  }: {
+    db: MetadataDb
+    ingest: Ingest
+    buffer: WriteBuffer
+    events: EventsStore
+    siteLookup: SiteLookup
+    authThrottle: AuthThrottle
+  },
 ) {
   const requireOwner = async (request: FastifyRequest) => {
     if ((await getSetting(db, INSTANCE_OWNER_SETTING)) !== callerOf(request).userId) {
@@ -42,7 +53,12 @@ export async function adminRoutes(
 
   app.get('/api/admin/ingest-stats', async (request) => {
     await requireOwner(request)
-    return { ...ingest.stats.snapshot(), writeBuffer: buffer.stats(), rssBytes: process.memoryUsage.rss() }
+    return {
+      ...ingest.stats.snapshot(),
+      writeBuffer: buffer.stats(),
+      auth: authThrottle.stats(),
+      rssBytes: process.memoryUsage.rss(),
+    }
   })
 
   app.put<{ Params: { siteId: string } }>('/api/admin/sites/:siteId/limits', async (request) => {

@@ -4,20 +4,32 @@
  * The route table must cover every registered route: adding a route without rows fails this test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isStateChanging } from '../auth/origin-policy.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
+/**
+ * The credentials: no credentials; the `full` API keys of four users (another organization's, and this
+ * organization's member, admin and owner); the owner's `track` and `read` keys and session cookie; and
+ * private link keys (this site's, another site's, a revoked one).
+ */
 const credentials = [
   'none',
   'outsider',
   'member',
   'admin',
   'owner',
+  'ownerTrackKey',
+  'ownerReadKey',
+  'ownerSession',
   'privateKey',
   'otherSitePrivateKey',
   'revokedPrivateKey',
 ] as const
 type Credential = (typeof credentials)[number]
 type Expectation = Record<Credential, number>
+
+/** The owner's `read` key: as the owner on a GET, 403 on a route that changes something. */
+const AS_OWNER_WHEN_READING = -1
 
 /** Who may call a route, and the status each credential gets. */
 const access = {
@@ -28,15 +40,24 @@ const access = {
     member: ok,
     admin: ok,
     owner: ok,
+    ownerTrackKey: 403,
+    ownerReadKey: AS_OWNER_WHEN_READING,
+    ownerSession: ok,
     privateKey: 401,
     otherSitePrivateKey: 401,
     revokedPrivateKey: 401,
   }),
+  /** The signed-in user's own sessions and password: the session cookie only. */
+  session: (ok: number): Expectation => ({
+    ...access.signedIn(403),
+    ownerReadKey: 403,
+    ownerSession: ok,
+  }),
   member: (ok: number): Expectation => ({ ...access.signedIn(ok), outsider: 404 }),
   admin: (ok: number): Expectation => ({ ...access.member(ok), member: 403 }),
-  instanceOwner: (ok: number): Expectation => ({ ...access.signedIn(403), owner: ok }),
+  instanceOwner: (ok: number): Expectation => ({ ...access.signedIn(403), owner: ok, ownerSession: ok }),
   /** The v1 API: API keys only (a member's key reads; another organization's key gets 404). */
-  v1: (ok: number): Expectation => ({ ...access.member(ok) }),
+  v1: (ok: number): Expectation => ({ ...access.member(ok), ownerSession: 401 }),
   /** Analytics reads (`siteForReader`): members, and holders of this site's current private link key. */
   reader: (ok: number): Expectation => ({
     none: 401,
@@ -44,10 +65,20 @@ const access = {
     member: ok,
     admin: ok,
     owner: ok,
+    ownerTrackKey: 403,
+    ownerReadKey: AS_OWNER_WHEN_READING,
+    ownerSession: ok,
     privateKey: ok,
     otherSitePrivateKey: 404,
     revokedPrivateKey: 404,
   }),
+}
+
+/** The status a credential gets on a row (resolving `AS_OWNER_WHEN_READING`). */
+const statusOf = (row: Row, as: Credential): number => {
+  const status = row.expect[as]
+  if (status !== AS_OWNER_WHEN_READING) return status
+  return isStateChanging(row.method) ? 403 : row.expect.owner
 }
 
 const CHROME_UA =
@@ -58,6 +89,9 @@ interface World {
   organizationId: string
   siteId: number
   users: Record<'owner' | 'admin' | 'member' | 'outsider', { cookie: string; userId: string; key: string }>
+  ownerTrackKey: string
+  ownerReadKey: string
+  ownerEmail: string
   privateKey: string
   otherSitePrivateKey: string
   revokedPrivateKey: string
@@ -167,8 +201,9 @@ const table: Row[] = [
   {
     method: 'POST',
     url: '/api/track',
-    // The key is optional here; a key of a user outside the organization is refused.
-    expect: { ...access.public(200), outsider: 403 },
+    // The key is optional here; a key of a user outside the organization is refused, and so is a key
+    // whose scope does not allow tracking.
+    expect: { ...access.public(200), outsider: 403, ownerReadKey: 403 },
     request: async (w) => ({
       url: '/api/track',
       body: { site_id: String(w.siteId), pathname: '/matrix' },
@@ -547,7 +582,7 @@ const table: Row[] = [
   {
     method: 'GET',
     url: '/api/v1/sites',
-    expect: access.signedIn(200),
+    expect: { ...access.signedIn(200), ownerSession: 401 },
     request: async () => ({ url: '/api/v1/sites' }),
   },
   ...['stats', 'pages', 'sessions', 'events', 'events/names', 'revenue', 'experiments'].map(
@@ -584,6 +619,44 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/user/sessions',
+    expect: access.session(200),
+    request: async () => ({ url: '/api/user/sessions' }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/user/sessions/:id',
+    // A second session of the owner's (signed in afresh) is the one revoked.
+    expect: access.session(200),
+    request: async (w) => {
+      const signIn = await w.t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        payload: { email: w.ownerEmail, password: 'correct horse battery staple' },
+      })
+      const sessions = await w.t.app.inject({
+        method: 'GET',
+        url: '/api/user/sessions',
+        headers: { cookie: String(signIn.headers['set-cookie']).split(';')[0] ?? '' },
+      })
+      const current = (sessions.json() as { data: { id: string; current: boolean }[] }).data.find(
+        (s) => s.current,
+      )
+      return { url: `/api/user/sessions/${current?.id}` }
+    },
+  },
+  {
+    method: 'PUT',
+    url: '/api/user/password',
+    // A wrong current password (a right one would sign the matrix's owner session out): 400.
+    expect: access.session(400),
+    request: async () => ({
+      url: '/api/user/password',
+      body: { currentPassword: 'not the password', newPassword: 'a new password here' },
+    }),
+  },
+  {
+    method: 'GET',
     url: '/api/admin/ingest-stats',
     expect: access.instanceOwner(200),
     request: async () => ({ url: '/api/admin/ingest-stats' }),
@@ -614,6 +687,12 @@ function headersFor(w: World, as: Credential): Record<string, string> {
     case 'admin':
     case 'owner':
       return { authorization: `Bearer ${w.users[as].key}` }
+    case 'ownerTrackKey':
+      return { authorization: `Bearer ${w.ownerTrackKey}` }
+    case 'ownerReadKey':
+      return { authorization: `Bearer ${w.ownerReadKey}` }
+    case 'ownerSession':
+      return { cookie: w.users.owner.cookie }
     case 'privateKey':
       return { 'x-private-key': w.privateKey }
     case 'otherSitePrivateKey':
@@ -632,7 +711,12 @@ describe.each([
   beforeAll(async () => {
     // Workers off: the matrix's deliveries must not be sent to the (unreachable) example host.
     // (and WEBHOOKS_ALLOW_PRIVATE skips DNS for their made-up host: this machine has no resolver).
-    const t = await openTestInstance({ postgres, workers: false, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } })
+    // The throttle's limit raised: the matrix signs in with a wrong password as every credential.
+    const t = await openTestInstance({
+      postgres,
+      workers: false,
+      env: { WEBHOOKS_ALLOW_PRIVATE: 'true', AUTH_THROTTLE_ACCOUNT_MAX: '1000' },
+    })
     const user = async () => {
       const u = await t.signUp()
       return { ...u, key: await t.createApiKey(u.cookie) }
@@ -691,8 +775,18 @@ describe.each([
       comparison: 'above',
       threshold: 100,
     })
+    const scopedKey = async (scope: 'track' | 'read') =>
+      (await t.services.apiKeys.create(owner.userId, { name: scope, scope })).key
+    const { email: ownerEmail } = await t.services.metadata.db
+      .selectFrom('user')
+      .select('email')
+      .where('id', '=', owner.userId)
+      .executeTakeFirstOrThrow()
     w = {
       t,
+      ownerTrackKey: await scopedKey('track'),
+      ownerReadKey: await scopedKey('read'),
+      ownerEmail,
       alertId: alert.id,
       webhookId: webhook.id,
       deliveryId: delivery.id,
@@ -714,7 +808,7 @@ describe.each([
   })
 
   describe.each(table.map((row) => [`${row.method} ${row.url}`, row] as const))('%s', (_label, row) => {
-    it.each(credentials.map((c) => [c, row.expect[c]] as const))('as %s: %i', async (as, status) => {
+    it.each(credentials.map((c) => [c, statusOf(row, c)] as const))('as %s: %i', async (as, status) => {
       const request = await row.request(w, as)
       const response = await w.t.app.inject({
         method: row.method as 'GET',

@@ -15,6 +15,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { htmlPageHeaders } from './security-headers.js'
 
 /** Where `npm run build -w @pathlight/dashboard` writes the app. */
 export const DASHBOARD_DIST_DIR = path.resolve(import.meta.dirname, '../../../dashboard/dist')
@@ -105,10 +106,7 @@ export async function dashboardRoutes(app: FastifyInstance, { root = DASHBOARD_D
 function sendPage(reply: FastifyReply, file: string) {
   return reply
     .header('cache-control', PAGE_CACHE_CONTROL)
-    .header('content-security-policy', DASHBOARD_CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'same-origin')
+    .headers(htmlPageHeaders(DASHBOARD_CSP))
     .sendFile(file)
 }
 

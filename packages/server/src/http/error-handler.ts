@@ -8,6 +8,7 @@ import { AppError } from '../shared/errors.js'
 
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
+    if (error.headers) reply.headers(error.headers)
     return reply.code(error.status).send(
       error.details === undefined
         ? { success: false, error: error.message }

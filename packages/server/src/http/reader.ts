@@ -4,14 +4,12 @@
  * the same scope use `callerOf(request)` (401 without a caller) and `siteForAdmin`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ApiKeys } from '../auth/api-keys.js'
-import type { Auth } from '../auth/better-auth.js'
-import { resolveCaller } from './caller.js'
+import { type CallerDeps, resolveCaller } from './caller.js'
 
 /** A preHandler that resolves the caller when credentials are present, and never requires them. */
-export function optionalCaller(auth: Auth, apiKeys: ApiKeys) {
+export function optionalCaller(deps: CallerDeps) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    request.caller = await resolveCaller(request, auth, apiKeys)
+    request.caller = await resolveCaller(request, deps)
   }
 }
 

@@ -2,11 +2,14 @@
  * What the pipeline decides for one tracking request: accepted, or one reason of a closed union,
  * each with the HTTP status and body the endpoint answers (spec part 7, DESIGN §2).
  */
+import type { ApiKeyScope } from '../auth/key-scope.js'
+
 export type RejectReason =
   | { kind: 'invalid_payload'; details: { fieldErrors: Record<string, string[]>; formErrors: string[] } }
   | { kind: 'site_not_found' }
   | { kind: 'invalid_api_key' }
   | { kind: 'access_denied' }
+  | { kind: 'key_scope'; scope: ApiKeyScope }
   | { kind: 'domain_mismatch'; host: string }
   | { kind: 'bot'; bot: 'empty_user_agent' | 'headless_browser' | 'crawler' }
   | { kind: 'excluded_ip' }
@@ -31,6 +34,14 @@ export function toResponse(reason: RejectReason): { status: number; body: Record
       return { status: 401, body: { success: false, error: 'Invalid API key' } }
     case 'access_denied':
       return { status: 403, body: { success: false, error: 'Access denied' } }
+    case 'key_scope':
+      return {
+        status: 403,
+        body: {
+          success: false,
+          error: `This API key's scope (${reason.scope}) does not allow sending events`,
+        },
+      }
     case 'domain_mismatch':
       return { status: 403, body: { success: false, error: 'Domain not allowed for this site' } }
     case 'bot':

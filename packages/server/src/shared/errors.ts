@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly status: number,
     message: string,
     readonly details?: unknown,
+    /** Headers the answer carries (e.g. `Retry-After` of a 429). */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(message)
   }
@@ -17,5 +19,13 @@ export const unauthorized = (message = 'Authentication required') => new AppErro
 export const forbidden = (message = 'Access denied') => new AppError(403, message)
 export const notFound = (message: string) => new AppError(404, message)
 export const conflict = (message: string) => new AppError(409, message)
+/** 429 for throttled authentication attempts, with `Retry-After` in seconds. */
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new AppError(
+    429,
+    `Too many failed attempts: try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`,
+    undefined,
+    { 'retry-after': String(retryAfterSeconds) },
+  )
 export const siteNotFound = () => notFound('Site not found')
 export const organizationNotFound = () => notFound('Organization not found')

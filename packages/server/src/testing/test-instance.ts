@@ -12,8 +12,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../app.js'
+import { isStateChanging } from '../auth/origin-policy.js'
 import { loadConfig } from '../config.js'
 import { buildOpenApiDocument } from '../http/openapi/build-document.js'
 import { createResponseValidator, type ResponseValidator } from '../http/openapi/response-validator.js'
@@ -46,6 +47,11 @@ export interface TestInstanceOptions extends ServiceOptions {
   geolocator?: Geolocator | null
   /** Check every answer against the OpenAPI document (default true). */
   validateResponses?: boolean
+  /**
+   * Give state-changing `inject()` requests that carry a cookie and no Origin or Referer the instance's
+   * own origin, as a browser does (default true). Tests of the origin check itself pass false.
+   */
+  browserOrigin?: boolean
 }
 
 let counter = 0
@@ -85,7 +91,10 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
     trackKeyLimit: config.trackKeyLimit,
     v1Limit: config.v1Limit,
     trustProxy: config.trustProxy,
+    hstsMaxAge: config.hstsMaxAge,
   })
+  const ownOrigin = new URL(config.baseUrl).origin
+  if (options.browserOrigin !== false) addBrowserOrigin(app, ownOrigin)
 
   const responseChecks = { checked: 0, mismatches: [] as string[] }
   if (options.validateResponses !== false) {
@@ -134,7 +143,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
       const response = await app.inject({
         method: 'POST',
         url: '/api/organizations',
-        headers: { cookie },
+        headers: { cookie, origin: ownOrigin },
         payload: { name },
       })
       return (expectStatus(response, 201) as { id: string }).id
@@ -143,7 +152,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
       const response = await app.inject({
         method: 'POST',
         url: `/api/organizations/${organizationId}/sites`,
-        headers: { cookie },
+        headers: { cookie, origin: ownOrigin },
         payload: { name: 'Example', domain },
       })
       return expectStatus(response, 201) as Site
@@ -152,7 +161,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
       const response = await app.inject({
         method: 'POST',
         url: '/api/user/api-keys',
-        headers: { cookie },
+        headers: { cookie, origin: ownOrigin },
         payload: { name: 'test key' },
       })
       return (expectStatus(response, 201) as { data: { key: string } }).data.key
@@ -179,4 +188,24 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
     },
   }
   return instance
+}
+
+/**
+ * Make `app.inject(options)` behave like a browser for state-changing requests with a cookie: without
+ * an Origin or Referer of their own, they get `origin` (the Origin check in `http/caller.ts` needs one).
+ */
+function addBrowserOrigin(app: FastifyInstance, origin: string) {
+  const inject = app.inject.bind(app)
+  const withOrigin = (options: InjectOptions): InjectOptions => {
+    const method = (options.method ?? 'GET').toUpperCase()
+    const headers = options.headers ?? {}
+    if (!isStateChanging(method) || !headers.cookie || 'origin' in headers || 'referer' in headers) {
+      return options
+    }
+    return { ...options, headers: { ...headers, origin } }
+  }
+  app.inject = ((options?: InjectOptions | string) =>
+    options === undefined
+      ? inject()
+      : inject(typeof options === 'string' ? options : withOrigin(options))) as typeof app.inject
 }

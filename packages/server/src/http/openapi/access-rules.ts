@@ -44,30 +44,46 @@ const caller: Requirement[] = [{ apiKey: [] }, { session: [] }]
 const noCaller = 'No credentials, or an invalid API key'
 const notFound = 'Not found, or not in one of your organizations (never revealed)'
 const notAdmin = 'Your role is member: this needs admin or owner'
+/** Any route with a caller may refuse a key beyond its scope or a cross-site cookie request. */
+const refused =
+  'An API key whose scope does not allow this (`track` keys only send events; `read` keys only read), or a state-changing cookie request whose Origin/Referer is not BASE_URL or a trusted origin'
+const alsoRefused = (first: string) => `${first}; or: ${refused}`
 
 /** Every access level. */
 export const accessRules = {
   public: { label: 'Anyone', security: [], errors: {} },
-  signedIn: { label: 'Signed in (session cookie or API key)', security: caller, errors: { 401: noCaller } },
+  signedIn: {
+    label: 'Signed in (session cookie or API key)',
+    security: caller,
+    errors: { 401: noCaller, 403: refused },
+  },
+  session: {
+    label: 'Signed in with the session cookie (an API key is refused)',
+    security: [{ session: [] }],
+    errors: {
+      401: 'No session cookie',
+      403: 'An API key, or a cross-site request (Origin/Referer not BASE_URL or a trusted origin)',
+    },
+  },
   member: {
     label: 'A member of the organization (any role)',
     security: caller,
-    errors: { 401: noCaller, 404: notFound },
+    errors: { 401: noCaller, 403: refused, 404: notFound },
   },
   admin: {
     label: 'An admin or owner of the organization',
     security: caller,
-    errors: { 401: noCaller, 403: notAdmin, 404: notFound },
+    errors: { 401: noCaller, 403: alsoRefused(notAdmin), 404: notFound },
   },
   owner: {
     label: 'An owner of the organization',
     security: caller,
-    errors: { 401: noCaller, 403: 'This needs the owner role', 404: notFound },
+    errors: { 401: noCaller, 403: alsoRefused('This needs the owner role'), 404: notFound },
   },
   instanceOwner: {
     label: 'The instance owner (the first account of the instance)',
     security: caller,
-    errors: { 401: noCaller, 403: 'Not the instance owner' },
+    errors: { 401: noCaller, 403: alsoRefused('Not the instance owner') },
   },
   reader: {
     label:
@@ -76,6 +92,7 @@ export const accessRules = {
     security: [...caller, { privateLink: [] }, {}],
     errors: {
       401: 'No credentials and the site is not public (also for unknown sites), or an invalid API key',
+      403: refused,
       404: 'The credentials do not reach this site (never revealed)',
     },
   },
@@ -83,7 +100,8 @@ export const accessRules = {
     label: 'An API key only (`Authorization: Bearer`), rate limited per key',
     security: [{ apiKey: [] }],
     errors: {
-      401: 'No API key, or an invalid one (session cookies are not accepted)',
+      401: 'No API key, or an invalid or expired one (session cookies are not accepted)',
+      403: 'A `track` key: it may only send events',
       429: 'Rate limit exceeded for this key; see `Retry-After` and `X-RateLimit-*`',
     },
   },

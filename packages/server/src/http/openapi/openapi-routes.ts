@@ -6,6 +6,7 @@
  * may cache them 5 minutes.
  */
 import type { FastifyInstance } from 'fastify'
+import { htmlPageHeaders } from '../security-headers.js'
 import { buildOpenApiDocument } from './build-document.js'
 import { renderReferencePage } from './render-reference.js'
 
@@ -36,8 +37,7 @@ export async function openApiRoutes(app: FastifyInstance) {
   app.get('/api/docs', async (_request, reply) =>
     reply
       .header('cache-control', REFERENCE_CACHE_CONTROL)
-      .header('content-security-policy', REFERENCE_CSP)
-      .header('x-content-type-options', 'nosniff')
+      .headers(htmlPageHeaders(REFERENCE_CSP))
       .type('text/html; charset=utf-8')
       .send(reference().html),
   )

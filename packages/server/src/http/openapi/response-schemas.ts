@@ -8,6 +8,7 @@
 import { z } from 'zod'
 import { alertMetrics } from '../../alerts/alert-rules.js'
 import { auditActions } from '../../audit/audit-log.js'
+import { API_KEY_SCOPES } from '../../auth/key-scope.js'
 import { experimentStatuses } from '../../experiments/experiment.js'
 import { goalTypes } from '../../goals/goal.js'
 import { roles } from '../../organizations/members.js'
@@ -210,8 +211,13 @@ const apiKeyFields = {
   id: z.string(),
   name: z.string(),
   prefix: doc(z.string(), "The key's first 10 characters, e.g. `pl_AbCdEfG`"),
+  scope: doc(
+    z.enum(API_KEY_SCOPES),
+    '`track`: only sends events; `read`: reports, v1 and other reads; `full`: everything its user may do',
+  ),
   createdAt: timestamp(),
-  lastUsedAt: timestamp().nullable(),
+  expiresAt: doc(timestamp().nullable(), 'After this the key is refused (401); null: never expires'),
+  lastUsedAt: doc(timestamp().nullable(), 'Written at most once a minute per key'),
 }
 
 export const apiKey = component('ApiKey', z.object(apiKeyFields), 'An API key as listed: never its value.')
@@ -223,6 +229,20 @@ export const createdApiKey = component(
     key: doc(z.string(), 'The key itself (`pl_` + 43 characters), shown only once'),
   }),
   'A new API key, with its value.',
+)
+
+export const ownSession = component(
+  'OwnSession',
+  z.object({
+    id: z.string(),
+    createdAt: timestamp(),
+    updatedAt: doc(timestamp(), 'Last refreshed (once a day of use)'),
+    expiresAt: timestamp(),
+    ipAddress: doc(z.string().nullable(), 'The client address that signed in'),
+    userAgent: z.string().nullable(),
+    current: doc(z.boolean(), 'The session making this request'),
+  }),
+  "One of the signed-in user's sessions (never its token).",
 )
 
 const webhookFields = {
@@ -460,6 +480,17 @@ export const ingestStats = component(
       batches: z.int().min(0),
       pendingRows: z.int().min(0),
     }),
+    auth: doc(
+      z.object({
+        failures: z.object({
+          sign_in: count('Failed sign-ins'),
+          sign_up: count('Refused sign-ups'),
+          password: count('Failed password changes and other password checks'),
+        }),
+        throttled: count('Attempts answered 429 by the authentication throttle'),
+      }),
+      'Authentication attempts since this process started',
+    ),
     rssBytes: count('Resident set size of the process'),
   }),
   'Ingest counters of this process.',

@@ -19,6 +19,7 @@ import { breakdowns } from '../../query/breakdown.js'
 import { siteConfigUpdate } from '../../sites/site-config.js'
 import { createSiteBody } from '../../sites/sites.js'
 import { createWebhookBody, updateWebhookBody } from '../../webhooks/webhooks.js'
+import { changePasswordBody } from '../account.js'
 import { doc } from './openapi-registry.js'
 import {
   analyticsQuery,
@@ -64,6 +65,7 @@ import {
   liveVisitors,
   member,
   organization,
+  ownSession,
   pagedList,
   pageStats,
   privateLink,
@@ -149,13 +151,23 @@ export const routeDocs: Record<string, RouteDoc> = {
       '`POST /api/auth/sign-up/email` `{name, email, password}` creates an account (the first one owns ' +
       'the instance; closed when `DISABLE_SIGNUP` is set and the owner exists) and signs it in; ' +
       '`POST /api/auth/sign-in/email` `{email, password}` sets the session cookie; ' +
-      "`POST /api/auth/sign-out` ends the session. Answers are Better Auth's own.",
+      "`POST /api/auth/sign-out` ends the session. Answers are Better Auth's own, but for 429: " +
+      'failed sign-ins, sign-ups and password checks are throttled per account and client address ' +
+      '(`AUTH_THROTTLE_*`), and beyond the limit even the right password is refused until `Retry-After`. ' +
+      'Requests with the session cookie must come from BASE_URL or a trusted origin (`TRUSTED_ORIGINS`).',
     tag: 'Auth',
     access: 'public',
     params: { path: 'The Better Auth endpoint: `sign-up/email`, `sign-in/email`, `sign-out`, ...' },
     body: authBody,
     responses: {
       200: json('Done; sign-up and sign-in set the session cookie', anyJson),
+      403: json(
+        "Better Auth's refusal, e.g. an Origin that is not BASE_URL or a trusted origin (`{message, code}`)",
+        anyJson,
+      ),
+      429:
+        'Too many failed attempts for this account from this address (5 per 15 minutes by default) or ' +
+        'from this address (50): sign-in, sign-up and password endpoints; see `Retry-After`',
       400: json("Better Auth's validation error (`{message, code}`)", anyJson),
       default: json("Better Auth's error (e.g. 400, 401 wrong password, 403, 422 email taken)", anyJson),
     },
@@ -697,7 +709,10 @@ export const routeDocs: Record<string, RouteDoc> = {
   // API keys
   'POST /api/user/api-keys': {
     summary: 'Create an API key',
-    description: 'The value is shown once; Pathlight stores its SHA-256.',
+    description:
+      'The value is shown once; Pathlight stores its SHA-256. `scope` (default `full`) limits what the ' +
+      'key may do: `track` only sends events (what a server-side client needs), `read` reads reports and ' +
+      'the v1 API, `full` does everything its user may. `expiresAt` (optional, in the future) ends it.',
     tag: 'API keys',
     access: 'signedIn',
     body: createApiKeyBody,
@@ -715,6 +730,36 @@ export const routeDocs: Record<string, RouteDoc> = {
     access: 'signedIn',
     params: { id: 'The API key id' },
     responses: { 200: deleted, 404: 'No key of mine with that id' },
+  },
+
+  // Own account
+  'GET /api/user/sessions': {
+    summary: 'My active sessions',
+    description: 'Newest first; the one making the request is `current`. Tokens are never shown.',
+    tag: 'API keys',
+    access: 'session',
+    responses: { 200: json('My sessions', successData(z.array(ownSession))) },
+  },
+  'DELETE /api/user/sessions/:id': {
+    summary: 'Revoke one of my sessions',
+    description: 'Signs that browser out at once; revoking the current session signs this one out.',
+    tag: 'API keys',
+    access: 'session',
+    params: { id: 'The session id (from `GET /api/user/sessions`)' },
+    responses: { 200: deleted, 404: 'No active session of mine with that id' },
+  },
+  'PUT /api/user/password': {
+    summary: 'Change my password',
+    description:
+      'Needs the current password; signs out every other session of mine and answers a new session ' +
+      'cookie for this one. Wrong current passwords count in the authentication throttle.',
+    tag: 'API keys',
+    access: 'session',
+    body: changePasswordBody,
+    responses: {
+      200: json('Changed', successResponse),
+      429: 'Too many wrong current passwords; see `Retry-After`',
+    },
   },
 
   // Admin

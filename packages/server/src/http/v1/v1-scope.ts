@@ -3,13 +3,16 @@
  * (`Authorization: Bearer`), limited to `limit.max` requests per `limit.windowMs` per key (spec: 50 per
  * minute) across all v1 routes, shared through Redis when configured. Every keyed response carries
  * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window resets);
- * beyond the limit, 429 with `Retry-After`. Responses use one envelope: `{data, meta}`.
+ * beyond the limit, 429 with `Retry-After`. Keys of scope `read` or `full` only (a `track` key: 403).
+ * Responses use one envelope: `{data, meta}`.
  */
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { ApiKeys } from '../../auth/api-keys.js'
+import { assertScopeAllows } from '../../auth/key-scope.js'
 import { AppError, unauthorized } from '../../shared/errors.js'
+import { bearerToken } from '../caller.js'
 import { rateLimitKey } from '../rate-limit-key.js'
 
 export interface V1ScopeOptions {
@@ -18,8 +21,7 @@ export interface V1ScopeOptions {
   redis?: Redis
 }
 
-const keyOf = (request: FastifyRequest): string | undefined =>
-  /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1]
+const keyOf = (request: FastifyRequest): string | undefined => bearerToken(request.headers.authorization)
 
 /**
  * Register the v1 guard (key authentication and rate limit) on a scope; routes registered in the same
@@ -45,6 +47,7 @@ export async function registerV1Guard(app: FastifyInstance, { apiKeys, limit, re
     const key = keyOf(request)
     const verified = key === undefined ? null : await apiKeys.verify(key)
     if (!verified) throw unauthorized('The v1 API needs an API key: Authorization: Bearer <key>')
-    request.caller = { userId: verified.userId, via: 'api_key' }
+    assertScopeAllows(verified.scope, 'read')
+    request.caller = { userId: verified.userId, via: 'api_key', scope: verified.scope }
   })
 }

@@ -2,6 +2,8 @@
  * The metadata store contract, run on SQLite and on PostgreSQL: migrations, the domain modules'
  * reads and writes, and the dialect differences (booleans, serial ids, int8, upserts) they must hide.
  */
+import crypto from 'node:crypto'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKeys } from '../../auth/api-keys.js'
 import { createUserIdSalts } from '../../ingest/state/user-id-salts.js'
@@ -123,12 +125,25 @@ describe.each(backends)('metadata store contract: %s', (_name, makeLocation) => 
       .where('id', '=', created.id)
       .executeTakeFirstOrThrow()
     expect(stored.key_hash).not.toContain(created.key)
-    expect(await keys.verify(created.key)).toEqual({ userId: 'u2', keyId: created.id })
+    expect(await keys.verify(created.key)).toEqual({ userId: 'u2', keyId: created.id, scope: 'full' })
     expect(await keys.verify(`${created.key}x`)).toBeNull()
     expect(await keys.list('u2')).toEqual([expect.not.objectContaining({ key: expect.anything() })])
     await keys.remove('u2', created.id)
     expect(await keys.verify(created.key)).toBeNull()
     await expect(keys.remove('u2', created.id)).rejects.toMatchObject({ status: 404 })
+  })
+
+  it('reads keys made before scopes existed as full keys that never expire (migration 006)', async () => {
+    const key = `pl_${'a'.repeat(43)}`
+    const hash = crypto.createHash('sha256').update(key).digest('hex')
+    await sql`INSERT INTO api_key (id, user_id, name, prefix, key_hash, created_at)
+      VALUES ('legacy', 'u2', 'legacy', 'pl_aaaaaaa', ${hash}, '2026-01-01T00:00:00.000Z')`.execute(store.db)
+    const keys = createApiKeys(store.db)
+    expect(await keys.verify(key)).toEqual({ userId: 'u2', keyId: 'legacy', scope: 'full' })
+    expect((await keys.list('u2')).find((k) => k.id === 'legacy')).toMatchObject({
+      scope: 'full',
+      expiresAt: null,
+    })
   })
 
   it('keeps the first value of an instance setting and one salt per day', async () => {

@@ -78,7 +78,11 @@ export interface ApiKeyTable {
   prefix: string
   /** Lowercase hex SHA-256 of the whole key. */
   key_hash: string
+  /** `track`, `read` or `full` (`auth/key-scope.ts`); `full` for keys made before migration 006. */
+  scope: string
   created_at: string
+  /** ISO 8601 UTC; null: never expires. */
+  expires_at: string | null
   last_used_at: string | null
 }
 

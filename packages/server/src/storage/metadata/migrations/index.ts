@@ -8,6 +8,7 @@ import { siteAdmin } from './002-site-admin.js'
 import { goals } from './003-goals.js'
 import { webhooks } from './004-webhooks.js'
 import { experiments } from './005-experiments.js'
+import { apiKeyScopes } from './006-api-key-scopes.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -22,4 +23,5 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   goals,
   webhooks,
   experiments,
+  apiKeyScopes,
 ]

@@ -1,0 +1,41 @@
+/**
+ * What an API key's scope lets it do:
+ * - `track`: send events (`POST /api/track`) and nothing else; what a server-side tracking client needs,
+ *   and harmless to the account if it leaks from a backend;
+ * - `read`: reports, the v1 API and every other read (GET), but no tracking and no change;
+ * - `full`: everything its user may do (the scope of keys created before scopes existed).
+ * Session cookies are not keys and are not scoped.
+ */
+import { forbidden } from '../shared/errors.js'
+
+export const API_KEY_SCOPES = ['track', 'read', 'full'] as const
+
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number]
+
+/** What a request does with a key: send events, read, or change something. */
+export type KeyUse = 'track' | 'read' | 'write'
+
+const allowed: Record<ApiKeyScope, readonly KeyUse[]> = {
+  track: ['track'],
+  read: ['read'],
+  full: ['track', 'read', 'write'],
+}
+
+const described: Record<KeyUse, string> = {
+  track: 'sending events',
+  read: 'reading',
+  write: 'changes',
+}
+
+/** Whether a key of `scope` may be used for `use`. */
+export const scopeAllows = (scope: ApiKeyScope, use: KeyUse): boolean => allowed[scope].includes(use)
+
+/**
+ * @throws AppError 403 `This API key's scope (track) does not allow reading` when the scope does not
+ * allow the use
+ */
+export function assertScopeAllows(scope: ApiKeyScope, use: KeyUse): void {
+  if (!scopeAllows(scope, use)) {
+    throw forbidden(`This API key's scope (${scope}) does not allow ${described[use]}`)
+  }
+}
