@@ -209,6 +209,8 @@ describe('a new owner’s journey', () => {
     await page.getByRole('heading', { level: 1 }).first().waitFor()
     const keys = page.getByRole('region', { name: /API keys/i })
     await keys.getByLabel(/name/i).fill('journey')
+    // It both tracks and reads the v1 API: the default scope (track only) would not do.
+    await keys.getByRole('radio', { name: 'Full access' }).check()
     await keys.getByRole('button', { name: /create/i }).click()
     const secret = page.locator('.secret-value').first()
     await secret.waitFor()

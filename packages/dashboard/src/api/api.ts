@@ -7,6 +7,7 @@ import type {
   AlertRule,
   AlertRuleInput,
   ApiKeyInfo,
+  ApiKeyInput,
   Delivery,
   Experiment,
   ExperimentInput,
@@ -19,6 +20,7 @@ import type {
   Site,
   SiteConfig,
   SiteEventStatus,
+  UserSession,
   Webhook,
   WebhookInput,
 } from './types'
@@ -128,9 +130,15 @@ export function createApi(t: Transport) {
       t.request<unknown>('DELETE', `${site(siteId)}/experiments/${seg(id)}`),
 
     apiKeys: () => data(t.request<Data<ApiKeyInfo[]>>('GET', '/api/user/api-keys')),
-    createApiKey: (name: string) =>
-      data(t.request<Data<ApiKeyInfo & { key: string }>>('POST', '/api/user/api-keys', { name })),
+    createApiKey: (input: ApiKeyInput) =>
+      data(t.request<Data<ApiKeyInfo & { key: string }>>('POST', '/api/user/api-keys', input)),
     deleteApiKey: (id: string) => t.request<unknown>('DELETE', `/api/user/api-keys/${seg(id)}`),
+
+    sessions: () => data(t.request<Data<UserSession[]>>('GET', '/api/user/sessions')),
+    revokeSession: (id: string) => t.request<unknown>('DELETE', `/api/user/sessions/${seg(id)}`),
+    /** Signs out every other session of the user; the answer sets this browser's new session cookie. */
+    changePassword: (currentPassword: string, newPassword: string) =>
+      t.request<unknown>('PUT', '/api/user/password', { currentPassword, newPassword }),
   }
 }
 

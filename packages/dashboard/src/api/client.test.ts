@@ -105,4 +105,28 @@ describe('api', () => {
     expect(await api.privateLinkKey(7)).toBeNull()
     expect((await api.deliveries(7, 'w1', 2)).meta.page).toBe(2)
   })
+
+  it('sends a key’s scope and expiry, and the account routes', async () => {
+    const { calls, fetchImpl } = fakeFetch(({ url }) =>
+      json(url === '/api/user/api-keys' ? 201 : 200, {
+        success: true,
+        data: url.endsWith('sessions') ? [] : {},
+      }),
+    )
+    const api = createApi(createTransport(fetchImpl))
+    await api.createApiKey({ name: 'backend', scope: 'track', expiresAt: '2027-01-31T00:00:00.000Z' })
+    expect(await api.sessions()).toEqual([])
+    await api.revokeSession('s/1')
+    await api.changePassword('old password', 'new password')
+    expect(calls.map((c) => [c.init.method, c.url, c.init.body])).toEqual([
+      [
+        'POST',
+        '/api/user/api-keys',
+        '{"name":"backend","scope":"track","expiresAt":"2027-01-31T00:00:00.000Z"}',
+      ],
+      ['GET', '/api/user/sessions', undefined],
+      ['DELETE', '/api/user/sessions/s%2F1', undefined],
+      ['PUT', '/api/user/password', '{"currentPassword":"old password","newPassword":"new password"}'],
+    ])
+  })
 })

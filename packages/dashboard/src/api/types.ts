@@ -78,13 +78,44 @@ export interface Member {
   joinedAt: string
 }
 
+/**
+ * What an API key may do: `track` only send events (`POST /api/track`); `read` reports, the v1 API and
+ * other reads, no changes and no tracking; `full` everything its user may do.
+ */
+export type ApiKeyScope = 'track' | 'read' | 'full'
+
 export interface ApiKeyInfo {
   id: string
   name: string
   /** First 10 characters of the key. */
   prefix: string
+  scope: ApiKeyScope
   createdAt: string
+  /** ISO 8601; null for a key that does not expire. */
+  expiresAt: string | null
+  /** ISO 8601, to the minute at best (the server writes it at most once a minute); null if never used. */
   lastUsedAt: string | null
+}
+
+/** The body of `POST /api/user/api-keys`. */
+export interface ApiKeyInput {
+  name: string
+  scope: ApiKeyScope
+  /** ISO 8601 date-time in the future, or null for a key that does not expire. */
+  expiresAt: string | null
+}
+
+/** One of the signed-in user's sessions (`GET /api/user/sessions`), never its token. */
+export interface UserSession {
+  id: string
+  createdAt: string
+  /** When the session was last refreshed (Better Auth does it at most once a day of use). */
+  updatedAt: string
+  expiresAt: string
+  ipAddress: string | null
+  userAgent: string | null
+  /** Whether this is the session of this browser. */
+  current: boolean
 }
 
 export const webhookEventTypes = [

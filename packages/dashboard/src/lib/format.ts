@@ -1,11 +1,17 @@
 /** Dates and numbers as the dashboard shows them, in the reader's locale and time zone. */
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
 
 /** '22 Nov 2026, 10:00'; an empty string for null. */
 export function formatDateTime(iso: string | null): string {
   return iso ? dateTime.format(new Date(iso)) : ''
+}
+
+/** '22 Nov 2026' (the reader's day of the instant); an empty string for null. */
+export function formatDate(iso: string | null): string {
+  return iso ? date.format(new Date(iso)) : ''
 }
 
 const units: [Intl.RelativeTimeFormatUnit, number][] = [
