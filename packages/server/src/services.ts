@@ -115,6 +115,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       baseUrl: config.baseUrl,
       disableSignup: config.disableSignup,
       origins,
+      logLevel: config.logLevel,
     })
     const authThrottle = createAuthThrottle(
       redis ? createRedisAttemptCounter(redis, clock) : createMemoryAttemptCounter(clock),

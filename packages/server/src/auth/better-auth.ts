@@ -29,10 +29,12 @@ export interface AuthOptions {
   baseUrl: string
   disableSignup: boolean
   origins: OriginPolicy
+  /** The service's LOG_LEVEL: Better Auth logs warnings and errors, nothing at `silent`. */
+  logLevel?: string
 }
 
 /** Build the Better Auth instance. Its `handler(Request)` serves `/api/auth/*`. */
-export function createAuth({ store, secret, baseUrl, disableSignup, origins }: AuthOptions) {
+export function createAuth({ store, secret, baseUrl, disableSignup, origins, logLevel }: AuthOptions) {
   return betterAuth({
     appName: 'Pathlight',
     database: { db: store.db, type: store.dialect },
@@ -49,6 +51,10 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins }: A
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     telemetry: { enabled: false },
+    logger:
+      logLevel === 'silent'
+        ? { disabled: true }
+        : { level: logLevel === 'fatal' || logLevel === 'error' ? 'error' : 'warn' },
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 256 },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     databaseHooks: {
