@@ -11,6 +11,7 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
 import { badRequest, notFound } from '../shared/errors.js'
+import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool, toBool } from '../storage/metadata/schema.js'
@@ -49,10 +50,20 @@ export interface AlertRule {
 }
 
 const fields = {
-  name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name is required')
+    .max(100, 'name must be at most 100 characters')
+    .refine(isNulFree, nulMessage('name')),
   metric: z.enum(alertMetrics, { error: `must be one of ${alertMetrics.join(', ')}` }),
-  eventName: z.string().trim().min(1).max(256).nullable(),
-  goalId: z.number({ error: 'must be a goal id' }).int().positive().nullable(),
+  eventName: z.string().trim().min(1).max(256).refine(isNulFree, nulMessage('eventName')).nullable(),
+  goalId: z
+    .number({ error: 'must be a goal id' })
+    .int('must be a goal id')
+    .positive('must be a goal id')
+    .max(0x7fffffff, 'must be a goal id')
+    .nullable(),
   windowMinutes: z
     .number({ error: 'must be a number of minutes' })
     .int('must be a whole number of minutes')
@@ -120,6 +131,7 @@ export function toAlertRule(row: AlertRuleTable): AlertRule {
 
 export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
   const find = async (siteId: number, id: string) => {
+    if (!isNulFree(id)) throw notFound('Alert rule not found')
     const row = await db
       .selectFrom('alert_rule')
       .selectAll()

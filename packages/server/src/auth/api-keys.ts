@@ -1,5 +1,5 @@
 /**
- * User-scoped API keys (spec part 5): created with a name, the value shown once, stored as a SHA-256
+ * User-scoped API keys: created by a user with a name, the value shown once, stored as a SHA-256
  * hash. A key reaches every site of every organization its user belongs to, with the user's role.
  *
  * Format: `pl_` + 43 base64url characters (256 random bits). SHA-256 (not a slow hash) is right for
@@ -14,6 +14,7 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
 import { badRequest, notFound } from '../shared/errors.js'
+import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { API_KEY_SCOPES, type ApiKeyScope } from './key-scope.js'
@@ -41,7 +42,12 @@ export interface VerifiedKey {
 }
 
 export const createApiKeyBody = z.strictObject({
-  name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name is required')
+    .max(100, 'name must be at most 100 characters')
+    .refine(isNulFree, nulMessage('name')),
   scope: z
     .enum(API_KEY_SCOPES, { error: `scope must be one of ${API_KEY_SCOPES.join(', ')}` })
     .default('full'),
@@ -149,6 +155,7 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
       }))
     },
     async remove(userId, id) {
+      if (!isNulFree(id)) throw notFound('API key not found')
       const row = await db
         .deleteFrom('api_key')
         .where('id', '=', id)

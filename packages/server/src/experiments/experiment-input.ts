@@ -15,7 +15,8 @@
  * by dotted field path ('variants.1.name').
  */
 import { z } from 'zod'
-import { badRequest } from '../shared/errors.js'
+import { invalidBody } from '../shared/invalid-body.js'
+import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type ExperimentStatus, type ExperimentVariant, experimentStatuses } from './experiment.js'
 
 /** Bounds: name and description length, variant count and variant name length (characters). */
@@ -35,6 +36,7 @@ const name = z
   .trim()
   .min(1, 'name is required')
   .max(MAX_EXPERIMENT_NAME, `name must be at most ${MAX_EXPERIMENT_NAME} characters`)
+  .refine(isNulFree, nulMessage('name'))
 
 const key = z
   .string({ error: required('key', 'a string') })
@@ -47,6 +49,7 @@ const description = z
   .string({ error: 'description must be a string or null' })
   .trim()
   .max(MAX_EXPERIMENT_DESCRIPTION, `description must be at most ${MAX_EXPERIMENT_DESCRIPTION} characters`)
+  .refine(isNulFree, nulMessage('description'))
   .nullable()
   .transform((text) => (text === '' ? null : text))
 
@@ -143,7 +146,7 @@ export interface ExperimentInput {
 /** Validate a create body. @throws AppError 400 (see module comment) */
 export function parseExperimentInput(body: unknown): ExperimentInput & { goalId: number } {
   const parsed = createBody.safeParse(body ?? {})
-  if (!parsed.success) throw invalidExperiment(parsed.error)
+  if (!parsed.success) throw invalidBody('experiment', parsed.error.issues)
   return { ...parsed.data, description: parsed.data.description ?? null }
 }
 
@@ -158,7 +161,7 @@ export function parseExperimentUpdate(
   body: unknown,
 ): { input: ExperimentInput; changed: (keyof ExperimentInput)[] } {
   const update = updateBody.safeParse(body ?? {})
-  if (!update.success) throw invalidExperiment(update.error)
+  if (!update.success) throw invalidBody('experiment', update.error.issues)
   const changed = (Object.keys(update.data) as (keyof ExperimentInput)[]).filter(
     (field) => update.data[field] !== undefined,
   )
@@ -172,25 +175,6 @@ export function parseExperimentUpdate(
   }
   const sent = Object.fromEntries(changed.map((field) => [field, update.data[field]]))
   const parsed = merged.safeParse({ ...stored, ...sent })
-  if (!parsed.success) throw invalidExperiment(parsed.error)
+  if (!parsed.success) throw invalidBody('experiment', parsed.error.issues)
   return { input: parsed.data, changed }
-}
-
-function invalidExperiment(error: z.ZodError) {
-  const fieldErrors: Record<string, string[]> = {}
-  const formErrors: string[] = []
-  for (const issue of error.issues) {
-    const message =
-      'keys' in issue && Array.isArray(issue.keys)
-        ? `${issue.message}: ${issue.keys.join(', ')}`
-        : issue.message
-    if (issue.path.length === 0) formErrors.push(message)
-    else {
-      const field = issue.path.join('.')
-      fieldErrors[field] = [...(fieldErrors[field] ?? []), message]
-    }
-  }
-  const [field, messages] = Object.entries(fieldErrors)[0] ?? [undefined, formErrors]
-  const first = messages?.[0] ?? 'invalid body'
-  return badRequest(`Invalid experiment: ${field ? `${field}: ` : ''}${first}`, { fieldErrors, formErrors })
 }

@@ -12,7 +12,8 @@
  * dotted field path ('config.pathPattern').
  */
 import { z } from 'zod'
-import { badRequest } from '../shared/errors.js'
+import { invalidBody } from '../shared/invalid-body.js'
+import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import type { GoalDefinition } from './goal.js'
 
 /** Bounds in characters: goal name, path pattern, event name / property key / string value. */
@@ -28,6 +29,7 @@ const name = z
   .trim()
   .min(1, 'name is required')
   .max(MAX_GOAL_NAME, `name must be at most ${MAX_GOAL_NAME} characters`)
+  .refine(isNulFree, nulMessage('name'))
 
 const configError = (only: string) => (issue: { code?: string; input?: unknown }) =>
   issue.code === 'unrecognized_keys'
@@ -170,25 +172,10 @@ function normalize(goalName: string, type: 'path' | 'event', config: unknown): G
   }
 }
 
+/** A goalType/config mismatch shows best as the config's foreign keys: those issues come first. */
 function invalidGoal(error: z.ZodError, hint = '') {
-  const fieldErrors: Record<string, string[]> = {}
-  const formErrors: string[] = []
-  // A goalType/config mismatch shows best as the config's foreign keys: report those first.
   const issues = [...error.issues].sort(
     (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
   )
-  for (const issue of issues) {
-    const message =
-      'keys' in issue && Array.isArray(issue.keys)
-        ? `${issue.message}: ${issue.keys.join(', ')}`
-        : issue.message
-    if (issue.path.length === 0) formErrors.push(message)
-    else {
-      const field = issue.path.join('.')
-      fieldErrors[field] = [...(fieldErrors[field] ?? []), message]
-    }
-  }
-  const [field, messages] = Object.entries(fieldErrors)[0] ?? [undefined, formErrors]
-  const first = messages?.[0] ?? 'invalid body'
-  return badRequest(`Invalid goal: ${field ? `${field}: ` : ''}${first}${hint}`, { fieldErrors, formErrors })
+  return invalidBody('goal', issues, hint)
 }

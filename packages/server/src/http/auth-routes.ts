@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AuthAction, AuthThrottle } from '../auth/auth-throttle.js'
 import type { Auth } from '../auth/better-auth.js'
-import { tooManyAttempts } from '../shared/errors.js'
+import { badRequest, tooManyAttempts } from '../shared/errors.js'
 import { toHeaders } from './caller.js'
 
 /** Better Auth paths (after `/api/auth`) that are throttled, and the action each counts as. */
@@ -34,8 +34,7 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
     url: '/api/auth/*',
     async handler(request, reply) {
       const url = new URL(request.url, baseUrl)
-      const body =
-        request.method === 'GET' || request.body === undefined ? undefined : JSON.stringify(request.body)
+      const body = request.method === 'GET' ? undefined : reserialize(request.body)
       const headers = toHeaders(request)
       if (body !== undefined) headers.set('content-type', 'application/json')
       const action =
@@ -64,6 +63,19 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
       return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null)
     },
   })
+}
+
+/**
+ * The parsed JSON body as text again for Better Auth's Request.
+ * @throws AppError 400 for a body nested too deeply to serialize (JSON.stringify exhausts the stack)
+ */
+function reserialize(body: unknown): string | undefined {
+  if (body === undefined) return undefined
+  try {
+    return JSON.stringify(body)
+  } catch {
+    throw badRequest('Request body is nested too deeply')
+  }
 }
 
 /** The account an attempt names: the body's email, else the signed-in user (password changes). */

@@ -8,6 +8,7 @@ import crypto from 'node:crypto'
 import { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
 import { badRequest, conflict, forbidden, notFound } from '../shared/errors.js'
+import { isNulFree } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Role } from '../storage/metadata/schema.js'
@@ -113,6 +114,7 @@ export async function changeRole(
   const parsed = changeRoleBody.safeParse(input)
   if (!parsed.success) throw badRequest('Invalid role', z.flattenError(parsed.error))
   const role = parsed.data.role
+  if (!isNulFree(targetUserId)) throw notFound('Member not found')
   return db.transaction().execute(async (trx) => {
     const target = await trx
       .selectFrom('member')
@@ -157,6 +159,7 @@ export async function removeMember(
   actor: { userId: string; role: Role },
   targetUserId: string,
 ): Promise<void> {
+  if (!isNulFree(targetUserId)) throw notFound('Member not found')
   await db.transaction().execute(async (trx) => {
     const target = await trx
       .selectFrom('member')

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
 import { badRequest } from '../shared/errors.js'
+import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Role } from '../storage/metadata/schema.js'
@@ -21,7 +22,12 @@ export interface Organization {
 }
 
 export const createOrganizationBody = z.object({
-  name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name is required')
+    .max(100, 'name must be at most 100 characters')
+    .refine(isNulFree, nulMessage('name')),
 })
 
 /** Create an organization with `userId` as its owner. @throws AppError 400 when the name is invalid */
@@ -57,6 +63,7 @@ export async function createOrganization(
 
 /** The caller's role in an organization, or null when not a member (or no such organization). */
 export async function roleIn(db: MetadataDb, userId: string, organizationId: string): Promise<Role | null> {
+  if (!isNulFree(organizationId)) return null
   const row = await db
     .selectFrom('member')
     .select('role')

@@ -74,6 +74,10 @@ describe('parseQueryParams', () => {
   it.each([
     [{ start_date: '2026-3-1' }, 'start_date', 'calendar date'],
     [{ start_date: '2026-02-30' }, 'start_date', 'calendar date'],
+    [{ start_date: '2026-13-01' }, 'start_date', 'calendar date'],
+    [{ start_date: '2026-00-10' }, 'start_date', 'calendar date'],
+    [{ end_date: '2026-01-00' }, 'end_date', 'calendar date'],
+    [{ end_date: '2026-01-32' }, 'end_date', 'calendar date'],
     [{ end_date: 'yesterday' }, 'end_date', 'calendar date'],
     [{ end_date: '1969-12-31' }, 'end_date', 'between 1970 and 2100'],
     [{ start_date: ['2026-03-01', '2026-03-02'] }, 'start_date', 'given once'],

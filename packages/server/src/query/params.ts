@@ -83,6 +83,8 @@ const commonSchema = z.object({
 function isCalendarDay(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
   const year = Number(text.slice(0, 4))
+  // Month 00 or 13, day 00 or 32 do not parse at all (addDays would throw on the invalid Date).
+  if (Number.isNaN(Date.parse(`${text}T00:00:00Z`))) return false
   return year >= 1970 && year <= 2100 && addDays(text, 0) === text
 }
 

@@ -6,6 +6,7 @@ import crypto from 'node:crypto'
 import { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
 import { badRequest } from '../shared/errors.js'
+import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool } from '../storage/metadata/schema.js'
@@ -26,7 +27,12 @@ export function normalizeDomain(input: string): string | null {
 }
 
 export const createSiteBody = z.object({
-  name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name is required')
+    .max(100, 'name must be at most 100 characters')
+    .refine(isNulFree, nulMessage('name')),
   domain: z
     .string()
     .max(253, 'domain must be at most 253 characters')
@@ -121,7 +127,8 @@ export async function listSitesForUser(db: MetadataDb, userId: string) {
 }
 
 /**
- * Parse a site id from a path or body: a positive integer, as number or decimal string.
+ * Parse a site id from a path or body: a positive 32-bit integer (PostgreSQL's `serial`, which refuses
+ * a larger value in a query), as number or decimal string.
  * @returns the id, or null when it is not one (callers answer 404 or 400)
  */
 export function parseSiteId(value: unknown): number | null {
@@ -131,5 +138,5 @@ export function parseSiteId(value: unknown): number | null {
       : typeof value === 'string' && /^\d{1,10}$/.test(value)
         ? Number(value)
         : NaN
-  return Number.isSafeInteger(n) && n > 0 && n <= 0xffffffff ? n : null
+  return Number.isSafeInteger(n) && n > 0 && n <= 0x7fffffff ? n : null
 }

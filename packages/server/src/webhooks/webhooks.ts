@@ -5,6 +5,7 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
 import { badRequest, notFound } from '../shared/errors.js'
+import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool, toBool } from '../storage/metadata/schema.js'
@@ -34,7 +35,11 @@ const events = z
   .array(z.enum(webhookEventTypes, { error: `must be one of ${webhookEventTypes.join(', ')}` }))
   .min(1, 'select at least one event')
   .transform((list) => [...new Set(list)])
-const description = z.string().trim().max(500, 'description must be at most 500 characters')
+const description = z
+  .string()
+  .trim()
+  .max(500, 'description must be at most 500 characters')
+  .refine(isNulFree, nulMessage('description'))
 
 export const createWebhookBody = z.object({ url, events, description: description.optional() })
 export const updateWebhookBody = z
@@ -83,6 +88,7 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
     }
   }
   const find = async (siteId: number, id: string) => {
+    if (!isNulFree(id)) throw notFound('Webhook not found')
     const row = await db
       .selectFrom('webhook')
       .selectAll()

@@ -157,7 +157,10 @@ export const privateLinkBody = z.object({ action: z.enum(privateLinkActions) })
 
 /** `PUT /api/admin/sites/{siteId}/limits`. */
 export const limitsBody = z.object({
-  monthlyPageviewLimit: doc(z.int().min(1), 'Pageviews per month; null for unlimited').nullable(),
+  monthlyPageviewLimit: doc(
+    z.int().min(1).max(2_147_483_647),
+    'Pageviews per month; null for unlimited',
+  ).nullable(),
 })
 
 /** Better Auth's sign-up and sign-in bodies (the main `POST /api/auth/*` calls). */

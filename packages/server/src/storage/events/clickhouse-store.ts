@@ -7,7 +7,7 @@ import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import type { EventRow } from './event-row.js'
 import type { EventsStore } from './events-store.js'
 import { migrateEvents } from './migrations/index.js'
-import { toClickHouseTime } from './to-insert-json.js'
+import { toInsertRow } from './to-insert-json.js'
 
 /** @throws when the server cannot be reached or a migration fails */
 export async function openClickHouseStore(url: string): Promise<EventsStore> {
@@ -36,7 +36,7 @@ export async function clickHouseStore(client: ClickHouseClient): Promise<EventsS
       if (rows.length === 0) return
       await client.insert({
         table: 'events',
-        values: rows.map((row) => ({ ...row, timestamp: toClickHouseTime(row.timestamp) })),
+        values: rows.map(toInsertRow),
         format: 'JSONEachRow',
       })
     },

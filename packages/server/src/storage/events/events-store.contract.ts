@@ -81,6 +81,24 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
       expect(result[0]).toEqual({ pathname: '/p0', pageviews: 100, visitors: 4 })
     })
 
+    it('stores strings with lone UTF-16 surrogates (U+FFFD in their place) with the rest of the batch', async () => {
+      const odd = eventRow({
+        site_id: site,
+        pathname: '/a\uD800b',
+        page_title: '\uDC00',
+        referrer: '😀\uD83D',
+      })
+      const plain = eventRow({ site_id: site, pathname: '/plain-beside-odd' })
+      await store.insert([odd, plain])
+      const back = await store.query<{ pathname: string; page_title: string; referrer: string }>(
+        `SELECT pathname, page_title, referrer FROM events
+         WHERE site_id = {site:UInt32} AND event_id IN ({odd:UUID}, {plain:UUID}) ORDER BY pathname`,
+        { site, odd: odd.event_id, plain: plain.event_id },
+      )
+      expect(back.map((row) => row.pathname)).toEqual(['/a\uFFFDb', '/plain-beside-odd'])
+      expect(back[0]).toMatchObject({ page_title: '\uFFFD', referrer: '😀\uFFFD' })
+    })
+
     it('rejects an insert that does not fit the schema', async () => {
       const bad = { ...eventRow({ site_id: site }), event_id: 'not-a-uuid' }
       await expect(store.insert([bad])).rejects.toThrow()
