@@ -12,13 +12,17 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  CHROME_UA,
+  collectPageErrors,
+  cookieHeaderOf,
+  launchChromium,
+  newDashboardContext,
+} from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROME_UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 /** The second browser's: another system, so the sessions list tells the two apart. */
 const WINDOWS_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
@@ -30,17 +34,6 @@ const OWNER = {
 const NEW_PASSWORD = 'orbital mechanics 1962'
 const DAY_MS = 86_400_000
 const SCREENS = path.join(os.tmpdir(), 'pathlight-dashboard-screens')
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-  `--user-agent=${CHROME_UA}`,
-]
 
 let t: TestInstance
 let browser: Browser
@@ -55,17 +48,10 @@ const pageErrors: string[] = []
 
 function watch(p: Page, label: string) {
   p.setDefaultTimeout(10_000)
-  p.on('pageerror', (error) => pageErrors.push(`${label}: ${error.message}`))
-  p.on('console', (message) => {
-    // Refused API calls (the 400s, 403s and 429 the tests provoke) are logged by Chromium: expected.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-      pageErrors.push(`${label}: ${message.text()}`)
-    }
-  })
+  collectPageErrors(p, pageErrors, label)
 }
 
-const newContext = (userAgent: string) =>
-  browser.newContext({ userAgent, baseURL: base, viewport: { width: 1280, height: 900 } })
+const newContext = (userAgent: string) => newDashboardContext(browser, base, { userAgent })
 const heading = (p: Page, name: string | RegExp) => p.getByRole('heading', { level: 1, name })
 const region = (name: string) => page.getByRole('region', { name, exact: true })
 const screenshot = (name: string) =>
@@ -89,7 +75,6 @@ async function signIn(p: Page, password: string) {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium`)
   fs.mkdirSync(SCREENS, { recursive: true })
   const [build] = await Promise.all([
     ensureDashboardBuilt(),
@@ -99,7 +84,7 @@ beforeAll(async () => {
     })(),
   ])
   if (build.built) console.info(`built the dashboard in ${build.ms} ms`)
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS })
+  browser = await launchChromium()
   context = await newContext(CHROME_UA)
   page = await context.newPage()
   watch(page, 'owner')
@@ -119,7 +104,7 @@ describe('the account page', () => {
     await page.getByLabel('Password').fill(OWNER.password)
     await page.getByRole('button', { name: 'Create account' }).click()
     await heading(page, 'Welcome to Pathlight').waitFor()
-    cookie = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ')
+    cookie = await cookieHeaderOf(context, base)
     const organizationId = await t.createOrganization(cookie, 'Johnson Labs')
     siteId = (await t.createSite(cookie, organizationId, 'shop.test')).siteId
 

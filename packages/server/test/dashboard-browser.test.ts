@@ -6,16 +6,19 @@
  * The tests run in order and share one page. The dashboard is built first when `dist/` is stale.
  */
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  CHROME_UA,
+  collectPageErrors,
+  launchChromium,
+  newChromeContext,
+  newDashboardContext,
+} from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../src/testing/webhook-receiver.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROME_UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const POLL = { timeout: 10_000, interval: 50 }
 const OWNER = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery staple' }
 
@@ -29,44 +32,17 @@ let siteId: number
 const pageErrors: string[] = []
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), see .ci/run`,
-    )
-  }
   const build = await ensureDashboardBuilt()
   if (build.built) console.info(`built the dashboard in ${build.ms} ms`)
   receiver = await startWebhookReceiver()
   t = await openTestInstance({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '100' } })
   base = await t.app.listen({ port: 0, host: '127.0.0.1' })
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-  const context = await browser.newContext({
-    userAgent: CHROME_UA,
-    baseURL: base,
-    viewport: { width: 1280, height: 900 },
-  })
+  browser = await launchChromium()
+  const context = await newDashboardContext(browser, base)
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base })
   page = await context.newPage()
   page.setDefaultTimeout(10_000)
-  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`))
-  page.on('console', (message) => {
-    // Failed API calls (the 400s and 409s the tests provoke) are logged by Chromium; they are expected.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-      pageErrors.push(message.text())
-    }
-  })
+  collectPageErrors(page, pageErrors, 'owner')
 })
 
 afterAll(async () => {
@@ -377,7 +353,7 @@ describe('dashboard in Chromium', () => {
         created_at: new Date().toISOString(),
       })
       .execute()
-    const context = await browser.newContext({ userAgent: CHROME_UA, baseURL: base })
+    const context = await newChromeContext(browser, { baseURL: base })
     try {
       const other = await context.newPage()
       other.on('pageerror', (error) => pageErrors.push(`member page: ${error.message}`))

@@ -19,14 +19,19 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openGeolocator } from '../src/ingest/enrich/geolocation.js'
+import {
+  CHROME_UA,
+  collectPageErrors,
+  cookieHeaderOf,
+  launchChromium,
+  newChromeContext,
+  newDashboardContext,
+} from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROME_UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const OWNER = { name: 'Grace Hopper', email: 'grace@example.com', password: 'correct horse battery staple' }
 const POLL = { timeout: 10_000, interval: 100 }
 /** Where the screenshots go (outside the repository). */
@@ -49,16 +54,6 @@ const today = new Date().toISOString().slice(0, 10)
 const VIEW = `period=custom&from=${today}&to=${today}&tz=UTC`
 /** Console errors and uncaught exceptions of every page (CSP violations land here too). */
 const pageErrors: string[] = []
-
-function watch(p: Page, label: string) {
-  p.on('pageerror', (error) => pageErrors.push(`${label}: ${error.message}`))
-  p.on('console', (message) => {
-    // Refused API calls (401 after a revoke, the 400s forms provoke) are logged by Chromium: expected.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-      pageErrors.push(`${label}: ${message.text()}`)
-    }
-  })
-}
 
 const screenshot = (p: Page, name: string) =>
   p.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true })
@@ -90,7 +85,6 @@ async function track(body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium`)
   fs.mkdirSync(SCREENS, { recursive: true })
   const [build] = await Promise.all([
     ensureDashboardBuilt(),
@@ -117,30 +111,12 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => fixture.listen(0, '127.0.0.1', resolve))
   fixtureOrigin = `http://shop.test:${(fixture.address() as AddressInfo).port}`
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-      '--host-resolver-rules=MAP *.test 127.0.0.1',
-      `--user-agent=${CHROME_UA}`,
-    ],
-  })
-  context = await browser.newContext({
-    userAgent: CHROME_UA,
-    baseURL: base,
-    viewport: { width: 1280, height: 900 },
-  })
+  browser = await launchChromium()
+  context = await newDashboardContext(browser, base)
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base })
   page = await context.newPage()
   page.setDefaultTimeout(10_000)
-  watch(page, 'owner')
+  collectPageErrors(page, pageErrors, 'owner')
 }, 120_000)
 
 afterAll(async () => {
@@ -175,15 +151,14 @@ describe('a new owner’s journey', () => {
     expect(snippet).toBe(`<script defer src="${base}/api/script.js" data-site-id="${siteId}"></script>`)
     await page.getByText('Waiting for the first event…').waitFor()
 
-    const cookies = await context.cookies(base)
-    cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+    cookie = await cookieHeaderOf(context, base)
   })
 
   it('turns the onboarding check green once the fixture page with the snippet is visited', async () => {
-    const visitor = await browser.newContext({ userAgent: CHROME_UA, viewport: { width: 1280, height: 800 } })
+    const visitor = await newChromeContext(browser, { viewport: { width: 1280, height: 800 } })
     try {
       const shop = await visitor.newPage()
-      watch(shop, 'shop.test')
+      collectPageErrors(shop, pageErrors, 'shop.test')
       const tracked = shop.waitForRequest((r) => r.url() === `${base}/api/track` && r.method() === 'POST')
       await shop.goto(`${fixtureOrigin}/`)
       // The page as served holds the copied snippet verbatim; the browser ran it.
@@ -323,15 +298,11 @@ describe('a new owner’s journey', () => {
       action: 'generate_private_link_key',
     })
     const key = generated.data.privateLinkKey as string
-    const shared = await browser.newContext({
-      userAgent: CHROME_UA,
-      baseURL: base,
-      viewport: { width: 1280, height: 900 },
-    })
+    const shared = await newDashboardContext(browser, base)
     try {
       const guest = await shared.newPage()
       guest.setDefaultTimeout(10_000)
-      watch(guest, 'shared')
+      collectPageErrors(guest, pageErrors, 'shared')
       await guest.goto(`/sites/${siteId}?key=${encodeURIComponent(key)}&${VIEW}`)
       await guest.waitForFunction(
         () => document.querySelector('[data-kpi="visitors"] .kpi-value')?.textContent === '3',

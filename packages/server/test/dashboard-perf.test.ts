@@ -14,14 +14,18 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateEvents, loadVocabulary } from '../../../bench/query/generate-events.js'
+import {
+  addSessionCookie,
+  collectPageErrors,
+  launchChromium,
+  newDashboardContext,
+  requireChromium,
+} from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROME_UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const DIST = path.resolve(import.meta.dirname, '../../dashboard/dist')
 const DEMO_LOG = path.resolve(import.meta.dirname, '../demo-data/elastic-examples-apache_logs.txt')
 const EVENTS = Number(process.env.PERF_EVENTS ?? 1_000_000)
@@ -45,7 +49,7 @@ const to = new Date(end.getTime() - 86_400_000).toISOString().slice(0, 10)
 const VIEW = `period=custom&from=${from}&to=${to}&tz=UTC`
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium`)
+  requireChromium()
   const build = await ensureDashboardBuilt()
   if (build.built) console.info(`built the dashboard in ${build.ms} ms`)
 }, 120_000)
@@ -117,29 +121,12 @@ describe('dashboard performance', () => {
         console.info(`merged parts in ${((performance.now() - optimizeStart) / 1000).toFixed(1)} s`)
       }
 
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--no-first-run',
-        ],
-      })
-      const context = await browser.newContext({
-        userAgent: CHROME_UA,
-        baseURL: base,
-        viewport: { width: 1280, height: 900 },
-      })
-      const [name = '', value = ''] = seeded.cookie.split('=', 2)
-      await context.addCookies([{ name, value: decodeURIComponent(value), url: base }])
+      browser = await launchChromium()
+      const context = await newDashboardContext(browser, base)
+      await addSessionCookie(context, seeded.cookie, base)
       page = await context.newPage()
       page.setDefaultTimeout(30_000)
-      page.on('pageerror', (error) => pageErrors.push(error.message))
-      page.on('console', (message) => {
-        if (message.type() === 'error') pageErrors.push(message.text())
-      })
+      collectPageErrors(page, pageErrors, 'overview', { failedLoads: true })
 
       /** API requests of the current navigation: path and duration (ms). */
       let requests: { url: string; at: number; ms: number }[] = []

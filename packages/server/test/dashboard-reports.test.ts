@@ -16,15 +16,17 @@
  * previous period: 1, 1, 2, 0 %, 20 s, 2. Firefox only: 2, 2, 2, 100 %, 10 s, 1.
  * The tests run in order and share one page; the dashboard is built first when `dist/` is stale.
  */
-import fs from 'node:fs'
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  addSessionCookie,
+  collectPageErrors,
+  launchChromium,
+  newDashboardContext,
+} from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROME_UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:124.0) Gecko/20100101 Firefox/124.0'
@@ -61,17 +63,7 @@ async function track(at: string, user: string, userAgent: string, body: Record<s
   expect(response.status, await response.text()).toBe(200)
 }
 
-function watch(p: Page, label: string) {
-  p.on('pageerror', (error) => pageErrors.push(`${label}: ${error.message}`))
-  p.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-      pageErrors.push(`${label}: ${message.text()}`)
-    }
-  })
-}
-
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium`)
   const [build] = await Promise.all([
     ensureDashboardBuilt(),
     (async () => {
@@ -136,26 +128,12 @@ beforeAll(async () => {
     payload: { name: 'Saw pricing', goalType: 'path', config: { pathPattern: '/pricing' } },
   })
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  })
-  context = await browser.newContext({
-    userAgent: CHROME_UA,
-    baseURL: base,
-    viewport: { width: 1280, height: 900 },
-  })
-  const [name = '', value = ''] = cookie.split('=', 2)
-  await context.addCookies([{ name, value: decodeURIComponent(value), url: base }])
+  browser = await launchChromium()
+  context = await newDashboardContext(browser, base)
+  await addSessionCookie(context, cookie, base)
   page = await context.newPage()
   page.setDefaultTimeout(10_000)
-  watch(page, 'owner')
+  collectPageErrors(page, pageErrors, 'owner')
 }, 60_000)
 
 afterAll(async () => {
@@ -364,15 +342,11 @@ describe('reports in Chromium', () => {
       payload: { action: 'generate_private_link_key' },
     })
     const key = generated.json().data.privateLinkKey as string
-    const shared = await browser.newContext({
-      userAgent: CHROME_UA,
-      baseURL: base,
-      viewport: { width: 1280, height: 900 },
-    })
+    const shared = await newDashboardContext(browser, base)
     try {
       const guest = await shared.newPage()
       guest.setDefaultTimeout(10_000)
-      watch(guest, 'shared')
+      collectPageErrors(guest, pageErrors, 'shared')
       await guest.goto(`/sites/${siteId}?key=${encodeURIComponent(key)}&${VIEW}`)
       await guest.waitForFunction(
         () => document.querySelector('[data-kpi="visitors"] .kpi-value')?.textContent === '4',

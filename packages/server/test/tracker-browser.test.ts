@@ -11,13 +11,11 @@ import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, newChromeContext } from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROME_UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'tracker')
 const POLL = { timeout: 10_000, interval: 100 }
 
@@ -81,34 +79,13 @@ let siteCounter = 0
 const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), see .ci/run`,
-    )
-  }
   t = await openTestInstance()
   ;({ cookie, organizationId } = await t.seed())
   const serverUrl = await t.app.listen({ port: 0, host: '127.0.0.1' })
   fixtures = startFixtureServer(`${serverUrl}/api/script.js`)
   await new Promise<void>((resolve) => fixtures.server.listen(0, '127.0.0.1', resolve))
   fixturePort = (fixtures.server.address() as AddressInfo).port
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-      '--host-resolver-rules=MAP *.test 127.0.0.1',
-      // Also browser-wide: a keepalive request that outlives its page (vitals sent as the page unloads)
-      // does not get the context's user agent override, and HeadlessChrome is refused as a bot.
-      `--user-agent=${CHROME_UA}`,
-    ],
-  })
+  browser = await launchChromium()
 })
 
 afterAll(async () => {
@@ -138,7 +115,7 @@ async function newSite(columns: SiteColumns = {}, attributes = '') {
  * scripts made (recorded in the page, synchronously).
  */
 async function openPage(initScript?: string) {
-  const context = await browser.newContext({ userAgent: CHROME_UA })
+  const context = await newChromeContext(browser)
   contexts.push(context)
   await context.addInitScript(
     'window.__fetched = []; const f = window.fetch; window.fetch = (...a) => (window.__fetched.push(String(a[0])), f(...a))',

@@ -57,21 +57,11 @@ describe.each([
   let apiKey: string
   let signupGoal: number
 
+  /** An event of `visitor` (in the US), sent by the owner's server at `at` (the instance's clock). */
   const track = async (at: string, visitor: string, body: Record<string, unknown>, userAgent = CHROME) => {
     now = Date.parse(at)
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/track',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-      payload: JSON.stringify({
-        site_id: String(site.siteId),
-        hostname: 'example.com',
-        ip_address: '8.8.8.8',
-        user_agent: userAgent,
-        user_id: visitor,
-        ...body,
-      }),
-    })
+    const event = { hostname: 'example.com', ip_address: '8.8.8.8', user_agent: userAgent, user_id: visitor }
+    const response = await t.track(site, { ...event, ...body }, { apiKey })
     expect(response.statusCode, response.body).toBe(200)
   }
   const call = (

@@ -33,14 +33,10 @@ describe.each([
   let site: Site
   let apiKey: string
 
+  /** An event of the owner's server at `at` (the instance's clock). */
   const track = async (at: string, body: Record<string, unknown>) => {
     now = Date.parse(at)
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/track',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-      payload: JSON.stringify({ site_id: String(site.siteId), hostname: 'example.com', ...body }),
-    })
+    const response = await t.track(site, { hostname: 'example.com', ...body }, { apiKey })
     expect(response.statusCode, response.body).toBe(200)
   }
   const as = (cookie: string) => ({ cookie })

@@ -32,20 +32,11 @@ let cookie: string
 let site: Site
 let apiKey: string
 
+/** An event of visitor `user` in `userAgent`, sent by the owner's server at `at` (the instance's clock). */
 const track = async (at: string, user: string, userAgent: string, body: Record<string, unknown>) => {
   now = Date.parse(at)
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/track',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    payload: JSON.stringify({
-      site_id: String(site.siteId),
-      hostname: 'example.com',
-      user_id: user,
-      user_agent: userAgent,
-      ...body,
-    }),
-  })
+  const event = { hostname: 'example.com', user_id: user, user_agent: userAgent, ...body }
+  const response = await t.track(site, event, { apiKey })
   expect(response.statusCode, response.body).toBe(200)
 }
 

@@ -5,12 +5,10 @@
  */
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+import type { Site } from '../sites/site.js'
+import { DESKTOP_CHROME_UA, openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
 const PASSWORD = 'correct horse battery staple'
-const CHROME_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
-
 const cookieOf = (response: LightMyRequestResponse) =>
   [response.headers['set-cookie'] ?? []]
     .flat()
@@ -195,13 +193,9 @@ describe.each([
       })
       return response
     }
-    const track = (siteId: number, key: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/track',
-        headers: { authorization: `Bearer ${key}`, 'user-agent': CHROME_UA },
-        payload: { site_id: String(siteId), pathname: '/scoped' },
-      })
+    /** A pageview of /scoped sent with `key` by a server that names itself desktop Chrome. */
+    const track = (site: Site, key: string) =>
+      t.track(site, { pathname: '/scoped' }, { apiKey: key, headers: { 'user-agent': DESKTOP_CHROME_UA } })
     const call = (method: 'GET' | 'POST', url: string, key: string, payload?: Record<string, unknown>) =>
       t.app.inject({
         method,
@@ -216,7 +210,7 @@ describe.each([
       expect(created.statusCode).toBe(201)
       const { key, scope } = created.json().data
       expect(scope).toBe('track')
-      expect((await track(site.siteId, key)).statusCode).toBe(200)
+      expect((await track(site, key)).statusCode).toBe(200)
       const report = await call('GET', `/api/sites/${site.siteId}/goals`, key)
       expect(report.statusCode).toBe(403)
       expect(report.json().error).toBe("This API key's scope (track) does not allow reading")
@@ -230,7 +224,7 @@ describe.each([
       const { key } = (await keyOf(cookie, { scope: 'read' })).json().data
       expect((await call('GET', `/api/sites/${site.siteId}/goals`, key)).statusCode).toBe(200)
       expect((await call('GET', `/api/v1/sites/${site.siteId}/stats`, key)).statusCode).toBe(200)
-      const tracked = await track(site.siteId, key)
+      const tracked = await track(site, key)
       expect(tracked.statusCode).toBe(403)
       expect(tracked.json().error).toBe("This API key's scope (read) does not allow sending events")
       const escalate = await call('POST', '/api/user/api-keys', key, { name: 'full', scope: 'full' })
@@ -259,7 +253,7 @@ describe.each([
       now += 61 * 60_000
       const expired = await call('GET', `/api/sites/${site.siteId}`, key)
       expect(expired.statusCode).toBe(401)
-      expect((await track(site.siteId, key)).statusCode).toBe(401)
+      expect((await track(site, key)).statusCode).toBe(401)
     })
   })
 

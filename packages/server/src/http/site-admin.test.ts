@@ -7,9 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Site } from '../sites/site.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
-const CHROME_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
-
 describe.each([
   ['SQLite + chDB', { postgres: false, redis: false }],
   ['PostgreSQL + chDB + Redis', { postgres: true, redis: true }],
@@ -37,13 +34,8 @@ describe.each([
       headers: { cookie },
       ...(payload === undefined ? {} : { payload: payload as object }),
     })
-  const track = (siteId: number, body: Record<string, unknown> = {}) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/track',
-      headers: { 'content-type': 'application/json', origin: 'https://example.com', 'user-agent': CHROME_UA },
-      payload: JSON.stringify({ site_id: String(siteId), pathname: '/', ...body }),
-    })
+  /** A pageview of / on `site`, as a visitor's browser sends it; `body` adds or replaces fields. */
+  const track = (site: Site, body: Record<string, unknown> = {}) => t.track(site, { pathname: '/', ...body })
   const countEvents = async (siteId: number) => {
     await t.services.buffer.flush()
     const [row] = await t.services.events.query<{ c: number }>(
@@ -133,14 +125,14 @@ describe.each([
 
     it('exclusions take effect on the very next tracking request', async () => {
       const site = await newSite()
-      expect((await track(site.siteId, { ip_address: '203.0.113.9' })).json()).toEqual({ success: true })
+      expect((await track(site, { ip_address: '203.0.113.9' })).json()).toEqual({ success: true })
       await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, { excludedIPs: ['203.0.113.0/24'] })
-      expect((await track(site.siteId, { ip_address: '203.0.113.9' })).json()).toMatchObject({
+      expect((await track(site, { ip_address: '203.0.113.9' })).json()).toMatchObject({
         tracked: false,
       })
       await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, { excludedIPs: ['2001:db8::/32'] })
-      expect((await track(site.siteId, { ip_address: '203.0.113.9' })).json()).toEqual({ success: true })
-      expect((await track(site.siteId, { ip_address: '2001:db8::5' })).json()).toMatchObject({
+      expect((await track(site, { ip_address: '203.0.113.9' })).json()).toEqual({ success: true })
+      expect((await track(site, { ip_address: '2001:db8::5' })).json()).toMatchObject({
         tracked: false,
       })
       // A country the store resolves without GEOIP is not available here; bot blocking shows the same path.
@@ -176,8 +168,8 @@ describe.each([
       const doomed = await newSite()
       const kept = await newSite()
       for (let i = 0; i < 5; i++) {
-        await track(doomed.siteId, { pathname: `/d${i}` })
-        await track(kept.siteId, { pathname: `/k${i}` })
+        await track(doomed, { pathname: `/d${i}` })
+        await track(kept, { pathname: `/k${i}` })
       }
       await call('POST', `/api/sites/${doomed.siteId}/private-link-config`, owner.cookie, {
         action: 'generate_private_link_key',
@@ -188,7 +180,7 @@ describe.each([
       expect(await countEvents(doomed.siteId)).toBe(0)
       expect(await countEvents(kept.siteId)).toBe(5)
       expect((await call('GET', `/api/sites/${doomed.siteId}`, owner.cookie)).statusCode).toBe(404)
-      expect((await track(doomed.siteId)).statusCode).toBe(404)
+      expect((await track(doomed)).statusCode).toBe(404)
       const row = await t.services.metadata.db
         .selectFrom('site')
         .select('site_id')

@@ -10,9 +10,6 @@ import { openTestInstance, type TestInstance } from '../testing/test-instance.js
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.js'
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../webhooks/retry-schedule.js'
 
-const CHROME_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
-
 let t: TestInstance
 let receiver: WebhookReceiver
 let cookie: string
@@ -47,14 +44,6 @@ async function siteWithWebhook(events: string[]): Promise<{ site: Site; id: stri
   expect(created.statusCode).toBe(201)
   return { site, id: created.json().data.id, secret: created.json().data.secret }
 }
-
-const track = (siteId: number, body: Record<string, unknown>) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/track',
-    headers: { 'content-type': 'application/json', origin: 'https://example.com', 'user-agent': CHROME_UA },
-    payload: JSON.stringify({ site_id: String(siteId), ...body }),
-  })
 
 /** Run the worker until nothing is due at the current clock. */
 async function deliverDue() {
@@ -118,10 +107,10 @@ describe('delivering', () => {
     receiver.respond(() => 200)
     const before = receiver.received.length
     const { site, secret } = await siteWithWebhook(['session.created', 'event.tracked'])
-    expect((await track(site.siteId, { pathname: '/landing', user_id: 'alice' })).statusCode).toBe(200)
+    expect((await t.track(site, { pathname: '/landing', user_id: 'alice' })).statusCode).toBe(200)
     expect(
       (
-        await track(site.siteId, {
+        await t.track(site, {
           type: 'custom_event',
           event_name: 'signup',
           properties: '{"plan":"pro"}',
@@ -168,22 +157,22 @@ describe('delivering', () => {
       config: { eventName: 'signup', eventPropertyKey: 'plan', eventPropertyValue: 'pro' },
     })
     const before = receiver.received.length
-    await track(site.siteId, { pathname: '/home', user_id: 'gina' })
-    await track(site.siteId, { pathname: '/pricing', user_id: 'gina' })
-    await track(site.siteId, { pathname: '/pricing', user_id: 'gina' })
-    await track(site.siteId, {
+    await t.track(site, { pathname: '/home', user_id: 'gina' })
+    await t.track(site, { pathname: '/pricing', user_id: 'gina' })
+    await t.track(site, { pathname: '/pricing', user_id: 'gina' })
+    await t.track(site, {
       type: 'custom_event',
       event_name: 'signup',
       properties: '{"plan":"free"}',
       user_id: 'gina',
     })
-    await track(site.siteId, {
+    await t.track(site, {
       type: 'custom_event',
       event_name: 'signup',
       properties: '{"plan":"pro"}',
       user_id: 'gina',
     })
-    await track(site.siteId, { pathname: '/pricing', user_id: 'hank' })
+    await t.track(site, { pathname: '/pricing', user_id: 'hank' })
     await deliverDue()
     const got = receiver.received.slice(before)
     expect(got.every((r) => r.headers['x-pathlight-event'] === 'goal.converted')).toBe(true)
@@ -209,7 +198,7 @@ describe('delivering', () => {
     const { site, id } = await siteWithWebhook(['session.created'])
     const before = receiver.received.length
     receiver.respond((_r, i) => (i - before < 2 ? 500 : 200))
-    await track(site.siteId, { user_id: 'bob' })
+    await t.track(site, { user_id: 'bob' })
     await deliverDue()
     expect(receiver.received.length - before).toBe(1)
     // Not due again until the first backoff (1 min, ±20 %) has passed.
@@ -239,7 +228,7 @@ describe('delivering', () => {
   it('cuts a hanging receiver off at the timeout and records it', async () => {
     const { site, id } = await siteWithWebhook(['session.created'])
     receiver.respond(() => 'hang')
-    await track(site.siteId, { user_id: 'carol' })
+    await t.track(site, { user_id: 'carol' })
     const started = Date.now()
     await deliverDue()
     expect(Date.now() - started).toBeLessThan(3000)
@@ -252,7 +241,7 @@ describe('delivering', () => {
   it('marks a delivery failed after the last attempt, and redelivers it by hand', async () => {
     const { site, id } = await siteWithWebhook(['session.created'])
     receiver.respond(() => 503)
-    await track(site.siteId, { user_id: 'dave' })
+    await t.track(site, { user_id: 'dave' })
     for (let i = 0; i < MAX_ATTEMPTS; i++) {
       await deliverDue()
       now += (RETRY_DELAYS_MS[i] ?? 0) * 1.2 + 1000
@@ -275,7 +264,7 @@ describe('delivering', () => {
     const { site, id } = await siteWithWebhook(['session.created'])
     receiver.respond(() => 500)
     for (let day = 0; day < 4; day++) {
-      await track(site.siteId, { user_id: `erin-${day}` })
+      await t.track(site, { user_id: `erin-${day}` })
       await deliverDue()
       now += 86_400_000
     }
@@ -293,7 +282,7 @@ describe('delivering', () => {
     const { site } = await siteWithWebhook(['session.created'])
     receiver.respond(() => 'hang')
     const started = Date.now()
-    expect((await track(site.siteId, { user_id: 'frank' })).statusCode).toBe(200)
+    expect((await t.track(site, { user_id: 'frank' })).statusCode).toBe(200)
     expect(Date.now() - started).toBeLessThan(400)
     receiver.respond(() => 200)
     await deliverDue()
@@ -315,7 +304,7 @@ describe('alerts', () => {
     expect(rule.statusCode).toBe(201)
     const ruleId = rule.json().data.id
     const pageviews = async (n: number) => {
-      for (let i = 0; i < n; i++) await track(site.siteId, { pathname: `/p${i}`, user_id: `v${i}` })
+      for (let i = 0; i < n; i++) await t.track(site, { pathname: `/p${i}`, user_id: `v${i}` })
       await t.services.buffer.flush()
     }
     const evaluate = async () => (await t.services.alerts.evaluate()).fired.filter((id) => id === ruleId)
@@ -373,8 +362,8 @@ describe('alerts', () => {
       })
     ).json().data
     expect(rule).toMatchObject({ metric: 'goal_conversions', goalId })
-    for (const user of ['g1', 'g1', 'g2']) await track(site.siteId, { pathname: '/pricing', user_id: user })
-    await track(site.siteId, { pathname: '/home', user_id: 'g3' })
+    for (const user of ['g1', 'g1', 'g2']) await t.track(site, { pathname: '/pricing', user_id: user })
+    await t.track(site, { pathname: '/home', user_id: 'g3' })
     await t.services.buffer.flush()
     const fired = (await t.services.alerts.evaluate()).fired
     expect((await api('GET', `/api/sites/${site.siteId}/alerts/${rule.id}`)).json().data.lastValue).toBe(2)
@@ -413,7 +402,7 @@ describe('alerts', () => {
     ).json().data
     const errors = async (n: number) => {
       for (let i = 0; i < n; i++)
-        await track(site.siteId, { type: 'error', event_name: 'TypeError', properties: '{"message":"x"}' })
+        await t.track(site, { type: 'error', event_name: 'TypeError', properties: '{"message":"x"}' })
       await t.services.buffer.flush()
     }
     await errors(2)

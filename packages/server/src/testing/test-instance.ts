@@ -1,8 +1,8 @@
 /**
  * Test support: a whole Pathlight instance in this process (real SQLite or PostgreSQL, real chDB,
  * optional Redis), driven through `app.inject()`, with helpers that create an owner, organizations,
- * sites and API keys through the public routes. One per test file: chDB allows one data directory
- * per process.
+ * sites and API keys through the public routes, and send events to `POST /api/track`. One per test
+ * file: chDB allows one data directory per process.
  *
  * Every answer is checked against the OpenAPI document (`http/openapi/`), unless `validateResponses`
  * is false: an answer that does not match it (undocumented status or media type, or a JSON body its
@@ -23,6 +23,21 @@ import { openServices, type ServiceOptions, type Services } from '../services.js
 import type { Site } from '../sites/site.js'
 import { createTempDatabase } from './postgres.js'
 
+/** What `TestInstance.track` sends as a browser's User-Agent: desktop Chrome 120 on Windows 10. */
+export const DESKTOP_CHROME_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
+
+/** How `TestInstance.track` sends an event, beyond its body. */
+export interface TrackOptions {
+  /**
+   * Send as the site owner's server would: `Authorization: Bearer <apiKey>` and neither Origin nor
+   * User-Agent (the body names `user_agent` and `ip_address` when it wants them).
+   */
+  apiKey?: string
+  /** Headers added last: they replace the defaults of the same name. */
+  headers?: Record<string, string>
+}
+
 export interface TestInstance {
   app: FastifyInstance
   services: Services
@@ -34,6 +49,18 @@ export interface TestInstance {
   createApiKey(cookie: string): Promise<string>
   /** An owner with an organization, a site (domain example.com) and an API key. */
   seed(): Promise<{ cookie: string; userId: string; organizationId: string; site: Site; apiKey: string }>
+  /**
+   * `POST /api/track` with the JSON body `{ site_id: String(site.siteId), ...body }` (`body` may replace
+   * `site_id`), as a visitor's browser on the site sends it: User-Agent {@link DESKTOP_CHROME_UA},
+   * Origin `https://<site.domain>`. With `options.apiKey`, as a server sends it instead (see
+   * {@link TrackOptions}).
+   * @returns the inject response, whatever its status (a refusal is not thrown)
+   */
+  track(
+    site: Pick<Site, 'siteId' | 'domain'>,
+    body?: Record<string, unknown>,
+    options?: TrackOptions,
+  ): Promise<LightMyRequestResponse>
   /** Answers checked against the OpenAPI document so far, and those that did not match it. */
   responseChecks: { checked: number; mismatches: string[] }
   /** Stop everything and remove the data. @throws when an answer did not match the OpenAPI document */
@@ -172,6 +199,18 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
       const site = await instance.createSite(cookie, organizationId)
       const apiKey = await instance.createApiKey(cookie)
       return { cookie, userId, organizationId, site, apiKey }
+    },
+    track(site, body = {}, options = {}) {
+      const sender: Record<string, string> =
+        options.apiKey === undefined
+          ? { 'user-agent': DESKTOP_CHROME_UA, origin: `https://${site.domain}` }
+          : { authorization: `Bearer ${options.apiKey}` }
+      return app.inject({
+        method: 'POST',
+        url: '/api/track',
+        headers: { 'content-type': 'application/json', ...sender, ...options.headers },
+        payload: JSON.stringify({ site_id: String(site.siteId), ...body }),
+      })
     },
     responseChecks,
     async close() {

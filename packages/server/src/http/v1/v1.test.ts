@@ -28,12 +28,7 @@ beforeAll(async () => {
 
   const at = async (iso: string, body: Record<string, unknown>) => {
     now = Date.parse(iso)
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/track',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      payload: JSON.stringify({ site_id: String(site.siteId), ...body }),
-    })
+    const response = await t.track(site, body, { apiKey: key })
     expect(response.statusCode).toBe(200)
   }
   // The day before (the previous period of a one-day range): one visitor, two pageviews 60 s apart.
@@ -199,12 +194,7 @@ describe('v1 experiments', () => {
     expect(created.statusCode).toBe(201)
     const track = async (user: string, body: Record<string, unknown>) => {
       now += 1000
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/track',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        payload: JSON.stringify({ site_id: String(s.siteId), user_id: user, ...body }),
-      })
+      await t.track(s, { user_id: user, ...body }, { apiKey: key })
     }
     const expose = (user: string, variant: string) =>
       track(user, {
