@@ -4,7 +4,7 @@
  * optional caller, read access checked per route) and authenticated (everything else under /api, via a
  * bearer API key or a session cookie).
  */
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { AlertRules } from './alerts/alert-rules.js'
 import type { ApiKeys } from './auth/api-keys.js'
@@ -19,8 +19,8 @@ import { apiKeyRoutes } from './http/api-keys.js'
 import { authRoutes } from './http/auth-routes.js'
 import { requireCaller } from './http/caller.js'
 import { dashboardRoutes } from './http/dashboard.js'
+import { errorAnalyticsRoutes } from './http/error-analytics.js'
 import { errorHandler } from './http/error-handler.js'
-import { errorRoutes } from './http/errors.js'
 import { experimentRoutes } from './http/experiments.js'
 import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
@@ -43,6 +43,7 @@ import { webhookRoutes } from './http/webhooks.js'
 import type { Ingest } from './ingest/ingest.js'
 import type { SiteLookup } from './ingest/ingest-site.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
+import { errorBody } from './shared/errors.js'
 import { type Clock, systemClock } from './shared/time.js'
 import { findSite } from './sites/sites.js'
 import type { EventsStore } from './storage/events/events-store.js'
@@ -91,6 +92,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logLevel && deps.logLevel !== 'silent' ? { level: deps.logLevel } : false,
     trustProxy: deps.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A URL Fastify cannot route (bad percent-encoding, an over-long parameter) gets the API's error
+    // body, never Fastify's own, which echoes the path.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 400
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path parameter is too long'
+          : error.code === 'FST_ERR_BAD_URL'
+            ? 'Malformed URL'
+            : 'Malformed request'
+      void (reply as FastifyReply).code(status).send(errorBody(message))
+    },
   })
   app.decorateRequest('caller', null)
   app.setErrorHandler(errorHandler)
@@ -99,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url })
   })
   app.decorate('routeList', routes)
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ success: false, error: 'Not found' }))
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody('Not found')))
   registerHsts(app, deps.hstsMaxAge ?? 0)
   const callers = { auth: deps.auth, apiKeys: deps.apiKeys, origins: deps.origins }
 
@@ -124,7 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.addHook('preHandler', optionalCaller(callers))
     const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
     await scope.register(goalRoutes, analytics)
-    await scope.register(errorRoutes, analytics)
+    await scope.register(errorAnalyticsRoutes, analytics)
     await scope.register(reportRoutes, analytics)
   })
 

@@ -1,5 +1,5 @@
 /**
- * Durability of acknowledged events (DESIGN §2 stage 11): a real server process is SIGKILLed while a
+ * Durability of acknowledged events (the 200 goes out only once the event is durable): a real server process is SIGKILLed while a
  * load runs; after a restart on the same data directory, every event that got a 200 is in the store.
  */
 import path from 'node:path'

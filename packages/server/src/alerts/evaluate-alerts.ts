@@ -9,11 +9,11 @@
 
 import type { GoalDefinition } from '../goals/goal.js'
 import { toGoal } from '../goals/goal.js'
+import { alertMetricValue } from '../query/alert-metric.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Outbox } from '../webhooks/outbox.js'
-import { alertMetricValue } from './alert-metric.js'
 import { toAlertRule } from './alert-rules.js'
 
 export interface EvaluationResult {

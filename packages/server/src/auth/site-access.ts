@@ -1,6 +1,7 @@
 /**
- * Site access for authenticated callers (DESIGN §3): a site the caller cannot reach answers 404, never
- * revealing that it exists; operations that need admin or owner answer 403 for plain members.
+ * Site access for authenticated callers, checked by every route with a site in its path: a site the
+ * caller cannot reach answers 404, never revealing that it exists; operations that need admin or
+ * owner answer 403 for plain members.
  */
 import { isAdminRole, roleIn } from '../organizations/organizations.js'
 import { forbidden, siteNotFound, unauthorized } from '../shared/errors.js'
@@ -39,7 +40,7 @@ export async function siteForAdmin(db: MetadataDb, userId: string, rawSiteId: un
 export type ReadAccess = 'member' | 'private_link' | 'public'
 
 /**
- * Read access to one site's analytics (DESIGN §3): a member of its organization, a holder of its
+ * Read access to one site's analytics: a member of its organization, a holder of its
  * private link key (header `X-Private-Key`), or anyone when the site is public. Read-only: write
  * routes use `siteForMember` / `siteForAdmin`, which a private key never passes.
  * @throws 401 when nothing identifies the reader and the site is not public (also for unknown ids, so

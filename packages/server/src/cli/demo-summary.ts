@@ -1,7 +1,8 @@
 /**
- * The demo's summary, read back from the events store: totals and the top pages, countries and
- * browsers of one site.
+ * The demo's summary, read back from the events store through the query layer: totals and the top
+ * pages, countries and browsers of one site, as text.
  */
+import { pageviewTotals, topByPageviews } from '../query/pageview-summary.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 
 export interface DemoSummary {
@@ -15,32 +16,18 @@ export interface DemoSummary {
 }
 
 export async function readDemoSummary(events: EventsStore, siteId: number, top = 10): Promise<DemoSummary> {
-  const params = { site: siteId, top }
-  const [totals] = await events.query<{ pageviews: number; sessions: number; visitors: number }>(
-    `SELECT count() AS pageviews, uniqExact(session_id) AS sessions, uniqExact(user_id) AS visitors
-     FROM events WHERE site_id = {site:UInt32} AND type = 'pageview'`,
-    params,
-  )
-  const breakdown = (column: 'pathname' | 'country' | 'browser') =>
-    events.query<{ name: string; pageviews: number }>(
-      `SELECT ${column} AS name, count() AS pageviews FROM events
-       WHERE site_id = {site:UInt32} AND type = 'pageview'
-       GROUP BY name ORDER BY pageviews DESC, name LIMIT {top:UInt32}`,
-      params,
-    )
-  const [topPages, topCountries, topBrowsers] = await Promise.all([
-    breakdown('pathname'),
-    breakdown('country'),
-    breakdown('browser'),
+  const [totals, topPages, topCountries, topBrowsers] = await Promise.all([
+    pageviewTotals(events, siteId),
+    topByPageviews(events, siteId, 'pathname', top),
+    topByPageviews(events, siteId, 'country', top),
+    topByPageviews(events, siteId, 'browser', top),
   ])
   const table = (title: string, rows: { name: string; pageviews: number }[]) =>
     [`${title}:`, ...rows.map((r) => `  ${String(r.pageviews).padStart(6)}  ${r.name || '(unknown)'}`)].join(
       '\n',
     )
   const summary = {
-    pageviews: Number(totals?.pageviews ?? 0),
-    sessions: Number(totals?.sessions ?? 0),
-    visitors: Number(totals?.visitors ?? 0),
+    ...totals,
     topPages,
     topCountries,
     topBrowsers,

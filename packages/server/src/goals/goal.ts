@@ -1,6 +1,6 @@
 /**
- * The Goal resource (spec part 2): a conversion a site wants to count, either visiting a page (path
- * goal) or firing a custom event (event goal), and its mapping from the metadata row.
+ * The Goal resource as the API returns it: a conversion a site wants to count, either visiting a page
+ * (path goal) or firing a custom event (event goal), and its mapping from the metadata row.
  */
 
 import { toIso } from '../shared/time.js'

@@ -9,8 +9,16 @@
  * (a positive integer, or null for unlimited, the default), effective on the next tracking request.
  */
 
+/** The largest limit the metadata store's integer column holds. */
+export const MAX_MONTHLY_PAGEVIEW_LIMIT = 2_147_483_647
+
 const limitsBody = z.object({
-  monthlyPageviewLimit: z.number().int('must be an integer').positive('must be positive').nullable(),
+  monthlyPageviewLimit: z
+    .number()
+    .int('must be an integer')
+    .positive('must be positive')
+    .max(MAX_MONTHLY_PAGEVIEW_LIMIT, `must be at most ${MAX_MONTHLY_PAGEVIEW_LIMIT}`)
+    .nullable(),
 })
 
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -20,6 +28,7 @@ import { INSTANCE_OWNER_SETTING } from '../auth/better-auth.js'
 import type { Ingest } from '../ingest/ingest.js'
 import type { SiteLookup } from '../ingest/ingest-site.js'
 import type { WriteBuffer } from '../ingest/write-buffer.js'
+import { countSiteEvents } from '../query/site-events.js'
 import { badRequest, forbidden, siteNotFound } from '../shared/errors.js'
 import { findSite, parseSiteId } from '../sites/sites.js'
 import type { EventsStore } from '../storage/events/events-store.js'
@@ -84,10 +93,6 @@ export async function adminRoutes(
     await requireOwner(request)
     const siteId = parseSiteId(request.query.site_id)
     if (siteId === null) throw badRequest('site_id must be a positive integer')
-    const [row] = await events.query<{ count: number }>(
-      'SELECT count() AS count FROM events WHERE site_id = {site:UInt32}',
-      { site: siteId },
-    )
-    return { siteId, count: Number(row?.count ?? 0) }
+    return { siteId, count: await countSiteEvents(events, siteId) }
   })
 }

@@ -1,4 +1,4 @@
-/** Routes: the caller's API keys (spec part 5). Authenticated scope; keys are per user. */
+/** Routes: the caller's API keys (create, list, delete). Authenticated scope; keys are per user. */
 import type { FastifyInstance } from 'fastify'
 import type { ApiKeys } from '../auth/api-keys.js'
 import { callerOf } from './caller-of.js'

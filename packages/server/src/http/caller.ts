@@ -13,6 +13,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ApiKeys } from '../auth/api-keys.js'
+import { bearerToken } from '../auth/bearer-token.js'
 import { type Auth, CLIENT_IP_HEADER } from '../auth/better-auth.js'
 import { type ApiKeyScope, assertScopeAllows, type KeyUse } from '../auth/key-scope.js'
 import { isStateChanging, type OriginPolicy } from '../auth/origin-policy.js'
@@ -41,10 +42,6 @@ export interface CallerDeps {
   apiKeys: ApiKeys
   origins: OriginPolicy
 }
-
-/** The bearer token of an `Authorization: Bearer <token>` header, if the header has that form. */
-export const bearerToken = (header: string | undefined): string | undefined =>
-  header === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(header)?.[1]
 
 /**
  * Resolve the caller and apply the key-scope and origin rules.

@@ -1,30 +1,22 @@
 /**
  * One error mapper for every route: an `AppError` (or a Fastify client error such as a bad body or a
- * rate limit) becomes `{success:false, error, details?}` with its status; anything else is logged
- * and answered 500 without leaking internals.
+ * rate limit) becomes `{success:false, error, details?}` (`errorBody`) with its status; anything else
+ * is logged and answered 500 without leaking internals.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError } from '../shared/errors.js'
+import { AppError, errorBody } from '../shared/errors.js'
 
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
     if (error.headers) reply.headers(error.headers)
-    return reply.code(error.status).send(
-      error.details === undefined
-        ? { success: false, error: error.message }
-        : {
-            success: false,
-            error: error.message,
-            details: error.details,
-          },
-    )
+    return reply.code(error.status).send(errorBody(error.message, error.details))
   }
   const status = error.statusCode
   if (status !== undefined && status >= 400 && status < 500) {
-    return reply.code(status).send({ success: false, error: clientMessage(error) })
+    return reply.code(status).send(errorBody(clientMessage(error)))
   }
   request.log.error({ err: error }, 'unhandled error')
-  return reply.code(500).send({ success: false, error: 'Internal server error' })
+  return reply.code(500).send(errorBody('Internal server error'))
 }
 
 function clientMessage(error: FastifyError): string {

@@ -1,5 +1,5 @@
 /**
- * Routes: goals of a site (spec part 4, "Goals"). Analytics scope: reads (list with conversions,
+ * Routes: goals of a site. Analytics scope: reads (list with conversions,
  * converted sessions) take any reader of the site (member, private link key, anyone for a public
  * site); writes need a caller with the admin or owner role. Routes only translate: validation lives
  * in `goals/goal-input.ts` and `query/params.ts`, figures in `query/goal-*.ts`.
@@ -17,6 +17,7 @@ import type { SiteRow } from '../sites/site.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
+import { pageMeta } from './page-meta.js'
 import { readerOf } from './reader.js'
 
 /** What the goal routes need: the metadata store (goals, access), the events store (figures). */
@@ -55,10 +56,7 @@ export async function goalRoutes(
       limit: params.limit,
     })
     const data = await queryGoalConversions(events, { siteId: site.site_id, params }, goals)
-    return {
-      data,
-      meta: { total, page: params.page, pageSize: params.limit, totalPages: Math.ceil(total / params.limit) },
-    }
+    return { data, meta: pageMeta(params, total) }
   })
 
   app.get<GoalParams>('/api/sites/:siteId/goals/:goalId/sessions', async (request) => {

@@ -30,7 +30,7 @@ import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdo
 import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
-import { parseParams, parseQueryParams, type QueryParams, single } from '../query/params.js'
+import { parseParams, parseQueryParams, single } from '../query/params.js'
 import type { ReportScope } from '../query/report-scope.js'
 import { querySessionEvents } from '../query/session-events.js'
 import { querySessionList } from '../query/session-list.js'
@@ -46,6 +46,7 @@ import { type Clock, systemClock } from '../shared/time.js'
 import { eventTypes } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import { pageMeta } from './page-meta.js'
 import { readerOf } from './reader.js'
 
 /** What the report routes need: the metadata store (access) and the events store (figures). */
@@ -79,13 +80,6 @@ const eventsQuery = z.object({
     .optional(),
   event_name: single('event_name').max(256, 'event_name must be at most 256 characters').optional(),
   cursor: single('cursor').max(200, 'cursor is not valid').optional(),
-})
-
-const pageMeta = (params: QueryParams, total: number) => ({
-  total,
-  page: params.page,
-  pageSize: params.limit,
-  totalPages: Math.ceil(total / params.limit),
 })
 
 const isBreakdown = (name: string): name is BreakdownName => Object.hasOwn(breakdowns, name)

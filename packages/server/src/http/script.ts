@@ -14,6 +14,7 @@ import crypto from 'node:crypto'
 import zlib from 'node:zlib'
 import { buildTracker, type TrackerBuild } from '@pathlight/tracker/build'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { errorBody } from '../shared/errors.js'
 import { type SiteRow, toSite } from '../sites/site.js'
 import { parseSiteId } from '../sites/sites.js'
 
@@ -100,7 +101,7 @@ export async function scriptRoutes(
     const siteId = parseSiteId(request.params.siteId)
     const body = siteId === null ? null : await configOf(siteId)
     reply.header('access-control-allow-origin', '*').header('cache-control', CONFIG_CACHE_CONTROL)
-    if (body === null) return reply.code(404).send({ success: false, error: 'Site not found' })
+    if (body === null) return reply.code(404).send(errorBody('Site not found'))
     const etag = `"${hashOf(body)}"`
     reply.header('etag', etag)
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send()

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { siteForMember } from '../auth/site-access.js'
+import { lastSiteEventAt } from '../query/site-events.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
@@ -17,22 +18,6 @@ export interface SiteEventStatus {
   lastEventAt: string | null
 }
 
-/**
- * The time of a site's newest event. The sort follows the table's key (site_id, toDate(timestamp),
- * timestamp), so ClickHouse reads the site's rows in reverse order and stops at the first one.
- */
-export async function siteEventStatus(events: EventsStore, siteId: number): Promise<SiteEventStatus> {
-  const [row] = await events.query<{ timestamp: string }>(
-    `SELECT timestamp FROM events WHERE site_id = {site:UInt32}
-     ORDER BY toDate(timestamp) DESC, timestamp DESC LIMIT 1`,
-    { site: siteId },
-  )
-  // DateTime64(3, 'UTC') comes back as '2026-11-22 10:00:00.123'.
-  return row
-    ? { hasEvents: true, lastEventAt: `${row.timestamp.replace(' ', 'T')}Z` }
-    : { hasEvents: false, lastEventAt: null }
-}
-
 /** Register `GET /api/sites/:siteId/has-events` (authenticated scope; 404 for non-members). */
 export async function siteStatusRoutes(
   app: FastifyInstance,
@@ -40,6 +25,8 @@ export async function siteStatusRoutes(
 ) {
   app.get<{ Params: { siteId: string } }>('/api/sites/:siteId/has-events', async (request) => {
     const { site } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
-    return { success: true, data: await siteEventStatus(events, site.site_id) }
+    const lastEventAt = await lastSiteEventAt(events, site.site_id)
+    const data: SiteEventStatus = { hasEvents: lastEventAt !== null, lastEventAt }
+    return { success: true, data }
   })
 }

@@ -1,5 +1,5 @@
 /**
- * Routes: one site (spec part 4, "Sites"), its configuration, private link and audit trail.
+ * Routes: one site (read, delete), its configuration, private link and audit trail.
  * Authenticated scope: a private link key never reaches these (it is read-only for analytics).
  */
 import type { FastifyInstance } from 'fastify'

@@ -1,6 +1,6 @@
 /**
  * POST /api/track through the real app (inject), on SQLite + chDB + in-process state and on
- * PostgreSQL + chDB + Redis: every failure condition of the spec's part 7, every body field's
+ * PostgreSQL + chDB + Redis: every failure condition of the tracking endpoint, every body field's
  * validation, and enrichment read back from the events store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,14 +1,15 @@
 /**
- * Route: `POST /api/track` (spec part 4, "Tracking"). Transport only: the body is taken raw (JSON or
- * text/plain from beacons, at most 64 KB), the per-API-key rate limit is applied, and `ingest.accept`
- * decides. Lives outside the authenticated scope: the key is optional here.
+ * Route: `POST /api/track`, for the tracker, the Node client and any server. Transport only: the body
+ * is taken raw (JSON or text/plain from beacons, at most 64 KB), the per-API-key rate limit is applied,
+ * and `ingest.accept` decides. Lives outside the authenticated scope: the key is optional here.
  */
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { ApiKeys } from '../auth/api-keys.js'
+import { bearerToken } from '../auth/bearer-token.js'
 import type { Ingest } from '../ingest/ingest.js'
-import { AppError } from '../shared/errors.js'
+import { rateLimitError } from './rate-limit-error.js'
 import { rateLimitKey } from './rate-limit-key.js'
 
 export const TRACK_BODY_LIMIT = 64 * 1024
@@ -20,9 +21,13 @@ export interface TrackRouteOptions {
   redis?: Redis
 }
 
-const bearerOf = (request: FastifyRequest) => {
+/**
+ * The Authorization header when it carries a bearer token: the per-key bucket is the hash of this
+ * whole header, not of the token alone (the key lookup uses the token).
+ */
+const bearerHeaderOf = (request: FastifyRequest): string | undefined => {
   const header = request.headers.authorization
-  return header && /^Bearer\s+\S+$/i.test(header) ? header : undefined
+  return bearerToken(header) === undefined ? undefined : header
 }
 
 export async function trackRoutes(
@@ -40,11 +45,6 @@ export async function trackRoutes(
     ...(redis ? { redis, nameSpace: 'pl:rl:track:' } : {}),
   })
 
-  const minutes = keyLimit.windowMs / 60_000
-  const message = `Rate limit exceeded: at most ${keyLimit.max} request${keyLimit.max === 1 ? '' : 's'} per ${
-    Number.isInteger(minutes) ? `${minutes} minutes` : `${keyLimit.windowMs} ms`
-  } per API key`
-
   app.post(
     '/api/track',
     {
@@ -54,15 +54,15 @@ export async function trackRoutes(
           max: keyLimit.max,
           timeWindow: keyLimit.windowMs,
           // Only keyed requests are limited; the key itself is never used as a store key, its hash is.
-          keyGenerator: (request: FastifyRequest) => rateLimitKey(bearerOf(request) ?? ''),
+          keyGenerator: (request: FastifyRequest) => rateLimitKey(bearerHeaderOf(request) ?? ''),
           // Keyless requests are not limited here; neither are unknown keys, so that the pipeline answers
           // them 401 (a wrong key must read as a wrong key, not as a rate limit) and they get no bucket.
           allowList: async (request: FastifyRequest) => {
-            const bearer = bearerOf(request)
-            if (bearer === undefined) return true
-            return (await apiKeys.verify(bearer.replace(/^Bearer\s+/i, ''))) === null
+            const token = bearerToken(request.headers.authorization)
+            if (token === undefined) return true
+            return (await apiKeys.verify(token)) === null
           },
-          errorResponseBuilder: () => Object.assign(new AppError(429, message), { statusCode: 429 }),
+          errorResponseBuilder: () => rateLimitError(keyLimit),
         },
       },
     },
@@ -84,7 +84,7 @@ export async function trackRoutes(
 /**
  * CORS for browsers that call the endpoint with `application/json` from a site's own code: the answer
  * is readable from any origin (it holds nothing secret), and the preflight allows `Content-Type` only:
- * API keys do not belong in browsers (spec part 5), so `Authorization` is not offered.
+ * API keys must never be used in client-side code, so `Authorization` is not offered.
  */
 export async function trackPreflightRoutes(app: FastifyInstance) {
   app.options('/api/track', async (_request, reply) =>

@@ -10,6 +10,7 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import { listDeliveries, redeliver } from '../webhooks/delivery-log.js'
 import type { Webhooks } from '../webhooks/webhooks.js'
 import { callerOf } from './caller-of.js'
+import { pageMeta } from './page-meta.js'
 
 type Params = { Params: { siteId: string; id: string } }
 type SiteParams = { Params: { siteId: string } }
@@ -68,12 +69,7 @@ export async function webhookRoutes(
       const { data, total } = await listDeliveries(db, request.params.id, parsed.data)
       return {
         data,
-        meta: {
-          total,
-          page: parsed.data.page,
-          pageSize: parsed.data.limit,
-          totalPages: Math.ceil(total / parsed.data.limit),
-        },
+        meta: pageMeta(parsed.data, total),
       }
     },
   )

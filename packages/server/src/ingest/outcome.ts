@@ -1,8 +1,11 @@
 /**
  * What the pipeline decides for one tracking request: accepted, or one reason of a closed union,
- * each with the HTTP status and body the endpoint answers (spec part 7, DESIGN §2).
+ * each with the HTTP status and body the endpoint answers: `{success:false, error, details?}` for
+ * failures (details only for an invalid payload), 200 `{success:true, tracked:false, reason}` for
+ * exclusions.
  */
 import type { ApiKeyScope } from '../auth/key-scope.js'
+import { errorBody } from '../shared/errors.js'
 
 export type RejectReason =
   | { kind: 'invalid_payload'; details: { fieldErrors: Record<string, string[]>; formErrors: string[] } }
@@ -27,25 +30,22 @@ export const reject = (reason: RejectReason): StageResult => ({ ok: false, reaso
 export function toResponse(reason: RejectReason): { status: number; body: Record<string, unknown> } {
   switch (reason.kind) {
     case 'invalid_payload':
-      return { status: 400, body: { success: false, error: 'Invalid payload', details: reason.details } }
+      return { status: 400, body: errorBody('Invalid payload', reason.details) }
     case 'site_not_found':
-      return { status: 404, body: { success: false, error: 'Site not found' } }
+      return { status: 404, body: errorBody('Site not found') }
     case 'invalid_api_key':
-      return { status: 401, body: { success: false, error: 'Invalid API key' } }
+      return { status: 401, body: errorBody('Invalid API key') }
     case 'access_denied':
-      return { status: 403, body: { success: false, error: 'Access denied' } }
+      return { status: 403, body: errorBody('Access denied') }
     case 'key_scope':
       return {
         status: 403,
-        body: {
-          success: false,
-          error: `This API key's scope (${reason.scope}) does not allow sending events`,
-        },
+        body: errorBody(`This API key's scope (${reason.scope}) does not allow sending events`),
       }
     case 'domain_mismatch':
-      return { status: 403, body: { success: false, error: 'Domain not allowed for this site' } }
+      return { status: 403, body: errorBody('Domain not allowed for this site') }
     case 'bot':
-      return { status: 403, body: { success: false, error: 'Bot detected' } }
+      return { status: 403, body: errorBody('Bot detected') }
     case 'excluded_ip':
       return { status: 200, body: { success: true, tracked: false, reason: 'excluded_ip' } }
     case 'excluded_country':
@@ -56,9 +56,9 @@ export function toResponse(reason: RejectReason): { status: number; body: Record
         body: { success: true, tracked: false, reason: `${reason.switch} is off for this site` },
       }
     case 'over_quota':
-      return { status: 403, body: { success: false, error: 'Site is over its monthly pageview limit' } }
+      return { status: 403, body: errorBody('Site is over its monthly pageview limit') }
     case 'store_unavailable':
-      return { status: 503, body: { success: false, error: 'Events store unavailable, try again' } }
+      return { status: 503, body: errorBody('Events store unavailable, try again') }
   }
 }
 

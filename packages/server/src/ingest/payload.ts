@@ -1,7 +1,8 @@
 /**
- * The tracking request body of the spec (part 2), as a zod schema. Length bounds (DESIGN §2) keep a
- * single event small; `properties` must be a JSON object string (for custom events the spec requires it;
- * for the other types it carries their fields: outbound url/text/target, error message/stack/...).
+ * The body of `POST /api/track`, as a zod schema. Length bounds (2,048 characters for URL parts, 4,096
+ * for `properties`, ...) keep a single event small; `properties` must be a JSON object string (custom
+ * events require it; for the other types it carries their fields: outbound url/text/target, error
+ * message/stack/...).
  */
 import { z } from 'zod'
 import { eventTypes } from '../storage/events/event-row.js'

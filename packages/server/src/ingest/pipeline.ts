@@ -1,5 +1,5 @@
 /**
- * The ingest pipeline of `POST /api/track` (DESIGN §2), in order. `parsePayload` and `findSite` open it
+ * The ingest pipeline of `POST /api/track`, in order. `parsePayload` and `findSite` open it
  * (they create the draft); every later stage reads and fills the draft and returns ok or a reject reason.
  * Verbs: `put*` enriches, `drop*` filters, `check*` consults metadata.
  */

@@ -6,9 +6,8 @@
  */
 
 import fs from 'node:fs'
-import type { EventRow } from '../storage/events/event-row.js'
+import { storedEventIds } from '../query/stored-event-ids.js'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { toClickHouseTime } from '../storage/events/to-insert-json.js'
 import { readLeftoverSegments } from './journal.js'
 
 export interface RecoveryReport {
@@ -56,29 +55,4 @@ export async function recoverJournal(
     fs.rmSync(segment.path, { force: true })
   }
   return report
-}
-
-async function storedEventIds(events: EventsStore, rows: readonly EventRow[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set()
-  let from = rows[0]?.timestamp ?? ''
-  let to = from
-  const sites = new Set<number>()
-  for (const row of rows) {
-    if (row.timestamp < from) from = row.timestamp
-    if (row.timestamp > to) to = row.timestamp
-    sites.add(row.site_id)
-  }
-  const found = await events.query<{ id: string }>(
-    `SELECT toString(event_id) AS id FROM events
-     WHERE site_id IN {sites:Array(UInt32)}
-       AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp <= {to:DateTime64(3, 'UTC')}
-       AND event_id IN {ids:Array(UUID)}`,
-    {
-      sites: [...sites],
-      from: toClickHouseTime(from),
-      to: toClickHouseTime(to),
-      ids: rows.map((r) => r.event_id),
-    },
-  )
-  return new Set(found.map((r) => r.id))
 }

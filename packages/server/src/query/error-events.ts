@@ -3,12 +3,12 @@
  * error events in the range passing the filters whose `error_message` equals the message exactly.
  * Pipeline: plan (`ReportScope` + message) -> `compileErrorEvents` -> `runReport` -> `toErrorEvent`.
  */
+import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { errorConditions } from './error-conditions.js'
 import { offsetOf } from './params.js'
 import type { ReportScope } from './report-scope.js'
-import { toIsoUtc } from './report-scope.js'
 import { runReport } from './run-report.js'
 
 /** The spec's ErrorEvent. `lineNumber`/`columnNumber` are 1-based, 0 when unknown. */
@@ -69,7 +69,7 @@ export function compileErrorEvents(scope: ReportScope, message: string): Compile
 /** Shape one result row (timestamps from ClickHouse text to ISO 8601 UTC). */
 export function toErrorEvent(row: ErrorEventRow): ErrorEvent {
   return {
-    timestamp: toIsoUtc(String(row.timestamp)),
+    timestamp: fromClickHouseTime(String(row.timestamp)),
     session_id: String(row.session_id),
     user_id: String(row.user_id),
     pathname: String(row.pathname),

@@ -6,11 +6,12 @@
  * The cursor is base64url of `<timestamp as ClickHouse text>|<event_id>`.
  */
 import { badRequest } from '../shared/errors.js'
+import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import { type EventType, eventTypes } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { compileFilters } from './filters.js'
-import { type ReportScope, scopeOf, toIsoUtc } from './report-scope.js'
+import { type ReportScope, scopeOf } from './report-scope.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 
 /** One event as the v1 API returns it. Timestamps ISO 8601 UTC with milliseconds. */
@@ -131,7 +132,7 @@ function toListedEvent(row: Record<string, string>): ListedEvent {
   }
   return {
     eventId: String(row.event_id),
-    timestamp: toIsoUtc(String(row.ts)),
+    timestamp: fromClickHouseTime(String(row.ts)),
     type: row.type as EventType,
     sessionId: String(row.session_id),
     userId: String(row.user_id),

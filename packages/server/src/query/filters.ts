@@ -1,5 +1,5 @@
 /**
- * Report filters (DESIGN §4): the `filters` query parameter, a JSON array of
+ * Report filters: the `filters` query parameter (common to every report), a JSON array of
  * `{parameter, type, value: string[]}`, validated here and compiled to SQL conditions whose values are
  * all bound parameters. Column expressions come from the fixed maps below, never from input.
  *

@@ -6,12 +6,13 @@
  * Pipeline: plan (`ReportScope` + goal) -> `compileGoalSessions` -> `runReport` -> `toSession`.
  */
 import type { GoalDefinition } from '../goals/goal.js'
+import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { goalCondition } from './goal-condition.js'
 import { SESSION_KEY } from './metrics.js'
 import { offsetOf } from './params.js'
-import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf, toIsoUtc } from './report-scope.js'
+import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
 import { type SessionColumn, sessionsSubquery } from './sessions-subquery.js'
 
@@ -88,8 +89,8 @@ export function toSession(row: SessionRow): Session {
     exit_page: String(row.exit_page),
     pageviews: Number(row.pageview_count),
     session_duration: Number(row.duration_seconds),
-    session_start: toIsoUtc(String(row.started_at)),
-    session_end: toIsoUtc(String(row.ended_at)),
+    session_start: fromClickHouseTime(String(row.started_at)),
+    session_end: fromClickHouseTime(String(row.ended_at)),
     referrer: String(row.entry_referrer),
     channel: String(row.entry_channel),
   }

@@ -3,10 +3,10 @@
  * the last five minutes by the server's clock, `now - 5 min < timestamp <= now`. No filters and no
  * date range: it answers "who is on the site right now".
  */
+import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { eventMetrics } from './metrics.js'
-import { toDateTime64Text } from './report-scope.js'
 import { runReport } from './run-report.js'
 
 /** The window, milliseconds. */
@@ -30,8 +30,8 @@ export function compileLiveVisitors(siteId: number, nowMs: number): CompiledQuer
     ].join('\n'),
     params: {
       site: siteId,
-      from: toDateTime64Text(nowMs - LIVE_WINDOW_MS),
-      to: toDateTime64Text(nowMs),
+      from: toClickHouseTime(nowMs - LIVE_WINDOW_MS),
+      to: toClickHouseTime(nowMs),
     },
   }
 }

@@ -3,6 +3,7 @@
  * raw `site_id` and `timestamp` columns so that ClickHouse prunes on the table's primary key
  * (site_id, toDate(timestamp), timestamp) and its monthly partitions.
  */
+import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { SqlFragment } from './compiled-query.js'
 import type { CompiledFilters } from './filters.js'
 import { compileFilters } from './filters.js'
@@ -24,19 +25,11 @@ export function scopeOf(scope: ReportScope): SqlFragment {
     sql: SCOPE_SQL,
     params: {
       site: scope.siteId,
-      from: toDateTime64Text(scope.params.from),
-      to: toDateTime64Text(scope.params.to),
+      from: toClickHouseTime(scope.params.from),
+      to: toClickHouseTime(scope.params.to),
     },
   }
 }
-
-/** An epoch-ms instant as ClickHouse DateTime64(3) text in UTC: '2026-03-29 01:00:00.000'. */
-export function toDateTime64Text(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace('T', ' ').replace('Z', '')
-}
-
-/** ClickHouse DateTime64(3, 'UTC') text ('2026-03-01 10:00:00.000') as ISO 8601 UTC ('...T10:00:00.000Z'). */
-export const toIsoUtc = (text: string): string => `${text.replace(' ', 'T')}Z`
 
 /** The scope's filters, compiled. */
 export const filtersOf = (scope: ReportScope): CompiledFilters => compileFilters(scope.params.filters)

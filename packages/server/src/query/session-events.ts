@@ -5,12 +5,14 @@
  * event list (`ListedEvent`) plus its error message and web vitals.
  * Pipeline: plan (`ReportScope` + session id) -> `compileSessionEvents` -> `runReport` -> `toSessionEvent`.
  */
+
+import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventType } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import type { ListedEvent } from './event-list.js'
 import { offsetOf } from './params.js'
-import { type ReportScope, SCOPE_SQL, scopeOf, toIsoUtc } from './report-scope.js'
+import { type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
 
 /** An event of the timeline. Vitals in ms (CLS unitless), null when not measured or not performance. */
@@ -67,7 +69,7 @@ function propertiesOf(value: unknown): Record<string, unknown> {
 export function toSessionEvent(row: Row): SessionEvent {
   return {
     eventId: text(row.id),
-    timestamp: toIsoUtc(text(row.ts)),
+    timestamp: fromClickHouseTime(text(row.ts)),
     type: text(row.type) as EventType,
     sessionId: text(row.session_id),
     userId: text(row.user_id),

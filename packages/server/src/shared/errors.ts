@@ -1,7 +1,16 @@
 /**
  * The error catalogue. Domain code throws `AppError`; `http/error-handler.ts` turns it into
- * `{success:false, error, details?}` with its status. Anything else becomes a 500 that leaks nothing.
+ * `{success:false, error, details?}` (`errorBody`) with its status. Anything else becomes a 500 that
+ * leaks nothing.
  */
+
+/** The body of every failure answer; `details` is present only when given. */
+export type ErrorBody = { success: false; error: string; details?: unknown }
+
+/** `{success:false, error, details?}`, in that key order; no `details` key when `details` is undefined. */
+export const errorBody = (error: string, details?: unknown): ErrorBody =>
+  details === undefined ? { success: false, error } : { success: false, error, details }
+
 export class AppError extends Error {
   constructor(
     readonly status: number,

@@ -6,12 +6,10 @@
  */
 import { recordAudit } from '../audit/audit-log.js'
 import type { WriteBuffer } from '../ingest/write-buffer.js'
+import { deleteSiteEvents } from '../query/site-events.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { SiteRow } from './site.js'
-
-export const deleteSiteEvents = (events: EventsStore, siteId: number) =>
-  events.command('DELETE FROM events WHERE site_id = {site:UInt32}', { site: siteId })
 
 export async function deleteSite(
   deps: { db: MetadataDb; events: EventsStore; buffer: WriteBuffer; straggleMs?: number },

@@ -1,7 +1,7 @@
 /**
- * Site configuration (spec part 2, "Site configuration"): read, and partial update with validation.
- * Only the fields sent change. `excludedIPs` entries are IPv4/IPv6 addresses or CIDR ranges;
- * `excludedCountries` are ISO 3166-1 alpha-2 codes, stored upper case.
+ * Site configuration (the object of `PUT /api/sites/{id}/config`): read, and partial update with
+ * validation. Only the fields sent change. `excludedIPs` entries are IPv4/IPv6 addresses or CIDR
+ * ranges; `excludedCountries` are ISO 3166-1 alpha-2 codes, stored upper case.
  */
 import { z } from 'zod'
 import { isValidIpOrCidr } from '../ingest/enrich/ip-match.js'

@@ -1,5 +1,5 @@
 /**
- * The Site resource of the spec (part 2) and its mapping from the metadata row.
+ * The Site resource as the API returns it, and its mapping from the metadata row.
  */
 import type { Role, SiteTable } from '../storage/metadata/schema.js'
 import { toBool } from '../storage/metadata/schema.js'

@@ -13,6 +13,7 @@ import type { Clock } from '../../shared/time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import type { MetadataDb } from '../../storage/metadata/db.js'
 import { callerOf } from '../caller-of.js'
+import { pageMeta } from '../page-meta.js'
 
 type Params = { Params: { siteId: string }; Querystring: Record<string, unknown> }
 
@@ -27,9 +28,6 @@ export async function v1ExperimentRoutes(
       listExperimentsWithResults(db, events, site.site_id, params),
       countExperiments(db, site.site_id),
     ])
-    return {
-      data,
-      meta: { total, page: params.page, pageSize: params.limit, totalPages: Math.ceil(total / params.limit) },
-    }
+    return { data, meta: pageMeta(params, total) }
   })
 }

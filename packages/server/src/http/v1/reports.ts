@@ -17,7 +17,7 @@ import { z } from 'zod'
 import { siteForMember } from '../../auth/site-access.js'
 import { queryEventNames } from '../../query/event-names.js'
 import { pageSortFields, queryPageStats } from '../../query/page-stats.js'
-import { parseParams, parseQueryParams, type QueryParams, single } from '../../query/params.js'
+import { parseParams, parseQueryParams, single } from '../../query/params.js'
 import type { ReportScope } from '../../query/report-scope.js'
 import { queryRevenue } from '../../query/revenue.js'
 import { querySessionList } from '../../query/session-list.js'
@@ -26,6 +26,7 @@ import type { Clock } from '../../shared/time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import type { MetadataDb } from '../../storage/metadata/db.js'
 import { callerOf } from '../caller-of.js'
+import { pageMeta } from '../page-meta.js'
 
 type Params = { Params: { siteId: string }; Querystring: Record<string, unknown> }
 
@@ -51,13 +52,6 @@ const pagesQuery = z.object({
     .refine((o) => o === 'asc' || o === 'desc', 'order must be asc or desc')
     .transform((o) => o as 'asc' | 'desc')
     .optional(),
-})
-
-const pageMeta = (params: QueryParams, total: number) => ({
-  total,
-  page: params.page,
-  pageSize: params.limit,
-  totalPages: Math.ceil(total / params.limit),
 })
 
 export async function v1ReportRoutes(

@@ -1,5 +1,5 @@
 /**
- * The public REST API v1 (spec part 4): GET routes under `/api/v1`, authenticated with an API key only
+ * The public REST API v1: GET routes under `/api/v1`, authenticated with an API key only
  * (`Authorization: Bearer`), limited to `limit.max` requests per `limit.windowMs` per key (spec: 50 per
  * minute) across all v1 routes, shared through Redis when configured. Every keyed response carries
  * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window resets);
@@ -10,9 +10,10 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { ApiKeys } from '../../auth/api-keys.js'
+import { bearerToken } from '../../auth/bearer-token.js'
 import { assertScopeAllows } from '../../auth/key-scope.js'
-import { AppError, unauthorized } from '../../shared/errors.js'
-import { bearerToken } from '../caller.js'
+import { unauthorized } from '../../shared/errors.js'
+import { rateLimitError } from '../rate-limit-error.js'
 import { rateLimitKey } from '../rate-limit-key.js'
 
 export interface V1ScopeOptions {
@@ -28,8 +29,6 @@ const keyOf = (request: FastifyRequest): string | undefined => bearerToken(reque
  * scope afterwards are covered. Sets `request.caller` to the key's user.
  */
 export async function registerV1Guard(app: FastifyInstance, { apiKeys, limit, redis }: V1ScopeOptions) {
-  const perMinute = limit.windowMs === 60_000
-  const message = `Rate limit exceeded: at most ${limit.max} requests per ${perMinute ? 'minute' : `${limit.windowMs} ms`} per API key`
   await app.register(rateLimit, {
     global: true,
     max: limit.max,
@@ -41,7 +40,7 @@ export async function registerV1Guard(app: FastifyInstance, { apiKeys, limit, re
       const key = keyOf(request)
       return key === undefined || (await apiKeys.verify(key)) === null
     },
-    errorResponseBuilder: () => Object.assign(new AppError(429, message), { statusCode: 429 }),
+    errorResponseBuilder: () => rateLimitError(limit),
   })
   app.addHook('preHandler', async (request) => {
     const key = keyOf(request)

@@ -2,7 +2,7 @@ import type { Draft } from '../draft.js'
 import { ok, reject, type StageResult } from '../outcome.js'
 
 /**
- * Domain check for keyless requests (DESIGN §2 stage 4): the Origin header's host, else the Referer's,
+ * Domain check for keyless requests: the Origin header's host, else the Referer's,
  * else the body's hostname, must be the site's domain or a subdomain of it (`www.` folded on both sides).
  * A request naming no host at all is refused too: a browser always sends one of them.
  */

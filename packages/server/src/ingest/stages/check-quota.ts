@@ -3,7 +3,7 @@ import type { Draft } from '../draft.js'
 import { ok, reject, type StageResult } from '../outcome.js'
 
 /**
- * Monthly pageview limit (spec part 8): once a site has its limit of pageviews in the current UTC
+ * Monthly pageview limit (per site; none by default): once a site has its limit of pageviews in the current UTC
  * month, tracking fails with 403 until the month ends. Sites without a limit cost nothing here.
  */
 export async function checkQuota(draft: Draft, deps: IngestDeps): Promise<StageResult> {

@@ -3,7 +3,7 @@ import { detectBot } from '../enrich/bot.js'
 import { ok, reject, type StageResult } from '../outcome.js'
 
 /**
- * Bot filter for keyless requests on sites with `blockBots` (DESIGN §2 stage 5): empty user agents,
+ * Bot filter for keyless requests on sites with `blockBots`: empty user agents,
  * headless browsers and crawlers known to `isbot` are refused with 403 `Bot detected`. It runs before
  * user-agent parsing because ua-parser reads Googlebot's smartphone UA as mobile Chrome.
  */

@@ -1,8 +1,10 @@
 /**
- * Monthly pageview limits (spec part 8). Only sites with a limit are counted. The count of the current
- * UTC month is read once from the events store, then kept up to date as pageviews commit. With Redis
- * (`redis-pageview-quota.ts`) the count is shared by every API node.
+ * Monthly pageview limits (per site, none by default; a site over its limit cannot track). Only sites
+ * with a limit are counted. The count of the current UTC month is read once from the events store,
+ * then kept up to date as pageviews commit. With Redis (`redis-pageview-quota.ts`) the count is shared
+ * by every API node.
  */
+import { countMonthPageviews, monthOf } from '../../query/month-pageviews.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 
 export interface PageviewQuota {
@@ -10,19 +12,6 @@ export interface PageviewQuota {
   isOver(siteId: number, limit: number, now: number): Promise<boolean>
   /** Count committed pageviews (call after the commit). */
   add(siteId: number, count: number, now: number): Promise<void>
-}
-
-/** 'YYYY-MM' of the UTC month containing `now`. */
-export const monthOf = (now: number): string => new Date(now).toISOString().slice(0, 7)
-
-/** Pageviews of a site in the UTC month containing `now`, read from the events store. */
-export async function countMonthPageviews(events: EventsStore, siteId: number, now: number): Promise<number> {
-  const rows = await events.query<{ c: number | string }>(
-    `SELECT count() AS c FROM events
-     WHERE site_id = {site:UInt32} AND type = 'pageview' AND toStartOfMonth(timestamp) = {month:Date}`,
-    { site: siteId, month: `${monthOf(now)}-01` },
-  )
-  return Number(rows[0]?.c ?? 0)
 }
 
 export function createMemoryPageviewQuota(events: EventsStore): PageviewQuota {

@@ -3,8 +3,9 @@
  * events store with SET NX (first node wins), incremented on commit, expiring after 40 days.
  */
 import type { Redis } from 'ioredis'
+import { countMonthPageviews, monthOf } from '../../query/month-pageviews.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
-import { countMonthPageviews, monthOf, type PageviewQuota } from './pageview-quota.js'
+import type { PageviewQuota } from './pageview-quota.js'
 
 const TTL_SECONDS = 40 * 86_400
 

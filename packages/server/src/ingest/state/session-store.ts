@@ -1,5 +1,5 @@
 /**
- * Sessions (DESIGN §2 stage 10): a visitor's session ends after 30 minutes without an event.
+ * Sessions (for the `putSession` stage): a visitor's session ends after 30 minutes without an event.
  * `touch` returns the visitor's live session (extending it) or starts a new one. The in-process store
  * serves one node; `redis-session-store.ts` shares sessions between API nodes.
  */

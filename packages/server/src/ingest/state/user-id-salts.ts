@@ -1,7 +1,8 @@
 /**
- * Salts for anonymous user ids (DESIGN §2 stage 9). With a site's `saltUserIds`, the salt is random per
- * UTC day and shared by every API node through the metadata store, so a visitor cannot be linked across
- * days; salts older than two days are deleted. Without it, a per-instance secret keeps ids stable.
+ * Salts for anonymous user ids (for the `putUserId` stage). With a site's `saltUserIds`, the salt is
+ * random per UTC day and shared by every API node through the metadata store, so a visitor cannot be
+ * linked across days; salts older than two days are deleted. Without it, a per-instance secret keeps
+ * ids stable.
  */
 import crypto from 'node:crypto'
 import type { MetadataDb } from '../../storage/metadata/db.js'

@@ -1,5 +1,5 @@
 /**
- * 003: conversion goals (spec part 2, "Goal"). One row per goal; `config` holds the goal type's
+ * 003: conversion goals (path or event goals of a site). One row per goal; `config` holds the goal type's
  * configuration as a JSON object (validated by `goals/goal-input.ts` before it is written).
  * Deleting a site deletes its goals (ON DELETE CASCADE).
  */

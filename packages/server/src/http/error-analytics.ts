@@ -1,8 +1,9 @@
 /**
- * Routes: JavaScript error analytics of a site (spec part 4, "Errors"). Analytics scope: any reader
- * of the site (member, private link key, anyone for a public site). Besides the common parameters
- * (`query/params.ts`): `errorMessage` (required by error-events and error-bucketed, the exact
- * message) and `bucket` (error-bucketed: minute, hour, day, week or month; default hour).
+ * Routes: JavaScript error analytics of a site (not to be confused with `error-handler.ts`, the
+ * error mapper). Analytics scope: any reader of the site (member, private link key, anyone for a
+ * public site). Besides the common parameters (`query/params.ts`): `errorMessage` (required by
+ * error-events and error-bucketed, the exact message) and `bucket` (error-bucketed: minute, hour,
+ * day, week or month; default hour).
  */
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
@@ -17,8 +18,8 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { readerOf } from './reader.js'
 
-/** What the error routes need: the metadata store (access) and the events store. */
-export interface ErrorRouteOptions {
+/** What the error analytics routes need: the metadata store (access) and the events store. */
+export interface ErrorAnalyticsRouteOptions {
   db: MetadataDb
   events: EventsStore
   /** The current time (the default date range ends today); the system clock when omitted. */
@@ -49,11 +50,12 @@ const bucketedQuery = z.object({
 
 /**
  * GET `/api/sites/{siteId}/error-names` `{data:[Error]}`, `.../error-events` `{data:[ErrorEvent]}`,
- * `.../error-bucketed` `{success:true, data:[ErrorBucket]}` (spec part 2 shapes).
+ * `.../error-bucketed` `{success:true, data:[ErrorBucket]}` (row shapes: `query/error-names.ts`,
+ * `query/error-events.ts`, `query/error-buckets.ts`).
  */
-export async function errorRoutes(
+export async function errorAnalyticsRoutes(
   app: FastifyInstance,
-  { db, events, clock = systemClock }: ErrorRouteOptions,
+  { db, events, clock = systemClock }: ErrorAnalyticsRouteOptions,
 ) {
   app.get<SiteParams>('/api/sites/:siteId/error-names', async (request) => {
     const { site } = await siteForReader(db, readerOf(request), request.params.siteId)

@@ -1,23 +1,26 @@
 /**
- * The value of an alert metric for one site over (from, to]: one query on the events store,
- * parameters bound. Definitions are in alert-rules.ts.
+ * The value of an alert metric for one site over the window (from, to]: one query on the events store,
+ * parameters bound, with the metrics of `metrics.ts`. What each metric means is in
+ * `alerts/alert-rules.ts`.
  */
-
+import type { AlertMetric } from '../alerts/alert-rules.js'
 import type { GoalDefinition } from '../goals/goal.js'
-import { goalCondition } from '../query/goal-condition.js'
+import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { toClickHouseTime } from '../storage/events/to-insert-json.js'
-import type { AlertMetric } from './alert-rules.js'
+import { goalCondition } from './goal-condition.js'
+import { eventMetrics, eventTypeConditions, SESSION_KEY } from './metrics.js'
 
 const expressions: Record<Exclude<AlertMetric, 'goal_conversions'>, string> = {
-  pageviews: "countIf(type = 'pageview')",
-  sessions: 'uniqExact(session_id)',
-  visitors: 'uniqExact(user_id)',
-  custom_events: "countIf(type = 'custom_event' AND ({event:String} = '' OR event_name = {event:String}))",
-  errors: "countIf(type = 'error')",
+  pageviews: eventMetrics.pageviews.sql,
+  sessions: eventMetrics.sessions.sql,
+  visitors: eventMetrics.visitors.sql,
+  custom_events: `countIf(${eventTypeConditions.custom_event} AND ({event:String} = '' OR event_name = {event:String}))`,
+  errors: `countIf(${eventTypeConditions.error})`,
 }
 
 /**
+ * @param from window start, epoch ms (exclusive)
+ * @param to window end, epoch ms (inclusive)
  * @param goal the rule's goal, for `goal_conversions` (sessions with a goal-matching event in the
  *   window); a deleted goal counts 0
  */
@@ -30,8 +33,8 @@ export async function alertMetricValue(
 ): Promise<number> {
   const params: Record<string, unknown> = {
     site: rule.siteId,
-    from: toClickHouseTime(new Date(from).toISOString()),
-    to: toClickHouseTime(new Date(to).toISOString()),
+    from: toClickHouseTime(from),
+    to: toClickHouseTime(to),
     event: rule.eventName ?? '',
   }
   let expression: string
@@ -39,7 +42,7 @@ export async function alertMetricValue(
     if (!goal) return 0
     const condition = goalCondition(goal, 'g')
     Object.assign(params, condition.params)
-    expression = `uniqExactIf(session_id, ${condition.sql})`
+    expression = `uniqExactIf(${SESSION_KEY}, ${condition.sql})`
   } else {
     expression = expressions[rule.metric]
   }
