@@ -3,11 +3,11 @@
  * to where they were going afterwards), and renders the page of the current route. Report pages
  * opened with a private link key (`?key=`), or signed out (a public site), are the shared view.
  */
+import type { SessionInfo } from '@pathlight/protocol'
 import { useCallback, useEffect, useState } from 'react'
 import { api } from './api/api'
 import { type ApiError, asApiError } from './api/api-error'
 import { onSessionEnded } from './api/client'
-import type { SessionInfo } from './api/types'
 import { AuthLayout } from './components/auth-layout'
 import { FormError } from './components/form-error'
 import { Loading } from './components/loading'

@@ -2,9 +2,9 @@
  * Who is signed in and the organizations they belong to, for every view. `SessionProvider` is rendered
  * only with a session; `useSession()` reads it.
  */
+import type { Organization, Role, User } from '@pathlight/protocol'
 import { createContext, type ReactNode, useCallback, useContext, useMemo } from 'react'
 import { api } from './api/api'
-import type { Organization, Role, User } from './api/types'
 import { useResource } from './lib/use-resource'
 
 export interface SessionValue {

@@ -41,8 +41,8 @@ import { v1SiteRoutes } from './http/v1/sites.js'
 import { registerV1Guard } from './http/v1/v1-scope.js'
 import { webhookRoutes } from './http/webhooks.js'
 import type { Ingest } from './ingest/ingest.js'
-import type { SiteLookup } from './ingest/ingest-site.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
+import type { ChangeFeed } from './shared/change-feed.js'
 import { errorBody } from './shared/errors.js'
 import { type Clock, systemClock } from './shared/time.js'
 import { findSite } from './sites/sites.js'
@@ -71,7 +71,8 @@ export interface AppDeps {
   authThrottle: AuthThrottle
   ingest: Ingest
   buffer: WriteBuffer
-  siteLookup: SiteLookup
+  /** Where the domain commands announce changes, so caches (here: tracker configs) drop entries. */
+  changes: ChangeFeed
   webhooks: Webhooks
   alerts: { rules: AlertRules }
   baseUrl: string
@@ -128,7 +129,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keyLimit: deps.trackKeyLimit,
     redis: deps.redis,
   })
-  await app.register(scriptRoutes, { loadSite: (siteId) => findSite(deps.metadata.db, siteId) })
+  await app.register(scriptRoutes, {
+    loadSite: (siteId) => findSite(deps.metadata.db, siteId),
+    changes: deps.changes,
+  })
   await app.register(openApiRoutes)
   await app.register(dashboardRoutes)
 
@@ -136,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => {
     scope.addHook('preHandler', optionalCaller(callers))
     const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
-    await scope.register(goalRoutes, analytics)
+    await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
     await scope.register(errorAnalyticsRoutes, analytics)
     await scope.register(reportRoutes, analytics)
   })
@@ -158,11 +162,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       db: deps.metadata.db,
       events: deps.events,
       buffer: deps.buffer,
-      siteLookup: deps.siteLookup,
+      changes: deps.changes,
     })
     await scope.register(siteStatusRoutes, { db: deps.metadata.db, events: deps.events })
     await scope.register(experimentRoutes, { db: deps.metadata.db, clock: deps.clock })
-    await scope.register(memberRoutes, { db: deps.metadata.db })
+    await scope.register(memberRoutes, { db: deps.metadata.db, changes: deps.changes })
     await scope.register(alertRoutes, { db: deps.metadata.db, alerts: deps.alerts.rules })
     await scope.register(webhookRoutes, {
       db: deps.metadata.db,
@@ -176,7 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ingest: deps.ingest,
       buffer: deps.buffer,
       events: deps.events,
-      siteLookup: deps.siteLookup,
+      changes: deps.changes,
       authThrottle: deps.authThrottle,
     })
   })

@@ -1,7 +1,8 @@
 /**
  * Composition root below main.ts: opens the stores chosen by the config and wires the domain modules.
  * `openServices` is what `pathlight serve` and the end-to-end tests run; `close()` flushes the write
- * buffer before closing stores, so nothing acknowledged is lost.
+ * buffer before closing stores, so nothing acknowledged is lost. One change feed (`changes`) carries
+ * what the domain commands change to every cache of metadata in this process.
  */
 import path from 'node:path'
 import { Redis } from 'ioredis'
@@ -30,7 +31,9 @@ import { createMemorySessionStore, type SessionStore } from './ingest/state/sess
 import { createUserIdSalts } from './ingest/state/user-id-salts.js'
 import { createWriteBuffer, type WriteBuffer } from './ingest/write-buffer.js'
 import { roleIn } from './organizations/organizations.js'
+import { type ChangeFeed, createChangeFeed } from './shared/change-feed.js'
 import { type Clock, systemClock } from './shared/time.js'
+import { createTtlCache } from './shared/ttl-cache.js'
 import { findSite } from './sites/sites.js'
 import type { EventsStore } from './storage/events/events-store.js'
 import { openEventsStore } from './storage/events/open-events-store.js'
@@ -58,8 +61,10 @@ export interface Services {
   authThrottle: AuthThrottle
   ingest: Ingest
   buffer: WriteBuffer
-  /** The ingest path's site cache; routes that change a site invalidate it. */
+  /** The ingest path's site cache; it drops a site when a change of it is announced on `changes`. */
   siteLookup: SiteLookup
+  /** Where domain commands announce changes; every cache of metadata subscribes. */
+  changes: ChangeFeed
   webhooks: Webhooks
   outbox: Outbox
   deliveries: DeliveryRunner
@@ -89,6 +94,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       : { sqlite: path.join(config.dataDir, 'pathlight.db') },
   )
   const opened: { close(): Promise<void> | void }[] = [metadata]
+  const changes = createChangeFeed()
   try {
     const events = await openEventsStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir })
     opened.push(events)
@@ -156,11 +162,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       })
     }
     opened.push({ close: () => buffer.close() })
-    const outbox = createOutbox(metadata.db, { clock })
+    const outbox = createOutbox(metadata.db, { clock, changes })
     const webhooks = createWebhooks(metadata.db, {
       allowPrivate: config.webhooks.allowPrivate,
       clock,
-      onChange: (siteId) => outbox.invalidate(siteId),
+      changes,
     })
     const deliveries = createDeliveryRunner(metadata, {
       clock,
@@ -169,23 +175,16 @@ export async function openServices(config: Config, options: ServiceOptions = {})
           timeoutMs: config.webhooks.timeoutMs,
           allowPrivate: config.webhooks.allowPrivate,
         }),
-      onWebhookChange: (siteId) => outbox.invalidate(siteId),
+      changes,
     })
-    const goalsCache = new Map<number, { goals: Promise<Goal[]>; expires: number }>()
     const facts = ingestFacts(outbox, {
       conversions: createConversionTracker(redis),
-      goalsOf: (siteId) => {
-        const hit = goalsCache.get(siteId)
-        if (hit && hit.expires > clock()) return hit.goals
-        const goals = listGoals(metadata.db, siteId, { offset: 0, limit: 1000 }).then((r) => r.goals)
-        goalsCache.set(siteId, { goals, expires: clock() + 5000 })
-        return goals
-      },
+      goalsOf: createGoalsCache(metadata, clock, changes),
     })
     const alertRules = createAlertRules(metadata.db, clock)
     const evaluate = () => evaluateAlerts({ db: metadata.db, events, outbox, clock })
-    const roles = createRoleCache(metadata, clock)
-    const siteLookup = createSiteLookup((siteId) => findSite(metadata.db, siteId), { clock })
+    const roles = createRoleCache(metadata, clock, changes)
+    const siteLookup = createSiteLookup((siteId) => findSite(metadata.db, siteId), { clock, changes })
     const ingest = createIngest(
       {
         sites: siteLookup,
@@ -234,6 +233,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       ingest,
       buffer,
       siteLookup,
+      changes,
       webhooks,
       outbox,
       deliveries,
@@ -257,17 +257,37 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   }
 }
 
-/** Membership lookups on the ingest path, cached 30 s per (user, organization). */
-function createRoleCache(metadata: MetadataStore, clock: Clock) {
-  const cache = new Map<string, { role: Awaited<ReturnType<typeof roleIn>>; expires: number }>()
+/**
+ * Membership lookups on the ingest path, cached 30 s per (user, organization); a membership change
+ * announced on `changes` drops its entry at once.
+ */
+function createRoleCache(metadata: MetadataStore, clock: Clock, changes: ChangeFeed) {
+  const cache = createTtlCache<string, Awaited<ReturnType<typeof roleIn>>>({
+    ttlMs: 30_000,
+    maxEntries: 10_000,
+    clock,
+  })
+  changes.subscribe((change) => {
+    if (change.kind === 'member') cache.delete(`${change.userId}:${change.organizationId}`)
+  })
   return async (userId: string, organizationId: string) => {
     const key = `${userId}:${organizationId}`
-    const now = clock()
     const hit = cache.get(key)
-    if (hit && hit.expires > now) return hit.role
-    const role = await roleIn(metadata.db, userId, organizationId)
-    if (cache.size > 10_000) cache.clear()
-    cache.set(key, { role, expires: now + 30_000 })
-    return role
+    if (hit !== undefined) return hit
+    return cache.load(key, () => roleIn(metadata.db, userId, organizationId))
   }
+}
+
+/**
+ * A site's goals (at most 1,000) for `goal.converted` webhooks, cached 5 s; a change of the site's
+ * goals announced on `changes` drops its entry at once.
+ */
+function createGoalsCache(metadata: MetadataStore, clock: Clock, changes: ChangeFeed) {
+  const cache = createTtlCache<number, Goal[]>({ ttlMs: 5000, maxEntries: 10_000, clock })
+  const load = async (siteId: number) =>
+    (await listGoals(metadata.db, siteId, { offset: 0, limit: 1000 })).goals
+  changes.subscribe((change) => {
+    if (change.kind === 'goals') cache.delete(change.siteId)
+  })
+  return (siteId: number) => cache.load(siteId, load)
 }

@@ -2,28 +2,28 @@
  * One function per server route the dashboard uses, typed with the server's shapes (types.ts).
  * Path segments are URL-encoded; answers wrapped in `{success, data}` are unwrapped.
  */
-import { type Transport, transport } from './client'
 import type {
   AlertRule,
   AlertRuleInput,
-  ApiKeyInfo,
+  ApiKey,
   ApiKeyInput,
   Delivery,
   Experiment,
   ExperimentInput,
-  GoalChoice,
+  Goal,
   Member,
   Organization,
-  Page,
+  OwnSession,
+  Paged,
   Role,
   SessionInfo,
   Site,
   SiteConfig,
   SiteEventStatus,
-  UserSession,
   Webhook,
   WebhookInput,
-} from './types'
+} from '@pathlight/protocol'
+import { type Transport, transport } from './client'
 
 const seg = (value: string | number) => encodeURIComponent(String(value))
 
@@ -96,7 +96,7 @@ export function createApi(t: Transport) {
     deleteWebhook: (siteId: number, id: string) =>
       t.request<unknown>('DELETE', `${site(siteId)}/webhooks/${seg(id)}`),
     deliveries: (siteId: number, id: string, page: number, limit = 20) =>
-      t.request<Page<Delivery>>(
+      t.request<Paged<Delivery>>(
         'GET',
         `${site(siteId)}/webhooks/${seg(id)}/deliveries?page=${seg(page)}&limit=${seg(limit)}`,
       ),
@@ -116,8 +116,7 @@ export function createApi(t: Transport) {
     deleteAlert: (siteId: number, id: string) =>
       t.request<unknown>('DELETE', `${site(siteId)}/alerts/${seg(id)}`),
 
-    goals: async (siteId: number) =>
-      data(t.request<Data<GoalChoice[]>>('GET', `${site(siteId)}/goals?limit=1000`)),
+    goals: async (siteId: number) => data(t.request<Data<Goal[]>>('GET', `${site(siteId)}/goals?limit=1000`)),
     experiments: (siteId: number) =>
       data(t.request<Data<Experiment[]>>('GET', `${site(siteId)}/experiments`)),
     experiment: (siteId: number, id: number) =>
@@ -129,12 +128,12 @@ export function createApi(t: Transport) {
     deleteExperiment: (siteId: number, id: number) =>
       t.request<unknown>('DELETE', `${site(siteId)}/experiments/${seg(id)}`),
 
-    apiKeys: () => data(t.request<Data<ApiKeyInfo[]>>('GET', '/api/user/api-keys')),
+    apiKeys: () => data(t.request<Data<ApiKey[]>>('GET', '/api/user/api-keys')),
     createApiKey: (input: ApiKeyInput) =>
-      data(t.request<Data<ApiKeyInfo & { key: string }>>('POST', '/api/user/api-keys', input)),
+      data(t.request<Data<ApiKey & { key: string }>>('POST', '/api/user/api-keys', input)),
     deleteApiKey: (id: string) => t.request<unknown>('DELETE', `/api/user/api-keys/${seg(id)}`),
 
-    sessions: () => data(t.request<Data<UserSession[]>>('GET', '/api/user/sessions')),
+    sessions: () => data(t.request<Data<OwnSession[]>>('GET', '/api/user/sessions')),
     revokeSession: (id: string) => t.request<unknown>('DELETE', `/api/user/sessions/${seg(id)}`),
     /** Signs out every other session of the user; the answer sets this browser's new session cookie. */
     changePassword: (currentPassword: string, newPassword: string) =>

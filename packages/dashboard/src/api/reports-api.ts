@@ -3,20 +3,19 @@
  * or nothing for a public site): one function per route, the common query parameters encoded once.
  * Goal writes are here too (they need a member with the admin role; the server decides).
  */
-import { type Transport, transport } from './client'
 import type {
   BreakdownRow,
   ErrorBucket,
   ErrorEvent,
   ErrorName,
-  EventNameRow,
+  EventName,
   EventType,
   Goal,
   GoalInput,
   ListedEvent,
   LiveVisitors,
   Paged,
-  ReportQuery,
+  ReportFilter,
   SeriesBucket,
   Session,
   SessionEvent,
@@ -26,7 +25,16 @@ import type {
   WebVitals,
   WebVitalsRow,
   WebVitalThresholds,
-} from './report-types'
+} from '@pathlight/protocol'
+import { type Transport, transport } from './client'
+
+/** The common query parameters of every report, as the dashboard holds them (filters decoded). */
+export interface ReportQuery {
+  start_date: string
+  end_date: string
+  time_zone: string
+  filters: ReportFilter[]
+}
 
 /** Page and size of a paginated read. */
 export interface PageRequest {
@@ -64,7 +72,7 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     breakdown: (name: string, query: ReportQuery, page: PageRequest = {}) =>
       get<Paged<BreakdownRow>>(`breakdown/${encodeURIComponent(name)}`, query, { ...page }),
     eventNames: (query: ReportQuery, page: PageRequest = {}) =>
-      get<Paged<EventNameRow>>('event-names', query, { ...page }),
+      get<Paged<EventName>>('event-names', query, { ...page }),
     live: () => data(get<{ data: LiveVisitors }>('live')),
     sessions: (query: ReportQuery, page: PageRequest = {}) =>
       get<Paged<Session>>('sessions', query, { ...page }),

@@ -1,11 +1,15 @@
 /** Create or edit an alert rule: a metric over a trailing window compared with a threshold. */
+import type { AlertMetric, AlertRuleInput } from '@pathlight/protocol'
+import { alertMetrics } from '@pathlight/protocol/enums'
 import { useState } from 'react'
 import type { ApiError } from '../api/api-error'
-import { type AlertMetric, type AlertRuleInput, alertMetrics } from '../api/types'
 import { metricLabels } from '../lib/alert-text'
 import { CheckboxField } from './checkbox-field'
 import { Field } from './field'
 import { FormError } from './form-error'
+
+/** The metrics the form offers: `goal_conversions` also needs a goal, which only the API sets. */
+const formMetrics = alertMetrics.filter((metric) => metric !== 'goal_conversions')
 
 export const newAlertRule: AlertRuleInput = {
   name: '',
@@ -68,7 +72,7 @@ export function AlertForm({ initial, submitLabel, busy, error, onSubmit, onCance
               value={rule.metric}
               onChange={(e) => set('metric', e.target.value as AlertMetric)}
             >
-              {alertMetrics.map((m) => (
+              {formMetrics.map((m) => (
                 <option key={m} value={m}>
                   {metricLabels[m]}
                 </option>

@@ -2,9 +2,9 @@
  * The signed-in user's API keys: list (scope, expiry, last use), create with a scope and an expiry (the
  * value shown once), delete. Expiry dates are computed in the browser from the choice made.
  */
+import type { ApiKeyScope } from '@pathlight/protocol'
 import { useState } from 'react'
 import { api } from '../api/api'
-import type { ApiKeyScope } from '../api/types'
 import {
   type ExpiryChoice,
   expiresAtFor,

@@ -5,10 +5,10 @@
  * messages appear under the field they concern (`variants.1.name` under that variant's name).
  * Results are not shown: the server computes them only for the API-key v1 API.
  */
+import type { Experiment, ExperimentInput, ExperimentStatus, Goal } from '@pathlight/protocol'
 import { useId, useState } from 'react'
 import { api } from '../api/api'
 import type { ApiError } from '../api/api-error'
-import type { Experiment, ExperimentInput, ExperimentStatus, GoalChoice } from '../api/types'
 import { slugOf } from '../lib/slug'
 import { useAction } from '../lib/use-action'
 import { useResource } from '../lib/use-resource'
@@ -16,6 +16,9 @@ import { ConfirmButton } from './confirm-button'
 import { Field, FieldErrors } from './field'
 import { FormError } from './form-error'
 import { Loading } from './loading'
+
+/** A goal as the form lists it. */
+type GoalChoice = Pick<Goal, 'goalId' | 'name'>
 
 const statuses: { value: ExperimentStatus; label: string }[] = [
   { value: 'draft', label: 'Draft' },

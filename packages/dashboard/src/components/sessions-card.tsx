@@ -3,9 +3,9 @@
  * (summarised from its user agent), address, sign-in and last refresh, this browser's marked. Other
  * sessions can be revoked one by one or all at once; this one is not offered (Sign out does that).
  */
+import type { OwnSession } from '@pathlight/protocol'
 import { api } from '../api/api'
 import { ApiError } from '../api/api-error'
-import type { UserSession } from '../api/types'
 import { formatDateTime } from '../lib/format'
 import { useAction } from '../lib/use-action'
 import type { Resource } from '../lib/use-resource'
@@ -15,7 +15,7 @@ import { FormError } from './form-error'
 import { Loading } from './loading'
 
 /** The sessions section of the account page over the loaded `sessions`. */
-export function SessionsCard({ sessions }: { sessions: Resource<UserSession[]> }) {
+export function SessionsCard({ sessions }: { sessions: Resource<OwnSession[]> }) {
   const revoke = useAction()
   const others = sessions.data?.filter((s) => !s.current) ?? []
 

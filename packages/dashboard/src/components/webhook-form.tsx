@@ -1,7 +1,8 @@
 /** Create or edit a webhook: URL, a description, the events it receives and (editing) whether it is on. */
+import type { WebhookEventType, WebhookInput } from '@pathlight/protocol'
+import { webhookEventTypes } from '@pathlight/protocol/enums'
 import { useId, useState } from 'react'
 import type { ApiError } from '../api/api-error'
-import { type WebhookEventType, type WebhookInput, webhookEventTypes } from '../api/types'
 import { CheckboxField } from './checkbox-field'
 import { Field, FieldErrors } from './field'
 import { FormError } from './form-error'

@@ -1,5 +1,5 @@
 /** An alert rule's condition in words, for listings. */
-import type { AlertMetric, AlertRuleInput } from '../api/types'
+import type { AlertMetric, AlertRuleInput } from '@pathlight/protocol'
 
 export const metricLabels: Record<AlertMetric, string> = {
   pageviews: 'Pageviews',
@@ -7,6 +7,7 @@ export const metricLabels: Record<AlertMetric, string> = {
   visitors: 'Visitors',
   custom_events: 'Custom events',
   errors: 'JavaScript errors',
+  goal_conversions: 'Goal conversions',
 }
 
 /** 'Pageviews above 100 in 60 minutes', 'Sessions below -20% vs. the previous 1 hour'. */

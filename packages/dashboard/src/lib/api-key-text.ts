@@ -1,5 +1,5 @@
 /** API key scopes and expiries in words, and the expiry date a choice of the create form means. */
-import type { ApiKeyInfo, ApiKeyScope } from '../api/types'
+import type { ApiKey, ApiKeyScope } from '@pathlight/protocol'
 
 /** Each scope's name and what a key of it may do, in the order the form offers them. */
 export const scopeChoices = [
@@ -47,5 +47,5 @@ export function expiresAtFor(choice: ExpiryChoice, now: number): string | null {
 }
 
 /** True once a key's expiry has passed at `now` (epoch ms); a key without one never expires. */
-export const isExpired = (key: Pick<ApiKeyInfo, 'expiresAt'>, now: number): boolean =>
+export const isExpired = (key: Pick<ApiKey, 'expiresAt'>, now: number): boolean =>
   key.expiresAt !== null && Date.parse(key.expiresAt) <= now

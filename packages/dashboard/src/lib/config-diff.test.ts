@@ -1,5 +1,5 @@
+import type { SiteConfig } from '@pathlight/protocol'
 import { describe, expect, it } from 'vitest'
-import type { SiteConfig } from '../api/types'
 import { changedConfig } from './config-diff'
 
 describe('changedConfig', () => {

@@ -1,5 +1,5 @@
 /** The part of a site configuration form that changed, to send as `PUT /api/sites/{id}/config`. */
-import type { SiteConfig } from '../api/types'
+import type { SiteConfig } from '@pathlight/protocol'
 
 /** @returns the fields of `next` that differ from `saved` (lists compared entry by entry, in order) */
 export function changedConfig(saved: SiteConfig, next: SiteConfig): Partial<SiteConfig> {

@@ -1,5 +1,5 @@
+import type { SessionEvent } from '@pathlight/protocol'
 import { describe, expect, it } from 'vitest'
-import type { SessionEvent } from '../api/report-types'
 import { describeEvent, offsetText, propertiesText } from './event-text'
 
 const event: SessionEvent = {

@@ -1,5 +1,5 @@
 /** An event of a timeline or list in words: what happened, and on which page. */
-import type { ListedEvent, SessionEvent } from '../api/report-types'
+import type { ListedEvent, SessionEvent } from '@pathlight/protocol'
 import { formatVital } from './report-format'
 
 export const eventTypeLabels: Record<ListedEvent['type'], string> = {

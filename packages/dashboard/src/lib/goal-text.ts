@@ -1,5 +1,5 @@
 /** A goal's condition in words, for listings. */
-import type { GoalInput } from '../api/report-types'
+import type { GoalInput } from '@pathlight/protocol'
 
 /** 'Visit /pricing', 'Visit a page starting with /blog/', 'Event signup with plan = pro'. */
 export function describeGoal(goal: GoalInput): string {

@@ -3,7 +3,7 @@
  * (country and language names from `Intl.DisplayNames`, no flags), and the breakdowns of the
  * overview with the filter a click on one of their rows adds.
  */
-import type { FilterParameter, FilterType, ReportFilter } from '../api/report-types'
+import type { FilterParameter, FilterType, ReportFilter } from '@pathlight/protocol'
 
 export const filterLabels: Record<FilterParameter, string> = {
   pathname: 'Page',

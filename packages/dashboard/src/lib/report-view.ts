@@ -16,14 +16,9 @@
  *
  * Parsing never fails: an invalid value falls back to its default.
  */
-import {
-  filterParameters,
-  filterTypes,
-  type ReportFilter,
-  type ReportQuery,
-  type SeriesBucket,
-  seriesBuckets,
-} from '../api/report-types'
+import type { ReportFilter, SeriesBucket } from '@pathlight/protocol'
+import { filterParameters, filterTypes, seriesBuckets } from '@pathlight/protocol/enums'
+import type { ReportQuery } from '../api/reports-api'
 import { addDays, browserTimeZone, dayIn, daysBetween, isDay, isTimeZone } from './dates'
 
 export const periods = ['today', '7d', '30d', '90d', 'month', 'custom'] as const

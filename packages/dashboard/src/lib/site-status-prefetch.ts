@@ -3,8 +3,8 @@
  * loads (instead of after), and the site's home page takes that answer once. An answer older than a
  * few seconds, or taken already, is not reused: the page then asks again.
  */
+import type { SiteEventStatus } from '@pathlight/protocol'
 import { api } from '../api/api'
-import type { SiteEventStatus } from '../api/types'
 
 const MAX_AGE_MS = 5000
 const pending = new Map<string, { at: number; answer: Promise<SiteEventStatus> }>()

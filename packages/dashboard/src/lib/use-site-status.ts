@@ -3,9 +3,9 @@
  * the first event arrives, then every 30 s (to keep "last event" current). Polls only while the page
  * is visible; a failed poll keeps the last answer and tries again on the next tick.
  */
+import type { SiteEventStatus } from '@pathlight/protocol'
 import { useEffect, useState } from 'react'
 import { api } from '../api/api'
-import type { SiteEventStatus } from '../api/types'
 
 export const WAITING_POLL_MS = 2000
 export const RECEIVING_POLL_MS = 30_000

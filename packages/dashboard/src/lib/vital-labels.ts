@@ -1,5 +1,5 @@
 /** Names and band words of the web vitals. */
-import type { WebVitalName, WebVitalRating } from '../api/report-types'
+import type { WebVitalName, WebVitalRating } from '@pathlight/protocol'
 
 export const vitalLabels: Record<WebVitalName, { short: string; name: string }> = {
   lcp: { short: 'LCP', name: 'Largest Contentful Paint' },

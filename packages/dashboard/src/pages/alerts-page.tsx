@@ -1,7 +1,7 @@
 /** A site's alert rules (admin or owner): list with their state, create, edit, delete. */
+import type { AlertRule, AlertRuleInput } from '@pathlight/protocol'
 import { useState } from 'react'
 import { api } from '../api/api'
-import type { AlertRule, AlertRuleInput } from '../api/types'
 import { AlertForm, newAlertRule } from '../components/alert-form'
 import { ConfirmButton } from '../components/confirm-button'
 import { FormError } from '../components/form-error'

@@ -2,7 +2,7 @@
  * JavaScript errors of the range by message: occurrences, affected sessions, share of all errors and
  * a sparkline of occurrences per bucket; each opens its detail.
  */
-import type { ErrorName } from '../api/report-types'
+import type { ErrorName } from '@pathlight/protocol'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { Pager } from '../components/reports/pager'

@@ -2,8 +2,8 @@
  * Every event of the range (after filters), newest first, 50 at a time ("Older" follows the server's
  * cursor, so no event is skipped or repeated while new ones arrive); optionally one type only.
  */
+import type { EventType } from '@pathlight/protocol'
 import { useState } from 'react'
-import type { EventType } from '../api/report-types'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { GeoCredit } from '../components/reports/geo-credit'
@@ -67,7 +67,7 @@ export function EventsPage({ ctx }: { ctx: ReportContext }) {
                   <th scope="col">Time</th>
                   <th scope="col">Type</th>
                   <th scope="col">What</th>
-                  <th scope="col">Page</th>
+                  <th scope="col">Paged</th>
                   <th scope="col">Country</th>
                 </tr>
               </thead>

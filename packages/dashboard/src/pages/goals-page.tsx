@@ -3,8 +3,8 @@
  * (of the sessions in the range, after filters); each opens the sessions that converted. Admins and
  * owners create, edit and delete goals here.
  */
+import type { Goal, GoalInput } from '@pathlight/protocol'
 import { useState } from 'react'
-import type { Goal, GoalInput } from '../api/report-types'
 import { ConfirmButton } from '../components/confirm-button'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'

@@ -2,8 +2,8 @@
  * A site's installation page, its home until the first event arrives: the tracking snippet to copy
  * and a live check that turns green when the first event is stored (then a button opens the reports).
  */
+import type { Site } from '@pathlight/protocol'
 import { useEffect, useState } from 'react'
-import type { Site } from '../api/types'
 import { CopyButton } from '../components/copy-button'
 import { OnboardingSteps } from '../components/onboarding-steps'
 import { formatDateTime, formatRelative } from '../lib/format'

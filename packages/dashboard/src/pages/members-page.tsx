@@ -3,9 +3,9 @@
  * (admins and owners; only owners touch owners), leave. The server enforces every rule and its
  * messages, such as the last-owner rule, are shown as it words them.
  */
+import type { Member, Role } from '@pathlight/protocol'
 import { useState } from 'react'
 import { api } from '../api/api'
-import type { Member, Role } from '../api/types'
 import { AppShell } from '../components/app-shell'
 import { ConfirmButton } from '../components/confirm-button'
 import { Field } from '../components/field'

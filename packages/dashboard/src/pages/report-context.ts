@@ -3,8 +3,7 @@
  * view), the view of the URL and its resolved range, and whether the reader may change goals.
  */
 import { useMemo } from 'react'
-import type { ReportQuery } from '../api/report-types'
-import { createReportsApi, type ReportsApi } from '../api/reports-api'
+import { createReportsApi, type ReportQuery, type ReportsApi } from '../api/reports-api'
 import { daysBetween } from '../lib/dates'
 import { type ReportView, reportQuery, withView } from '../lib/report-view'
 import { useReportView } from '../lib/use-report-view'

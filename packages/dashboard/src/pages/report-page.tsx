@@ -1,5 +1,5 @@
 /** The report page of a route, for a member (with the site) or a shared view (without it). */
-import type { Site } from '../api/types'
+import type { Site } from '@pathlight/protocol'
 import type { ReportRouteName, RouteOf } from '../router/routes'
 import { ErrorPage } from './error-page'
 import { ErrorsPage } from './errors-page'

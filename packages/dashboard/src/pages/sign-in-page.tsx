@@ -1,7 +1,7 @@
 /** Sign in with email and password (Better Auth); the app then opens `next` or the home page. */
+import type { SessionInfo } from '@pathlight/protocol'
 import { useState } from 'react'
 import { api } from '../api/api'
-import type { SessionInfo } from '../api/types'
 import { AuthLayout } from '../components/auth-layout'
 import { Field } from '../components/field'
 import { FormError } from '../components/form-error'

@@ -2,9 +2,9 @@
  * Create an account (Better Auth signs it in at once). The first account of an instance owns it;
  * later ones join organizations when an admin adds them. The server may have sign-up closed.
  */
+import type { SessionInfo } from '@pathlight/protocol'
 import { useState } from 'react'
 import { api } from '../api/api'
-import type { SessionInfo } from '../api/types'
 import { AuthLayout } from '../components/auth-layout'
 import { Field } from '../components/field'
 import { FormError } from '../components/form-error'

@@ -3,8 +3,8 @@
  * then. A site that receives its first event while the installation page is open keeps it (the check
  * turns green) and offers a button to the reports.
  */
+import type { Site } from '@pathlight/protocol'
 import { useState } from 'react'
-import type { Site } from '../api/types'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { takeSiteStatus } from '../lib/site-status-prefetch'

@@ -3,9 +3,9 @@
  * shows its name, domain and sections (the reports, then settings, webhooks and alerts), and hands the
  * page the site and the caller's role in its organization.
  */
+import type { Role, Site } from '@pathlight/protocol'
 import { type ReactNode, useState } from 'react'
 import { api } from '../api/api'
-import type { Role, Site } from '../api/types'
 import { AppShell } from '../components/app-shell'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'

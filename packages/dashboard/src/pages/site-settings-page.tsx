@@ -3,9 +3,9 @@
  * A/B experiments, the private link, and deleting the site. Members see the settings read-only. Validation is the
  * server's; its messages appear next to the field they concern.
  */
+import type { Site, SiteConfig } from '@pathlight/protocol'
 import { useState } from 'react'
 import { api } from '../api/api'
-import type { Site, SiteConfig, SwitchName } from '../api/types'
 import { CheckboxField } from '../components/checkbox-field'
 import { ConfirmButton } from '../components/confirm-button'
 import { CopyButton } from '../components/copy-button'
@@ -20,6 +20,11 @@ import { useResource } from '../lib/use-resource'
 import { navigate } from '../router/navigation'
 import { routePath } from '../router/routes'
 import type { SiteContext } from './site-scope'
+
+/** The configuration's on/off switches. */
+type SwitchName = {
+  [K in keyof SiteConfig]: SiteConfig[K] extends boolean ? K : never
+}[keyof SiteConfig]
 
 const switchGroups: {
   title: string

@@ -2,13 +2,8 @@
  * Core Web Vitals of the range: p75 of each metric with its band (Google's thresholds, from the
  * server), the share of measurements per band, and the same per page and per device type.
  */
-import {
-  type WebVitalName,
-  type WebVitalRating,
-  type WebVitalsRow,
-  type WebVitalThresholds,
-  webVitalNames,
-} from '../api/report-types'
+import type { WebVitalName, WebVitalRating, WebVitalsRow, WebVitalThresholds } from '@pathlight/protocol'
+import { webVitalNames } from '@pathlight/protocol/enums'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { ReportToolbar } from '../components/reports/report-toolbar'

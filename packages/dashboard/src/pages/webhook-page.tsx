@@ -2,9 +2,9 @@
  * One webhook's delivery log, newest first, a page at a time: each delivery's status and attempts
  * (status code or error, response body, time, duration), with a button to send it again.
  */
+import type { Delivery } from '@pathlight/protocol'
 import { useEffect } from 'react'
 import { api } from '../api/api'
-import type { Delivery } from '../api/types'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { formatDateTime, formatDuration } from '../lib/format'

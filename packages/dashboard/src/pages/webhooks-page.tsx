@@ -2,9 +2,9 @@
  * A site's webhooks (admin or owner): list, create (the signing secret is shown once), edit URL,
  * events and on/off, rotate the secret (shown once), delete, and a link to each delivery log.
  */
+import type { Webhook } from '@pathlight/protocol'
 import { useState } from 'react'
 import { api } from '../api/api'
-import type { Webhook } from '../api/types'
 import { ConfirmButton } from '../components/confirm-button'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'

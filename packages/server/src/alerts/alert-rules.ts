@@ -9,6 +9,7 @@
  *   `goalId` in the window.
  */
 import crypto from 'node:crypto'
+import { alertMetrics } from '@pathlight/protocol'
 import { z } from 'zod'
 import { badRequest, notFound } from '../shared/errors.js'
 import { isNulFree, nulMessage } from '../shared/nul-free.js'
@@ -17,14 +18,7 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool, toBool } from '../storage/metadata/schema.js'
 import type { AlertRuleTable } from '../storage/metadata/webhook-schema.js'
 
-export const alertMetrics = [
-  'pageviews',
-  'sessions',
-  'visitors',
-  'custom_events',
-  'errors',
-  'goal_conversions',
-] as const
+export { alertMetrics }
 export type AlertMetric = (typeof alertMetrics)[number]
 
 /** An alert rule as the API returns it. */

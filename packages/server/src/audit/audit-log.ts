@@ -3,27 +3,13 @@
  * Written in the same transaction as the change where the caller passes one.
  */
 import crypto from 'node:crypto'
+import { auditActions } from '@pathlight/protocol'
 import type { Kysely, Transaction } from 'kysely'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { MetadataSchema } from '../storage/metadata/schema.js'
 
-export const auditActions = [
-  'site.created',
-  'site.deleted',
-  'site.config_changed',
-  'private_link.generated',
-  'private_link.revoked',
-  'member.added',
-  'member.removed',
-  'member.role_changed',
-  'goal.created',
-  'goal.updated',
-  'goal.deleted',
-  'experiment.created',
-  'experiment.updated',
-  'experiment.deleted',
-] as const
+export { auditActions }
 export type AuditAction = (typeof auditActions)[number]
 
 /** One audit entry as the API returns it. */

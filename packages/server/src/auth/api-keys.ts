@@ -6,6 +6,8 @@
  * 256-bit random secrets: there is nothing to brute-force, and verification stays cheap on the hot path.
  * Verified keys are cached for `cacheTtlMs` (default 60 s) so the ingest path never writes or reads the
  * database per request; deleting a key evicts it from this process at once and from others within the TTL.
+ * Membership is not part of it: a removed member's key is refused by the role lookup, which drops the
+ * membership as soon as its change is announced.
  *
  * A key has a scope (`key-scope.ts`: `track`, `read` or `full`, the default) and an optional expiry,
  * after which it verifies as unknown. `lastUsedAt` is written at most once a minute per key and process
@@ -16,6 +18,7 @@ import { z } from 'zod'
 import { badRequest, notFound } from '../shared/errors.js'
 import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import { createTtlCache } from '../shared/ttl-cache.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { API_KEY_SCOPES, type ApiKeyScope } from './key-scope.js'
 
@@ -77,7 +80,11 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
   const clock = options.clock ?? systemClock
   const ttl = options.cacheTtlMs ?? 60_000
   // Keyed by the presented key itself (memory only), so a cache hit costs no hashing.
-  const cache = new Map<string, { hash: string; value: VerifiedKey | null; expires: number }>()
+  const cache = createTtlCache<string, { hash: string; value: VerifiedKey | null }>({
+    ttlMs: ttl,
+    maxEntries: 10_000,
+    clock,
+  })
   /** Latest use per key id seen by this process, and when it was last written (epoch ms). */
   const lastUse = new Map<string, { at: number; written: number }>()
   const noteUse = (keyId: string, now: number) => {
@@ -163,13 +170,13 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
         .returning('key_hash')
         .executeTakeFirst()
       if (!row) throw notFound('API key not found')
-      for (const [key, entry] of cache) if (entry.hash === row.key_hash) cache.delete(key)
+      cache.deleteWhere((entry) => entry.hash === row.key_hash)
     },
     async verify(key) {
       if (!key.startsWith('pl_') || key.length > 100) return null
       const now = clock()
       const hit = cache.get(key)
-      if (hit && hit.expires > now) {
+      if (hit !== undefined) {
         if (hit.value) noteUse(hit.value.keyId, now)
         return hit.value
       }
@@ -182,8 +189,7 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
       const expiry = row?.expires_at ? Date.parse(row.expires_at) : Number.POSITIVE_INFINITY
       const value =
         row && expiry > now ? { userId: row.user_id, keyId: row.id, scope: toScope(row.scope) } : null
-      if (cache.size > 10_000) cache.clear()
-      cache.set(key, { hash, value, expires: Math.min(now + ttl, value ? expiry : now + ttl) })
+      cache.set(key, { hash, value }, value ? Math.max(0, Math.min(ttl, expiry - clock())) : ttl)
       if (value) noteUse(value.keyId, now)
       return value
     },

@@ -6,9 +6,10 @@
  * - `full`: everything its user may do (the scope of keys created before scopes existed).
  * Session cookies are not keys and are not scoped.
  */
+import { API_KEY_SCOPES } from '@pathlight/protocol'
 import { forbidden } from '../shared/errors.js'
 
-export const API_KEY_SCOPES = ['track', 'read', 'full'] as const
+export { API_KEY_SCOPES }
 
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number]
 

@@ -3,11 +3,12 @@
  * reports the exposure with an event whose `properties` carry `{"experiment": <key>, "variant":
  * <variant name>}`, and the experiment's goal measures success (see `query/experiment-results.ts`).
  */
+import { experimentStatuses } from '@pathlight/protocol'
 import { toIso } from '../shared/time.js'
 import type { ExperimentTable } from '../storage/metadata/schema.js'
 
 /** Lifecycle states. Informative only: results are computed in every state. */
-export const experimentStatuses = ['draft', 'running', 'completed'] as const
+export { experimentStatuses }
 /** 'draft', 'running' or 'completed'. */
 export type ExperimentStatus = (typeof experimentStatuses)[number]
 

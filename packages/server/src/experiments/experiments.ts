@@ -3,13 +3,19 @@
  * delete. Access checks live with the caller (`auth/site-access.ts`); these functions trust the site id
  * they are given and never reach another site's experiments or goals (every statement is keyed by
  * site). Validation of bodies: `experiment-input.ts`; here, what needs the store: the goal must be a
- * goal of the same site, and the key unique on the site.
+ * goal of the same site, and the key unique on the site. Each write is audited (`experiment.created`,
+ * `experiment.updated`, `experiment.deleted`) in its transaction; nothing caches experiments, so there
+ * is no change to announce.
  */
+import type { Transaction } from 'kysely'
+import { type AuditAction, recordAudit } from '../audit/audit-log.js'
 import type { Goal } from '../goals/goal.js'
 import { toGoal } from '../goals/goal.js'
 import { badRequest, conflict, notFound } from '../shared/errors.js'
-import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import { type Clock, isoNow } from '../shared/time.js'
+import type { SiteRow } from '../sites/site.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import type { MetadataSchema } from '../storage/metadata/schema.js'
 import { type Experiment, toExperiment } from './experiment.js'
 import { type ExperimentInput, parseExperimentInput, parseExperimentUpdate } from './experiment-input.js'
 
@@ -70,28 +76,38 @@ export async function goalOfSite(db: MetadataDb, siteId: number, goalId: number)
   return row ? toGoal(row) : null
 }
 
+/** What the experiment commands need: the store and the clock for createdAt/updatedAt (default system). */
+export interface ExperimentCommandDeps {
+  db: MetadataDb
+  clock?: Clock
+}
+
 /**
- * Create an experiment (status 'draft' unless the body says otherwise).
+ * Create an experiment of `site` on behalf of `actorUserId` (status 'draft' unless the body says otherwise).
  * @throws AppError 400 naming what is invalid (`goalId` when it names no goal of this site); 409 when
  *   the site already has an experiment with this key
  */
 export async function createExperiment(
-  db: MetadataDb,
-  siteId: number,
+  deps: ExperimentCommandDeps,
+  site: SiteRow,
+  actorUserId: string,
   body: unknown,
-  clock: Clock = systemClock,
 ): Promise<Experiment> {
   const input = parseExperimentInput(body)
-  await checkGoal(db, siteId, input.goalId)
-  await checkKeyFree(db, siteId, input.key)
-  const now = isoNow(clock)
-  const row = await db
-    .insertInto('experiment')
-    .values({ site_id: siteId, ...toColumns(input), created_at: now, updated_at: now })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-    .catch(rethrowDuplicateKey(input.key))
-  return toExperiment(row)
+  await checkGoal(deps.db, site.site_id, input.goalId)
+  await checkKeyFree(deps.db, site.site_id, input.key)
+  const now = isoNow(deps.clock)
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('experiment')
+      .values({ site_id: site.site_id, ...toColumns(input), created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+      .catch(rethrowDuplicateKey(input.key))
+    const experiment = toExperiment(row)
+    await audit(trx, site, actorUserId, 'experiment.created', experiment, { status: experiment.status })
+    return experiment
+  })
 }
 
 /**
@@ -100,38 +116,71 @@ export async function createExperiment(
  * @throws AppError 404 for an unknown experiment; 400 when the result is not valid; 409 for a key taken
  */
 export async function updateExperiment(
-  db: MetadataDb,
-  siteId: number,
+  deps: ExperimentCommandDeps,
+  site: SiteRow,
+  actorUserId: string,
   rawId: unknown,
   body: unknown,
-  clock: Clock = systemClock,
 ): Promise<{ experiment: Experiment; changed: (keyof ExperimentInput)[] }> {
-  const current = await findExperiment(db, siteId, rawId)
+  const siteId = site.site_id
+  const current = await findExperiment(deps.db, siteId, rawId)
   const { input, changed } = parseExperimentUpdate(current, body)
-  if (changed.includes('goalId') && input.goalId !== null) await checkGoal(db, siteId, input.goalId)
-  if (input.key !== current.key) await checkKeyFree(db, siteId, input.key)
-  const row = await db
-    .updateTable('experiment')
-    .set({ ...toColumns(input), updated_at: isoNow(clock) })
-    .where('site_id', '=', siteId)
-    .where('experiment_id', '=', current.experimentId)
-    .returningAll()
-    .executeTakeFirst()
-    .catch(rethrowDuplicateKey(input.key))
-  if (!row) throw experimentNotFound()
-  return { experiment: toExperiment(row), changed }
+  if (changed.includes('goalId') && input.goalId !== null) await checkGoal(deps.db, siteId, input.goalId)
+  if (input.key !== current.key) await checkKeyFree(deps.db, siteId, input.key)
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('experiment')
+      .set({ ...toColumns(input), updated_at: isoNow(deps.clock) })
+      .where('site_id', '=', siteId)
+      .where('experiment_id', '=', current.experimentId)
+      .returningAll()
+      .executeTakeFirst()
+      .catch(rethrowDuplicateKey(input.key))
+    if (!row) throw experimentNotFound()
+    const experiment = toExperiment(row)
+    await audit(trx, site, actorUserId, 'experiment.updated', experiment, {
+      changed,
+      status: experiment.status,
+    })
+    return { experiment, changed }
+  })
 }
 
 /** Delete an experiment, irreversibly. @throws AppError 404 for an unknown experiment */
-export async function deleteExperiment(db: MetadataDb, siteId: number, rawId: unknown): Promise<Experiment> {
-  const experiment = await findExperiment(db, siteId, rawId)
-  const result = await db
-    .deleteFrom('experiment')
-    .where('site_id', '=', siteId)
-    .where('experiment_id', '=', experiment.experimentId)
-    .executeTakeFirst()
-  if (Number(result.numDeletedRows) === 0) throw experimentNotFound()
+export async function deleteExperiment(
+  deps: ExperimentCommandDeps,
+  site: SiteRow,
+  actorUserId: string,
+  rawId: unknown,
+): Promise<Experiment> {
+  const experiment = await findExperiment(deps.db, site.site_id, rawId)
+  await deps.db.transaction().execute(async (trx) => {
+    const result = await trx
+      .deleteFrom('experiment')
+      .where('site_id', '=', site.site_id)
+      .where('experiment_id', '=', experiment.experimentId)
+      .executeTakeFirst()
+    if (Number(result.numDeletedRows) === 0) throw experimentNotFound()
+    await audit(trx, site, actorUserId, 'experiment.deleted', experiment)
+  })
   return experiment
+}
+
+function audit(
+  trx: Transaction<MetadataSchema>,
+  site: SiteRow,
+  actorUserId: string,
+  action: AuditAction,
+  experiment: Experiment,
+  extra: Record<string, unknown> = {},
+) {
+  return recordAudit(trx, {
+    organizationId: site.organization_id,
+    siteId: site.site_id,
+    actorUserId,
+    action,
+    details: { experimentId: experiment.experimentId, key: experiment.key, name: experiment.name, ...extra },
+  })
 }
 
 async function checkGoal(db: MetadataDb, siteId: number, goalId: number): Promise<void> {

@@ -3,11 +3,12 @@
  * (path goal) or firing a custom event (event goal), and its mapping from the metadata row.
  */
 
+import { goalTypes } from '@pathlight/protocol'
 import { toIso } from '../shared/time.js'
 import type { GoalTable } from '../storage/metadata/schema.js'
 
 /** The two kinds of goal. */
-export const goalTypes = ['path', 'event'] as const
+export { goalTypes }
 /** 'path' or 'event'. */
 export type GoalType = (typeof goalTypes)[number]
 

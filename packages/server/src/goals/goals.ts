@@ -2,10 +2,17 @@
  * Goals of a site over the metadata store (SQLite or PostgreSQL): list, find, create, update, delete.
  * Access checks live with the caller (`auth/site-access.ts`); these functions trust the site id they
  * are given and never reach another site's goals (every statement is keyed by site and goal id).
+ * Each write is audited (`goal.created`, `goal.updated`, `goal.deleted`) in its transaction and
+ * announced as a change of the site's goals.
  */
+import type { Transaction } from 'kysely'
+import { type AuditAction, recordAudit } from '../audit/audit-log.js'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import { notFound } from '../shared/errors.js'
-import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import { type Clock, isoNow } from '../shared/time.js'
+import type { SiteRow } from '../sites/site.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import type { MetadataSchema } from '../storage/metadata/schema.js'
 import type { Goal } from './goal.js'
 import { toGoal } from './goal.js'
 import { type GoalInput, parseGoalInput, parseGoalUpdate } from './goal-input.js'
@@ -62,21 +69,31 @@ export async function findGoal(db: MetadataDb, siteId: number, rawGoalId: unknow
   return toGoal(row)
 }
 
-/** Create a goal. @throws AppError 400 naming what is invalid (see `goal-input.ts`) */
+/** What the goal commands need: the store, where to announce changes, and the clock (default system). */
+export interface GoalCommandDeps {
+  db: MetadataDb
+  changes: ChangeFeed
+  clock?: Clock
+}
+
+/** Create a goal of `site` on behalf of `actorUserId`. @throws AppError 400 naming what is invalid (see `goal-input.ts`) */
 export async function createGoal(
-  db: MetadataDb,
-  siteId: number,
+  deps: GoalCommandDeps,
+  site: SiteRow,
+  actorUserId: string,
   body: unknown,
-  clock: Clock = systemClock,
 ): Promise<Goal> {
   const input = parseGoalInput(body)
-  const now = isoNow(clock)
-  const row = await db
-    .insertInto('goal')
-    .values({ site_id: siteId, ...toColumns(input), created_at: now, updated_at: now })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  return toGoal(row)
+  const now = isoNow(deps.clock)
+  const write = async (trx: Transaction<MetadataSchema>) =>
+    toGoal(
+      await trx
+        .insertInto('goal')
+        .values({ site_id: site.site_id, ...toColumns(input), created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    )
+  return commit(deps, { site, actorUserId, action: 'goal.created' }, write, goalDetails)
 }
 
 /**
@@ -84,36 +101,80 @@ export async function createGoal(
  * @throws AppError 404 for an unknown goal; 400 when the result is not a valid goal
  */
 export async function updateGoal(
-  db: MetadataDb,
-  siteId: number,
+  deps: GoalCommandDeps,
+  site: SiteRow,
+  actorUserId: string,
   rawGoalId: unknown,
   body: unknown,
-  clock: Clock = systemClock,
 ): Promise<Goal> {
-  const current = await findGoal(db, siteId, rawGoalId)
+  const current = await findGoal(deps.db, site.site_id, rawGoalId)
   const input = parseGoalUpdate(current, body)
-  const row = await db
-    .updateTable('goal')
-    .set({ ...toColumns(input), updated_at: isoNow(clock) })
-    .where('site_id', '=', siteId)
-    .where('goal_id', '=', current.goalId)
-    .returningAll()
-    .executeTakeFirst()
-  if (!row) throw goalNotFound()
-  return toGoal(row)
+  const write = async (trx: Transaction<MetadataSchema>) => {
+    const row = await trx
+      .updateTable('goal')
+      .set({ ...toColumns(input), updated_at: isoNow(deps.clock) })
+      .where('site_id', '=', site.site_id)
+      .where('goal_id', '=', current.goalId)
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) throw goalNotFound()
+    return toGoal(row)
+  }
+  return commit(deps, { site, actorUserId, action: 'goal.updated' }, write, goalDetails)
 }
 
-/** Delete a goal, irreversibly. @throws AppError 404 for an unknown goal */
-export async function deleteGoal(db: MetadataDb, siteId: number, rawGoalId: unknown): Promise<void> {
+/** Delete a goal of `site` on behalf of `actorUserId`, irreversibly. @throws AppError 404 for an unknown goal */
+export async function deleteGoal(
+  deps: GoalCommandDeps,
+  site: SiteRow,
+  actorUserId: string,
+  rawGoalId: unknown,
+) {
   const goalId = parseGoalId(rawGoalId)
   if (goalId === null) throw goalNotFound()
-  const result = await db
-    .deleteFrom('goal')
-    .where('site_id', '=', siteId)
-    .where('goal_id', '=', goalId)
-    .executeTakeFirst()
-  if (Number(result.numDeletedRows) === 0) throw goalNotFound()
+  const write = async (trx: Transaction<MetadataSchema>) => {
+    const result = await trx
+      .deleteFrom('goal')
+      .where('site_id', '=', site.site_id)
+      .where('goal_id', '=', goalId)
+      .executeTakeFirst()
+    if (Number(result.numDeletedRows) === 0) throw goalNotFound()
+  }
+  await commit(deps, { site, actorUserId, action: 'goal.deleted' }, write, () => ({ goalId }))
 }
+
+/**
+ * Run `write` in a transaction with its audit entry (`details` of what it returns), then announce that
+ * the site's goals changed.
+ */
+async function commit<T>(
+  deps: GoalCommandDeps,
+  entry: { site: SiteRow; actorUserId: string; action: AuditAction },
+  write: (trx: Transaction<MetadataSchema>) => Promise<T>,
+  details: (result: T) => Record<string, unknown>,
+): Promise<T> {
+  const { site, actorUserId, action } = entry
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const written = await write(trx)
+    await recordAudit(trx, {
+      organizationId: site.organization_id,
+      siteId: site.site_id,
+      actorUserId,
+      action,
+      details: details(written),
+    })
+    return written
+  })
+  deps.changes.announce({ kind: 'goals', siteId: site.site_id })
+  return result
+}
+
+const goalDetails = (goal: Goal) => ({
+  goalId: goal.goalId,
+  name: goal.name,
+  goalType: goal.goalType,
+  config: goal.config,
+})
 
 function toColumns(input: GoalInput) {
   return { name: input.name, goal_type: input.goalType, config: JSON.stringify(input.config) }

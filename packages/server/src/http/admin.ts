@@ -6,31 +6,18 @@
  * `GET /api/admin/events-count?site_id=N` counts the rows the events store holds for a site (read from
  * the store itself, so it checks the acknowledgement counters independently);
  * `PUT /api/admin/sites/{siteId}/limits {monthlyPageviewLimit}` sets a site's monthly pageview limit
- * (a positive integer, or null for unlimited, the default), effective on the next tracking request.
+ * (`sites/monthly-pageview-limit.ts`: validated, audited, effective on the next tracking request).
  */
-
-/** The largest limit the metadata store's integer column holds. */
-export const MAX_MONTHLY_PAGEVIEW_LIMIT = 2_147_483_647
-
-const limitsBody = z.object({
-  monthlyPageviewLimit: z
-    .number()
-    .int('must be an integer')
-    .positive('must be positive')
-    .max(MAX_MONTHLY_PAGEVIEW_LIMIT, `must be at most ${MAX_MONTHLY_PAGEVIEW_LIMIT}`)
-    .nullable(),
-})
-
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { z } from 'zod'
 import type { AuthThrottle } from '../auth/auth-throttle.js'
 import { INSTANCE_OWNER_SETTING } from '../auth/better-auth.js'
 import type { Ingest } from '../ingest/ingest.js'
-import type { SiteLookup } from '../ingest/ingest-site.js'
 import type { WriteBuffer } from '../ingest/write-buffer.js'
 import { countSiteEvents } from '../query/site-events.js'
-import { badRequest, forbidden, siteNotFound } from '../shared/errors.js'
-import { findSite, parseSiteId } from '../sites/sites.js'
+import type { ChangeFeed } from '../shared/change-feed.js'
+import { badRequest, forbidden } from '../shared/errors.js'
+import { setMonthlyPageviewLimit } from '../sites/monthly-pageview-limit.js'
+import { parseSiteId } from '../sites/sites.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { getSetting } from '../storage/metadata/instance-settings.js'
@@ -43,14 +30,14 @@ export async function adminRoutes(
     ingest,
     buffer,
     events,
-    siteLookup,
+    changes,
     authThrottle,
   }: {
     db: MetadataDb
     ingest: Ingest
     buffer: WriteBuffer
     events: EventsStore
-    siteLookup: SiteLookup
+    changes: ChangeFeed
     authThrottle: AuthThrottle
   },
 ) {
@@ -72,21 +59,9 @@ export async function adminRoutes(
 
   app.put<{ Params: { siteId: string } }>('/api/admin/sites/:siteId/limits', async (request) => {
     await requireOwner(request)
-    const siteId = parseSiteId(request.params.siteId)
-    const site = siteId === null ? undefined : await findSite(db, siteId)
-    if (!site) throw siteNotFound()
-    const parsed = limitsBody.safeParse(request.body)
-    if (!parsed.success) throw badRequest('Invalid limits', z.flattenError(parsed.error))
-    await db
-      .updateTable('site')
-      .set({ monthly_pageview_limit: parsed.data.monthlyPageviewLimit })
-      .where('site_id', '=', site.site_id)
-      .execute()
-    siteLookup.invalidate(site.site_id)
-    return {
-      success: true,
-      data: { siteId: site.site_id, monthlyPageviewLimit: parsed.data.monthlyPageviewLimit },
-    }
+    const { userId } = callerOf(request)
+    const data = await setMonthlyPageviewLimit({ db, changes }, request.params.siteId, userId, request.body)
+    return { success: true, data }
   })
 
   app.get<{ Querystring: { site_id?: string } }>('/api/admin/events-count', async (request) => {

@@ -5,9 +5,7 @@
  * (`experiments/list-experiments-with-results.ts`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { type AuditAction, recordAudit } from '../audit/audit-log.js'
 import { siteForAdmin, siteForMember } from '../auth/site-access.js'
-import type { Experiment } from '../experiments/experiment.js'
 import {
   createExperiment,
   deleteExperiment,
@@ -16,7 +14,6 @@ import {
   updateExperiment,
 } from '../experiments/experiments.js'
 import { type Clock, systemClock } from '../shared/time.js'
-import type { SiteRow } from '../sites/site.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
 
@@ -44,30 +41,12 @@ export async function experimentRoutes(
     (await siteForMember(db, callerOf(request).userId, request.params.siteId)).site
   const adminSite = async (request: FastifyRequest<SiteParams>) =>
     (await siteForAdmin(db, callerOf(request).userId, request.params.siteId)).site
-  const audit = (
-    request: FastifyRequest,
-    site: SiteRow,
-    action: AuditAction,
-    experiment: Experiment,
-    extra: Record<string, unknown> = {},
-  ) =>
-    recordAudit(db, {
-      organizationId: site.organization_id,
-      siteId: site.site_id,
-      actorUserId: callerOf(request).userId,
-      action,
-      details: {
-        experimentId: experiment.experimentId,
-        key: experiment.key,
-        name: experiment.name,
-        ...extra,
-      },
-    })
+  const commands = { db, clock }
+  const actor = (request: FastifyRequest) => callerOf(request).userId
 
   app.post<SiteParams>('/api/sites/:siteId/experiments', async (request, reply) => {
     const site = await adminSite(request)
-    const experiment = await createExperiment(db, site.site_id, request.body, clock)
-    await audit(request, site, 'experiment.created', experiment, { status: experiment.status })
+    const experiment = await createExperiment(commands, site, actor(request), request.body)
     return reply.code(201).send({ success: true, data: experiment })
   })
 
@@ -83,21 +62,19 @@ export async function experimentRoutes(
 
   app.patch<ExperimentParams>('/api/sites/:siteId/experiments/:experimentId', async (request) => {
     const site = await adminSite(request)
-    const { experiment, changed } = await updateExperiment(
-      db,
-      site.site_id,
+    const { experiment } = await updateExperiment(
+      commands,
+      site,
+      actor(request),
       request.params.experimentId,
       request.body,
-      clock,
     )
-    await audit(request, site, 'experiment.updated', experiment, { changed, status: experiment.status })
     return { success: true, data: experiment }
   })
 
   app.delete<ExperimentParams>('/api/sites/:siteId/experiments/:experimentId', async (request) => {
     const site = await adminSite(request)
-    const experiment = await deleteExperiment(db, site.site_id, request.params.experimentId)
-    await audit(request, site, 'experiment.deleted', experiment)
+    await deleteExperiment(commands, site, actor(request), request.params.experimentId)
     return { success: true }
   })
 }

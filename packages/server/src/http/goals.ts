@@ -5,25 +5,27 @@
  * in `goals/goal-input.ts` and `query/params.ts`, figures in `query/goal-*.ts`.
  */
 import type { FastifyInstance } from 'fastify'
-import { type AuditAction, recordAudit } from '../audit/audit-log.js'
 import { siteForAdmin, siteForReader } from '../auth/site-access.js'
-import type { Goal } from '../goals/goal.js'
 import { createGoal, deleteGoal, findGoal, listGoals, updateGoal } from '../goals/goals.js'
 import { queryGoalConversions } from '../query/goal-conversions.js'
 import { queryGoalSessions } from '../query/goal-sessions.js'
 import { offsetOf, parseQueryParams } from '../query/params.js'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import { type Clock, systemClock } from '../shared/time.js'
-import type { SiteRow } from '../sites/site.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
 import { pageMeta } from './page-meta.js'
 import { readerOf } from './reader.js'
 
-/** What the goal routes need: the metadata store (goals, access), the events store (figures). */
+/**
+ * What the goal routes need: the metadata store (goals, access), the events store (figures), and the
+ * change feed the goal commands announce on.
+ */
 export interface GoalRouteOptions {
   db: MetadataDb
   events: EventsStore
+  changes: ChangeFeed
   /** The current time (the default date range ends today); the system clock when omitted. */
   clock?: Clock
 }
@@ -37,16 +39,9 @@ type GoalParams = { Params: { siteId: string; goalId: string } }
  */
 export async function goalRoutes(
   app: FastifyInstance,
-  { db, events, clock = systemClock }: GoalRouteOptions,
+  { db, events, changes, clock = systemClock }: GoalRouteOptions,
 ) {
-  const audit = (site: SiteRow, userId: string, action: AuditAction, goal: Goal) =>
-    recordAudit(db, {
-      organizationId: site.organization_id,
-      siteId: site.site_id,
-      actorUserId: userId,
-      action,
-      details: { goalId: goal.goalId, name: goal.name, goalType: goal.goalType, config: goal.config },
-    })
+  const commands = { db, changes, clock }
 
   app.get<SiteParams>('/api/sites/:siteId/goals', async (request) => {
     const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
@@ -69,30 +64,21 @@ export async function goalRoutes(
   app.post<SiteParams>('/api/sites/:siteId/goals', async (request, reply) => {
     const { userId } = callerOf(request)
     const { site } = await siteForAdmin(db, userId, request.params.siteId)
-    const goal = await createGoal(db, site.site_id, request.body, clock)
-    await audit(site, userId, 'goal.created', goal)
+    const goal = await createGoal(commands, site, userId, request.body)
     return reply.code(201).send({ success: true, goalId: goal.goalId })
   })
 
   app.put<GoalParams>('/api/sites/:siteId/goals/:goalId', async (request) => {
     const { userId } = callerOf(request)
     const { site } = await siteForAdmin(db, userId, request.params.siteId)
-    const goal = await updateGoal(db, site.site_id, request.params.goalId, request.body, clock)
-    await audit(site, userId, 'goal.updated', goal)
+    const goal = await updateGoal(commands, site, userId, request.params.goalId, request.body)
     return { success: true, goalId: goal.goalId }
   })
 
   app.delete<GoalParams>('/api/sites/:siteId/goals/:goalId', async (request) => {
     const { userId } = callerOf(request)
     const { site } = await siteForAdmin(db, userId, request.params.siteId)
-    await deleteGoal(db, site.site_id, request.params.goalId)
-    await recordAudit(db, {
-      organizationId: site.organization_id,
-      siteId: site.site_id,
-      actorUserId: userId,
-      action: 'goal.deleted',
-      details: { goalId: Number(request.params.goalId) },
-    })
+    await deleteGoal(commands, site, userId, request.params.goalId)
     return { success: true }
   })
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { listAudit } from '../audit/audit-log.js'
 import { addMember, changeRole, listMembers, removeMember } from '../organizations/members.js'
 import { isAdminRole, roleIn } from '../organizations/organizations.js'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import { forbidden, organizationNotFound } from '../shared/errors.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
@@ -10,7 +11,11 @@ import { callerOf } from './caller-of.js'
 type OrgParams = { Params: { organizationId: string } }
 type MemberParams = { Params: { organizationId: string; userId: string } }
 
-export async function memberRoutes(app: FastifyInstance, { db }: { db: MetadataDb }) {
+export async function memberRoutes(
+  app: FastifyInstance,
+  { db, changes }: { db: MetadataDb; changes: ChangeFeed },
+) {
+  const commands = { db, changes }
   /** The caller and their role; 404 when they are not a member (never reveal the organization). */
   const actorIn = async (request: FastifyRequest, organizationId: string) => {
     const { userId } = callerOf(request)
@@ -31,14 +36,14 @@ export async function memberRoutes(app: FastifyInstance, { db }: { db: MetadataD
 
   app.post<OrgParams>('/api/organizations/:organizationId/members', async (request, reply) => {
     const actor = await adminIn(request, request.params.organizationId)
-    const member = await addMember(db, request.params.organizationId, actor, request.body)
+    const member = await addMember(commands, request.params.organizationId, actor, request.body)
     return reply.code(201).send({ success: true, data: member })
   })
 
   app.patch<MemberParams>('/api/organizations/:organizationId/members/:userId', async (request) => {
     const actor = await adminIn(request, request.params.organizationId)
     const member = await changeRole(
-      db,
+      commands,
       request.params.organizationId,
       actor,
       request.params.userId,
@@ -49,7 +54,7 @@ export async function memberRoutes(app: FastifyInstance, { db }: { db: MetadataD
 
   app.delete<MemberParams>('/api/organizations/:organizationId/members/:userId', async (request) => {
     const actor = await actorIn(request, request.params.organizationId)
-    await removeMember(db, request.params.organizationId, actor, request.params.userId)
+    await removeMember(commands, request.params.organizationId, actor, request.params.userId)
     return { success: true }
   })
 

@@ -3,14 +3,14 @@
  * store (Redis may be shared). Remembered for the few keys a process sees, since every request asks.
  */
 import crypto from 'node:crypto'
+import { createTtlCache } from '../shared/ttl-cache.js'
 
-const known = new Map<string, string>()
+const known = createTtlCache<string, string>({ ttlMs: Number.POSITIVE_INFINITY, maxEntries: 10_000 })
 
 export function rateLimitKey(apiKey: string): string {
   let key = known.get(apiKey)
   if (key === undefined) {
     key = crypto.createHash('sha256').update(apiKey).digest('hex')
-    if (known.size > 10_000) known.clear()
     known.set(apiKey, key)
   }
   return key

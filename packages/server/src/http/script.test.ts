@@ -7,6 +7,7 @@ import zlib from 'node:zlib'
 import { buildTracker, type TrackerBuild } from '@pathlight/tracker/build'
 import Fastify from 'fastify'
 import { describe, expect, it, vi } from 'vitest'
+import { createChangeFeed } from '../shared/change-feed.js'
 import type { SiteRow } from '../sites/site.js'
 import {
   CONFIG_CACHE_CONTROL,
@@ -211,6 +212,25 @@ describe('GET /api/sites/:siteId/tracker-config', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+})
+
+describe('tracker config and the change feed', () => {
+  it('drops a site announced as changed at once, and only that site', async () => {
+    const changes = createChangeFeed()
+    let row = siteRow(42)
+    const loadSite = vi.fn(async () => row)
+    const app = await appWith({ loadSite, changes, configTtlMs: 60_000 })
+    const get = async () => (await app.inject({ url: '/api/sites/42/tracker-config' })).json()
+    expect((await get()).trackErrors).toBe(false)
+    row = siteRow(42, { track_errors: 1 })
+    changes.announce({ kind: 'goals', siteId: 42 })
+    changes.announce({ kind: 'site', siteId: 7 })
+    expect((await get()).trackErrors).toBe(false)
+    changes.announce({ kind: 'site', siteId: 42 })
+    expect((await get()).trackErrors).toBe(true)
+    expect(loadSite).toHaveBeenCalledTimes(2)
+    await app.close()
   })
 })
 

@@ -6,7 +6,8 @@
  *   requested as `?v=<content hash>`, which makes it immutable for a year;
  * - `GET /api/sites/:siteId/tracker-config`: the site's public switches (`trackOutbound`, `trackErrors`,
  *   `webVitals`, `trackUrlParams`), fetched by the script in parallel with the first pageview; cached
- *   60 s by browsers and `configTtlMs` here.
+ *   60 s by browsers and `configTtlMs` here (a site change announced on `changes` drops it at once;
+ *   other processes' changes arrive within `configTtlMs`).
  * The scripts are built with esbuild on first use (or when the server starts listening), then served
  * from memory, gzip and brotli precompressed.
  */
@@ -14,7 +15,9 @@ import crypto from 'node:crypto'
 import zlib from 'node:zlib'
 import { buildTracker, type TrackerBuild } from '@pathlight/tracker/build'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import { errorBody } from '../shared/errors.js'
+import { createTtlCache } from '../shared/ttl-cache.js'
 import { type SiteRow, toSite } from '../sites/site.js'
 import { parseSiteId } from '../sites/sites.js'
 
@@ -26,6 +29,8 @@ export interface ScriptRouteOptions {
   build?: () => Promise<TrackerBuild>
   /** How long a site's switches are reused before `loadSite` is asked again, in ms. Default 5000. */
   configTtlMs?: number
+  /** Site changes announced here drop the site's cached switches at once. */
+  changes?: ChangeFeed
 }
 
 /** One served file: its bytes in each encoding and a strong validator of the content. */
@@ -54,7 +59,7 @@ const CONFIG_CACHE_MAX_SITES = 10_000
  */
 export async function scriptRoutes(
   app: FastifyInstance,
-  { loadSite, build = buildTracker, configTtlMs = 5000 }: ScriptRouteOptions,
+  { loadSite, build = buildTracker, configTtlMs = 5000, changes }: ScriptRouteOptions,
 ) {
   let assets: Promise<{ core: Asset; vitals: Asset; vitalsHash: string }> | undefined
   const getAssets = () => {
@@ -85,17 +90,19 @@ export async function scriptRoutes(
     return sendAsset(request, reply, vitals, cacheControl)
   })
 
-  const configs = new Map<number, { body: string | null; expires: number }>()
-  const configOf = async (siteId: number) => {
-    const now = Date.now()
-    const hit = configs.get(siteId)
-    if (hit && hit.expires > now) return hit.body
+  const configs = createTtlCache<number, string | null>({
+    ttlMs: configTtlMs,
+    maxEntries: CONFIG_CACHE_MAX_SITES,
+  })
+  const loadConfig = async (siteId: number) => {
     const row = await loadSite(siteId)
-    const body = row ? JSON.stringify(trackerConfigOf(row)) : null
-    if (configs.size >= CONFIG_CACHE_MAX_SITES) configs.clear()
-    configs.set(siteId, { body, expires: now + configTtlMs })
-    return body
+    return row ? JSON.stringify(trackerConfigOf(row)) : null
   }
+  const configOf = async (siteId: number) => configs.load(siteId, loadConfig)
+  const unsubscribe = changes?.subscribe((change) => {
+    if (change.kind === 'site') configs.delete(change.siteId)
+  })
+  if (unsubscribe) app.addHook('onClose', async () => unsubscribe())
 
   app.get<{ Params: { siteId: string } }>('/api/sites/:siteId/tracker-config', async (request, reply) => {
     const siteId = parseSiteId(request.params.siteId)

@@ -336,4 +336,40 @@ describe.each([
       createdAt: expect.stringMatching(/Z$/),
     })
   })
+
+  it("audits the operator's monthly pageview limit like the site's other settings, once per change", async () => {
+    const site = await newSite()
+    const limits = `/api/admin/sites/${site.siteId}/limits`
+    expect((await call('PUT', limits, owner.cookie, { monthlyPageviewLimit: 1000 })).json()).toEqual({
+      success: true,
+      data: { siteId: site.siteId, monthlyPageviewLimit: 1000 },
+    })
+    await call('PUT', limits, owner.cookie, { monthlyPageviewLimit: 1000 })
+    await call('PUT', limits, owner.cookie, { monthlyPageviewLimit: null })
+    type Entry = { action: string; actorUserId: string; details: unknown }
+    const entries: Entry[] = (await call('GET', `/api/sites/${site.siteId}/audit-log`, owner.cookie)).json()
+      .data
+    const byOwner = (limit: number | null) => ({
+      action: 'site.config_changed',
+      actorUserId: owner.userId,
+      details: { changed: { monthlyPageviewLimit: limit } },
+    })
+    expect(entries.map(({ action, actorUserId, details }) => ({ action, actorUserId, details }))).toEqual([
+      byOwner(null),
+      byOwner(1000),
+      expect.objectContaining({ action: 'site.created' }),
+    ])
+  })
+
+  it("a configuration change reaches the tracking script's config at once", async () => {
+    const site = await newSite()
+    const trackerConfig = async () =>
+      (await t.app.inject({ url: `/api/sites/${site.siteId}/tracker-config` })).json()
+    expect(await trackerConfig()).toMatchObject({ trackErrors: false, webVitals: false })
+    await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, {
+      trackErrors: true,
+      webVitals: true,
+    })
+    expect(await trackerConfig()).toMatchObject({ trackErrors: true, webVitals: true })
+  })
 })

@@ -2,11 +2,13 @@
  * What the ingest pipeline needs to know of a site, compiled once per cache fill: switches, the
  * excluded-IP matcher and the excluded-country set. `createSiteLookup` caches these for `ttlMs`
  * (default 2 s) so the hot path reads the metadata store at most once per site per TTL;
- * `invalidate(siteId)` drops an entry at once after a local change.
+ * `invalidate(siteId)` drops an entry at once, as does a site change announced on `changes` (changes
+ * made through other processes arrive within the TTL).
  */
 
+import type { ChangeFeed } from '../shared/change-feed.js'
 import type { Clock } from '../shared/time.js'
-import { systemClock } from '../shared/time.js'
+import { createTtlCache } from '../shared/ttl-cache.js'
 import type { SiteRow } from '../sites/site.js'
 import { toBool } from '../storage/metadata/schema.js'
 import { compileIpMatcher } from './enrich/ip-match.js'
@@ -59,24 +61,29 @@ export interface SiteLookup {
   invalidate(siteId: number): void
 }
 
-/** A cached lookup over `load` (usually `findSite` on the metadata store). */
+/**
+ * A cached lookup over `load` (usually `findSite` on the metadata store): at most 50,000 sites, one
+ * load per site at a time.
+ */
 export function createSiteLookup(
   load: (siteId: number) => Promise<SiteRow | undefined>,
-  options: { ttlMs?: number; clock?: Clock } = {},
+  options: { ttlMs?: number; clock?: Clock; changes?: ChangeFeed } = {},
 ): SiteLookup {
-  const ttl = options.ttlMs ?? 2000
-  const clock = options.clock ?? systemClock
-  const cache = new Map<number, { site: IngestSite | null; expires: number }>()
+  const cache = createTtlCache<number, IngestSite | null>({
+    ttlMs: options.ttlMs ?? 2000,
+    maxEntries: 50_000,
+    clock: options.clock,
+  })
+  const compile = async (siteId: number) => {
+    const row = await load(siteId)
+    return row ? toIngestSite(row) : null
+  }
+  options.changes?.subscribe((change) => {
+    if (change.kind === 'site') cache.delete(change.siteId)
+  })
   return {
     async get(siteId) {
-      const now = clock()
-      const hit = cache.get(siteId)
-      if (hit && hit.expires > now) return hit.site
-      const row = await load(siteId)
-      const site = row ? toIngestSite(row) : null
-      if (cache.size > 50_000) cache.clear()
-      cache.set(siteId, { site, expires: now + ttl })
-      return site
+      return cache.load(siteId, compile)
     },
     invalidate(siteId) {
       cache.delete(siteId)

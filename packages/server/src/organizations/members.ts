@@ -3,17 +3,21 @@
  * - any member may list members; admins and owners add, re-role and remove them;
  * - only an owner may make someone an owner, or change or remove an owner;
  * - the last owner can be neither demoted nor removed; anyone may leave (remove themselves) otherwise.
+ * Each change is audited (`member.added`, `member.role_changed`, `member.removed`) in its transaction
+ * and announced as a membership change (the ingest path caches roles).
  */
 import crypto from 'node:crypto'
+import { roles } from '@pathlight/protocol'
 import { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import { badRequest, conflict, forbidden, notFound } from '../shared/errors.js'
 import { isNulFree } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Role } from '../storage/metadata/schema.js'
 
-export const roles = ['owner', 'admin', 'member'] as const satisfies readonly Role[]
+export { roles }
 
 /** A member as the API returns it. */
 export interface Member {
@@ -31,6 +35,12 @@ export const addMemberBody = z.object({
 export const changeRoleBody = z.object({
   role: z.enum(roles, { error: `must be one of ${roles.join(', ')}` }),
 })
+
+/** What the member commands need: the store and where to announce membership changes. */
+export interface MemberCommandDeps {
+  db: MetadataDb
+  changes: ChangeFeed
+}
 
 export async function listMembers(db: MetadataDb, organizationId: string): Promise<Member[]> {
   const rows = await db
@@ -55,7 +65,7 @@ export async function listMembers(db: MetadataDb, organizationId: string): Promi
  *   409 already a member
  */
 export async function addMember(
-  db: MetadataDb,
+  { db, changes }: MemberCommandDeps,
   organizationId: string,
   actor: { userId: string; role: Role },
   input: unknown,
@@ -97,6 +107,7 @@ export async function addMember(
       details: { userId: user.id, email: user.email, role },
     })
   })
+  changes.announce({ kind: 'member', organizationId, userId: user.id })
   return { userId: user.id, name: user.name, email: user.email, role, joinedAt }
 }
 
@@ -105,7 +116,7 @@ export async function addMember(
  * @throws 400 invalid body; 403 when an admin touches owners; 404 not a member; 409 last owner demoted
  */
 export async function changeRole(
-  db: MetadataDb,
+  { db, changes }: MemberCommandDeps,
   organizationId: string,
   actor: { userId: string; role: Role },
   targetUserId: string,
@@ -115,7 +126,7 @@ export async function changeRole(
   if (!parsed.success) throw badRequest('Invalid role', z.flattenError(parsed.error))
   const role = parsed.data.role
   if (!isNulFree(targetUserId)) throw notFound('Member not found')
-  return db.transaction().execute(async (trx) => {
+  const member = await db.transaction().execute(async (trx) => {
     const target = await trx
       .selectFrom('member')
       .innerJoin('user', 'user.id', 'member.user_id')
@@ -146,6 +157,8 @@ export async function changeRole(
     }
     return { userId: targetUserId, name: target.name, email: target.email, role, joinedAt: target.created_at }
   })
+  changes.announce({ kind: 'member', organizationId, userId: targetUserId })
+  return member
 }
 
 /**
@@ -154,7 +167,7 @@ export async function changeRole(
  *   409 the last owner
  */
 export async function removeMember(
-  db: MetadataDb,
+  { db, changes }: MemberCommandDeps,
   organizationId: string,
   actor: { userId: string; role: Role },
   targetUserId: string,
@@ -189,6 +202,7 @@ export async function removeMember(
       details: { userId: targetUserId, email: target.email, role: target.role, left: leaving },
     })
   })
+  changes.announce({ kind: 'member', organizationId, userId: targetUserId })
 }
 
 async function countOwners(db: Pick<MetadataDb, 'selectFrom'>, organizationId: string): Promise<number> {

@@ -20,6 +20,7 @@
  * - `referrer` filters the referrer's domain (`referrer_domain`, 'www.' folded), the value the
  *   referrers report shows.
  */
+import { filterParameters, filterTypes } from '@pathlight/protocol'
 import { z } from 'zod'
 import type { SqlFragment } from './compiled-query.js'
 import { sessionColumns } from './metrics.js'
@@ -54,23 +55,13 @@ export const sessionFilterColumns = {
 /** Parameters that filter events, and those that filter sessions. */
 export type EventFilterParameter = keyof typeof eventFilterColumns
 export type SessionFilterParameter = keyof typeof sessionFilterColumns
-/** Every filter parameter, in the order error messages list them. */
-export const filterParameters = [
-  ...(Object.keys(eventFilterColumns) as EventFilterParameter[]),
-  ...(Object.keys(sessionFilterColumns) as SessionFilterParameter[]),
-] as const
+/** Every filter parameter, in the order error messages list them (each has a column above). */
+export { filterParameters }
 /** Any filter parameter. */
 export type FilterParameter = EventFilterParameter | SessionFilterParameter
 
 /** Comparison types (see the module comment for case sensitivity and value semantics). */
-export const filterTypes = [
-  'equals',
-  'not_equals',
-  'contains',
-  'not_contains',
-  'starts_with',
-  'regex',
-] as const
+export { filterTypes }
 /** One comparison type. */
 export type FilterType = (typeof filterTypes)[number]
 

@@ -11,6 +11,7 @@
  *   `rating` is the band of the rounded p75.
  * Pipeline: plan (`ReportScope` + dimension) -> `compileWebVitals` -> `runReport` -> `toWebVitals`.
  */
+import { webVitalNames } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { offsetOf } from './params.js'
@@ -19,7 +20,7 @@ import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 
 /** The metrics, in the order reports show them. */
-export const webVitalNames = ['lcp', 'inp', 'cls', 'fcp', 'ttfb'] as const
+export { webVitalNames }
 /** One metric: a column of `events`. */
 export type WebVitalName = (typeof webVitalNames)[number]
 

@@ -1,23 +1,50 @@
 /**
  * Private link keys: a secret that lets anyone holding it read one site's analytics (header
  * `X-Private-Key`), and nothing else. 256 random bits, base64url. Generating replaces any previous key;
- * revoking removes it; both take effect on the next request (keys are not cached).
+ * revoking removes it; both take effect on the next request (keys are not cached), are audited
+ * (`private_link.generated` / `private_link.revoked`) and announced as a site change.
  */
 import crypto from 'node:crypto'
+import { z } from 'zod'
+import { recordAudit } from '../audit/audit-log.js'
+import type { ChangeFeed } from '../shared/change-feed.js'
+import { badRequest } from '../shared/errors.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import type { SiteRow } from './site.js'
 
 export const privateLinkActions = ['generate_private_link_key', 'revoke_private_link_key'] as const
 export type PrivateLinkAction = (typeof privateLinkActions)[number]
 
-/** @returns the new key */
-export async function generatePrivateLinkKey(db: MetadataDb, siteId: number): Promise<string> {
-  const key = crypto.randomBytes(32).toString('base64url')
-  await db.updateTable('site').set({ private_link_key: key }).where('site_id', '=', siteId).execute()
-  return key
-}
+const privateLinkBody = z.object({
+  action: z.enum(privateLinkActions, { error: `must be one of ${privateLinkActions.join(', ')}` }),
+})
 
-export async function revokePrivateLinkKey(db: MetadataDb, siteId: number): Promise<void> {
-  await db.updateTable('site').set({ private_link_key: null }).where('site_id', '=', siteId).execute()
+/**
+ * Generate or revoke the site's key, as `input.action` says, on behalf of `actorUserId`.
+ * @returns the new key, or null after a revocation
+ * @throws AppError 400 'Invalid action' naming the field
+ */
+export async function changePrivateLink(
+  deps: { db: MetadataDb; changes: ChangeFeed },
+  site: SiteRow,
+  actorUserId: string,
+  input: unknown,
+): Promise<string | null> {
+  const parsed = privateLinkBody.safeParse(input)
+  if (!parsed.success) throw badRequest('Invalid action', z.flattenError(parsed.error))
+  const generate = parsed.data.action === 'generate_private_link_key'
+  const key = generate ? crypto.randomBytes(32).toString('base64url') : null
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable('site').set({ private_link_key: key }).where('site_id', '=', site.site_id).execute()
+    await recordAudit(trx, {
+      organizationId: site.organization_id,
+      siteId: site.site_id,
+      actorUserId,
+      action: generate ? 'private_link.generated' : 'private_link.revoked',
+    })
+  })
+  deps.changes.announce({ kind: 'site', siteId: site.site_id })
+  return key
 }
 
 /** Constant-time comparison of a presented key with the site's current one. */

@@ -1,10 +1,13 @@
 /**
  * Site configuration (the object of `PUT /api/sites/{id}/config`): read, and partial update with
  * validation. Only the fields sent change. `excludedIPs` entries are IPv4/IPv6 addresses or CIDR
- * ranges; `excludedCountries` are ISO 3166-1 alpha-2 codes, stored upper case.
+ * ranges; `excludedCountries` are ISO 3166-1 alpha-2 codes, stored upper case. An update that changes
+ * anything is audited (`site.config_changed`) in its transaction and announced as a site change.
  */
 import { z } from 'zod'
+import { recordAudit } from '../audit/audit-log.js'
 import { isValidIpOrCidr } from '../ingest/enrich/ip-match.js'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import { badRequest } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
@@ -113,16 +116,18 @@ export function toSiteConfig(row: SiteRow): SiteConfig {
 }
 
 /**
- * Apply a partial update. Duplicates in the lists are removed, order kept.
+ * Apply a partial update by `actorUserId`, audit what changed and announce it (caches of the site drop
+ * it at once). Duplicates in the lists are removed, order kept.
  * @returns the configuration after the update and the names of the fields that changed
  * @throws AppError 400 naming each invalid field (and entry index) in `details.fieldErrors`
  */
 export async function updateSiteConfig(
-  db: MetadataDb,
+  deps: { db: MetadataDb; changes: ChangeFeed; clock?: Clock },
   row: SiteRow,
+  actorUserId: string,
   input: unknown,
-  clock: Clock = systemClock,
 ): Promise<{ config: SiteConfig; changed: (keyof SiteConfig)[] }> {
+  const clock = deps.clock ?? systemClock
   const parsed = siteConfigUpdate.safeParse(input ?? {})
   if (!parsed.success) {
     const fieldErrors: Record<string, string[]> = {}
@@ -165,17 +170,34 @@ export async function updateSiteConfig(
 
   const before = toSiteConfig(row)
   if (Object.keys(set).length === 0) return { config: before, changed: [] }
-  const updated = await db
-    .updateTable('site')
-    .set({ ...set, updated_at: isoNow(clock) })
-    .where('site_id', '=', row.site_id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  const config = toSiteConfig({ ...updated, site_id: Number(updated.site_id) })
-  const changed = (Object.keys(config) as (keyof SiteConfig)[]).filter(
-    (key) => JSON.stringify(config[key]) !== JSON.stringify(before[key]),
-  )
-  return { config, changed }
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('site')
+      .set({ ...set, updated_at: isoNow(clock) })
+      .where('site_id', '=', row.site_id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    const config = toSiteConfig({ ...updated, site_id: Number(updated.site_id) })
+    const changed = (Object.keys(config) as (keyof SiteConfig)[]).filter(
+      (key) => JSON.stringify(config[key]) !== JSON.stringify(before[key]),
+    )
+    if (changed.length > 0) {
+      await recordAudit(
+        trx,
+        {
+          organizationId: row.organization_id,
+          siteId: row.site_id,
+          actorUserId,
+          action: 'site.config_changed',
+          details: { changed: Object.fromEntries(changed.map((key) => [key, config[key]])) },
+        },
+        clock,
+      )
+    }
+    return { config, changed }
+  })
+  deps.changes.announce({ kind: 'site', siteId: row.site_id })
+  return result
 }
 
 function parseList(json: string): string[] {

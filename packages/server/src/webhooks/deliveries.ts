@@ -7,6 +7,7 @@
  * disabled, with the reason recorded for its owner.
  */
 import { sql } from 'kysely'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { fromBool, toBool } from '../storage/metadata/schema.js'
@@ -26,8 +27,8 @@ export interface DeliveryRunnerOptions {
   random?: () => number
   batchSize?: number
   disableAfterMs?: number
-  /** Called when a webhook's state changes (disabled), so caches can drop it. */
-  onWebhookChange?: (siteId: number) => void
+  /** Where a webhook's change of state (disabled) is announced, so subscription caches drop it. */
+  changes?: ChangeFeed
 }
 
 /** One pass: claim what is due, attempt each, record. @returns how many deliveries were attempted */
@@ -134,7 +135,7 @@ export function createDeliveryRunner(store: MetadataStore, options: DeliveryRunn
         })
         .where('id', '=', webhook.id)
         .execute()
-      if (disable) options.onWebhookChange?.(Number(webhook.site_id))
+      if (disable) options.changes?.announce({ kind: 'webhooks', siteId: Number(webhook.site_id) })
     })
   }
 

@@ -13,8 +13,8 @@ import type { ConversionTracker } from './conversion-tracker.js'
 import type { Outbox } from './outbox.js'
 
 export interface GoalFactsDeps {
-  /** The site's goals (cached by the caller). */
-  goalsOf(siteId: number): Promise<readonly Goal[]>
+  /** The site's goals (cached by the caller: a hit may answer without a promise). */
+  goalsOf(siteId: number): readonly Goal[] | Promise<readonly Goal[]>
   conversions: ConversionTracker
 }
 

@@ -3,10 +3,14 @@
  * an alert fires), one delivery row per subscribed, enabled webhook is written to the metadata store;
  * the worker (workers/webhook-worker.ts) sends them. Rows from concurrent facts are written together
  * (group commit), and `enqueue` resolves once they are stored, so the caller can acknowledge the fact
- * knowing its deliveries will survive a crash. Sites without subscribers cost one cached lookup.
+ * knowing its deliveries will survive a crash. Sites without subscribers cost one cached lookup; the
+ * subscriptions of a site are cached `cacheTtlMs` (default 5 s), dropped at once when a webhook change
+ * is announced on `changes` in this process.
  */
 import crypto from 'node:crypto'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import { createTtlCache } from '../shared/ttl-cache.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { toBool } from '../storage/metadata/schema.js'
 import type { WebhookDeliveryTable } from '../storage/metadata/webhook-schema.js'
@@ -31,35 +35,35 @@ interface Subscription {
   events: readonly string[]
 }
 
-export function createOutbox(db: MetadataDb, options: { clock?: Clock; cacheTtlMs?: number } = {}): Outbox {
+export function createOutbox(
+  db: MetadataDb,
+  options: { clock?: Clock; cacheTtlMs?: number; changes?: ChangeFeed } = {},
+): Outbox {
   const clock = options.clock ?? systemClock
-  const ttl = options.cacheTtlMs ?? 5000
-  const subscriptions = new Map<number, { hooks: Subscription[]; expires: number }>()
-  const loading = new Map<number, Promise<Subscription[]>>()
+  const subscriptions = createTtlCache<number, Subscription[]>({
+    ttlMs: options.cacheTtlMs ?? 5000,
+    maxEntries: 50_000,
+    clock,
+  })
+  options.changes?.subscribe((change) => {
+    if (change.kind === 'webhooks') subscriptions.delete(change.siteId)
+  })
 
   let queue: { row: WebhookDeliveryTable; resolve: () => void; reject: (e: unknown) => void }[] = []
   let writing: Promise<void> | undefined
 
-  const load = (siteId: number): Promise<Subscription[]> => {
-    let pending = loading.get(siteId)
-    if (!pending) {
-      pending = db
-        .selectFrom('webhook')
-        .select(['id', 'events', 'enabled'])
-        .where('site_id', '=', siteId)
-        .execute()
-        .then((rows) => {
-          const hooks = rows
-            .filter((r) => toBool(r.enabled))
-            .map((r) => ({ id: r.id, events: JSON.parse(r.events) as string[] }))
-          subscriptions.set(siteId, { hooks, expires: clock() + ttl })
-          return hooks
-        })
-        .finally(() => loading.delete(siteId))
-      loading.set(siteId, pending)
-    }
-    return pending
+  const loadHooks = async (siteId: number): Promise<Subscription[]> => {
+    const rows = await db
+      .selectFrom('webhook')
+      .select(['id', 'events', 'enabled'])
+      .where('site_id', '=', siteId)
+      .execute()
+    return rows
+      .filter((r) => toBool(r.enabled))
+      .map((r) => ({ id: r.id, events: JSON.parse(r.events) as string[] }))
   }
+  /** On a miss: the (shared) pending read of the site's subscriptions. */
+  const load = (siteId: number) => Promise.resolve(subscriptions.load(siteId, loadHooks))
 
   const write = () => {
     if (writing || queue.length === 0) return
@@ -126,12 +130,12 @@ export function createOutbox(db: MetadataDb, options: { clock?: Clock; cacheTtlM
   return {
     enqueue(siteId, type, data) {
       const cached = subscriptions.get(siteId)
-      if (cached && cached.expires > clock()) return store(cached.hooks, siteId, type, data)
+      if (cached !== undefined) return store(cached, siteId, type, data)
       return load(siteId).then((hooks) => store(hooks, siteId, type, data))
     },
     wants(siteId, type) {
       const cached = subscriptions.get(siteId)
-      if (cached && cached.expires > clock()) return cached.hooks.some((h) => h.events.includes(type))
+      if (cached !== undefined) return cached.some((h) => h.events.includes(type))
       return load(siteId).then((hooks) => hooks.some((h) => h.events.includes(type)))
     },
     invalidate(siteId) {

@@ -14,12 +14,9 @@
  *   (`observed` is the window's value, or its percent change when `relative`; `previous` the previous
  *   window's value).
  */
-export const webhookEventTypes = [
-  'session.created',
-  'event.tracked',
-  'goal.converted',
-  'alert.triggered',
-] as const
+import { webhookEventTypes } from '@pathlight/protocol'
+
+export { webhookEventTypes }
 export type WebhookEventType = (typeof webhookEventTypes)[number]
 
 export interface WebhookPayload<Data = Record<string, unknown>> {

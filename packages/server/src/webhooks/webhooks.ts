@@ -4,6 +4,7 @@
  */
 import crypto from 'node:crypto'
 import { z } from 'zod'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import { badRequest, notFound } from '../shared/errors.js'
 import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
@@ -66,8 +67,8 @@ export function toWebhook(row: WebhookTable): Webhook {
 export interface WebhookStoreOptions {
   allowPrivate: boolean
   clock?: Clock
-  /** Called after any change, so subscription caches drop the site's entry. */
-  onChange?: (siteId: number) => void
+  /** Where creations, updates and deletions are announced, so subscription caches drop the site's entry. */
+  changes?: ChangeFeed
 }
 
 export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
@@ -120,7 +121,7 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
         updated_at: now,
       }
       await db.insertInto('webhook').values(row).execute()
-      options.onChange?.(siteId)
+      options.changes?.announce({ kind: 'webhooks', siteId })
       return { ...toWebhook(row), secret: row.secret }
     },
     async list(siteId: number): Promise<Webhook[]> {
@@ -149,7 +150,7 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
           Object.assign(set, { disabled_reason: null, consecutive_failures: 0, failing_since: null })
       }
       await db.updateTable('webhook').set(set).where('id', '=', id).execute()
-      options.onChange?.(siteId)
+      options.changes?.announce({ kind: 'webhooks', siteId })
       return toWebhook(await find(siteId, id))
     },
     async rotateSecret(siteId: number, id: string): Promise<{ secret: string }> {
@@ -165,7 +166,7 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
     async remove(siteId: number, id: string): Promise<void> {
       await find(siteId, id)
       await db.deleteFrom('webhook').where('id', '=', id).execute()
-      options.onChange?.(siteId)
+      options.changes?.announce({ kind: 'webhooks', siteId })
     },
   }
 }

@@ -1,5 +1,5 @@
 /** The shares of good, needs-improvement and poor measurements as one stacked bar with its percentages. */
-import type { WebVitalStats } from '../../api/report-types'
+import type { WebVitalStats } from '@pathlight/protocol'
 import { formatPercent } from '../../lib/report-format'
 
 const bands = [

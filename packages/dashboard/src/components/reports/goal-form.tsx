@@ -2,9 +2,9 @@
  * Create or edit a goal: visiting a page (a path, or a prefix ending in `*`) or firing a custom event
  * (optionally with one property value). The server validates; its messages appear under the fields.
  */
+import type { GoalInput } from '@pathlight/protocol'
 import { useState } from 'react'
 import type { ApiError } from '../../api/api-error'
-import type { GoalInput } from '../../api/report-types'
 import { Field } from '../field'
 import { FormError } from '../form-error'
 

@@ -2,7 +2,7 @@
  * The headline figures of the range with their change against the previous period of equal length.
  * The change is green when it is an improvement (a lower bounce rate is one).
  */
-import type { Stats, Totals } from '../../api/report-types'
+import type { Stats, Totals } from '@pathlight/protocol'
 import { formatDay } from '../../lib/dates'
 import {
   formatChange,

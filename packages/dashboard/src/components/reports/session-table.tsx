@@ -1,5 +1,5 @@
 /** Sessions as a table, newest first: when, where from, how long, which pages; each opens its timeline. */
-import type { Session } from '../../api/report-types'
+import type { Session } from '@pathlight/protocol'
 import { formatDateTime } from '../../lib/format'
 import { formatCount, formatSeconds } from '../../lib/report-format'
 import { countryName } from '../../lib/report-labels'

@@ -3,8 +3,8 @@
  * ticks, up to six time labels in the report's zone, a tooltip (`<title>`) per bucket, and the same
  * figures as a table for screen readers and copying.
  */
+import type { SeriesBucket } from '@pathlight/protocol'
 import { useId } from 'react'
-import type { SeriesBucket } from '../../api/report-types'
 import { areaPath, labelIndexes, linePath, niceTicks, plotPoints } from '../../lib/chart-scale'
 import { formatCount } from '../../lib/report-format'
 

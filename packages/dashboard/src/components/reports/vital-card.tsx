@@ -2,7 +2,7 @@
  * One web vital: its p75 coloured by band, the shares of measurements that were good, needed
  * improvement or were poor (a stacked bar), p50 and p90, and the band limits.
  */
-import type { WebVitalName, WebVitalStats, WebVitalThreshold } from '../../api/report-types'
+import type { WebVitalName, WebVitalStats, WebVitalThreshold } from '@pathlight/protocol'
 import { formatCount, formatPercent, formatVital } from '../../lib/report-format'
 import { ratingLabels, vitalLabels } from '../../lib/vital-labels'
 import { BandBar } from './band-bar'

@@ -1,7 +1,7 @@
+import { component } from '@pathlight/protocol'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildOpenApiDocument, toOpenApiPath } from './build-document.js'
-import { component } from './openapi-registry.js'
 import { json } from './route-doc.js'
 
 const ok = json('OK', z.object({ success: z.literal(true) }))

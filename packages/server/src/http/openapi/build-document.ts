@@ -5,9 +5,9 @@
  * the security schemes, and the usual error answers each access level implies.
  */
 import fs from 'node:fs'
+import { errorResponse } from '@pathlight/protocol'
 import type { RouteInfo } from '../../app.js'
 import { accessRules, securitySchemes } from './access-rules.js'
-import { errorResponse } from './response-schemas.js'
 import { type ResponseDoc, type RouteDoc, type Status, tags } from './route-doc.js'
 import { routeDocs } from './route-docs.js'
 import { type JsonSchema, toJsonSchema } from './to-json-schema.js'

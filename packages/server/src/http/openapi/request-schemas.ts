@@ -6,6 +6,7 @@
  * bodies that do have an exported schema (sites, members, webhooks, alerts, API keys, tracking) are
  * imported by the catalogue directly.
  */
+import { doc, seriesBuckets } from '@pathlight/protocol'
 import { z } from 'zod'
 import { experimentStatuses } from '../../experiments/experiment.js'
 import {
@@ -30,7 +31,6 @@ import { bucketUnits } from '../../query/time-buckets.js'
 import { webVitalDimensions } from '../../query/web-vitals.js'
 import { privateLinkActions } from '../../sites/private-link.js'
 import { eventTypes } from '../../storage/events/event-row.js'
-import { doc } from './openapi-registry.js'
 import { toJsonSchema } from './to-json-schema.js'
 
 const filterList = z
@@ -176,7 +176,7 @@ export const authBody = z.union([
   doc(z.object({ email: z.string(), password: z.string() }), { title: 'sign-in/email' }),
 ])
 
-const seriesBucket = doc(z.enum(['hour', 'day', 'week', 'month']), 'Bucket size (weeks start on Monday)')
+const seriesBucket = doc(z.enum(seriesBuckets), 'Bucket size (weeks start on Monday)')
 
 /** `GET /api/sites/{siteId}/stats` and `GET /api/v1/sites/{siteId}/stats`. */
 export const statsQuery = analyticsQuery.extend({

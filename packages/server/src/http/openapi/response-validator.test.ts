@@ -1,7 +1,7 @@
+import { component } from '@pathlight/protocol'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildOpenApiDocument } from './build-document.js'
-import { component } from './openapi-registry.js'
 import { createResponseValidator } from './response-validator.js'
 import { json, media } from './route-doc.js'
 

@@ -5,43 +5,10 @@
  *
  * Adding a route: add one entry with its summary, tag, access level (who may call it), the query and
  * body schemas the route validates with (import the route's own zod schema when it is exported), and
- * its answers per status (`json(description, schema)` with a schema of `response-schemas.ts`, or a
+ * its answers per status (`json(description, schema)` with a schema of `@pathlight/protocol`, or a
  * string for an error answer). The access level adds its usual errors (401, 403, 404, 429), a query or
  * body adds 400, and every route gets a `default` error answer; list other statuses here.
  */
-import { z } from 'zod'
-import { createAlertBody, updateAlertBody } from '../../alerts/alert-rules.js'
-import { createApiKeyBody } from '../../auth/api-keys.js'
-import { trackPayloadSchema } from '../../ingest/payload.js'
-import { addMemberBody, changeRoleBody } from '../../organizations/members.js'
-import { createOrganizationBody } from '../../organizations/organizations.js'
-import { breakdowns } from '../../query/breakdown.js'
-import { siteConfigUpdate } from '../../sites/site-config.js'
-import { createSiteBody } from '../../sites/sites.js'
-import { createWebhookBody, updateWebhookBody } from '../../webhooks/webhooks.js'
-import { changePasswordBody } from '../account.js'
-import { doc } from './openapi-registry.js'
-import {
-  analyticsQuery,
-  authBody,
-  createExperimentBody,
-  createGoalBody,
-  deliveriesQuery,
-  errorBucketsQuery,
-  errorEventsQuery,
-  eventsCountQuery,
-  eventsQuery,
-  limitsBody,
-  privateLinkBody,
-  statsQuery,
-  updateExperimentBody,
-  updateGoalBody,
-  v1EventsQuery,
-  v1PagesQuery,
-  v1RevenueQuery,
-  vitalsQuery,
-  webVitalsQuery,
-} from './request-schemas.js'
 import {
   alertRule,
   apiKey,
@@ -51,6 +18,7 @@ import {
   createdWebhook,
   dataList,
   delivery,
+  doc,
   errorBucket,
   errorEvent,
   errorName,
@@ -72,6 +40,7 @@ import {
   redelivery,
   reportSummary,
   revenueReport,
+  seriesBuckets,
   session,
   sessionEvent,
   site,
@@ -79,6 +48,7 @@ import {
   siteEventStatus,
   siteLimits,
   stats,
+  statsMeta,
   successData,
   successResponse,
   trackerConfig,
@@ -88,7 +58,39 @@ import {
   webVitals,
   webVitalsRow,
   webVitalsThresholds,
-} from './response-schemas.js'
+} from '@pathlight/protocol'
+import { z } from 'zod'
+import { createAlertBody, updateAlertBody } from '../../alerts/alert-rules.js'
+import { createApiKeyBody } from '../../auth/api-keys.js'
+import { trackPayloadSchema } from '../../ingest/payload.js'
+import { addMemberBody, changeRoleBody } from '../../organizations/members.js'
+import { createOrganizationBody } from '../../organizations/organizations.js'
+import { breakdowns } from '../../query/breakdown.js'
+import { siteConfigUpdate } from '../../sites/site-config.js'
+import { createSiteBody } from '../../sites/sites.js'
+import { createWebhookBody, updateWebhookBody } from '../../webhooks/webhooks.js'
+import { changePasswordBody } from '../account.js'
+import {
+  analyticsQuery,
+  authBody,
+  createExperimentBody,
+  createGoalBody,
+  deliveriesQuery,
+  errorBucketsQuery,
+  errorEventsQuery,
+  eventsCountQuery,
+  eventsQuery,
+  limitsBody,
+  privateLinkBody,
+  statsQuery,
+  updateExperimentBody,
+  updateGoalBody,
+  v1EventsQuery,
+  v1PagesQuery,
+  v1RevenueQuery,
+  vitalsQuery,
+  webVitalsQuery,
+} from './request-schemas.js'
 import { empty, json, media, type RouteDoc } from './route-doc.js'
 
 const notModified = empty('Not modified (the `If-None-Match` ETag matches)')
@@ -96,21 +98,8 @@ const deleted = json('Deleted', successResponse)
 const anyJson = z.unknown()
 const notMine = 'Not found, or not in one of your organizations'
 const day = doc(z.string(), { format: 'date', description: 'YYYY-MM-DD in the time zone' })
-const seriesBucket = z.enum(['hour', 'day', 'week', 'month'])
-const statsAnswer = json(
-  'The figures',
-  z.object({
-    data: stats,
-    meta: z.object({
-      startDate: day,
-      endDate: day,
-      previousStartDate: day,
-      previousEndDate: day,
-      timeZone: z.string(),
-      bucket: seriesBucket.optional(),
-    }),
-  }),
-)
+const seriesBucket = z.enum(seriesBuckets)
+const statsAnswer = json('The figures', z.object({ data: stats, meta: statsMeta }))
 const eventPage = json(
   'A page of events, newest first',
   z.object({

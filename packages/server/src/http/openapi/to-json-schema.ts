@@ -6,8 +6,8 @@
  * `additionalProperties: false` unless declared loose). Refinements and transforms have no JSON
  * Schema equivalent and are left out (`unrepresentable: 'any'`): the route still enforces them.
  */
+import { openApiRegistry } from '@pathlight/protocol'
 import { z } from 'zod'
-import { openApiRegistry } from './openapi-registry.js'
 
 /** A JSON Schema object. */
 export type JsonSchema = { [keyword: string]: unknown }

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type ipaddr from 'ipaddr.js'
 import { type CountryResponse, open, type Reader } from 'maxmind'
-import { LruCache } from './lru-cache.js'
+import { createTtlCache } from '../../shared/ttl-cache.js'
 import { parseIp } from './parse-ip.js'
 
 /**
@@ -95,7 +95,11 @@ export async function openGeolocator(paths?: { ipv4: string; ipv6: string }): Pr
   ])
   let readers: { v4: Reader<DbipCityRecord>; v6: Reader<DbipCityRecord> } | null = { v4, v6 }
   // Visitors send many events from one address: remember the answer per address string.
-  const recent = new LruCache<string, GeoLocation | null>(IP_CACHE_ENTRIES)
+  const recent = createTtlCache<string, GeoLocation | null>({
+    ttlMs: Number.POSITIVE_INFINITY,
+    maxEntries: IP_CACHE_ENTRIES,
+    lru: true,
+  })
 
   const lookupUncached = (ip: string): GeoLocation | null => {
     if (readers === null) return null

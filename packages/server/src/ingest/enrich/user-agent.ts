@@ -9,7 +9,7 @@
  * complete Android Chrome user agent and would otherwise be counted as mobile Chrome visitors.
  */
 import { UAParser } from 'ua-parser-js'
-import { LruCache } from './lru-cache.js'
+import { createTtlCache } from '../../shared/ttl-cache.js'
 
 /** Device class of a visitor; '' when it cannot be told. */
 export type DeviceType =
@@ -151,7 +151,11 @@ const DESKTOP_OS: ReadonlySet<string> = new Set([
 ])
 
 const parser = new UAParser('')
-const cache = new LruCache<string, ParsedUserAgent>(CACHE_ENTRIES)
+const cache = createTtlCache<string, ParsedUserAgent>({
+  ttlMs: Number.POSITIVE_INFINITY,
+  maxEntries: CACHE_ENTRIES,
+  lru: true,
+})
 
 /**
  * Parses a User-Agent header into browser, OS and device class.

@@ -1,6 +1,6 @@
+import { createTtlCache } from '../../shared/ttl-cache.js'
 import type { Draft } from '../draft.js'
 import { parseUtm, toChannel, type UtmParameters } from '../enrich/channel.js'
-import { LruCache } from '../enrich/lru-cache.js'
 import { ok, type StageResult } from '../outcome.js'
 
 /**
@@ -32,7 +32,11 @@ export function putChannel(draft: Draft): StageResult {
 }
 
 /** Traffic sources repeat (the same referrer and campaign links): remember recent answers. */
-const recent = new LruCache<string, UtmParameters & { channel: string; referrer_domain: string }>(5000)
+const recent = createTtlCache<string, UtmParameters & { channel: string; referrer_domain: string }>({
+  ttlMs: Number.POSITIVE_INFINITY,
+  maxEntries: 5000,
+  lru: true,
+})
 
 function referrerDomain(referrer: string): string {
   if (referrer === '') return ''

@@ -1,20 +1,24 @@
 /**
- * The shapes the routes answer, as zod schemas registered as OpenAPI components. They are the
- * documentation of the response types of the domain modules (`Site` in `sites/site.ts`, `Member` in
- * `organizations/members.ts`, ...): the test suite validates every JSON response against them, so a
- * change to a response type that is not reflected here fails the tests that exercise it.
+ * The shapes the server's routes answer, as zod schemas registered as OpenAPI components. They are the
+ * documentation of the response types of the server's domain modules (`Site` in `sites/site.ts`,
+ * `Member` in `organizations/members.ts`, ...): the server's test suite validates every JSON response
+ * against them, so a change to a response type that is not reflected here fails the tests that exercise
+ * it. The types clients read are inferred from them (`types.ts`).
  * Objects are closed (no properties beyond those listed) except where noted.
  */
 import { z } from 'zod'
-import { alertMetrics } from '../../alerts/alert-rules.js'
-import { auditActions } from '../../audit/audit-log.js'
-import { API_KEY_SCOPES } from '../../auth/key-scope.js'
-import { experimentStatuses } from '../../experiments/experiment.js'
-import { goalTypes } from '../../goals/goal.js'
-import { roles } from '../../organizations/members.js'
-import { webVitalNames } from '../../query/web-vitals.js'
-import { eventTypes } from '../../storage/events/event-row.js'
-import { webhookEventTypes } from '../../webhooks/webhook-events.js'
+import {
+  API_KEY_SCOPES,
+  alertMetrics,
+  auditActions,
+  eventTypes,
+  experimentStatuses,
+  goalTypes,
+  roles,
+  seriesBuckets,
+  webhookEventTypes,
+  webVitalNames,
+} from './enums.js'
 import { component, doc } from './openapi-registry.js'
 
 /** An ISO 8601 UTC timestamp with milliseconds, e.g. `2026-11-22T10:00:00.123Z`. */
@@ -47,7 +51,7 @@ export const successResponse = component(
 /** `{success:true, data}`: the envelope of most management routes. */
 export const successData = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data })
 
-const pageMeta = component(
+export const pageMeta = component(
   'PageMeta',
   z.object({
     total: count('Items in all pages'),
@@ -523,10 +527,27 @@ export const stats = z.object({
   current: totals,
   previous: doc(totals, 'The same figures for the period of equal length just before'),
   change: doc(
-    z.object(Object.fromEntries(Object.keys(overviewFields).map((key) => [key, z.number().nullable()]))),
+    z.object(
+      Object.fromEntries(Object.keys(overviewFields).map((key) => [key, z.number().nullable()])) as Record<
+        keyof typeof overviewFields,
+        z.ZodNullable<z.ZodNumber>
+      >,
+    ),
     'Relative change per figure ((current - previous) / previous); null when the previous value is 0',
   ),
   series: doc(z.array(seriesPoint), 'With `bucket`: every bucket of the range').optional(),
+})
+
+const day = doc(z.string(), { format: 'date', description: 'YYYY-MM-DD in the time zone' })
+
+/** The `meta` of a stats answer: the range and the period before it (days, both included). */
+export const statsMeta = z.object({
+  startDate: day,
+  endDate: day,
+  previousStartDate: day,
+  previousEndDate: day,
+  timeZone: z.string(),
+  bucket: z.enum(seriesBuckets).optional(),
 })
 
 export const pageStats = component(
@@ -708,7 +729,12 @@ const threshold = z.object({
 })
 
 export const webVitalsThresholds = doc(
-  z.object(Object.fromEntries(webVitalNames.map((name) => [name, threshold]))),
+  z.object(
+    Object.fromEntries(webVitalNames.map((name) => [name, threshold])) as Record<
+      (typeof webVitalNames)[number],
+      typeof threshold
+    >,
+  ),
   'Band limits per metric: good up to `good`, poor above `poor`',
 )
 
@@ -716,4 +742,14 @@ export const liveVisitors = z.object({
   visitors: count('Distinct visitors with an event in the window'),
   from: timestamp('Start of the window (excluded): 5 minutes before `to`'),
   to: timestamp('End of the window (included): now, by the server clock'),
+})
+
+/**
+ * The part of Better Auth's `GET /api/auth/get-session` answer that clients read (it answers null when
+ * signed out). Better Auth's own shape, with more fields than these: not an OpenAPI component, and not
+ * checked by the response validator.
+ */
+export const authSession = z.looseObject({
+  user: z.looseObject({ id: z.string(), name: z.string(), email: z.string() }),
+  session: z.looseObject({ id: z.string(), expiresAt: z.string() }),
 })

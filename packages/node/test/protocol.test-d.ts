@@ -1,0 +1,21 @@
+/**
+ * The client's public types against `@pathlight/protocol`, checked by `tsc --noEmit -p packages/node`
+ * (never run). The client keeps its own declarations so that its published `.d.ts` needs nothing at
+ * install time; these checks fail when the wire shapes move away from them.
+ */
+import type { TrackRequest, TrackResponse as WireTrackResponse } from '@pathlight/protocol'
+import { expectTypeOf } from 'vitest'
+import type { TrackPayload, TrackResponse } from '../src/index.js'
+
+/** The answer the client resolves with is exactly the server's. */
+expectTypeOf<TrackResponse>().toEqualTypeOf<WireTrackResponse>()
+
+/** Every page field the client sends is a field of the tracking body, with a type the server accepts. */
+expectTypeOf<TrackPayload>().toExtend<Partial<TrackRequest>>()
+expectTypeOf<keyof TrackPayload>().toExtend<keyof TrackRequest>()
+
+/** A body as the client builds it (`client.ts`: `site_id` as a string, then the fields) is accepted. */
+expectTypeOf<TrackPayload & { site_id: string; type: 'pageview' }>().toExtend<TrackRequest>()
+expectTypeOf<
+  TrackPayload & { site_id: string; type: 'custom_event'; event_name: string; properties?: string }
+>().toExtend<TrackRequest>()

@@ -1,0 +1,118 @@
+/**
+ * The closed sets of values the wire shapes use, as constant tuples (`z.enum(...)` takes them, `.map`
+ * lists them in a form). This module imports nothing, so a browser bundle may import it for its values
+ * without pulling in zod.
+ */
+
+/** Roles in an organization, strongest first. */
+export const roles = ['owner', 'admin', 'member'] as const
+export type Role = (typeof roles)[number]
+
+/**
+ * What an API key may do: `track` only send events (`POST /api/track`); `read` reports, the v1 API and
+ * every other read, no changes and no tracking; `full` everything its user may do.
+ */
+export const API_KEY_SCOPES = ['track', 'read', 'full'] as const
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number]
+
+/** Administrative actions of the audit trail. */
+export const auditActions = [
+  'site.created',
+  'site.deleted',
+  'site.config_changed',
+  'private_link.generated',
+  'private_link.revoked',
+  'member.added',
+  'member.removed',
+  'member.role_changed',
+  'goal.created',
+  'goal.updated',
+  'goal.deleted',
+  'experiment.created',
+  'experiment.updated',
+  'experiment.deleted',
+] as const
+export type AuditAction = (typeof auditActions)[number]
+
+/** The events a webhook can subscribe to (payloads: `webhooks/webhook-events.ts` of the server). */
+export const webhookEventTypes = [
+  'session.created',
+  'event.tracked',
+  'goal.converted',
+  'alert.triggered',
+] as const
+export type WebhookEventType = (typeof webhookEventTypes)[number]
+
+/** What an alert rule counts over its window. */
+export const alertMetrics = [
+  'pageviews',
+  'sessions',
+  'visitors',
+  'custom_events',
+  'errors',
+  'goal_conversions',
+] as const
+export type AlertMetric = (typeof alertMetrics)[number]
+
+/** Experiment lifecycle states. Informative only: results are computed in every state. */
+export const experimentStatuses = ['draft', 'running', 'completed'] as const
+/** 'draft', 'running' or 'completed'. */
+export type ExperimentStatus = (typeof experimentStatuses)[number]
+
+/** The two kinds of goal. */
+export const goalTypes = ['path', 'event'] as const
+/** 'path' or 'event'. */
+export type GoalType = (typeof goalTypes)[number]
+
+/** The event types of the tracking endpoint and of stored events. */
+export const eventTypes = ['pageview', 'custom_event', 'performance', 'outbound', 'error'] as const
+export type EventType = (typeof eventTypes)[number]
+
+/** The web vitals, in the order reports show them. */
+export const webVitalNames = ['lcp', 'inp', 'cls', 'fcp', 'ttfb'] as const
+/** One metric: a column of `events`. */
+export type WebVitalName = (typeof webVitalNames)[number]
+
+/**
+ * Every report filter parameter, in the order error messages list them: the event filters, then the
+ * session filters (`entry_page`, `exit_page`).
+ */
+export const filterParameters = [
+  'pathname',
+  'hostname',
+  'referrer',
+  'channel',
+  'country',
+  'region',
+  'city',
+  'browser',
+  'operating_system',
+  'device_type',
+  'language',
+  'event_name',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'entry_page',
+  'exit_page',
+] as const
+/** Any filter parameter. */
+export type FilterParameter = (typeof filterParameters)[number]
+
+/** Comparison types of a filter (semantics: `query/filters.ts` of the server). */
+export const filterTypes = [
+  'equals',
+  'not_equals',
+  'contains',
+  'not_contains',
+  'starts_with',
+  'regex',
+] as const
+/** One comparison type. */
+export type FilterType = (typeof filterTypes)[number]
+
+/** Bucket sizes of a report's time series (weeks start on Monday). */
+export const seriesBuckets = ['hour', 'day', 'week', 'month'] as const
+export type SeriesBucket = (typeof seriesBuckets)[number]

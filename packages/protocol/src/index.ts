@@ -1,0 +1,11 @@
+/**
+ * Pathlight's wire shapes: the response schemas (zod, registered for the OpenAPI document), their
+ * inferred types, the body of the tracking endpoint, the enums they use and the documentation
+ * registry. Browser code imports types only from here, and values from `@pathlight/protocol/enums`,
+ * which is free of zod.
+ */
+export * from './enums.js'
+export * from './openapi-registry.js'
+export * from './response-schemas.js'
+export * from './track-payload.js'
+export type * from './types.js'

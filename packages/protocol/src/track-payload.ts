@@ -1,0 +1,76 @@
+/**
+ * The body of `POST /api/track`, as a zod schema (the server parses it; the tracker and `@pathlight/node`
+ * check their own types against it). Length bounds (2,048 characters for URL parts, 4,096
+ * for `properties`, ...) keep a single event small; `properties` must be a JSON object string (custom
+ * events require it; for the other types it carries their fields: outbound url/text/target, error
+ * message/stack/...).
+ */
+import { z } from 'zod'
+import { eventTypes } from './enums.js'
+
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`)
+const metric = z.number().finite().min(0, 'must be a non-negative number').max(3_600_000, 'is too large')
+const screen = z
+  .number()
+  .int('must be an integer')
+  .min(0, 'must be non-negative')
+  .max(100_000, 'is too large')
+
+export const trackPayloadSchema = z
+  .object({
+    site_id: z.union([z.string().max(20, 'must be at most 20 characters'), z.number()], {
+      error: 'site_id is required (a site id as string or number)',
+    }),
+    type: z.enum(eventTypes, { error: `must be one of ${eventTypes.join(', ')}` }).default('pageview'),
+    pathname: text(2048).optional(),
+    hostname: text(253).optional(),
+    page_title: text(512).optional(),
+    user_agent: text(512).optional(),
+    ip_address: text(45).optional(),
+    querystring: text(2048).optional(),
+    referrer: text(2048).optional(),
+    user_id: text(256).optional(),
+    screenWidth: screen.optional(),
+    screenHeight: screen.optional(),
+    language: text(35).optional(),
+    event_name: text(256).optional(),
+    properties: text(4096).optional(),
+    lcp: metric.optional(),
+    cls: z.number().finite().min(0, 'must be a non-negative number').max(1000, 'is too large').optional(),
+    inp: metric.optional(),
+    fcp: metric.optional(),
+    ttfb: metric.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.type === 'custom_event' && !body.event_name?.trim()) {
+      ctx.addIssue({ code: 'custom', message: 'custom_event requires event_name' })
+    }
+    if (body.properties !== undefined) {
+      if (body.type !== 'error' && body.properties.length > 2048) {
+        ctx.addIssue({ code: 'custom', path: ['properties'], message: 'must be at most 2048 characters' })
+      } else if (parsePropertiesObject(body.properties) === null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['properties'],
+          message: 'must be a string containing a JSON object',
+        })
+      }
+    }
+  })
+
+/** A parsed body (`type` defaulted). */
+export type TrackPayload = z.infer<typeof trackPayloadSchema>
+/** A body as a client sends it. */
+export type TrackRequest = z.input<typeof trackPayloadSchema>
+
+/** Parse a properties string into a plain object; null when it is not valid JSON or not an object. */
+export function parsePropertiesObject(properties: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(properties)
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null
+  } catch {
+    return null
+  }
+}
