@@ -1,7 +1,37 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { describe, expect, it } from 'vitest'
 import { openChdbStore } from './chdb-store.js'
 import { eventsStoreContract } from './events-store.contract.js'
 
-eventsStoreContract('chDB', () => openChdbStore(fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-chdb-'))))
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-chdb-'))
+
+eventsStoreContract('chDB (@clickhouse/client over chdb/connection)', () => openChdbStore(tempDir()))
+
+describe('chDB store', () => {
+  it('releases its data directory when opening fails, so another can be opened in this process', async () => {
+    const broken = tempDir()
+    // A migrations table that cannot record a migration name: migration 001 fails to be recorded.
+    const store = await openChdbStore(broken)
+    await store.command('DROP TABLE pathlight_migrations')
+    await store.command(
+      `CREATE TABLE pathlight_migrations (name UInt8, applied_at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY name`,
+    )
+    await store.close()
+    await expect(openChdbStore(broken)).rejects.toThrow(/Events migration 001-events failed/)
+
+    const other = await openChdbStore(tempDir())
+    expect(await other.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }])
+    await other.close()
+  })
+
+  it('refuses a second data directory while one is open', async () => {
+    const open = await openChdbStore(tempDir())
+    try {
+      await expect(openChdbStore(tempDir())).rejects.toThrow(/one active data directory per process/)
+    } finally {
+      await open.close()
+    }
+  })
+})

@@ -1,51 +1,28 @@
 /**
- * Events store on chDB: ClickHouse embedded in this process, data under `DATA_DIR/events`.
- * chDB locks its data directory: one process at a time (a second gets "Cannot lock file").
- * Only the async calls are used; `query()` would block the event loop.
+ * The events store on chDB, ClickHouse embedded in this process, with data under `DATA_DIR/events`:
+ * the `@clickhouse/client` adapter (`clickhouse-store.ts`) over `chdb/connection`, which runs each
+ * call on a chDB session off the event loop (no HTTP, no server).
+ * chDB binds one data directory per process, and locks it: one process at a time (a second gets
+ * "Cannot lock file").
  */
 import fs from 'node:fs'
-import { Session } from 'chdb'
-import type { EventRow } from './event-row.js'
+import { createClient } from '@clickhouse/client'
+import { createChdbConnection } from 'chdb/connection'
+import { clickHouseStore } from './clickhouse-store.js'
 import type { EventsStore } from './events-store.js'
-import { migrateEvents } from './migrations/index.js'
-import { toInsertJson } from './to-insert-json.js'
+
+type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>['connection']>
 
 /**
  * Open (creating if needed) the chDB data directory and migrate the schema.
  * @param dataPath directory for chDB's files, e.g. `${DATA_DIR}/events`
- * @throws when the directory is locked by another process or a migration fails
+ * @throws when the directory is locked by another process, another data directory is open in this
+ *   one, or a migration fails (then the directory is released)
  */
 export async function openChdbStore(dataPath: string): Promise<EventsStore> {
   fs.mkdirSync(dataPath, { recursive: true })
-  const session = new Session(dataPath)
-  const store: EventsStore = {
-    kind: 'chdb',
-    async insert(rows: readonly EventRow[]) {
-      if (rows.length === 0) return
-      await session.insert({
-        table: 'events',
-        values: Buffer.from(toInsertJson(rows)),
-        format: 'JSONEachRow',
-      })
-    },
-    async query<Row>(sql: string, params: Record<string, unknown> = {}) {
-      const result = await session.queryBindAsync(sql, params, { format: 'JSON' })
-      const text = result.text()
-      if (text === '') return []
-      return (JSON.parse(text) as { data: Row[] }).data
-    },
-    async command(sql: string, params: Record<string, unknown> = {}) {
-      await session.queryBindAsync(sql, params, { format: 'JSON' })
-    },
-    async close() {
-      if (session.open) session.close()
-    },
-  }
-  try {
-    await migrateEvents(store)
-  } catch (error) {
-    session.close()
-    throw error
-  }
-  return store
+  // chdb types its connection against @clickhouse/client-common, which @clickhouse/client now bundles
+  // its own copy of; the shapes match.
+  const connection = createChdbConnection({ path: dataPath }) as unknown as ClientConnection
+  return clickHouseStore(createClient({ connection }), 'chdb')
 }

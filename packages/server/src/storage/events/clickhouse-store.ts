@@ -1,44 +1,53 @@
 /**
- * Events store on a ClickHouse server (`CLICKHOUSE_URL`, e.g. http://user:pass@host:8123/pathlight),
- * through the official `@clickhouse/client`. The database is the URL's path ('default' when empty)
- * and is created when missing. 64-bit integers are returned unquoted, as chDB returns them.
+ * The events store's adapter: ClickHouse through the official `@clickhouse/client`, over whichever
+ * connection the client was made with (`chdb/connection` in `chdb-store.ts`, HTTP here). Everything
+ * but the connection is here, so both connections bind parameters, insert rows and fail alike.
+ * 64-bit integers come back unquoted; rows go in as JSONEachRow (`toInsertRow`).
  */
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import type { EventRow } from './event-row.js'
 import type { EventsStore } from './events-store.js'
 import { migrateEvents } from './migrations/index.js'
-import { toInsertRow } from './to-insert-json.js'
+import { toInsertRow } from './to-insert-row.js'
 
-/** @throws when the server cannot be reached or a migration fails */
+/**
+ * The events store on a ClickHouse server (`CLICKHOUSE_URL`, e.g. http://user:pass@host:8123/pathlight).
+ * The database is the URL's path ('default' when empty) and is created when missing.
+ * @throws when the server cannot be reached or a migration fails (nothing is left open)
+ */
 export async function openClickHouseStore(url: string): Promise<EventsStore> {
   const parsed = new URL(url)
   const database = parsed.pathname.replace(/^\//, '') || 'default'
   parsed.pathname = '/'
   const admin = createClient({ url: parsed.toString() })
-  await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(database)}` })
-  await admin.close()
+  try {
+    await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(database)}` })
+  } finally {
+    await admin.close()
+  }
   const client = createClient({
     url: parsed.toString(),
     database,
     clickhouse_settings: { output_format_json_quote_64bit_integers: 0, wait_end_of_query: 1 },
   })
-  return clickHouseStore(client)
+  return clickHouseStore(client, 'clickhouse')
 }
 
 /**
- * The events store over any `@clickhouse/client` client (an HTTP connection to a server, or, in the
- * adapter's tests, `chdb/connection`). Migrates the schema before resolving.
+ * The events store over a `@clickhouse/client` client, which it owns from then on. Migrates the schema
+ * before resolving.
+ * @param kind which connection the client has, for logs and health output
+ * @throws when a migration fails, after closing the client (so chDB's data directory is free again)
  */
-export async function clickHouseStore(client: ClickHouseClient): Promise<EventsStore> {
+export async function clickHouseStore(
+  client: ClickHouseClient,
+  kind: EventsStore['kind'],
+): Promise<EventsStore> {
   const store: EventsStore = {
-    kind: 'clickhouse',
+    kind,
     async insert(rows: readonly EventRow[]) {
       if (rows.length === 0) return
-      await client.insert({
-        table: 'events',
-        values: rows.map(toInsertRow),
-        format: 'JSONEachRow',
-      })
+      await client.insert({ table: 'events', values: rows.map(toInsertRow), format: 'JSONEachRow' })
     },
     async query<Row>(sql: string, params: Record<string, unknown> = {}) {
       const result = await client.query({
@@ -54,7 +63,12 @@ export async function clickHouseStore(client: ClickHouseClient): Promise<EventsS
     },
     close: () => client.close(),
   }
-  await migrateEvents(store)
+  try {
+    await migrateEvents(store)
+  } catch (error) {
+    await client.close()
+    throw error
+  }
   return store
 }
 

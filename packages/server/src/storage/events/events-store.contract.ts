@@ -1,5 +1,6 @@
 /**
- * The events store contract: every adapter must pass these tests (run by `*.test.ts` per adapter).
+ * The events store contract: the store must pass these tests on each connection (`chdb-store.test.ts`;
+ * `clickhouse-store.test.ts` when CLICKHOUSE_URL names a server).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventRow } from './event-row.fixture.js'

@@ -1,6 +1,6 @@
 /**
- * Choose the events store from configuration: a ClickHouse server when a URL is given, else chDB
- * under `${dataDir}/events`.
+ * Choose the events store's connection from configuration: a ClickHouse server when a URL is given,
+ * else chDB in this process under `${dataDir}/events`.
  */
 import path from 'node:path'
 import { openChdbStore } from './chdb-store.js'
