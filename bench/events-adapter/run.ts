@@ -39,6 +39,7 @@ import type { ReportScope } from '../../packages/server/src/query/report-scope.j
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
 import type { EventRow } from '../../packages/server/src/storage/events/event-row.js'
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
+import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from '../query/generate-events.js'
 import { benchReports } from '../query/reports.js'
 import { memoryMb, percentile } from '../query/timing.js'
@@ -58,15 +59,6 @@ const INSERT_CHUNK = 10_000
 const END = new Date('2026-04-01T00:00:00.000Z')
 const SITE = 1
 const LIMIT = 0.1
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isInteger(value) || value <= 0)
-    throw new Error(`${name} must be a positive integer, got ${raw}`)
-  return value
-}
 
 const log = (message: string) => process.stderr.write(`[bench:events-adapter] ${message}\n`)
 const median = (samples: readonly number[]) => percentile(samples, 50)

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url'
 import { parseQueryParams } from '../../packages/server/src/query/params.js'
 import type { ReportScope } from '../../packages/server/src/query/report-scope.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
+import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from './generate-events.js'
 import { benchReports } from './reports.js'
 import { measure, memoryMb } from './timing.js'
@@ -34,15 +35,6 @@ const END = new Date('2026-04-01T00:00:00.000Z')
 const DAYS = 90
 const SITE = 1
 const TARGET_P95_MS = 300
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isInteger(value) || value <= 0)
-    throw new Error(`${name} must be a positive integer, got ${raw}`)
-  return value
-}
 
 const log = (message: string) => process.stderr.write(`[bench:query] ${message}\n`)
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(1) : ms.toFixed(0))

@@ -44,6 +44,7 @@ import type { Ingest } from './ingest/ingest.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
 import type { ChangeFeed } from './shared/change-feed.js'
 import { errorBody } from './shared/errors.js'
+import { isNulFree } from './shared/nul-free.js'
 import { type Clock, systemClock } from './shared/time.js'
 import { findSite } from './sites/sites.js'
 import type { EventsStore } from './storage/events/events-store.js'
@@ -114,6 +115,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   app.decorate('routeList', routes)
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody('Not found')))
+  // A path parameter holding NUL names nothing the stores can hold (PostgreSQL's text refuses NUL and
+  // fails the whole query): 404 here, once, for every route, before any lookup runs.
+  app.addHook('preValidation', async (request, reply) => {
+    const params = request.params as Record<string, string> | undefined
+    if (params && Object.values(params).some((value) => !isNulFree(value))) {
+      return reply.code(404).send(errorBody('Not found'))
+    }
+  })
   registerHsts(app, deps.hstsMaxAge ?? 0)
   const callers = { auth: deps.auth, apiKeys: deps.apiKeys, origins: deps.origins }
 

@@ -285,7 +285,7 @@ const freshWebhook = (siteId: number) =>
 async function unusedMember(): Promise<string> {
   const spare = w.spare.member
   if (spare !== undefined && (await isMember(spare))) return spare
-  w.spare.member = await newMember()
+  w.spare.member = await w.t.newMember(w.organizationId)
   return w.spare.member
 }
 
@@ -308,22 +308,6 @@ const isMember = async (userId: string) =>
 async function ownerSessionIds(cookie: string): Promise<string[]> {
   const listed = await w.t.app.inject({ method: 'GET', url: '/api/user/sessions', headers: { cookie } })
   return (listed.json() as { data: { id: string }[] }).data.map((session) => session.id)
-}
-
-/** A new user, made a plain member of the organization. @returns its id */
-async function newMember(): Promise<string> {
-  const user = await w.t.signUp()
-  await w.t.services.metadata.db
-    .insertInto('member')
-    .values({
-      id: crypto.randomUUID(),
-      organization_id: w.organizationId,
-      user_id: user.userId,
-      role: 'member',
-      created_at: new Date().toISOString(),
-    })
-    .execute()
-  return user.userId
 }
 
 /** A new session of the owner (signed in again). @returns its id */
@@ -441,7 +425,7 @@ async function openWorld(postgres: boolean): Promise<World> {
   await siteFixture(seeded.site.siteId)
   const read = await t.createSite(seeded.cookie, seeded.organizationId, 'example.com')
   const write = await t.createSite(seeded.cookie, seeded.organizationId, 'example.com')
-  w.memberId = await newMember()
+  w.memberId = await w.t.newMember(w.organizationId)
   w.read = await siteFixture(read.siteId)
   w.write = await siteFixture(write.siteId)
   const privateLink = await t.app.inject({

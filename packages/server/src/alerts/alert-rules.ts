@@ -125,7 +125,6 @@ export function toAlertRule(row: AlertRuleTable): AlertRule {
 
 export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
   const find = async (siteId: number, id: string) => {
-    if (!isNulFree(id)) throw notFound('Alert rule not found')
     const row = await db
       .selectFrom('alert_rule')
       .selectAll()

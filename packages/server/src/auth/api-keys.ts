@@ -162,7 +162,6 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
       }))
     },
     async remove(userId, id) {
-      if (!isNulFree(id)) throw notFound('API key not found')
       const row = await db
         .deleteFrom('api_key')
         .where('id', '=', id)

@@ -4,6 +4,7 @@
  * `add` counts and reads in one step, so that concurrent attempts cannot all slip under a limit. This
  * file holds the port and the in-process store; `redis-attempt-counter.ts` shares counters between nodes.
  */
+import { createTtlCache } from '../shared/ttl-cache.js'
 
 /** One counter's state: attempts counted in its window, and when the window ends (epoch ms). */
 export interface AttemptCount {
@@ -20,30 +21,26 @@ export interface AttemptCounter {
   reset(key: string): Promise<void>
 }
 
-/** Counters in this process's memory, pruned when their window has ended. */
+/**
+ * Counters in this process's memory (`shared/ttl-cache.ts`): an entry lives for its window; beyond
+ * 100,000 live counters the oldest is dropped.
+ */
 export function createMemoryAttemptCounter(clock: () => number = Date.now): AttemptCounter {
-  const counts = new Map<string, AttemptCount>()
-  const live = (key: string, now: number) => {
-    const entry = counts.get(key)
-    if (entry && entry.resetAt <= now) {
-      counts.delete(key)
-      return undefined
-    }
-    return entry
-  }
+  const counts = createTtlCache<string, AttemptCount>({ ttlMs: 0, maxEntries: 100_000, clock })
   return {
     async add(keys, windowMs) {
-      const now = clock()
-      if (counts.size > 100_000) for (const key of counts.keys()) live(key, now)
       return keys.map((key) => {
-        const entry = live(key, now) ?? { count: 0, resetAt: now + windowMs }
+        let entry = counts.get(key)
+        if (entry === undefined) {
+          entry = { count: 0, resetAt: clock() + windowMs }
+          counts.set(key, entry, windowMs)
+        }
         entry.count++
-        counts.set(key, entry)
         return { ...entry }
       })
     },
     async subtract(key) {
-      const entry = live(key, clock())
+      const entry = counts.get(key)
       if (entry && entry.count > 0) entry.count--
     },
     async reset(key) {

@@ -155,21 +155,6 @@ async function freshExperiment(w: World): Promise<number> {
   return (response.json() as { data: { experimentId: number } }).data.experimentId
 }
 
-async function freshMember(w: World): Promise<string> {
-  const user = await w.t.signUp()
-  await w.t.services.metadata.db
-    .insertInto('member')
-    .values({
-      id: crypto.randomUUID(),
-      organization_id: w.organizationId,
-      user_id: user.userId,
-      role: 'member',
-      created_at: new Date().toISOString(),
-    })
-    .execute()
-  return user.userId
-}
-
 const table: Row[] = [
   {
     method: 'GET',
@@ -298,7 +283,7 @@ const table: Row[] = [
     url: '/api/organizations/:organizationId/members/:userId',
     expect: access.admin(200),
     request: async (w) => ({
-      ...(await orgPath(`/members/${await freshMember(w)}`)(w)),
+      ...(await orgPath(`/members/${await w.t.newMember(w.organizationId)}`)(w)),
       body: { role: 'admin' },
     }),
   },
@@ -306,7 +291,7 @@ const table: Row[] = [
     method: 'DELETE',
     url: '/api/organizations/:organizationId/members/:userId',
     expect: access.admin(200),
-    request: async (w) => orgPath(`/members/${await freshMember(w)}`)(w),
+    request: async (w) => orgPath(`/members/${await w.t.newMember(w.organizationId)}`)(w),
   },
   {
     method: 'GET',

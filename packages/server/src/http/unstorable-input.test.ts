@@ -104,13 +104,14 @@ describe.each([
   })
 
   it.each([
-    ['GET', '/api/organizations/%00/sites', 'Organization not found'],
-    ['GET', '/api/organizations/:org%00/members', 'Organization not found'],
-    ['PATCH', '/api/organizations/:org/members/%00', 'Member not found'],
-    ['DELETE', '/api/organizations/:org/members/a%00', 'Member not found'],
-    ['GET', '/api/sites/:site/webhooks/%00', 'Webhook not found'],
-    ['GET', '/api/sites/:site/alerts/%00', 'Alert rule not found'],
-    ['POST', '/api/sites/:site/webhooks/:webhook/deliveries/%00/redeliver', 'Delivery not found'],
+    ['GET', '/api/organizations/%00/sites', 'Not found'],
+    ['GET', '/api/organizations/:org%00/members', 'Not found'],
+    ['PATCH', '/api/organizations/:org/members/%00', 'Not found'],
+    ['DELETE', '/api/organizations/:org/members/a%00', 'Not found'],
+    ['GET', '/api/sites/:site/webhooks/%00', 'Not found'],
+    ['GET', '/api/sites/:site/alerts/%00', 'Not found'],
+    ['POST', '/api/sites/:site/webhooks/:webhook/deliveries/%00/redeliver', 'Not found'],
+    ['DELETE', '/api/user/api-keys/%00', 'Not found'],
     ['GET', '/api/sites/2147483648', 'Site not found'],
     ['GET', '/api/sites/4294967295/sessions', 'Site not found'],
   ] as const)('%s %s: an id the store cannot hold names nothing (404)', async (method, url, error) => {

@@ -12,7 +12,6 @@ import { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { badRequest, conflict, forbidden, notFound } from '../shared/errors.js'
-import { isNulFree } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Role } from '../storage/metadata/schema.js'
@@ -125,7 +124,6 @@ export async function changeRole(
   const parsed = changeRoleBody.safeParse(input)
   if (!parsed.success) throw badRequest('Invalid role', z.flattenError(parsed.error))
   const role = parsed.data.role
-  if (!isNulFree(targetUserId)) throw notFound('Member not found')
   const member = await db.transaction().execute(async (trx) => {
     const target = await trx
       .selectFrom('member')
@@ -172,7 +170,6 @@ export async function removeMember(
   actor: { userId: string; role: Role },
   targetUserId: string,
 ): Promise<void> {
-  if (!isNulFree(targetUserId)) throw notFound('Member not found')
   await db.transaction().execute(async (trx) => {
     const target = await trx
       .selectFrom('member')

@@ -63,7 +63,6 @@ export async function createOrganization(
 
 /** The caller's role in an organization, or null when not a member (or no such organization). */
 export async function roleIn(db: MetadataDb, userId: string, organizationId: string): Promise<Role | null> {
-  if (!isNulFree(organizationId)) return null
   const row = await db
     .selectFrom('member')
     .select('role')

@@ -9,6 +9,7 @@
  * schema refuses) is replaced by a 500 naming the mismatch, and `close()` throws listing them all, so
  * any test that exercises a route also keeps its documentation honest.
  */
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -47,6 +48,8 @@ export interface TestInstance {
   createOrganization(cookie: string, name?: string): Promise<string>
   createSite(cookie: string, organizationId: string, domain?: string): Promise<Site>
   createApiKey(cookie: string): Promise<string>
+  /** Sign up a new user and make it a plain member of the organization directly in the store. @returns its id */
+  newMember(organizationId: string): Promise<string>
   /** An owner with an organization, a site (domain example.com) and an API key. */
   seed(): Promise<{ cookie: string; userId: string; organizationId: string; site: Site; apiKey: string }>
   /**
@@ -183,6 +186,20 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
         payload: { name: 'Example', domain },
       })
       return expectStatus(response, 201) as Site
+    },
+    async newMember(organizationId) {
+      const user = await instance.signUp()
+      await services.metadata.db
+        .insertInto('member')
+        .values({
+          id: crypto.randomUUID(),
+          organization_id: organizationId,
+          user_id: user.userId,
+          role: 'member',
+          created_at: new Date().toISOString(),
+        })
+        .execute()
+      return user.userId
     },
     async createApiKey(cookie) {
       const response = await app.inject({

@@ -5,7 +5,6 @@
  */
 import crypto from 'node:crypto'
 import { notFound } from '../shared/errors.js'
-import { isNulFree } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 
@@ -99,7 +98,6 @@ export async function redeliver(
   deliveryId: string,
   clock: Clock = systemClock,
 ): Promise<{ deliveryId: string }> {
-  if (!isNulFree(deliveryId)) throw notFound('Delivery not found')
   const original = await db
     .selectFrom('webhook_delivery')
     .selectAll()

@@ -89,7 +89,6 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
     }
   }
   const find = async (siteId: number, id: string) => {
-    if (!isNulFree(id)) throw notFound('Webhook not found')
     const row = await db
       .selectFrom('webhook')
       .selectAll()
