@@ -26,6 +26,7 @@ import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
 import { memberRoutes } from './http/members.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
+import type { RouteDoc } from './http/openapi/route-doc.js'
 import { organizationRoutes } from './http/organizations.js'
 import { optionalCaller } from './http/reader.js'
 import { reportRoutes } from './http/reports.js'
@@ -51,15 +52,24 @@ import type { EventsStore } from './storage/events/events-store.js'
 import type { MetadataStore } from './storage/metadata/db.js'
 import type { Webhooks } from './webhooks/webhooks.js'
 
-/** A registered route (HEAD variants omitted); the authorization matrix test checks it covers them all. */
+/**
+ * A registered route (HEAD variants omitted) and its documentation (`config.doc` where it is
+ * registered). The OpenAPI document is built from these; the authorization matrix test checks that it
+ * covers them all, and the OpenAPI test that each has a doc.
+ */
 export interface RouteInfo {
   method: string
   url: string
+  doc?: RouteDoc
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     routeList: readonly RouteInfo[]
+  }
+  interface FastifyContextConfig {
+    /** What the OpenAPI document says about the route: summary, access rule, request and answers. */
+    doc?: RouteDoc
   }
 }
 
@@ -111,7 +121,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler(errorHandler)
   const routes: RouteInfo[] = []
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url })
+    const doc = route.config?.doc
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routes.push({ method, url: route.url, doc })
   })
   app.decorate('routeList', routes)
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody('Not found')))

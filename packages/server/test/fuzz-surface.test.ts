@@ -22,7 +22,6 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildOpenApiDocument } from '../src/http/openapi/build-document.js'
 import type { HostileJson } from '../src/testing/hostile-values.js'
 import { jsonTexts, RawJson } from '../src/testing/hostile-values.js'
 import {
@@ -39,6 +38,7 @@ import {
   requestPlan,
   type ValidRequest,
 } from '../src/testing/openapi-requests.js'
+import { serviceDocument } from '../src/testing/service-document.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3)
@@ -148,7 +148,7 @@ const leakPatterns = [
   /\.js:\d+:\d+/,
 ]
 
-const document = buildOpenApiDocument()
+const document = await serviceDocument()
 const entries = operationsOf(document).filter((entry) => !(entry.key in skipped))
 
 /** The operations whose valid request destroys what it names: each run gets a fresh one. */

@@ -9,6 +9,7 @@
  *   authentication throttle (`auth/auth-throttle.ts`): beyond it, 429 with `Retry-After`.
  * Better Auth does the work (`listSessions`, `revokeSession`, `changePassword`).
  */
+import { ownSession, successData, successResponse } from '@pathlight/protocol'
 import { APIError } from 'better-auth/api'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
@@ -17,6 +18,8 @@ import type { Auth } from '../auth/better-auth.js'
 import { badRequest, forbidden, notFound, tooManyAttempts } from '../shared/errors.js'
 import { toHeaders } from './caller.js'
 import { callerOf } from './caller-of.js'
+import { deleted } from './openapi/doc-parts.js'
+import { json } from './openapi/route-doc.js'
 
 /** One of the user's sessions as listed. */
 export interface OwnSession {
@@ -63,60 +66,109 @@ export async function accountRoutes(
     return sessions.map((s) => ({ session: s, current: s.id === current?.session.id }))
   }
 
-  app.get('/api/user/sessions', async (request) => {
-    sessionUser(request)
-    const listed = await listOwn(request)
-    const data: OwnSession[] = listed
-      .map(({ session, current }) => ({
-        id: session.id,
-        createdAt: iso(session.createdAt),
-        updatedAt: iso(session.updatedAt),
-        expiresAt: iso(session.expiresAt),
-        ipAddress: session.ipAddress ?? null,
-        userAgent: session.userAgent ?? null,
-        current,
-      }))
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-    return { success: true, data }
-  })
+  app.get(
+    '/api/user/sessions',
+    {
+      config: {
+        doc: {
+          summary: 'My active sessions',
+          description: 'Newest first; the one making the request is `current`. Tokens are never shown.',
+          tag: 'API keys',
+          access: 'session',
+          responses: { 200: json('My sessions', successData(z.array(ownSession))) },
+        },
+      },
+    },
+    async (request) => {
+      sessionUser(request)
+      const listed = await listOwn(request)
+      const data: OwnSession[] = listed
+        .map(({ session, current }) => ({
+          id: session.id,
+          createdAt: iso(session.createdAt),
+          updatedAt: iso(session.updatedAt),
+          expiresAt: iso(session.expiresAt),
+          ipAddress: session.ipAddress ?? null,
+          userAgent: session.userAgent ?? null,
+          current,
+        }))
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      return { success: true, data }
+    },
+  )
 
-  app.delete<{ Params: { id: string } }>('/api/user/sessions/:id', async (request) => {
-    sessionUser(request)
-    const found = (await listOwn(request)).find(({ session }) => session.id === request.params.id)
-    if (!found) throw notFound('Session not found')
-    await auth.api.revokeSession({ headers: toHeaders(request), body: { token: found.session.token } })
-    return { success: true }
-  })
+  app.delete<{ Params: { id: string } }>(
+    '/api/user/sessions/:id',
+    {
+      config: {
+        doc: {
+          summary: 'Revoke one of my sessions',
+          description: 'Signs that browser out at once; revoking the current session signs this one out.',
+          tag: 'API keys',
+          access: 'session',
+          params: { id: 'The session id (from `GET /api/user/sessions`)' },
+          responses: { 200: deleted, 404: 'No active session of mine with that id' },
+        },
+      },
+    },
+    async (request) => {
+      sessionUser(request)
+      const found = (await listOwn(request)).find(({ session }) => session.id === request.params.id)
+      if (!found) throw notFound('Session not found')
+      await auth.api.revokeSession({ headers: toHeaders(request), body: { token: found.session.token } })
+      return { success: true }
+    },
+  )
 
-  app.put('/api/user/password', async (request, reply) => {
-    const userId = sessionUser(request)
-    const parsed = changePasswordBody.safeParse(request.body)
-    if (!parsed.success) throw badRequest('Invalid password change', z.flattenError(parsed.error))
-    const attempt = await throttle.begin({
-      action: 'password',
-      account: `user:${userId}`,
-      address: request.ip,
-    })
-    if (!attempt.allowed) throw tooManyAttempts(attempt.retryAfterSeconds)
-    let result: { headers: Headers }
-    try {
-      result = await auth.api.changePassword({
-        headers: toHeaders(request),
-        body: { ...parsed.data, revokeOtherSessions: true },
-        returnHeaders: true,
+  app.put(
+    '/api/user/password',
+    {
+      config: {
+        doc: {
+          summary: 'Change my password',
+          description:
+            'Needs the current password; signs out every other session of mine and answers a new session ' +
+            'cookie for this one. Wrong current passwords count in the authentication throttle.',
+          tag: 'API keys',
+          access: 'session',
+          body: changePasswordBody,
+          responses: {
+            200: json('Changed', successResponse),
+            429: 'Too many wrong current passwords; see `Retry-After`',
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const userId = sessionUser(request)
+      const parsed = changePasswordBody.safeParse(request.body)
+      if (!parsed.success) throw badRequest('Invalid password change', z.flattenError(parsed.error))
+      const attempt = await throttle.begin({
+        action: 'password',
+        account: `user:${userId}`,
+        address: request.ip,
       })
-    } catch (error) {
-      const refused = error instanceof APIError && error.statusCode < 500
-      await attempt.finish(refused ? 'failure' : 'error')
-      if (!refused) throw error
-      throw badRequest('Invalid password change', {
-        formErrors: [],
-        fieldErrors: { currentPassword: ['currentPassword is not your current password'] },
-      })
-    }
-    await attempt.finish('success')
-    const cookies = result.headers.getSetCookie()
-    if (cookies.length > 0) reply.header('set-cookie', cookies)
-    return { success: true }
-  })
+      if (!attempt.allowed) throw tooManyAttempts(attempt.retryAfterSeconds)
+      let result: { headers: Headers }
+      try {
+        result = await auth.api.changePassword({
+          headers: toHeaders(request),
+          body: { ...parsed.data, revokeOtherSessions: true },
+          returnHeaders: true,
+        })
+      } catch (error) {
+        const refused = error instanceof APIError && error.statusCode < 500
+        await attempt.finish(refused ? 'failure' : 'error')
+        if (!refused) throw error
+        throw badRequest('Invalid password change', {
+          formErrors: [],
+          fieldErrors: { currentPassword: ['currentPassword is not your current password'] },
+        })
+      }
+      await attempt.finish('success')
+      const cookies = result.headers.getSetCookie()
+      if (cookies.length > 0) reply.header('set-cookie', cookies)
+      return { success: true }
+    },
+  )
 }

@@ -1,20 +1,70 @@
 /** Routes: the caller's API keys (create, list, delete). Authenticated scope; keys are per user. */
+import { apiKey, createdApiKey, successData } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
 import type { ApiKeys } from '../auth/api-keys.js'
+import { createApiKeyBody } from '../auth/api-keys.js'
 import { callerOf } from './caller-of.js'
+import { deleted } from './openapi/doc-parts.js'
+import { json } from './openapi/route-doc.js'
 
 export async function apiKeyRoutes(app: FastifyInstance, { apiKeys }: { apiKeys: ApiKeys }) {
-  app.post('/api/user/api-keys', async (request, reply) => {
-    const created = await apiKeys.create(callerOf(request).userId, request.body)
-    return reply.code(201).send({ success: true, data: created })
-  })
+  app.post(
+    '/api/user/api-keys',
+    {
+      config: {
+        doc: {
+          summary: 'Create an API key',
+          description:
+            'The value is shown once; Pathlight stores its SHA-256. `scope` (default `full`) limits what the ' +
+            'key may do: `track` only sends events (what a server-side client needs), `read` reads reports and ' +
+            'the v1 API, `full` does everything its user may. `expiresAt` (optional, in the future) ends it.',
+          tag: 'API keys',
+          access: 'signedIn',
+          body: createApiKeyBody,
+          responses: { 201: json('Created', successData(createdApiKey)) },
+        },
+      },
+    },
+    async (request, reply) => {
+      const created = await apiKeys.create(callerOf(request).userId, request.body)
+      return reply.code(201).send({ success: true, data: created })
+    },
+  )
 
-  app.get('/api/user/api-keys', async (request) => {
-    return { success: true, data: await apiKeys.list(callerOf(request).userId) }
-  })
+  app.get(
+    '/api/user/api-keys',
+    {
+      config: {
+        doc: {
+          summary: 'My API keys',
+          tag: 'API keys',
+          access: 'signedIn',
+          responses: { 200: json('Oldest first (never the values)', successData(z.array(apiKey))) },
+        },
+      },
+    },
+    async (request) => {
+      return { success: true, data: await apiKeys.list(callerOf(request).userId) }
+    },
+  )
 
-  app.delete<{ Params: { id: string } }>('/api/user/api-keys/:id', async (request) => {
-    await apiKeys.remove(callerOf(request).userId, request.params.id)
-    return { success: true }
-  })
+  app.delete<{ Params: { id: string } }>(
+    '/api/user/api-keys/:id',
+    {
+      config: {
+        doc: {
+          summary: 'Delete one of my API keys',
+          tag: 'API keys',
+          access: 'signedIn',
+          params: { id: 'The API key id' },
+          responses: { 200: deleted, 404: 'No key of mine with that id' },
+        },
+      },
+    },
+    async (request) => {
+      await apiKeys.remove(callerOf(request).userId, request.params.id)
+      return { success: true }
+    },
+  )
 }

@@ -4,11 +4,28 @@
  * password endpoints go through the authentication throttle first (`auth/auth-throttle.ts`): beyond its
  * limits they answer 429 with `Retry-After` and Better Auth is not asked.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { doc } from '@pathlight/protocol'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import type { AuthAction, AuthThrottle } from '../auth/auth-throttle.js'
 import type { Auth } from '../auth/better-auth.js'
 import { badRequest, tooManyAttempts } from '../shared/errors.js'
 import { toHeaders } from './caller.js'
+import { anyJson } from './openapi/doc-parts.js'
+import { json } from './openapi/route-doc.js'
+
+/** Better Auth's sign-up and sign-in bodies (the main `POST /api/auth/*` calls). */
+export const authBody = z.union([
+  doc(
+    z.object({
+      name: z.string(),
+      email: z.string(),
+      password: doc(z.string().min(8).max(256), '8 to 256 characters'),
+    }),
+    { title: 'sign-up/email' },
+  ),
+  doc(z.object({ email: z.string(), password: z.string() }), { title: 'sign-in/email' }),
+])
 
 /** Better Auth paths (after `/api/auth`) that are throttled, and the action each counts as. */
 export const THROTTLED_AUTH_PATHS: Readonly<Record<string, AuthAction>> = {
@@ -29,40 +46,97 @@ export interface AuthRouteOptions {
 }
 
 export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle }: AuthRouteOptions) {
-  app.route({
-    method: ['GET', 'POST'],
-    url: '/api/auth/*',
-    async handler(request, reply) {
-      const url = new URL(request.url, baseUrl)
-      const body = request.method === 'GET' ? undefined : reserialize(request.body)
-      const headers = toHeaders(request)
-      if (body !== undefined) headers.set('content-type', 'application/json')
-      const action =
-        request.method === 'POST' ? THROTTLED_AUTH_PATHS[url.pathname.slice('/api/auth'.length)] : undefined
-      const attempt = action
-        ? await throttle.begin({ action, account: await accountOf(request, auth), address: request.ip })
-        : undefined
-      if (attempt && !attempt.allowed) throw tooManyAttempts(attempt.retryAfterSeconds)
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const url = new URL(request.url, baseUrl)
+    const body = request.method === 'GET' ? undefined : reserialize(request.body)
+    const headers = toHeaders(request)
+    if (body !== undefined) headers.set('content-type', 'application/json')
+    const action =
+      request.method === 'POST' ? THROTTLED_AUTH_PATHS[url.pathname.slice('/api/auth'.length)] : undefined
+    const attempt = action
+      ? await throttle.begin({ action, account: await accountOf(request, auth), address: request.ip })
+      : undefined
+    if (attempt && !attempt.allowed) throw tooManyAttempts(attempt.retryAfterSeconds)
 
-      let response: Response
-      try {
-        response = await auth.handler(new Request(url, { method: request.method, headers, body }))
-      } catch (error) {
-        if (attempt?.allowed) await attempt.finish('error')
-        throw error
-      }
-      if (attempt?.allowed) {
-        await attempt.finish(response.status < 300 ? 'success' : response.status >= 500 ? 'error' : 'failure')
-      }
-      reply.code(response.status)
-      for (const [name, value] of response.headers) {
-        if (name.toLowerCase() !== 'set-cookie') reply.header(name, value)
-      }
-      const cookies = response.headers.getSetCookie()
-      if (cookies.length > 0) reply.header('set-cookie', cookies)
-      return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null)
+    let response: Response
+    try {
+      response = await auth.handler(new Request(url, { method: request.method, headers, body }))
+    } catch (error) {
+      if (attempt?.allowed) await attempt.finish('error')
+      throw error
+    }
+    if (attempt?.allowed) {
+      await attempt.finish(response.status < 300 ? 'success' : response.status >= 500 ? 'error' : 'failure')
+    }
+    reply.code(response.status)
+    for (const [name, value] of response.headers) {
+      if (name.toLowerCase() !== 'set-cookie') reply.header(name, value)
+    }
+    const cookies = response.headers.getSetCookie()
+    if (cookies.length > 0) reply.header('set-cookie', cookies)
+    return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null)
+  }
+
+  app.get(
+    '/api/auth/*',
+    {
+      config: {
+        doc: {
+          summary: 'Better Auth (reads), e.g. `get-session`',
+          description:
+            'Better Auth serves everything under `/api/auth/`; its answers are its own (not `ErrorResponse`). ' +
+            '`GET /api/auth/get-session` answers the session and user of the cookie, or null.',
+          tag: 'Auth',
+          access: 'public',
+          params: { path: 'The Better Auth endpoint, e.g. `get-session`' },
+          responses: {
+            200: json("Better Auth's answer", anyJson),
+            default: json("Better Auth's error", anyJson),
+          },
+        },
+      },
     },
-  })
+    handler,
+  )
+
+  app.post(
+    '/api/auth/*',
+    {
+      config: {
+        doc: {
+          summary: 'Better Auth: sign up, sign in, sign out',
+          description:
+            '`POST /api/auth/sign-up/email` `{name, email, password}` creates an account (the first one owns ' +
+            'the instance; closed when `DISABLE_SIGNUP` is set and the owner exists) and signs it in; ' +
+            '`POST /api/auth/sign-in/email` `{email, password}` sets the session cookie; ' +
+            "`POST /api/auth/sign-out` ends the session. Answers are Better Auth's own, but for 429: " +
+            'failed sign-ins, sign-ups and password checks are throttled per account and client address ' +
+            '(`AUTH_THROTTLE_*`), and beyond the limit even the right password is refused until `Retry-After`. ' +
+            'Requests with the session cookie must come from BASE_URL or a trusted origin (`TRUSTED_ORIGINS`).',
+          tag: 'Auth',
+          access: 'public',
+          params: { path: 'The Better Auth endpoint: `sign-up/email`, `sign-in/email`, `sign-out`, ...' },
+          body: authBody,
+          responses: {
+            200: json('Done; sign-up and sign-in set the session cookie', anyJson),
+            403: json(
+              "Better Auth's refusal, e.g. an Origin that is not BASE_URL or a trusted origin (`{message, code}`)",
+              anyJson,
+            ),
+            429:
+              'Too many failed attempts for this account from this address (5 per 15 minutes by default) or ' +
+              'from this address (50): sign-in, sign-up and password endpoints; see `Retry-After`',
+            400: json("Better Auth's validation error (`{message, code}`)", anyJson),
+            default: json(
+              "Better Auth's error (e.g. 400, 401 wrong password, 403, 422 email taken)",
+              anyJson,
+            ),
+          },
+        },
+      },
+    },
+    handler,
+  )
 }
 
 /**

@@ -15,6 +15,8 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { notModified } from './openapi/doc-parts.js'
+import { media } from './openapi/route-doc.js'
 import { htmlPageHeaders } from './security-headers.js'
 
 /** Where `npm run build -w @pathlight/dashboard` writes the app. */
@@ -79,28 +81,50 @@ export async function dashboardRoutes(app: FastifyInstance, { root = DASHBOARD_D
     }
   })
 
-  app.get('/*', async (request, reply) => {
-    const pathname = request.url.split('?', 1)[0] ?? '/'
-    if (pathname === '/api' || pathname.startsWith('/api/')) return reply.callNotFound()
-    const target = await resolveTarget(root, pathname)
-    switch (target.kind) {
-      case 'missing':
-        return reply.callNotFound()
-      case 'unbuilt':
-        return reply
-          .code(503)
-          .header('cache-control', PAGE_CACHE_CONTROL)
-          .type('text/html; charset=utf-8')
-          .send(NOT_BUILT_PAGE)
-      case 'page':
-        return sendPage(reply, 'index.html')
-      case 'file':
-        if (target.file.endsWith('.html')) return sendPage(reply, target.file)
-        reply.header('cache-control', target.immutable ? ASSET_CACHE_CONTROL : PAGE_CACHE_CONTROL)
-        reply.header('x-content-type-options', 'nosniff')
-        return reply.sendFile(target.file)
-    }
-  })
+  app.get(
+    '/*',
+    {
+      config: {
+        doc: {
+          summary: 'The dashboard web app',
+          description:
+            'Files of the built app (`/assets/*` cached a year), and `index.html` for any other path outside ' +
+            '`/api/` (client-side routes). Missing files and unknown `/api/` paths answer 404.',
+          tag: 'Dashboard',
+          access: 'public',
+          params: { path: 'Any path outside `/api/`' },
+          responses: {
+            200: media('A page or a file of the app', 'text/html', '*/*'),
+            304: notModified,
+            404: 'No such file or route',
+            503: media('The dashboard has not been built (a page saying how to build it)', 'text/html'),
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const pathname = request.url.split('?', 1)[0] ?? '/'
+      if (pathname === '/api' || pathname.startsWith('/api/')) return reply.callNotFound()
+      const target = await resolveTarget(root, pathname)
+      switch (target.kind) {
+        case 'missing':
+          return reply.callNotFound()
+        case 'unbuilt':
+          return reply
+            .code(503)
+            .header('cache-control', PAGE_CACHE_CONTROL)
+            .type('text/html; charset=utf-8')
+            .send(NOT_BUILT_PAGE)
+        case 'page':
+          return sendPage(reply, 'index.html')
+        case 'file':
+          if (target.file.endsWith('.html')) return sendPage(reply, target.file)
+          reply.header('cache-control', target.immutable ? ASSET_CACHE_CONTROL : PAGE_CACHE_CONTROL)
+          reply.header('x-content-type-options', 'nosniff')
+          return reply.sendFile(target.file)
+      }
+    },
+  )
 }
 
 function sendPage(reply: FastifyReply, file: string) {

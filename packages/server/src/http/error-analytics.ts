@@ -5,6 +5,7 @@
  * error-events and error-bucketed, the exact message) and `bucket` (error-bucketed: minute, hour,
  * day, week or month; default hour).
  */
+import { dataList, doc, errorBucket, errorEvent, errorName, successData } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { siteForReader } from '../auth/site-access.js'
@@ -16,7 +17,20 @@ import { bucketUnits } from '../query/time-buckets.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import { analyticsQuery } from './analytics-query.js'
+import { json } from './openapi/route-doc.js'
 import { readerOf } from './reader.js'
+
+const errorMessageParam = doc(z.string().min(1).max(2048), 'The exact error message')
+
+/** `error-events`: the common parameters and the message. */
+export const errorEventsQuery = analyticsQuery.extend({ errorMessage: errorMessageParam })
+
+/** `error-bucketed`: the common parameters, the message and the bucket size. */
+export const errorBucketsQuery = analyticsQuery.extend({
+  errorMessage: errorMessageParam,
+  bucket: doc(z.enum(bucketUnits), 'Bucket size (weeks start on Monday); default hour').optional(),
+})
 
 /** What the error analytics routes need: the metadata store (access) and the events store. */
 export interface ErrorAnalyticsRouteOptions {
@@ -57,26 +71,70 @@ export async function errorAnalyticsRoutes(
   app: FastifyInstance,
   { db, events, clock = systemClock }: ErrorAnalyticsRouteOptions,
 ) {
-  app.get<SiteParams>('/api/sites/:siteId/error-names', async (request) => {
-    const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
-    const params = parseQueryParams(request.query, clock())
-    return { data: await queryErrorNames(events, { siteId: site.site_id, params }) }
-  })
+  app.get<SiteParams>(
+    '/api/sites/:siteId/error-names',
+    {
+      config: {
+        doc: {
+          summary: 'JavaScript errors by message',
+          tag: 'Errors',
+          access: 'reader',
+          query: analyticsQuery,
+          responses: { 200: json('Most frequent first', dataList(errorName)) },
+        },
+      },
+    },
+    async (request) => {
+      const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
+      const params = parseQueryParams(request.query, clock())
+      return { data: await queryErrorNames(events, { siteId: site.site_id, params }) }
+    },
+  )
 
-  app.get<SiteParams>('/api/sites/:siteId/error-events', async (request) => {
-    const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
-    const params = parseQueryParams(request.query, clock())
-    const { errorMessage: message } = parseParams(messageQuery, request.query)
-    return { data: await queryErrorEvents(events, { siteId: site.site_id, params }, message) }
-  })
+  app.get<SiteParams>(
+    '/api/sites/:siteId/error-events',
+    {
+      config: {
+        doc: {
+          summary: 'Occurrences of one error message',
+          tag: 'Errors',
+          access: 'reader',
+          query: errorEventsQuery,
+          responses: { 200: json('Newest first', dataList(errorEvent)) },
+        },
+      },
+    },
+    async (request) => {
+      const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
+      const params = parseQueryParams(request.query, clock())
+      const { errorMessage: message } = parseParams(messageQuery, request.query)
+      return { data: await queryErrorEvents(events, { siteId: site.site_id, params }, message) }
+    },
+  )
 
-  app.get<SiteParams>('/api/sites/:siteId/error-bucketed', async (request) => {
-    const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
-    const params = parseQueryParams(request.query, clock())
-    const { errorMessage: message, bucket } = parseParams(bucketedQuery, request.query)
-    return {
-      success: true,
-      data: await queryErrorBuckets(events, { siteId: site.site_id, params }, message, bucket),
-    }
-  })
+  app.get<SiteParams>(
+    '/api/sites/:siteId/error-bucketed',
+    {
+      config: {
+        doc: {
+          summary: 'One error message over time',
+          description:
+            'Every bucket of the range (empty ones 0), aligned to `time_zone`; at most 10,000 buckets.',
+          tag: 'Errors',
+          access: 'reader',
+          query: errorBucketsQuery,
+          responses: { 200: json('Oldest bucket first', successData(z.array(errorBucket))) },
+        },
+      },
+    },
+    async (request) => {
+      const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
+      const params = parseQueryParams(request.query, clock())
+      const { errorMessage: message, bucket } = parseParams(bucketedQuery, request.query)
+      return {
+        success: true,
+        data: await queryErrorBuckets(events, { siteId: site.site_id, params }, message, bucket),
+      }
+    },
+  )
 }

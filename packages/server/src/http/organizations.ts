@@ -1,24 +1,72 @@
 /** Routes: organizations and the sites in them. Authenticated scope. */
+import { organization, site, successData } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
-import { createOrganization, isAdminRole, listOrganizations, roleIn } from '../organizations/organizations.js'
+import { z } from 'zod'
+import {
+  createOrganization,
+  createOrganizationBody,
+  isAdminRole,
+  listOrganizations,
+  roleIn,
+} from '../organizations/organizations.js'
 import { forbidden, organizationNotFound } from '../shared/errors.js'
 import { toSite } from '../sites/site.js'
-import { createSite, listSitesForUser } from '../sites/sites.js'
+import { createSite, createSiteBody, listSitesForUser } from '../sites/sites.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
+import { json } from './openapi/route-doc.js'
 
 export async function organizationRoutes(app: FastifyInstance, { db }: { db: MetadataDb }) {
-  app.get('/api/organizations', async (request) => {
-    return { success: true, data: await listOrganizations(db, callerOf(request).userId) }
-  })
+  app.get(
+    '/api/organizations',
+    {
+      config: {
+        doc: {
+          summary: 'My organizations, with my role in each',
+          tag: 'Organizations',
+          access: 'signedIn',
+          responses: { 200: json('Oldest first', successData(z.array(organization))) },
+        },
+      },
+    },
+    async (request) => {
+      return { success: true, data: await listOrganizations(db, callerOf(request).userId) }
+    },
+  )
 
-  app.post('/api/organizations', async (request, reply) => {
-    const organization = await createOrganization(db, callerOf(request).userId, request.body)
-    return reply.code(201).send(organization)
-  })
+  app.post(
+    '/api/organizations',
+    {
+      config: {
+        doc: {
+          summary: 'Create an organization (I become its owner)',
+          tag: 'Organizations',
+          access: 'signedIn',
+          body: createOrganizationBody,
+          responses: { 201: json('Created', organization) },
+        },
+      },
+    },
+    async (request, reply) => {
+      const organization = await createOrganization(db, callerOf(request).userId, request.body)
+      return reply.code(201).send(organization)
+    },
+  )
 
   app.post<{ Params: { organizationId: string } }>(
     '/api/organizations/:organizationId/sites',
+    {
+      config: {
+        doc: {
+          summary: 'Create a site',
+          description: 'The domain is normalised (`https://WWW.Example.com/blog` becomes `www.example.com`).',
+          tag: 'Organizations',
+          access: 'admin',
+          body: createSiteBody,
+          responses: { 201: json('Created', site) },
+        },
+      },
+    },
     async (request, reply) => {
       const { userId } = callerOf(request)
       const role = await roleIn(db, userId, request.params.organizationId)
@@ -31,6 +79,16 @@ export async function organizationRoutes(app: FastifyInstance, { db }: { db: Met
 
   app.get<{ Params: { organizationId: string } }>(
     '/api/organizations/:organizationId/sites',
+    {
+      config: {
+        doc: {
+          summary: "The organization's sites",
+          tag: 'Organizations',
+          access: 'member',
+          responses: { 200: json('By site id', successData(z.array(site))) },
+        },
+      },
+    },
     async (request) => {
       const { userId } = callerOf(request)
       if ((await roleIn(db, userId, request.params.organizationId)) === null) throw organizationNotFound()

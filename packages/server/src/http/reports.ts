@@ -23,6 +23,20 @@
  * Page meta is `{total, page, pageSize, totalPages}`. Breakdown names: `query/breakdown.ts`. Routes
  * only translate: figures come from `query/`.
  */
+import {
+  breakdownRow,
+  doc,
+  eventName,
+  liveVisitors,
+  pagedList,
+  reportSummary,
+  seriesBuckets,
+  session,
+  sessionEvent,
+  webVitals,
+  webVitalsRow,
+  webVitalsThresholds,
+} from '@pathlight/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { siteForReader } from '../auth/site-access.js'
@@ -46,8 +60,19 @@ import { type Clock, systemClock } from '../shared/time.js'
 import { eventTypes } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import { analyticsQuery, eventsQuery, statsQuery } from './analytics-query.js'
+import { emptyMeta, eventPage, statsAnswer } from './openapi/doc-parts.js'
+import { json } from './openapi/route-doc.js'
 import { pageMeta } from './page-meta.js'
 import { readerOf } from './reader.js'
+
+/** `GET /api/sites/{siteId}/web-vitals`. */
+const webVitalsQuery = analyticsQuery.extend({
+  by: doc(
+    z.enum(Object.keys(webVitalDimensions) as [keyof typeof webVitalDimensions]),
+    'Group by this',
+  ).optional(),
+})
 
 /** What the report routes need: the metadata store (access) and the events store (figures). */
 export interface ReportRouteOptions {
@@ -65,12 +90,11 @@ const oneOf = <const Values extends readonly string[]>(name: string, values: Val
     .refine((v) => values.includes(v), `${name} must be one of ${values.join(', ')}`)
     .transform((v) => v as Values[number])
 
-const seriesBuckets = ['hour', 'day', 'week', 'month'] as const
-const statsQuery = z.object({ bucket: oneOf('bucket', seriesBuckets).optional() })
-const webVitalsQuery = z.object({
+const statsInput = z.object({ bucket: oneOf('bucket', seriesBuckets).optional() })
+const webVitalsInput = z.object({
   by: oneOf('by', Object.keys(webVitalDimensions) as (keyof typeof webVitalDimensions)[]).optional(),
 })
-const eventsQuery = z.object({
+const eventsInput = z.object({
   type: single('type')
     .transform((list) => list.split(',').map((t) => t.trim()))
     .refine((types) => types.every((t) => (eventTypes as readonly string[]).includes(t)), {
@@ -95,19 +119,61 @@ export async function reportRoutes(
     const { site } = await reader(request)
     return { siteId: site.site_id, params: parseQueryParams(request.query, clock()) }
   }
-  app.get<SiteParams>('/api/sites/:siteId/summary', async (request) => {
-    const { site, via } = await reader(request)
-    return { data: { siteId: site.site_id, name: site.name, domain: site.domain, access: via }, meta: {} }
-  })
+  app.get<SiteParams>(
+    '/api/sites/:siteId/summary',
+    {
+      config: {
+        doc: {
+          summary: 'The site as the caller may read it',
+          tag: 'Reports',
+          access: 'reader',
+          responses: { 200: json('The site', z.object({ data: reportSummary, meta: emptyMeta })) },
+        },
+      },
+    },
+    async (request) => {
+      const { site, via } = await reader(request)
+      return { data: { siteId: site.site_id, name: site.name, domain: site.domain, access: via }, meta: {} }
+    },
+  )
 
-  app.get<SiteParams>('/api/sites/:siteId/stats', async (request) => {
-    const scope = await scopeOf(request)
-    const { bucket } = parseParams(statsQuery, request.query)
-    return queryStatsReport(events, scope, bucket)
-  })
+  app.get<SiteParams>(
+    '/api/sites/:siteId/stats',
+    {
+      config: {
+        doc: {
+          summary: 'Headline figures, against the previous period, optionally as a time series',
+          tag: 'Reports',
+          access: 'reader',
+          query: statsQuery,
+          responses: { 200: statsAnswer },
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { bucket } = parseParams(statsInput, request.query)
+      return queryStatsReport(events, scope, bucket)
+    },
+  )
 
   app.get<{ Params: { siteId: string; name: string } }>(
     '/api/sites/:siteId/breakdown/:name',
+    {
+      config: {
+        doc: {
+          summary: 'Visitors, sessions and pageviews per value of a dimension',
+          tag: 'Reports',
+          access: 'reader',
+          params: { name: `The dimension: ${Object.keys(breakdowns).join(', ')}` },
+          query: analyticsQuery,
+          responses: {
+            200: json('A page of values, most first', pagedList(breakdownRow)),
+            404: 'Unknown dimension, or the credentials do not reach this site',
+          },
+        },
+      },
+    },
     async (request) => {
       const scope = await scopeOf(request)
       const { name } = request.params
@@ -119,14 +185,41 @@ export async function reportRoutes(
     },
   )
 
-  app.get<SiteParams>('/api/sites/:siteId/sessions', async (request) => {
-    const scope = await scopeOf(request)
-    const { data, total } = await querySessionList(events, scope)
-    return { data, meta: pageMeta(scope.params, total) }
-  })
+  app.get<SiteParams>(
+    '/api/sites/:siteId/sessions',
+    {
+      config: {
+        doc: {
+          summary: 'Sessions, newest first',
+          tag: 'Reports',
+          access: 'reader',
+          query: analyticsQuery,
+          responses: { 200: json('A page of sessions', pagedList(session)) },
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { data, total } = await querySessionList(events, scope)
+      return { data, meta: pageMeta(scope.params, total) }
+    },
+  )
 
   app.get<{ Params: { siteId: string; sessionId: string } }>(
     '/api/sites/:siteId/sessions/:sessionId/events',
+    {
+      config: {
+        doc: {
+          summary: "A session's events, oldest first",
+          description: 'Filters are ignored: every event of the session in the range.',
+          tag: 'Reports',
+          access: 'reader',
+          params: { sessionId: 'The session id (`session_id` of a Session)' },
+          query: analyticsQuery,
+          responses: { 200: json('A page of events', pagedList(sessionEvent)) },
+        },
+      },
+    },
     async (request) => {
       const scope = await scopeOf(request)
       const { data, total } = await querySessionEvents(events, scope, request.params.sessionId)
@@ -134,34 +227,107 @@ export async function reportRoutes(
     },
   )
 
-  app.get<SiteParams>('/api/sites/:siteId/events', async (request) => {
-    const scope = await scopeOf(request)
-    const own = parseParams(eventsQuery, request.query)
-    const page = await queryEventList(events, scope, {
-      types: own.type,
-      eventName: own.event_name,
-      cursor: own.cursor,
-      limit: scope.params.limit,
-    })
-    return { data: page.data, meta: { nextCursor: page.nextCursor, limit: scope.params.limit } }
-  })
+  app.get<SiteParams>(
+    '/api/sites/:siteId/events',
+    {
+      config: {
+        doc: {
+          summary: 'Events, newest first, paged with a cursor',
+          tag: 'Reports',
+          access: 'reader',
+          query: eventsQuery,
+          responses: { 200: eventPage },
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request)
+      const own = parseParams(eventsInput, request.query)
+      const page = await queryEventList(events, scope, {
+        types: own.type,
+        eventName: own.event_name,
+        cursor: own.cursor,
+        limit: scope.params.limit,
+      })
+      return { data: page.data, meta: { nextCursor: page.nextCursor, limit: scope.params.limit } }
+    },
+  )
 
-  app.get<SiteParams>('/api/sites/:siteId/event-names', async (request) => {
-    const scope = await scopeOf(request)
-    const { data, total } = await queryEventNames(events, scope)
-    return { data, meta: pageMeta(scope.params, total) }
-  })
+  app.get<SiteParams>(
+    '/api/sites/:siteId/event-names',
+    {
+      config: {
+        doc: {
+          summary: 'Custom event names with their counts',
+          tag: 'Reports',
+          access: 'reader',
+          query: analyticsQuery,
+          responses: { 200: json('A page of names, most events first', pagedList(eventName)) },
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { data, total } = await queryEventNames(events, scope)
+      return { data, meta: pageMeta(scope.params, total) }
+    },
+  )
 
-  app.get<SiteParams>('/api/sites/:siteId/web-vitals', async (request) => {
-    const scope = await scopeOf(request)
-    const { by } = parseParams(webVitalsQuery, request.query)
-    if (!by) return { data: await queryWebVitals(events, scope), meta: { thresholds: webVitalThresholds } }
-    const { data, total } = await queryWebVitalsBy(events, scope, by)
-    return { data, meta: { ...pageMeta(scope.params, total), by, thresholds: webVitalThresholds } }
-  })
+  app.get<SiteParams>(
+    '/api/sites/:siteId/web-vitals',
+    {
+      config: {
+        doc: {
+          summary: 'Web vitals: percentiles and bands, overall or per pathname or device type',
+          tag: 'Reports',
+          access: 'reader',
+          query: webVitalsQuery,
+          responses: {
+            200: json(
+              'Without `by` the metrics over the range; with `by` a page of values',
+              z.union([
+                z.object({ data: webVitals, meta: z.object({ thresholds: webVitalsThresholds }) }),
+                z.object({
+                  data: z.array(webVitalsRow),
+                  meta: z.object({
+                    total: z.int().min(0),
+                    page: z.int().min(1),
+                    pageSize: z.int().min(1),
+                    totalPages: z.int().min(0),
+                    by: z.string(),
+                    thresholds: webVitalsThresholds,
+                  }),
+                }),
+              ]),
+            ),
+          },
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { by } = parseParams(webVitalsInput, request.query)
+      if (!by) return { data: await queryWebVitals(events, scope), meta: { thresholds: webVitalThresholds } }
+      const { data, total } = await queryWebVitalsBy(events, scope, by)
+      return { data, meta: { ...pageMeta(scope.params, total), by, thresholds: webVitalThresholds } }
+    },
+  )
 
-  app.get<SiteParams>('/api/sites/:siteId/live', async (request) => {
-    const { site } = await reader(request)
-    return { data: await queryLiveVisitors(events, site.site_id, clock()), meta: {} }
-  })
+  app.get<SiteParams>(
+    '/api/sites/:siteId/live',
+    {
+      config: {
+        doc: {
+          summary: 'Visitors of the last 5 minutes',
+          tag: 'Reports',
+          access: 'reader',
+          responses: { 200: json('The count', z.object({ data: liveVisitors, meta: emptyMeta })) },
+        },
+      },
+    },
+    async (request) => {
+      const { site } = await reader(request)
+      return { data: await queryLiveVisitors(events, site.site_id, clock()), meta: {} }
+    },
+  )
 }

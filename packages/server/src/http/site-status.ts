@@ -5,12 +5,14 @@
  * with milliseconds or null. Reads the events store itself, so an event shows once it is stored
  * (about 250 ms after its acknowledgement).
  */
+import { siteEventStatus, successData } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { siteForMember } from '../auth/site-access.js'
 import { lastSiteEventAt } from '../query/site-events.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
+import { json } from './openapi/route-doc.js'
 
 /** What the route answers in `data`. */
 export interface SiteEventStatus {
@@ -23,10 +25,23 @@ export async function siteStatusRoutes(
   app: FastifyInstance,
   { db, events }: { db: MetadataDb; events: EventsStore },
 ) {
-  app.get<{ Params: { siteId: string } }>('/api/sites/:siteId/has-events', async (request) => {
-    const { site } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
-    const lastEventAt = await lastSiteEventAt(events, site.site_id)
-    const data: SiteEventStatus = { hasEvents: lastEventAt !== null, lastEventAt }
-    return { success: true, data }
-  })
+  app.get<{ Params: { siteId: string } }>(
+    '/api/sites/:siteId/has-events',
+    {
+      config: {
+        doc: {
+          summary: 'Whether the site has received an event yet',
+          tag: 'Sites',
+          access: 'member',
+          responses: { 200: json('The status', successData(siteEventStatus)) },
+        },
+      },
+    },
+    async (request) => {
+      const { site } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
+      const lastEventAt = await lastSiteEventAt(events, site.site_id)
+      const data: SiteEventStatus = { hasEvents: lastEventAt !== null, lastEventAt }
+      return { success: true, data }
+    },
+  )
 }

@@ -4,11 +4,13 @@
  * and `ingest.accept` decides. Lives outside the authenticated scope: the key is optional here.
  */
 import rateLimit from '@fastify/rate-limit'
+import { trackPayloadSchema, trackResponse } from '@pathlight/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { ApiKeys } from '../auth/api-keys.js'
 import { bearerToken } from '../auth/bearer-token.js'
 import type { Ingest } from '../ingest/ingest.js'
+import { empty, json } from './openapi/route-doc.js'
 import { rateLimitError } from './rate-limit-error.js'
 import { rateLimitKey } from './rate-limit-key.js'
 
@@ -50,6 +52,29 @@ export async function trackRoutes(
     {
       bodyLimit: TRACK_BODY_LIMIT,
       config: {
+        doc: {
+          summary: 'Track an event',
+          description:
+            'The body may be JSON or the same JSON as `text/plain` (beacons), at most 64 KB. Without an API ' +
+            "key the request's Origin, Referer or `hostname` must be the site's domain (or a subdomain) and bots " +
+            'are dropped when the site blocks them. Answers 200 only once the event is committed.',
+          tag: 'Tracking',
+          access: 'public',
+          who: "an API key is optional (server-side tracking); its user must be in the site's organization",
+          security: [{}, { apiKey: [] }],
+          body: trackPayloadSchema,
+          bodyMediaTypes: ['application/json', 'text/plain'],
+          responses: {
+            200: json('Recorded, or excluded (`tracked:false`, nothing stored)', trackResponse),
+            400: 'Invalid payload (`details.fieldErrors` names the fields)',
+            401: 'Invalid API key',
+            403: 'Access denied (key user not a member), domain not allowed, bot detected, or over the limit',
+            404: 'Site not found',
+            413: 'Body over 64 KB',
+            429: 'More than the per-key limit (500 per 10 minutes by default); see `Retry-After`',
+            503: 'Events store unavailable; nothing acknowledged',
+          },
+        },
         rateLimit: {
           max: keyLimit.max,
           timeWindow: keyLimit.windowMs,
@@ -87,14 +112,26 @@ export async function trackRoutes(
  * API keys must never be used in client-side code, so `Authorization` is not offered.
  */
 export async function trackPreflightRoutes(app: FastifyInstance) {
-  app.options('/api/track', async (_request, reply) =>
-    reply
-      .code(204)
-      .header('access-control-allow-origin', '*')
-      .header('access-control-allow-methods', 'POST')
-      .header('access-control-allow-headers', 'content-type')
-      .header('access-control-max-age', '86400')
-      .send(),
+  app.options(
+    '/api/track',
+    {
+      config: {
+        doc: {
+          summary: 'CORS preflight of the tracking endpoint',
+          tag: 'Tracking',
+          access: 'public',
+          responses: { 204: empty('Allowed: POST with Content-Type from any origin (no Authorization)') },
+        },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-origin', '*')
+        .header('access-control-allow-methods', 'POST')
+        .header('access-control-allow-headers', 'content-type')
+        .header('access-control-max-age', '86400')
+        .send(),
   )
 }
 

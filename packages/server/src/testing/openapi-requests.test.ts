@@ -2,7 +2,6 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildOpenApiDocument } from '../http/openapi/build-document.js'
 import type { JsonSchema } from '../http/openapi/to-json-schema.js'
 import { RawJson } from './hostile-values.js'
 import {
@@ -16,8 +15,9 @@ import {
   renderRequest,
   requestPlan,
 } from './openapi-requests.js'
+import { serviceDocument } from './service-document.js'
 
-const document = buildOpenApiDocument()
+const document = await serviceDocument()
 const components = document.components.schemas
 
 /** A schema with its component references replaced by the components themselves. */

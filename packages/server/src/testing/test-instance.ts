@@ -14,7 +14,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import { buildApp } from '../app.js'
+import { buildApp, type RouteInfo } from '../app.js'
 import { isStateChanging } from '../auth/origin-policy.js'
 import { loadConfig } from '../config.js'
 import { buildOpenApiDocument } from '../http/openapi/build-document.js'
@@ -87,9 +87,12 @@ export interface TestInstanceOptions extends ServiceOptions {
 let counter = 0
 
 let validator: ResponseValidator | undefined
-/** One validator per process: the document and ajv's compiled schemas are shared by every instance. */
-const responseValidator = () => {
-  validator ??= createResponseValidator(buildOpenApiDocument())
+/**
+ * One validator per process: the document (of the routes every instance registers alike) and ajv's
+ * compiled schemas are shared by every instance.
+ */
+const responseValidator = (routes: readonly RouteInfo[]) => {
+  validator ??= createResponseValidator(buildOpenApiDocument(routes))
   return validator
 }
 
@@ -128,7 +131,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
 
   const responseChecks = { checked: 0, mismatches: [] as string[] }
   if (options.validateResponses !== false) {
-    const check = responseValidator()
+    const check = responseValidator(app.routeList)
     app.addHook('onSend', async (request, reply, payload) => {
       responseChecks.checked++
       const problem = check.check({

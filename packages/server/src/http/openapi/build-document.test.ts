@@ -2,6 +2,7 @@ import { component } from '@pathlight/protocol'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildOpenApiDocument, toOpenApiPath } from './build-document.js'
+import { docRoutes } from './doc-routes.fixture.js'
 import { json } from './route-doc.js'
 
 const ok = json('OK', z.object({ success: z.literal(true) }))
@@ -17,8 +18,8 @@ describe('toOpenApiPath', () => {
 
 describe('buildOpenApiDocument', () => {
   it('adds the errors of the access level, 400 for input, and a default error answer', () => {
-    const document = buildOpenApiDocument({
-      catalogue: {
+    const document = buildOpenApiDocument(
+      docRoutes({
         'POST /api/sites/:siteId/things': {
           summary: 'x',
           tag: 'Sites',
@@ -26,8 +27,8 @@ describe('buildOpenApiDocument', () => {
           body: z.object({ name: z.string() }),
           responses: { 201: ok, 409: 'Taken' },
         },
-      },
-    })
+      }),
+    )
     const operation = document.paths['/api/sites/{siteId}/things']?.post
     expect(Object.keys(operation?.responses ?? {}).sort()).toEqual([
       '201',
@@ -51,8 +52,8 @@ describe('buildOpenApiDocument', () => {
   })
 
   it('turns a query schema into query parameters', () => {
-    const document = buildOpenApiDocument({
-      catalogue: {
+    const document = buildOpenApiDocument(
+      docRoutes({
         'GET /x': {
           summary: 'x',
           tag: 'Admin',
@@ -63,32 +64,40 @@ describe('buildOpenApiDocument', () => {
           }),
           responses: { 200: ok },
         },
-      },
-    })
+      }),
+    )
     expect(document.paths['/x']?.get?.parameters).toEqual([
       { name: 'a', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } },
       { name: 'b', in: 'query', required: false, schema: { type: 'string' } },
     ])
   })
 
-  it('documents only the routes asked for, with only their tags', () => {
-    const document = buildOpenApiDocument({ routes: [{ method: 'GET', url: '/api/health' }] })
+  it('documents the routes given, with only their tags', () => {
+    const document = buildOpenApiDocument(
+      docRoutes({
+        'GET /api/health': { summary: 'x', tag: 'Health', access: 'public', responses: { 200: ok } },
+      }),
+    )
     expect(Object.keys(document.paths)).toEqual(['/api/health'])
     expect(document.tags.map((tag) => tag.name)).toEqual(['Health'])
   })
 
+  it('refuses a route without a doc', () => {
+    expect(() => buildOpenApiDocument([{ method: 'GET', url: '/x' }])).toThrow('GET /x has no doc')
+  })
+
   it('refuses an undescribed path parameter', () => {
     expect(() =>
-      buildOpenApiDocument({
-        catalogue: { 'GET /x/:id': { summary: 'x', tag: 'Admin', access: 'public', responses: { 200: ok } } },
-      }),
+      buildOpenApiDocument(
+        docRoutes({ 'GET /x/:id': { summary: 'x', tag: 'Admin', access: 'public', responses: { 200: ok } } }),
+      ),
     ).toThrow('describe the path parameter id')
   })
 
   it('collects components referenced anywhere, once', () => {
     const widget = component('Widget', z.object({ id: z.string() }), 'A widget')
-    const document = buildOpenApiDocument({
-      catalogue: {
+    const document = buildOpenApiDocument(
+      docRoutes({
         'GET /a': { summary: 'a', tag: 'Admin', access: 'public', responses: { 200: json('A', widget) } },
         'GET /b': {
           summary: 'b',
@@ -96,8 +105,8 @@ describe('buildOpenApiDocument', () => {
           access: 'public',
           responses: { 200: json('B', z.array(widget)) },
         },
-      },
-    })
+      }),
+    )
     expect(document.components.schemas.Widget).toEqual({
       type: 'object',
       properties: { id: { type: 'string' } },

@@ -1,5 +1,6 @@
 /**
- * Builds the OpenAPI 3.1 document of the service from the route catalogue (`route-docs.ts`): paths
+ * Builds the OpenAPI 3.1 document of the service from its registered routes and the doc each declares
+ * where it is registered (`config.doc`, collected in `app.routeList`): paths
  * (Fastify's `:param` becomes `{param}`, a trailing `*` becomes `{path}`), parameters, request bodies
  * and responses converted from zod (JSON Schema 2020-12), the shared shapes as `components.schemas`,
  * the security schemes, and the usual error answers each access level implies.
@@ -9,7 +10,6 @@ import { errorResponse } from '@pathlight/protocol'
 import type { RouteInfo } from '../../app.js'
 import { accessRules, securitySchemes } from './access-rules.js'
 import { type ResponseDoc, type RouteDoc, type Status, tags } from './route-doc.js'
-import { routeDocs } from './route-docs.js'
 import { type JsonSchema, toJsonSchema } from './to-json-schema.js'
 
 /** The document, typed as far as the reference page and the tests read it. */
@@ -22,7 +22,7 @@ export interface OpenApiDocument {
   [key: string]: unknown
 }
 
-/** One operation of the document. `x-route` is the catalogue key, `x-who` who may call it. */
+/** One operation of the document. `x-route` is the route's key, `x-who` who may call it. */
 export interface Operation {
   operationId: string
   summary: string
@@ -42,13 +42,6 @@ export interface Parameter {
   required: boolean
   description?: string
   schema: JsonSchema
-}
-
-export interface BuildOptions {
-  /** Document only these routes (the app's `routeList`); default every catalogue entry. */
-  routes?: readonly RouteInfo[]
-  /** Default `routeDocs`. */
-  catalogue?: Record<string, RouteDoc>
 }
 
 /** Path parameters every route names alike. `id` differs by route: entries describe it. */
@@ -72,17 +65,15 @@ export function toOpenApiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{path}')
 }
 
-/** The catalogue key of a route: `'GET /api/sites/:siteId'`. */
+/** The key of a route: `'GET /api/sites/:siteId'`. */
 export const routeKey = (route: RouteInfo): string => `${route.method} ${route.url}`
 
 /**
- * Build the document.
- * @throws Error when an entry names a path parameter without a description, or two conversions
- *   disagree on a component
+ * Build the document of these routes (an app's `routeList`).
+ * @throws Error when a route has no doc, a doc names a path parameter without a description, or two
+ *   conversions disagree on a component
  */
-export function buildOpenApiDocument(options: BuildOptions = {}): OpenApiDocument {
-  const catalogue = options.catalogue ?? routeDocs
-  const wanted = options.routes ? new Set(options.routes.map(routeKey)) : undefined
+export function buildOpenApiDocument(routes: readonly RouteInfo[]): OpenApiDocument {
   const components: Record<string, JsonSchema> = {}
   const convert = (schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output') => {
     const converted = toJsonSchema(schema, io)
@@ -98,12 +89,12 @@ export function buildOpenApiDocument(options: BuildOptions = {}): OpenApiDocumen
   convert(errorResponse, 'output')
 
   const paths: Record<string, Record<string, Operation>> = {}
-  for (const [key, entry] of Object.entries(catalogue)) {
-    if (wanted && !wanted.has(key)) continue
-    const [method = '', url = ''] = key.split(' ')
-    const path = toOpenApiPath(url)
+  for (const route of routes) {
+    const key = routeKey(route)
+    if (!route.doc) throw new Error(`${key} has no doc: declare config.doc where it is registered`)
+    const path = toOpenApiPath(route.url)
     paths[path] ??= {}
-    paths[path][method.toLowerCase()] = operation(key, method, url, entry, convert)
+    paths[path][route.method.toLowerCase()] = operation(key, route.method, route.url, route.doc, convert)
   }
 
   const usedTags = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags)))

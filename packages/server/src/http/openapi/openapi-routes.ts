@@ -6,9 +6,12 @@
  * may cache them 5 minutes.
  */
 import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
 import { htmlPageHeaders } from '../security-headers.js'
 import { buildOpenApiDocument } from './build-document.js'
+import { anyJson } from './doc-parts.js'
 import { renderReferencePage } from './render-reference.js'
+import { json, media } from './route-doc.js'
 
 export const REFERENCE_CACHE_CONTROL = 'public, max-age=300'
 
@@ -20,25 +23,58 @@ export async function openApiRoutes(app: FastifyInstance) {
   let built: { json: string; html: string } | undefined
   const reference = () => {
     if (!built) {
-      const document = buildOpenApiDocument({ routes: app.routeList })
+      const document = buildOpenApiDocument(app.routeList)
       built = { json: JSON.stringify(document), html: renderReferencePage(document) }
     }
     return built
   }
 
-  app.get('/api/openapi.json', async (_request, reply) =>
-    reply
-      .header('cache-control', REFERENCE_CACHE_CONTROL)
-      .header('access-control-allow-origin', '*')
-      .type('application/json; charset=utf-8')
-      .send(reference().json),
+  app.get(
+    '/api/openapi.json',
+    {
+      config: {
+        doc: {
+          summary: 'This OpenAPI 3.1 document',
+          tag: 'Reference',
+          access: 'public',
+          responses: {
+            200: json(
+              'The document (cached 5 minutes)',
+              z.looseObject({
+                openapi: z.string(),
+                info: z.looseObject({}),
+                paths: z.record(z.string(), anyJson),
+              }),
+            ),
+          },
+        },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .header('cache-control', REFERENCE_CACHE_CONTROL)
+        .header('access-control-allow-origin', '*')
+        .type('application/json; charset=utf-8')
+        .send(reference().json),
   )
 
-  app.get('/api/docs', async (_request, reply) =>
-    reply
-      .header('cache-control', REFERENCE_CACHE_CONTROL)
-      .headers(htmlPageHeaders(REFERENCE_CSP))
-      .type('text/html; charset=utf-8')
-      .send(reference().html),
+  app.get(
+    '/api/docs',
+    {
+      config: {
+        doc: {
+          summary: 'The API reference page (HTML, rendered from this document)',
+          tag: 'Reference',
+          access: 'public',
+          responses: { 200: media('The reference page (cached 5 minutes)', 'text/html') },
+        },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .header('cache-control', REFERENCE_CACHE_CONTROL)
+        .headers(htmlPageHeaders(REFERENCE_CSP))
+        .type('text/html; charset=utf-8')
+        .send(reference().html),
   )
 }

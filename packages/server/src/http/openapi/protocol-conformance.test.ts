@@ -24,12 +24,8 @@ import { eventFilterColumns, type Filter, sessionFilterColumns } from '../../que
 import { type EventType, eventTypes as storedEventTypes } from '../../storage/events/event-row.js'
 import type { Role } from '../../storage/metadata/schema.js'
 import type { createWebhookBody, updateWebhookBody } from '../../webhooks/webhooks.js'
-import type {
-  createExperimentBody,
-  createGoalBody,
-  updateExperimentBody,
-  updateGoalBody,
-} from './request-schemas.js'
+import type { createExperimentBody, updateExperimentBody } from '../experiments.js'
+import type { createGoalBody, updateGoalBody } from '../goals.js'
 
 describe('enums', () => {
   it('stored event types are the protocol’s', () => {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildOpenApiDocument } from './build-document.js'
+import { docRoutes } from './doc-routes.fixture.js'
 import { escapeHtml, renderReferencePage } from './render-reference.js'
 import { json } from './route-doc.js'
 
 describe('renderReferencePage', () => {
   const evil = '<script>alert("x")</script>'
-  const document = buildOpenApiDocument({
-    catalogue: {
+  const document = buildOpenApiDocument(
+    docRoutes({
       'GET /api/sites/:siteId/evil': {
         summary: `Evil ${evil}`,
         description: `Uses \`code\` and **bold**; see https://example.com/a?b=1&c=2. ${evil}`,
@@ -16,8 +17,8 @@ describe('renderReferencePage', () => {
         query: z.object({ q: z.string().describe('x') }),
         responses: { 200: json('Fine', z.object({ [evil]: z.string() })) },
       },
-    },
-  })
+    }),
+  )
   const html = renderReferencePage(document)
 
   it('escapes every text from the document', () => {

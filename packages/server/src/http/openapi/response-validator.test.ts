@@ -2,6 +2,7 @@ import { component } from '@pathlight/protocol'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildOpenApiDocument } from './build-document.js'
+import { docRoutes } from './doc-routes.fixture.js'
 import { createResponseValidator } from './response-validator.js'
 import { json, media } from './route-doc.js'
 
@@ -10,8 +11,8 @@ const thing = component(
   z.object({ id: z.int(), at: z.iso.datetime(), note: z.string().nullable() }),
   'A thing',
 )
-const document = buildOpenApiDocument({
-  catalogue: {
+const document = buildOpenApiDocument(
+  docRoutes({
     'GET /things/:id': {
       summary: 'A thing',
       tag: 'Sites',
@@ -25,8 +26,8 @@ const document = buildOpenApiDocument({
       access: 'public',
       responses: { 200: media('Page', 'text/*') },
     },
-  },
-})
+  }),
+)
 const validator = createResponseValidator(document)
 const answer = (status: number, body: unknown, contentType = 'application/json; charset=utf-8') => ({
   method: 'GET',

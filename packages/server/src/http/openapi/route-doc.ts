@@ -1,5 +1,10 @@
 /**
- * The shape of one catalogue entry (`route-docs.ts`) and helpers to write entries tersely.
+ * The shape of a route's doc (`config.doc` where the route is registered) and helpers to write docs
+ * tersely. Adding a route: give it a doc with its summary, tag, access level (who may call it), the
+ * query and body schemas it validates with, and its answers per status (`json(description, schema)`
+ * with a schema of `@pathlight/protocol`, or a string for an error answer). The access level adds its
+ * usual errors (401, 403, 404, 429), a query or body adds 400, and every route gets a `default` error
+ * answer; list other statuses in the doc.
  */
 import type { z } from 'zod'
 import type { Access } from './access-rules.js'
@@ -37,7 +42,7 @@ export interface ResponseDoc {
 /** A status code, or 'default' (every status not listed). */
 export type Status = number | 'default'
 
-/** A catalogue entry: everything the document says about one route. */
+/** Everything the document says about one route. */
 export interface RouteDoc {
   summary: string
   /** Markdown; details beyond the summary. */

@@ -12,6 +12,15 @@
  * - `GET .../events/names`: custom event names with events, sessions and visitors, paginated.
  * - `GET .../revenue[?bucket=day]`: revenue per currency (see query/revenue.ts).
  */
+import {
+  doc,
+  eventName,
+  pagedList,
+  pageStats,
+  revenueReport,
+  seriesBuckets,
+  session,
+} from '@pathlight/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { siteForMember } from '../../auth/site-access.js'
@@ -25,12 +34,25 @@ import { queryStatsReport } from '../../query/stats-report.js'
 import type { Clock } from '../../shared/time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import type { MetadataDb } from '../../storage/metadata/db.js'
+import { analyticsQuery, seriesBucket, statsQuery } from '../analytics-query.js'
 import { callerOf } from '../caller-of.js'
+import { day, notMine, statsAnswer } from '../openapi/doc-parts.js'
+import { json } from '../openapi/route-doc.js'
 import { pageMeta } from '../page-meta.js'
+
+/** `GET /api/v1/sites/{siteId}/pages`. */
+export const v1PagesQuery = analyticsQuery.extend({
+  sort: doc(z.enum(pageSortFields), 'Default pageviews').optional(),
+  order: doc(z.enum(['asc', 'desc']), 'Default desc').optional(),
+})
+
+/** `GET /api/v1/sites/{siteId}/revenue`. */
+export const v1RevenueQuery = analyticsQuery.extend({
+  bucket: doc(seriesBucket, 'Bucket size of `series`; default day').optional(),
+})
 
 type Params = { Params: { siteId: string }; Querystring: Record<string, unknown> }
 
-const seriesBuckets = ['hour', 'day', 'week', 'month'] as const
 const bucketQuery = z.object({
   bucket: single('bucket')
     .refine(
@@ -63,41 +85,126 @@ export async function v1ReportRoutes(
     return { siteId: site.site_id, params: parseQueryParams(request.query, clock()) }
   }
 
-  app.get<Params>('/api/v1/sites/:siteId/stats', async (request) => {
-    const scope = await scopeOf(request)
-    const { bucket } = parseParams(bucketQuery, request.query)
-    return queryStatsReport(events, scope, bucket)
-  })
+  app.get<Params>(
+    '/api/v1/sites/:siteId/stats',
+    {
+      config: {
+        doc: {
+          summary: 'Headline figures, against the previous period, optionally as a time series',
+          tag: 'v1',
+          access: 'apiKey',
+          query: statsQuery,
+          responses: {
+            200: statsAnswer,
+            404: notMine,
+          },
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { bucket } = parseParams(bucketQuery, request.query)
+      return queryStatsReport(events, scope, bucket)
+    },
+  )
 
-  app.get<Params>('/api/v1/sites/:siteId/pages', async (request) => {
-    const scope = await scopeOf(request)
-    const { sort, order } = parseParams(pagesQuery, request.query)
-    const { data, total } = await queryPageStats(events, scope, {
-      field: sort ?? 'pageviews',
-      order: order ?? 'desc',
-    })
-    return { data, meta: pageMeta(scope.params, total) }
-  })
+  app.get<Params>(
+    '/api/v1/sites/:siteId/pages',
+    {
+      config: {
+        doc: {
+          summary: 'Traffic per pathname',
+          tag: 'v1',
+          access: 'apiKey',
+          query: v1PagesQuery,
+          responses: { 200: json('A page of pathnames', pagedList(pageStats)), 404: notMine },
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { sort, order } = parseParams(pagesQuery, request.query)
+      const { data, total } = await queryPageStats(events, scope, {
+        field: sort ?? 'pageviews',
+        order: order ?? 'desc',
+      })
+      return { data, meta: pageMeta(scope.params, total) }
+    },
+  )
 
-  app.get<Params>('/api/v1/sites/:siteId/sessions', async (request) => {
-    const scope = await scopeOf(request)
-    const { data, total } = await querySessionList(events, scope)
-    return { data, meta: pageMeta(scope.params, total) }
-  })
+  app.get<Params>(
+    '/api/v1/sites/:siteId/sessions',
+    {
+      config: {
+        doc: {
+          summary: 'Sessions, newest first',
+          tag: 'v1',
+          access: 'apiKey',
+          query: analyticsQuery,
+          responses: { 200: json('A page of sessions', pagedList(session)), 404: notMine },
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { data, total } = await querySessionList(events, scope)
+      return { data, meta: pageMeta(scope.params, total) }
+    },
+  )
 
-  app.get<Params>('/api/v1/sites/:siteId/events/names', async (request) => {
-    const scope = await scopeOf(request)
-    const { data, total } = await queryEventNames(events, scope)
-    return { data, meta: pageMeta(scope.params, total) }
-  })
+  app.get<Params>(
+    '/api/v1/sites/:siteId/events/names',
+    {
+      config: {
+        doc: {
+          summary: 'Custom event names with their counts',
+          tag: 'v1',
+          access: 'apiKey',
+          query: analyticsQuery,
+          responses: { 200: json('A page of names, most events first', pagedList(eventName)), 404: notMine },
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { data, total } = await queryEventNames(events, scope)
+      return { data, meta: pageMeta(scope.params, total) }
+    },
+  )
 
-  app.get<Params>('/api/v1/sites/:siteId/revenue', async (request) => {
-    const scope = await scopeOf(request)
-    const { bucket } = parseParams(bucketQuery, request.query)
-    const data = await queryRevenue(events, scope, bucket ?? 'day')
-    return {
-      data,
-      meta: { startDate: scope.params.startDate, endDate: scope.params.endDate, bucket: bucket ?? 'day' },
-    }
-  })
+  app.get<Params>(
+    '/api/v1/sites/:siteId/revenue',
+    {
+      config: {
+        doc: {
+          summary: 'Revenue per currency',
+          description:
+            'From custom events whose properties carry `revenue` (a number or decimal string) and `currency` ' +
+            '(ISO 4217); amounts are never converted between currencies.',
+          tag: 'v1',
+          access: 'apiKey',
+          query: v1RevenueQuery,
+          responses: {
+            200: json(
+              'The report',
+              z.object({
+                data: revenueReport,
+                meta: z.object({ startDate: day, endDate: day, bucket: seriesBucket }),
+              }),
+            ),
+            404: notMine,
+          },
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request)
+      const { bucket } = parseParams(bucketQuery, request.query)
+      const data = await queryRevenue(events, scope, bucket ?? 'day')
+      return {
+        data,
+        meta: { startDate: scope.params.startDate, endDate: scope.params.endDate, bucket: bucket ?? 'day' },
+      }
+    },
+  )
 }
