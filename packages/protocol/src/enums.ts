@@ -31,6 +31,14 @@ export const auditActions = [
   'experiment.created',
   'experiment.updated',
   'experiment.deleted',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.secret_rotated',
+  'webhook.deleted',
+  'webhook.redelivered',
+  'alert_rule.created',
+  'alert_rule.updated',
+  'alert_rule.deleted',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

@@ -65,8 +65,15 @@ export const pageMeta = component(
 /** `{data, meta:{total, page, pageSize, totalPages}}`: a page of a list. */
 export const pagedList = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: pageMeta })
 
-/** `{data:[...]}`: an analytics list. */
-export const dataList = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) })
+export const listMeta = component(
+  'ListMeta',
+  z.object({ total: count('Items in the list') }),
+  'Size of a whole (unpaged) `{data, meta}` list.',
+)
+
+/** `{success:true, data:[...], meta:{total}}`: a whole (unpaged) list of a management route. */
+export const successList = <T extends z.ZodType>(item: T) =>
+  z.object({ success: z.literal(true), data: z.array(item), meta: listMeta })
 
 export const healthResponse = component(
   'Health',

@@ -30,6 +30,9 @@ export type SuccessResponse = z.infer<typeof s.successResponse>
 export type PageMeta = z.infer<typeof s.pageMeta>
 /** `{data, meta}`: a page of a list. */
 export type Paged<T> = { data: T[]; meta: PageMeta }
+/** A whole (unpaged) list of a management route. */
+export type WholeList<T> = { success: true; data: T[]; meta: ListMeta }
+export type ListMeta = z.infer<typeof s.listMeta>
 export type Health = z.infer<typeof s.healthResponse>
 export type TrackResponse = z.infer<typeof s.trackResponse>
 export type TrackerConfig = z.infer<typeof s.trackerConfig>

@@ -7,15 +7,20 @@
  *   user ids with any event; `custom_events`: custom events (only those named `eventName` when set);
  *   `errors`: JavaScript error events; `goal_conversions`: sessions with an event completing the goal
  *   `goalId` in the window.
+ *
+ * Each write is audited on behalf of the acting user (`alert_rule.created`, `alert_rule.updated`,
+ * `alert_rule.deleted`) in its transaction.
  */
 import crypto from 'node:crypto'
 import { alertMetrics } from '@pathlight/protocol'
+import type { Transaction } from 'kysely'
 import { z } from 'zod'
+import { type AuditAction, recordSiteAudit } from '../audit/audit-log.js'
 import { badRequest, notFound } from '../shared/errors.js'
 import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import { fromBool, toBool } from '../storage/metadata/schema.js'
+import { fromBool, type MetadataSchema, toBool } from '../storage/metadata/schema.js'
 import type { AlertRuleTable } from '../storage/metadata/webhook-schema.js'
 
 export { alertMetrics }
@@ -123,7 +128,30 @@ export function toAlertRule(row: AlertRuleTable): AlertRule {
   }
 }
 
+/** What an alert rule's audit entries say about it: its id, name and condition. */
+export function alertRuleAuditDetails(rule: AlertRule) {
+  return {
+    alertRuleId: rule.id,
+    name: rule.name,
+    metric: rule.metric,
+    eventName: rule.eventName,
+    goalId: rule.goalId,
+    windowMinutes: rule.windowMinutes,
+    comparison: rule.comparison,
+    threshold: rule.threshold,
+    relative: rule.relative,
+    enabled: rule.enabled,
+  }
+}
+
 export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
+  const audit = (
+    trx: Transaction<MetadataSchema>,
+    siteId: number,
+    actorUserId: string,
+    action: AuditAction,
+    details: Record<string, unknown>,
+  ) => recordSiteAudit(trx, { siteId, actorUserId, action, details }, clock)
   const find = async (siteId: number, id: string) => {
     const row = await db
       .selectFrom('alert_rule')
@@ -152,6 +180,7 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
   }
 
   return {
+    /** Create a rule of the site on behalf of `userId`. @throws 400 naming the invalid field */
     async create(siteId: number, userId: string, input: unknown): Promise<AlertRule> {
       const parsed = createAlertBody.safeParse(input ?? {})
       if (!parsed.success) throw invalid(parsed.error)
@@ -176,8 +205,12 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
         created_by: userId,
         created_at: isoNow(clock),
       }
-      await db.insertInto('alert_rule').values(row).execute()
-      return toAlertRule(row)
+      const created = toAlertRule(row)
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('alert_rule').values(row).execute()
+        await audit(trx, siteId, userId, 'alert_rule.created', alertRuleAuditDetails(created))
+      })
+      return created
     },
     async list(siteId: number): Promise<AlertRule[]> {
       const rows = await db
@@ -191,8 +224,11 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
     async get(siteId: number, id: string): Promise<AlertRule> {
       return toAlertRule(await find(siteId, id))
     },
-    /** A changed condition starts over from 'ok'. */
-    async update(siteId: number, id: string, input: unknown): Promise<AlertRule> {
+    /**
+     * Change any subset of the fields on behalf of `userId`; a changed condition starts over from 'ok'.
+     * @throws 404 for an unknown rule; 400 when the result is not a valid rule
+     */
+    async update(siteId: number, userId: string, id: string, input: unknown): Promise<AlertRule> {
       const parsed = updateAlertBody.safeParse(input ?? {})
       if (!parsed.success) throw invalid(parsed.error)
       const current = toAlertRule(await find(siteId, id))
@@ -207,27 +243,50 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
       if (next.goalId && next.metric !== 'goal_conversions')
         throw problem('goalId', 'only applies to the goal_conversions metric')
       await requireGoalOfSite(siteId, next.goalId)
-      await db
-        .updateTable('alert_rule')
-        .set({
-          name: next.name,
-          metric: next.metric,
-          event_name: next.eventName,
-          goal_id: next.goalId,
-          window_minutes: next.windowMinutes,
-          comparison: next.comparison,
-          threshold: next.threshold,
-          relative: fromBool(next.relative),
-          enabled: fromBool(next.enabled),
-          state: 'ok',
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('alert_rule')
+          .set({
+            name: next.name,
+            metric: next.metric,
+            event_name: next.eventName,
+            goal_id: next.goalId,
+            window_minutes: next.windowMinutes,
+            comparison: next.comparison,
+            threshold: next.threshold,
+            relative: fromBool(next.relative),
+            enabled: fromBool(next.enabled),
+            state: 'ok',
+          })
+          .where('id', '=', id)
+          .where('site_id', '=', siteId)
+          .returningAll()
+          .executeTakeFirst()
+        if (!row) throw notFound('Alert rule not found')
+        const updated = toAlertRule(row)
+        await audit(trx, siteId, userId, 'alert_rule.updated', {
+          ...alertRuleAuditDetails(updated),
+          changed: Object.keys(parsed.data),
         })
-        .where('id', '=', id)
-        .execute()
-      return toAlertRule(await find(siteId, id))
+        return updated
+      })
     },
-    async remove(siteId: number, id: string): Promise<void> {
-      await find(siteId, id)
-      await db.deleteFrom('alert_rule').where('id', '=', id).execute()
+    /** Delete a rule on behalf of `userId`, irreversibly. @throws 404 for an unknown rule */
+    async remove(siteId: number, userId: string, id: string): Promise<void> {
+      const rule = toAlertRule(await find(siteId, id))
+      await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('alert_rule')
+          .where('id', '=', id)
+          .where('site_id', '=', siteId)
+          .executeTakeFirst()
+        if (Number(result.numDeletedRows) === 0) throw notFound('Alert rule not found')
+        await audit(trx, siteId, userId, 'alert_rule.deleted', {
+          alertRuleId: rule.id,
+          name: rule.name,
+          metric: rule.metric,
+        })
+      })
     },
   }
 }

@@ -53,6 +53,24 @@ export async function recordAudit(
 }
 
 /**
+ * Record an action about a site, in the organization the site belongs to (looked up in `db`, so that
+ * commands keyed by site id alone are scoped like those given the site row).
+ * @throws Error when no site has this id
+ */
+export async function recordSiteAudit(
+  db: Kysely<MetadataSchema> | Transaction<MetadataSchema>,
+  input: Omit<AuditInput, 'organizationId' | 'siteId'> & { siteId: number },
+  clock: Clock = systemClock,
+): Promise<void> {
+  const site = await db
+    .selectFrom('site')
+    .select('organization_id')
+    .where('site_id', '=', input.siteId)
+    .executeTakeFirstOrThrow()
+  await recordAudit(db, { ...input, organizationId: site.organization_id }, clock)
+}
+
+/**
  * An organization's audit entries, newest first.
  * @param options.siteId only entries about this site; `limit` 1-500 (default 100), `before` an ISO time
  */

@@ -26,7 +26,7 @@ describe('accounts', () => {
     expect(cookie).toMatch(/session_token=/)
     const me = await get('/api/organizations', { cookie })
     expect(me.statusCode).toBe(200)
-    expect(me.json()).toEqual({ success: true, data: [] })
+    expect(me.json()).toEqual({ success: true, data: [], meta: { total: 0 } })
     const wrong = await post('/api/auth/sign-in/email', { email, password: 'wrong password!' })
     expect(wrong.statusCode).toBe(401)
     expect(userId).toBeTruthy()

@@ -9,7 +9,7 @@
  *   authentication throttle (`auth/auth-throttle.ts`): beyond it, 429 with `Retry-After`.
  * Better Auth does the work (`listSessions`, `revokeSession`, `changePassword`).
  */
-import { ownSession, successData, successResponse } from '@pathlight/protocol'
+import { ownSession, successList, successResponse } from '@pathlight/protocol'
 import { APIError } from 'better-auth/api'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
@@ -20,6 +20,7 @@ import { toHeaders } from './caller.js'
 import { callerOf } from './caller-of.js'
 import { deleted } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
+import { wholeList } from './whole-list.js'
 
 /** One of the user's sessions as listed. */
 export interface OwnSession {
@@ -75,7 +76,7 @@ export async function accountRoutes(
           description: 'Newest first; the one making the request is `current`. Tokens are never shown.',
           tag: 'API keys',
           access: 'session',
-          responses: { 200: json('My sessions', successData(z.array(ownSession))) },
+          responses: { 200: json('My sessions', successList(ownSession)) },
         },
       },
     },
@@ -93,7 +94,7 @@ export async function accountRoutes(
           current,
         }))
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-      return { success: true, data }
+      return wholeList(data)
     },
   )
 

@@ -1,7 +1,6 @@
 /** Routes: a site's alert rules (admin or owner). Authenticated scope. */
-import { alertRule, successData } from '@pathlight/protocol'
+import { alertRule, successData, successList } from '@pathlight/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { z } from 'zod'
 import type { AlertRules } from '../alerts/alert-rules.js'
 import { createAlertBody, updateAlertBody } from '../alerts/alert-rules.js'
 import { siteForAdmin } from '../auth/site-access.js'
@@ -9,6 +8,7 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
 import { deleted } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
+import { wholeList } from './whole-list.js'
 
 type SiteParams = { Params: { siteId: string } }
 type Params = { Params: { siteId: string; id: string } }
@@ -49,13 +49,13 @@ export async function alertRoutes(
           summary: "The site's alert rules",
           tag: 'Alerts',
           access: 'admin',
-          responses: { 200: json('Oldest first', successData(z.array(alertRule))) },
+          responses: { 200: json('Oldest first', successList(alertRule)) },
         },
       },
     },
     async (request) => {
       const site = await adminSite(request)
-      return { success: true, data: await alerts.list(site.site_id) }
+      return wholeList(await alerts.list(site.site_id))
     },
   )
   app.get<Params>(
@@ -93,7 +93,13 @@ export async function alertRoutes(
     },
     async (request) => {
       const site = await adminSite(request)
-      return { success: true, data: await alerts.update(site.site_id, request.params.id, request.body) }
+      const data = await alerts.update(
+        site.site_id,
+        callerOf(request).userId,
+        request.params.id,
+        request.body,
+      )
+      return { success: true, data }
     },
   )
   app.delete<Params>(
@@ -111,7 +117,7 @@ export async function alertRoutes(
     },
     async (request) => {
       const site = await adminSite(request)
-      await alerts.remove(site.site_id, request.params.id)
+      await alerts.remove(site.site_id, callerOf(request).userId, request.params.id)
       return { success: true }
     },
   )

@@ -1,12 +1,12 @@
 /** Routes: the caller's API keys (create, list, delete). Authenticated scope; keys are per user. */
-import { apiKey, createdApiKey, successData } from '@pathlight/protocol'
+import { apiKey, createdApiKey, successData, successList } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
 import type { ApiKeys } from '../auth/api-keys.js'
 import { createApiKeyBody } from '../auth/api-keys.js'
 import { callerOf } from './caller-of.js'
 import { deleted } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
+import { wholeList } from './whole-list.js'
 
 export async function apiKeyRoutes(app: FastifyInstance, { apiKeys }: { apiKeys: ApiKeys }) {
   app.post(
@@ -40,12 +40,12 @@ export async function apiKeyRoutes(app: FastifyInstance, { apiKeys }: { apiKeys:
           summary: 'My API keys',
           tag: 'API keys',
           access: 'signedIn',
-          responses: { 200: json('Oldest first (never the values)', successData(z.array(apiKey))) },
+          responses: { 200: json('Oldest first (never the values)', successList(apiKey)) },
         },
       },
     },
     async (request) => {
-      return { success: true, data: await apiKeys.list(callerOf(request).userId) }
+      return wholeList(await apiKeys.list(callerOf(request).userId))
     },
   )
 

@@ -82,16 +82,21 @@ describe('GET /api/sites/{site}/error-names', () => {
         { value: TYPE_ERROR, errorName: 'TypeError', count: 5, sessionCount: 4, percentage: 83.33 },
         { value: NETWORK_ERROR, errorName: 'Error', count: 1, sessionCount: 1, percentage: 16.67 },
       ],
+      meta: { total: 2, page: 1, pageSize: 50, totalPages: 1 },
     })
     // In UTC the same dates hold the first event too, and not the last.
     const utc = (await get('error-names?start_date=2026-03-28&end_date=2026-03-29')).json()
     expect(utc.data.map((e: { count: number }) => e.count)).toEqual([5, 2])
     const paged = (await get(`error-names?${RANGE}&limit=1&page=2`)).json()
     expect(paged.data.map((e: { value: string }) => e.value)).toEqual([NETWORK_ERROR])
+    expect(paged.meta).toEqual({ total: 2, page: 2, pageSize: 1, totalPages: 2 })
     const filters = encodeURIComponent(
       JSON.stringify([{ parameter: 'pathname', type: 'not_equals', value: ['/app'] }]),
     )
-    expect((await get(`error-names?${RANGE}&filters=${filters}`)).json()).toEqual({ data: [] })
+    expect((await get(`error-names?${RANGE}&filters=${filters}`)).json()).toEqual({
+      data: [],
+      meta: { total: 0, page: 1, pageSize: 50, totalPages: 0 },
+    })
   })
 })
 
@@ -157,6 +162,7 @@ describe('GET /api/sites/{site}/error-bucketed', () => {
         { time: '2026-03-27T23:00:00.000Z', error_count: 1 },
         { time: '2026-03-28T23:00:00.000Z', error_count: 4 },
       ],
+      meta: { total: 2 },
     })
     const network = (await get(`error-bucketed?${RANGE}&${message(NETWORK_ERROR)}&bucket=day`)).json()
     expect(network.data.map((b: { error_count: number }) => b.error_count)).toEqual([0, 1])

@@ -5,7 +5,7 @@
  * error-events and error-bucketed, the exact message) and `bucket` (error-bucketed: minute, hour,
  * day, week or month; default hour).
  */
-import { dataList, doc, errorBucket, errorEvent, errorName, successData } from '@pathlight/protocol'
+import { doc, errorBucket, errorEvent, errorName, pagedList, successList } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { siteForReader } from '../auth/site-access.js'
@@ -19,7 +19,9 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { analyticsQuery } from './analytics-query.js'
 import { json } from './openapi/route-doc.js'
+import { pageMeta } from './page-meta.js'
 import { readerOf } from './reader.js'
+import { wholeList } from './whole-list.js'
 
 const errorMessageParam = doc(z.string().min(1).max(2048), 'The exact error message')
 
@@ -80,14 +82,15 @@ export async function errorAnalyticsRoutes(
           tag: 'Errors',
           access: 'reader',
           query: analyticsQuery,
-          responses: { 200: json('Most frequent first', dataList(errorName)) },
+          responses: { 200: json('Most frequent first', pagedList(errorName)) },
         },
       },
     },
     async (request) => {
       const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
       const params = parseQueryParams(request.query, clock())
-      return { data: await queryErrorNames(events, { siteId: site.site_id, params }) }
+      const { data, total } = await queryErrorNames(events, { siteId: site.site_id, params })
+      return { data, meta: pageMeta(params, total) }
     },
   )
 
@@ -100,7 +103,7 @@ export async function errorAnalyticsRoutes(
           tag: 'Errors',
           access: 'reader',
           query: errorEventsQuery,
-          responses: { 200: json('Newest first', dataList(errorEvent)) },
+          responses: { 200: json('Newest first', pagedList(errorEvent)) },
         },
       },
     },
@@ -108,7 +111,8 @@ export async function errorAnalyticsRoutes(
       const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
       const params = parseQueryParams(request.query, clock())
       const { errorMessage: message } = parseParams(messageQuery, request.query)
-      return { data: await queryErrorEvents(events, { siteId: site.site_id, params }, message) }
+      const { data, total } = await queryErrorEvents(events, { siteId: site.site_id, params }, message)
+      return { data, meta: pageMeta(params, total) }
     },
   )
 
@@ -123,7 +127,7 @@ export async function errorAnalyticsRoutes(
           tag: 'Errors',
           access: 'reader',
           query: errorBucketsQuery,
-          responses: { 200: json('Oldest bucket first', successData(z.array(errorBucket))) },
+          responses: { 200: json('Oldest bucket first', successList(errorBucket)) },
         },
       },
     },
@@ -131,10 +135,7 @@ export async function errorAnalyticsRoutes(
       const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
       const params = parseQueryParams(request.query, clock())
       const { errorMessage: message, bucket } = parseParams(bucketedQuery, request.query)
-      return {
-        success: true,
-        data: await queryErrorBuckets(events, { siteId: site.site_id, params }, message, bucket),
-      }
+      return wholeList(await queryErrorBuckets(events, { siteId: site.site_id, params }, message, bucket))
     },
   )
 }

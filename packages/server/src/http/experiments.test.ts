@@ -159,7 +159,7 @@ describe.each([
     const one = await call('GET', `${experimentsUrl()}/${experiment.experimentId}`, owner.cookie)
     expect(one.json()).toEqual({ success: true, data: experiment })
     const list = await call('GET', experimentsUrl(), owner.cookie)
-    expect(list.json()).toEqual({ success: true, data: [experiment] })
+    expect(list.json()).toEqual({ success: true, data: [experiment], meta: { total: 1 } })
 
     const audit = await call('GET', `/api/sites/${site.siteId}/audit-log`, owner.cookie)
     expect(audit.json().data[0]).toMatchObject({

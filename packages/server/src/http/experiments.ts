@@ -4,7 +4,7 @@
  * in `experiments/experiments.ts`; results are read through the v1 API
  * (`experiments/list-experiments-with-results.ts`).
  */
-import { doc, experiment, experimentStatuses, successData } from '@pathlight/protocol'
+import { doc, experiment, experimentStatuses, successData, successList } from '@pathlight/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { siteForAdmin, siteForMember } from '../auth/site-access.js'
@@ -28,6 +28,7 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
 import { deleted } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
+import { wholeList } from './whole-list.js'
 
 const experimentFields = {
   name: z.string().min(1).max(MAX_EXPERIMENT_NAME),
@@ -115,13 +116,13 @@ export async function experimentRoutes(
           summary: "The site's experiments",
           tag: 'Experiments',
           access: 'member',
-          responses: { 200: json('Oldest first', successData(z.array(experiment))) },
+          responses: { 200: json('Oldest first', successList(experiment)) },
         },
       },
     },
     async (request) => {
       const site = await memberSite(request)
-      return { success: true, data: await listExperiments(db, site.site_id) }
+      return wholeList(await listExperiments(db, site.site_id))
     },
   )
 

@@ -4,7 +4,7 @@
  * site); writes need a caller with the admin or owner role. Routes only translate: validation lives
  * in `goals/goal-input.ts` and `query/params.ts`, figures in `query/goal-*.ts`.
  */
-import { dataList, doc, goal, goalId, pagedList, session } from '@pathlight/protocol'
+import { doc, goal, goalId, pagedList, session } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { siteForAdmin, siteForReader } from '../auth/site-access.js'
@@ -114,7 +114,7 @@ export async function goalRoutes(
           tag: 'Goals',
           access: 'reader',
           query: analyticsQuery,
-          responses: { 200: json('Newest first', dataList(session)) },
+          responses: { 200: json('Newest first', pagedList(session)) },
         },
       },
     },
@@ -122,7 +122,8 @@ export async function goalRoutes(
       const { site } = await siteForReader(db, readerOf(request), request.params.siteId)
       const goal = await findGoal(db, site.site_id, request.params.goalId)
       const params = parseQueryParams(request.query, clock())
-      return { data: await queryGoalSessions(events, { siteId: site.site_id, params }, goal) }
+      const { data, total } = await queryGoalSessions(events, { siteId: site.site_id, params }, goal)
+      return { data, meta: pageMeta(params, total) }
     },
   )
 

@@ -1,7 +1,6 @@
 /** Routes: organization members and the organization's audit trail. Authenticated scope. */
-import { auditEntry, member, successData, successResponse } from '@pathlight/protocol'
+import { auditEntry, member, successData, successList, successResponse } from '@pathlight/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { z } from 'zod'
 import { listAudit } from '../audit/audit-log.js'
 import {
   addMember,
@@ -17,6 +16,7 @@ import { forbidden, organizationNotFound } from '../shared/errors.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
 import { json } from './openapi/route-doc.js'
+import { wholeList } from './whole-list.js'
 
 type OrgParams = { Params: { organizationId: string } }
 type MemberParams = { Params: { organizationId: string; userId: string } }
@@ -47,13 +47,13 @@ export async function memberRoutes(
           summary: 'Members and their roles',
           tag: 'Members',
           access: 'member',
-          responses: { 200: json('Oldest first', successData(z.array(member))) },
+          responses: { 200: json('Oldest first', successList(member)) },
         },
       },
     },
     async (request) => {
       await actorIn(request, request.params.organizationId)
-      return { success: true, data: await listMembers(db, request.params.organizationId) }
+      return wholeList(await listMembers(db, request.params.organizationId))
     },
   )
 
@@ -141,13 +141,13 @@ export async function memberRoutes(
           summary: "The organization's audit trail",
           tag: 'Members',
           access: 'admin',
-          responses: { 200: json('Newest first (at most 100)', successData(z.array(auditEntry))) },
+          responses: { 200: json('Newest first (at most 100)', successList(auditEntry)) },
         },
       },
     },
     async (request) => {
       await adminIn(request, request.params.organizationId)
-      return { success: true, data: await listAudit(db, request.params.organizationId) }
+      return wholeList(await listAudit(db, request.params.organizationId))
     },
   )
 }

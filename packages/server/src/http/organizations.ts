@@ -1,7 +1,6 @@
 /** Routes: organizations and the sites in them. Authenticated scope. */
-import { organization, site, successData } from '@pathlight/protocol'
+import { organization, site, successList } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
 import {
   createOrganization,
   createOrganizationBody,
@@ -15,6 +14,7 @@ import { createSite, createSiteBody, listSitesForUser } from '../sites/sites.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
 import { json } from './openapi/route-doc.js'
+import { wholeList } from './whole-list.js'
 
 export async function organizationRoutes(app: FastifyInstance, { db }: { db: MetadataDb }) {
   app.get(
@@ -25,12 +25,12 @@ export async function organizationRoutes(app: FastifyInstance, { db }: { db: Met
           summary: 'My organizations, with my role in each',
           tag: 'Organizations',
           access: 'signedIn',
-          responses: { 200: json('Oldest first', successData(z.array(organization))) },
+          responses: { 200: json('Oldest first', successList(organization)) },
         },
       },
     },
     async (request) => {
-      return { success: true, data: await listOrganizations(db, callerOf(request).userId) }
+      return wholeList(await listOrganizations(db, callerOf(request).userId))
     },
   )
 
@@ -85,7 +85,7 @@ export async function organizationRoutes(app: FastifyInstance, { db }: { db: Met
           summary: "The organization's sites",
           tag: 'Organizations',
           access: 'member',
-          responses: { 200: json('By site id', successData(z.array(site))) },
+          responses: { 200: json('By site id', successList(site)) },
         },
       },
     },
@@ -93,12 +93,9 @@ export async function organizationRoutes(app: FastifyInstance, { db }: { db: Met
       const { userId } = callerOf(request)
       if ((await roleIn(db, userId, request.params.organizationId)) === null) throw organizationNotFound()
       const rows = await listSitesForUser(db, userId)
-      return {
-        success: true,
-        data: rows
-          .filter((r) => r.organization_id === request.params.organizationId)
-          .map((r) => toSite(r, r.role)),
-      }
+      return wholeList(
+        rows.filter((r) => r.organization_id === request.params.organizationId).map((r) => toSite(r, r.role)),
+      )
     },
   )
 }

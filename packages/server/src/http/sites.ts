@@ -2,7 +2,7 @@
  * Routes: one site (read, delete), its configuration, private link and audit trail.
  * Authenticated scope: a private link key never reaches these (it is read-only for analytics).
  */
-import { auditEntry, doc, privateLink, site, siteConfig, successData } from '@pathlight/protocol'
+import { auditEntry, doc, privateLink, site, siteConfig, successData, successList } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { listAudit } from '../audit/audit-log.js'
@@ -18,6 +18,7 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
 import { deleted } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
+import { wholeList } from './whole-list.js'
 
 /** `POST /api/sites/{siteId}/private-link-config`. */
 export const privateLinkBody = z.object({ action: z.enum(privateLinkActions) })
@@ -200,13 +201,13 @@ export async function siteRoutes(app: FastifyInstance, { db, events, buffer, cha
           summary: "The site's audit trail",
           tag: 'Sites',
           access: 'admin',
-          responses: { 200: json('Newest first (at most 100)', successData(z.array(auditEntry))) },
+          responses: { 200: json('Newest first (at most 100)', successList(auditEntry)) },
         },
       },
     },
     async (request) => {
       const { site } = await siteForAdmin(db, callerOf(request).userId, request.params.siteId)
-      return { success: true, data: await listAudit(db, site.organization_id, { siteId: site.site_id }) }
+      return wholeList(await listAudit(db, site.organization_id, { siteId: site.site_id }))
     },
   )
 }

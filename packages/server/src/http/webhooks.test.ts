@@ -13,6 +13,7 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../webhooks/retry-schedule.js'
 let t: TestInstance
 let receiver: WebhookReceiver
 let cookie: string
+let userId: string
 let organizationId: string
 let now = Date.parse('2026-11-20T10:00:00.000Z')
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
     workers: false,
     env: { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '500' },
   })
-  ;({ cookie, organizationId } = await t.seed())
+  ;({ cookie, userId, organizationId } = await t.seed())
   receiver = await startWebhookReceiver()
 })
 afterAll(async () => {
@@ -48,6 +49,19 @@ async function siteWithWebhook(events: string[]): Promise<{ site: Site; id: stri
 /** Run the worker until nothing is due at the current clock. */
 async function deliverDue() {
   while ((await t.services.deliveries.runOnce()) > 0) {}
+}
+
+/**
+ * The site's audit trail as `GET /api/sites/:siteId/audit-log` answers it (`body`), and its entries
+ * about webhooks and alert rules, oldest first.
+ */
+async function auditTrail(site: Site) {
+  const response = await api('GET', `/api/sites/${site.siteId}/audit-log`)
+  expect(response.statusCode, response.body).toBe(200)
+  const entries = (response.json().data as { action: string }[])
+    .filter((entry) => /^(webhook|alert_rule)\./.test(entry.action))
+    .reverse()
+  return { body: response.body, entries }
 }
 
 const hmac = (body: string, secret: string) => crypto.createHmac('sha256', secret).update(body).digest('hex')
@@ -86,6 +100,78 @@ describe('managing webhooks', () => {
     expect(rotated.json().data.secret).not.toBe(hook.secret)
     expect((await api('DELETE', `${base}/${hook.id}`)).json()).toEqual({ success: true })
     expect((await api('GET', `${base}/${hook.id}`)).statusCode).toBe(404)
+  })
+
+  it('audits creation, update, secret rotation, redelivery and deletion with the actor, never a secret', async () => {
+    receiver.respond(() => 200)
+    const { site, id, secret } = await siteWithWebhook(['session.created'])
+    const base = `/api/sites/${site.siteId}/webhooks/${id}`
+    const host = new URL(receiver.url).host
+    expect((await api('PATCH', base, { description: 'CRM', enabled: false })).statusCode).toBe(200)
+    const rotated = await api('POST', `${base}/rotate-secret`)
+    expect(rotated.statusCode).toBe(200)
+    expect((await api('PATCH', base, { enabled: true })).statusCode).toBe(200)
+    await t.track(site, { user_id: 'gina' })
+    await deliverDue()
+    const [delivered] = (await api('GET', `${base}/deliveries`)).json().data
+    const again = await api('POST', `${base}/deliveries/${delivered.id}/redeliver`)
+    expect(again.statusCode).toBe(202)
+    await deliverDue()
+    expect((await api('DELETE', base)).statusCode).toBe(200)
+
+    const { body, entries } = await auditTrail(site)
+    const scope = { organizationId, siteId: site.siteId, actorUserId: userId, actorEmail: expect.any(String) }
+    expect(entries).toEqual([
+      expect.objectContaining({
+        ...scope,
+        action: 'webhook.created',
+        details: { webhookId: id, host, events: ['session.created'], description: '' },
+      }),
+      expect.objectContaining({
+        ...scope,
+        action: 'webhook.updated',
+        details: {
+          webhookId: id,
+          host,
+          events: ['session.created'],
+          enabled: false,
+          changed: ['description', 'enabled'],
+        },
+      }),
+      expect.objectContaining({ ...scope, action: 'webhook.secret_rotated', details: { webhookId: id } }),
+      expect.objectContaining({
+        ...scope,
+        action: 'webhook.updated',
+        details: expect.objectContaining({ webhookId: id, enabled: true, changed: ['enabled'] }),
+      }),
+      expect.objectContaining({
+        ...scope,
+        action: 'webhook.redelivered',
+        details: {
+          webhookId: id,
+          deliveryId: delivered.id,
+          redeliveryId: again.json().data.deliveryId,
+          eventType: 'session.created',
+        },
+      }),
+      expect.objectContaining({
+        ...scope,
+        action: 'webhook.deleted',
+        details: { webhookId: id, host, events: ['session.created'] },
+      }),
+    ])
+    expect(body).not.toContain(secret)
+    expect(body).not.toContain(rotated.json().data.secret)
+    expect(body).not.toContain('whsec_')
+  })
+
+  it('audits nothing for a refused change', async () => {
+    const { site, id } = await siteWithWebhook(['session.created'])
+    const base = `/api/sites/${site.siteId}/webhooks`
+    expect((await api('PATCH', `${base}/${id}`, { events: [] })).statusCode).toBe(400)
+    expect((await api('POST', `${base}/${crypto.randomUUID()}/rotate-secret`)).statusCode).toBe(404)
+    expect((await api('DELETE', `${base}/${crypto.randomUUID()}`)).statusCode).toBe(404)
+    expect((await auditTrail(site)).entries.map((e) => e.action)).toEqual(['webhook.created'])
   })
 
   it.each([
@@ -412,6 +498,53 @@ describe('alerts', () => {
     await errors(1) // +150 %
     expect((await t.services.alerts.evaluate()).fired).toContain(rule.id)
     expect((await api('GET', `/api/sites/${site.siteId}/alerts/${rule.id}`)).json().data.lastValue).toBe(150)
+  })
+
+  it('audits creation, update and deletion of a rule with the actor', async () => {
+    const site = await t.createSite(cookie, organizationId)
+    const base = `/api/sites/${site.siteId}/alerts`
+    const created = await api('POST', base, {
+      name: 'Error burst',
+      metric: 'errors',
+      windowMinutes: 30,
+      comparison: 'above',
+      threshold: 10,
+    })
+    expect(created.statusCode).toBe(201)
+    const id = created.json().data.id
+    const updated = await api('PATCH', `${base}/${id}`, { threshold: 25, relative: true })
+    expect(updated.statusCode).toBe(200)
+    expect((await api('PATCH', `${base}/${id}`, { comparison: 'sideways' })).statusCode).toBe(400)
+    expect((await api('DELETE', `${base}/${id}`)).statusCode).toBe(200)
+    expect((await api('DELETE', `${base}/${id}`)).statusCode).toBe(404)
+
+    const { entries } = await auditTrail(site)
+    const scope = { organizationId, siteId: site.siteId, actorUserId: userId, actorEmail: expect.any(String) }
+    const rule = {
+      alertRuleId: id,
+      name: 'Error burst',
+      metric: 'errors',
+      eventName: null,
+      goalId: null,
+      windowMinutes: 30,
+      comparison: 'above',
+      threshold: 10,
+      relative: false,
+      enabled: true,
+    }
+    expect(entries).toEqual([
+      expect.objectContaining({ ...scope, action: 'alert_rule.created', details: rule }),
+      expect.objectContaining({
+        ...scope,
+        action: 'alert_rule.updated',
+        details: { ...rule, threshold: 25, relative: true, changed: ['threshold', 'relative'] },
+      }),
+      expect.objectContaining({
+        ...scope,
+        action: 'alert_rule.deleted',
+        details: { alertRuleId: id, name: 'Error burst', metric: 'errors' },
+      }),
+    ])
   })
 
   it.each([

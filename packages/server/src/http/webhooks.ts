@@ -8,6 +8,7 @@ import {
   pagedList,
   redelivery,
   successData,
+  successList,
   webhook,
   webhookSecret,
 } from '@pathlight/protocol'
@@ -24,6 +25,7 @@ import { callerOf } from './caller-of.js'
 import { deleted } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
 import { pageMeta } from './page-meta.js'
+import { wholeList } from './whole-list.js'
 
 /** The delivery log's paging (`http/webhooks.ts`). */
 export const deliveriesQuery = z.object({
@@ -78,13 +80,13 @@ export async function webhookRoutes(
           summary: "The site's webhooks",
           tag: 'Webhooks',
           access: 'admin',
-          responses: { 200: json('Oldest first', successData(z.array(webhook))) },
+          responses: { 200: json('Oldest first', successList(webhook)) },
         },
       },
     },
     async (request) => {
       const site = await adminSite(request)
-      return { success: true, data: await webhooks.list(site.site_id) }
+      return wholeList(await webhooks.list(site.site_id))
     },
   )
 
@@ -124,7 +126,13 @@ export async function webhookRoutes(
     },
     async (request) => {
       const site = await adminSite(request)
-      return { success: true, data: await webhooks.update(site.site_id, request.params.id, request.body) }
+      const data = await webhooks.update(
+        site.site_id,
+        callerOf(request).userId,
+        request.params.id,
+        request.body,
+      )
+      return { success: true, data }
     },
   )
 
@@ -143,7 +151,8 @@ export async function webhookRoutes(
     },
     async (request) => {
       const site = await adminSite(request)
-      return { success: true, data: await webhooks.rotateSecret(site.site_id, request.params.id) }
+      const data = await webhooks.rotateSecret(site.site_id, callerOf(request).userId, request.params.id)
+      return { success: true, data }
     },
   )
 
@@ -162,7 +171,7 @@ export async function webhookRoutes(
     },
     async (request) => {
       const site = await adminSite(request)
-      await webhooks.remove(site.site_id, request.params.id)
+      await webhooks.remove(site.site_id, callerOf(request).userId, request.params.id)
       return { success: true }
     },
   )
@@ -210,7 +219,8 @@ export async function webhookRoutes(
     async (request, reply) => {
       const site = await adminSite(request)
       await webhooks.get(site.site_id, request.params.id)
-      const result = await redeliver(db, request.params.id, request.params.deliveryId, clock)
+      const { userId } = callerOf(request)
+      const result = await redeliver(db, userId, request.params.id, request.params.deliveryId, clock)
       return reply.code(202).send({ success: true, data: result })
     },
   )

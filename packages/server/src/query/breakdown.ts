@@ -11,6 +11,7 @@
  * by `page`/`limit`. Pipeline: plan (`ReportScope` + name) -> `compileBreakdown` -> `runReport` ->
  * `toBreakdown`.
  */
+import type { BreakdownRow } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { eventMetrics, sessionMetrics } from './metrics.js'
@@ -68,15 +69,10 @@ export const breakdowns = {
 /** A breakdown's name: pages, referrers, channels, entry_pages, exit_pages, countries, ... */
 export type BreakdownName = keyof typeof breakdowns
 
-/** One value of a dimension. */
-export interface BreakdownRow {
-  value: string
-  visitors: number
-  sessions: number
-  pageviews: number
-}
-
-/** A page of rows and the number of distinct values in all (0 when the page is past the end). */
+/**
+ * A page of rows (one value of the dimension each, the protocol's `BreakdownRow`) and the number of
+ * distinct values in all (0 when the page is past the end).
+ */
 export interface Breakdown {
   rows: BreakdownRow[]
   total: number

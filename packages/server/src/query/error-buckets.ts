@@ -2,23 +2,17 @@
  * One error message over time (spec "ErrorBucket"): occurrences per bucket (minute, hour, day, week,
  * month; see `time-buckets.ts`) of error events in the range passing the filters whose
  * `error_message` equals the message. Every bucket of the range is present, empty ones with 0;
- * `time` is the bucket's start as ISO 8601 UTC.
+ * `time` is the bucket's start as ISO 8601 UTC. Rows are the protocol's `ErrorBucket`.
  * Pipeline: plan (`ReportScope` + message + unit) -> `compileErrorBuckets` -> `runReport` ->
  * `toErrorBuckets` (fills the series).
  */
+import type { ErrorBucket } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { errorConditions } from './error-conditions.js'
 import type { ReportScope } from './report-scope.js'
 import { runReport } from './run-report.js'
 import { type BucketUnit, bucketExpressions, bucketStarts } from './time-buckets.js'
-
-/** The spec's ErrorBucket. */
-export interface ErrorBucket {
-  /** Start of the bucket, ISO 8601 UTC with ms. */
-  time: string
-  error_count: number
-}
 
 /** Counts per bucket start (epoch seconds, `bucket`) of one message; rows only for non-empty buckets. */
 export function compileErrorBuckets(scope: ReportScope, message: string, unit: BucketUnit): CompiledQuery {

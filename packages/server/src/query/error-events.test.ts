@@ -57,7 +57,7 @@ describe('compileErrorEvents', () => {
   it('pins the SQL and parameters', () => {
     expect(compileErrorEvents(marchScope({ limit: '10' }), TYPE_ERROR)).toEqual({
       sql: [
-        'SELECT timestamp, session_id, user_id, pathname, hostname, browser, browser_version, operating_system, device_type, country, error_message, error_stack, error_file, error_line, error_column',
+        'SELECT timestamp, session_id, user_id, pathname, hostname, browser, browser_version, operating_system, device_type, country, error_message, error_stack, error_file, error_line, error_column, count() OVER () AS total_events',
         'FROM events',
         `WHERE ${SCOPE} AND type = 'error' AND error_message = {message:String}`,
         'ORDER BY timestamp DESC, event_id DESC',
@@ -77,14 +77,17 @@ describe('compileErrorEvents', () => {
 
 describe('queryErrorEvents', () => {
   it('lists the occurrences of a message newest first with every field', async () => {
-    expect(await queryErrorEvents(events, marchScope(), TYPE_ERROR)).toEqual([inS4, inS3])
+    expect((await queryErrorEvents(events, marchScope(), TYPE_ERROR)).data).toEqual([inS4, inS3])
   })
 
   it('limits, filters, and matches the message exactly', async () => {
-    expect(await queryErrorEvents(events, marchScope({ limit: '1' }), TYPE_ERROR)).toEqual([inS4])
+    expect(await queryErrorEvents(events, marchScope({ limit: '1' }), TYPE_ERROR)).toEqual({
+      data: [inS4],
+      total: 2,
+    })
     const gb = marchScope(filtersParam(['country', 'equals', ['GB']]))
-    expect(await queryErrorEvents(events, gb, TYPE_ERROR)).toEqual([inS3])
-    expect(await queryErrorEvents(events, marchScope(), TYPE_ERROR.toUpperCase())).toEqual([])
-    expect(await queryErrorEvents(events, marchScope(), "x' OR 1=1 --")).toEqual([])
+    expect((await queryErrorEvents(events, gb, TYPE_ERROR)).data).toEqual([inS3])
+    expect((await queryErrorEvents(events, marchScope(), TYPE_ERROR.toUpperCase())).data).toEqual([])
+    expect((await queryErrorEvents(events, marchScope(), "x' OR 1=1 --")).data).toEqual([])
   })
 })

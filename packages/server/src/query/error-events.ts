@@ -1,8 +1,11 @@
 /**
  * Occurrences of one error message (spec "ErrorEvent"), newest first, paginated by `page`/`limit`:
  * error events in the range passing the filters whose `error_message` equals the message exactly.
+ * Rows are the protocol's `ErrorEvent`: `stack` has its lines separated by '\n', `lineNumber` and
+ * `columnNumber` are 1-based, 0 when unknown.
  * Pipeline: plan (`ReportScope` + message) -> `compileErrorEvents` -> `runReport` -> `toErrorEvent`.
  */
+import type { ErrorEvent } from '@pathlight/protocol'
 import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
@@ -10,26 +13,6 @@ import { errorConditions } from './error-conditions.js'
 import { offsetOf } from './params.js'
 import type { ReportScope } from './report-scope.js'
 import { runReport } from './run-report.js'
-
-/** The spec's ErrorEvent. `lineNumber`/`columnNumber` are 1-based, 0 when unknown. */
-export interface ErrorEvent {
-  timestamp: string
-  session_id: string
-  user_id: string
-  pathname: string
-  hostname: string
-  browser: string
-  browser_version: string
-  operating_system: string
-  device_type: string
-  country: string
-  message: string
-  /** Stack trace, lines separated by '\n'. */
-  stack: string
-  fileName: string
-  lineNumber: number
-  columnNumber: number
-}
 
 const selected = [
   'timestamp',
@@ -56,7 +39,7 @@ export function compileErrorEvents(scope: ReportScope, message: string): Compile
   const { where, params } = errorConditions(scope)
   return {
     sql: [
-      `SELECT ${selected.join(', ')}`,
+      `SELECT ${selected.join(', ')}, count() OVER () AS total_events`,
       'FROM events',
       `WHERE ${[...where, 'error_message = {message:String}'].join(' AND ')}`,
       'ORDER BY timestamp DESC, event_id DESC',
@@ -87,11 +70,15 @@ export function toErrorEvent(row: ErrorEventRow): ErrorEvent {
   }
 }
 
-/** A page of occurrences of `message` in the scope. */
+/** A page of occurrences of `message` in the scope, and how many all pages hold (0 past the last page). */
 export async function queryErrorEvents(
   events: EventsStore,
   scope: ReportScope,
   message: string,
-): Promise<ErrorEvent[]> {
-  return (await runReport<ErrorEventRow>(events, compileErrorEvents(scope, message))).map(toErrorEvent)
+): Promise<{ data: ErrorEvent[]; total: number }> {
+  const rows = await runReport<ErrorEventRow & { total_events: number }>(
+    events,
+    compileErrorEvents(scope, message),
+  )
+  return { data: rows.map(toErrorEvent), total: rows.length > 0 ? Number(rows[0]?.total_events) : 0 }
 }

@@ -5,9 +5,11 @@
  * - `errorName`: the error class name (the tracking body's `event_name`) seen most often with it;
  * - `percentage`: its share of all error occurrences in the range after filters, in percent 0..100,
  *   rounded to two decimals.
- * Sorted by count descending, then message ascending; paginated by `page`/`limit`.
+ * Sorted by count descending, then message ascending; paginated by `page`/`limit`. Rows are the
+ * protocol's `ErrorName`.
  * Pipeline: plan (`ReportScope`) -> `compileErrorNames` -> `runReport` -> `toErrorName`.
  */
+import type { ErrorName } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { errorConditions } from './error-conditions.js'
@@ -16,22 +18,12 @@ import { offsetOf } from './params.js'
 import type { ReportScope } from './report-scope.js'
 import { runReport } from './run-report.js'
 
-/** The spec's Error (grouped by message). */
-export interface ErrorName {
-  value: string
-  errorName: string
-  count: number
-  sessionCount: number
-  /** Percent of all error occurrences in the range (0..100, two decimals). */
-  percentage: number
-}
-
 /** A page of messages with their counts and share of all errors (computed before paging). */
 export function compileErrorNames(scope: ReportScope): CompiledQuery {
   const { where, params } = errorConditions(scope)
   return {
     sql: [
-      `SELECT error_message AS value, topK(1)(event_name)[1] AS error_name, count() AS occurrences, ${eventMetrics.sessions.sql} AS affected_sessions, 100 * count() / sum(count()) OVER () AS share`,
+      `SELECT error_message AS value, topK(1)(event_name)[1] AS error_name, count() AS occurrences, ${eventMetrics.sessions.sql} AS affected_sessions, 100 * count() / sum(count()) OVER () AS share, count() OVER () AS total_values`,
       'FROM events',
       `WHERE ${where.join(' AND ')}`,
       'GROUP BY value',
@@ -43,7 +35,7 @@ export function compileErrorNames(scope: ReportScope): CompiledQuery {
 }
 
 type ErrorNameRow = Record<
-  'value' | 'error_name' | 'occurrences' | 'affected_sessions' | 'share',
+  'value' | 'error_name' | 'occurrences' | 'affected_sessions' | 'share' | 'total_values',
   string | number
 >
 
@@ -58,7 +50,11 @@ export function toErrorName(row: ErrorNameRow): ErrorName {
   }
 }
 
-/** A page of error messages of the scope. */
-export async function queryErrorNames(events: EventsStore, scope: ReportScope): Promise<ErrorName[]> {
-  return (await runReport<ErrorNameRow>(events, compileErrorNames(scope))).map(toErrorName)
+/** A page of error messages of the scope, and how many messages all pages hold (0 past the last page). */
+export async function queryErrorNames(
+  events: EventsStore,
+  scope: ReportScope,
+): Promise<{ data: ErrorName[]; total: number }> {
+  const rows = await runReport<ErrorNameRow>(events, compileErrorNames(scope))
+  return { data: rows.map(toErrorName), total: rows.length > 0 ? Number(rows[0]?.total_values) : 0 }
 }

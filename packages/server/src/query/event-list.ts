@@ -3,41 +3,18 @@
  * event_id DESC), a total order, and each page continues strictly after the last row of the previous
  * one, so paging through any range returns every event exactly once, with no gaps or duplicates, even
  * while new events arrive (they are newer than the first page and never enter a later one).
- * The cursor is base64url of `<timestamp as ClickHouse text>|<event_id>`.
+ * The cursor is base64url of `<timestamp as ClickHouse text>|<event_id>`. Each event is the protocol's
+ * `ListedEvent` (the v1 API's shape): timestamps ISO 8601 UTC with milliseconds, `properties` an
+ * object ({} when none).
  */
+import { type EventType, eventTypes, type ListedEvent } from '@pathlight/protocol'
 import { badRequest } from '../shared/errors.js'
 import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
-import { type EventType, eventTypes } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { compileFilters } from './filters.js'
 import { type ReportScope, scopeOf } from './report-scope.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
-
-/** One event as the v1 API returns it. Timestamps ISO 8601 UTC with milliseconds. */
-export interface ListedEvent {
-  eventId: string
-  timestamp: string
-  type: EventType
-  sessionId: string
-  userId: string
-  hostname: string
-  pathname: string
-  querystring: string
-  pageTitle: string
-  referrer: string
-  channel: string
-  eventName: string
-  /** The event's properties as an object ({} when none). */
-  properties: Record<string, unknown>
-  country: string
-  region: string
-  city: string
-  browser: string
-  operatingSystem: string
-  deviceType: string
-  language: string
-}
 
 export interface EventListOptions {
   types?: readonly EventType[]

@@ -1,7 +1,9 @@
 /**
  * Custom event names of the scope with their counts: `events` (occurrences) and `sessions` (distinct
  * sessions that fired it), most frequent first, paginated; `total` is the number of distinct names.
+ * Rows are the protocol's `EventName` (also `visitors`: distinct visitors that fired it).
  */
+import type { EventName } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { eventMetrics } from './metrics.js'
@@ -9,13 +11,6 @@ import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
-
-export interface EventName {
-  name: string
-  events: number
-  sessions: number
-  visitors: number
-}
 
 export function compileEventNames(scope: ReportScope): CompiledQuery {
   const filters = filtersOf(scope)

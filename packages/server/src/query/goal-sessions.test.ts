@@ -57,11 +57,13 @@ describe('compileGoalSessions', () => {
     const scope = marchScope({ ...filtersParam(['browser', 'equals', ['Chrome']]), limit: '5', page: '2' })
     expect(compileGoalSessions(scope, { goalType: 'path', config: { pathPattern: '/blog/*' } })).toEqual({
       sql: [
+        'SELECT *, count() OVER () AS total_sessions FROM (',
         "SELECT cityHash64(session_id) AS session_key, any(session_id) AS session_uuid, any(user_id) AS visitor_id, argMin(country, timestamp) AS entry_country, argMin(browser, timestamp) AS entry_browser, argMin(operating_system, timestamp) AS entry_operating_system, argMin(device_type, timestamp) AS entry_device_type, argMinIf(pathname, timestamp, type = 'pageview') AS entry_page, argMaxIf(pathname, timestamp, type = 'pageview') AS exit_page, countIf(type = 'pageview') AS pageview_count, intDiv(toUnixTimestamp64Milli(max(timestamp)) - toUnixTimestamp64Milli(min(timestamp)), 1000) AS duration_seconds, min(timestamp) AS started_at, max(timestamp) AS ended_at, argMin(referrer, timestamp) AS entry_referrer, argMin(channel, timestamp) AS entry_channel",
         'FROM events',
         `WHERE ${SCOPE} AND cityHash64(session_id) IN (SELECT cityHash64(session_id) FROM events WHERE ${SCOPE} AND type = 'pageview' AND startsWith(pathname, {g_path:String}))`,
         'GROUP BY session_key',
         'HAVING countIf(browser IN {f0:Array(String)}) > 0',
+        ')',
         'ORDER BY started_at DESC, session_uuid DESC',
         'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
       ].join('\n'),
@@ -80,18 +82,23 @@ describe('compileGoalSessions', () => {
 
 describe('queryGoalSessions', () => {
   it('lists converted sessions newest first with every Session field', async () => {
-    expect(await queryGoalSessions(events, marchScope(), signup)).toEqual([s3, s1])
+    expect((await queryGoalSessions(events, marchScope(), signup)).data).toEqual([s3, s1])
   })
 
   it('pages, filters and leaves out sessions outside the range', async () => {
-    expect(await queryGoalSessions(events, marchScope({ limit: '1', page: '2' }), signup)).toEqual([s1])
-    const us = marchScope(filtersParam(['country', 'equals', ['US']]))
-    expect(await queryGoalSessions(events, us, signup)).toEqual([s1])
-    // s2 and s6 reached a blog page; s6 (03-25) is newer. Session fields of s6: an outbound click, 45 s.
-    const blog = await queryGoalSessions(events, marchScope(), {
-      goalType: 'path',
-      config: { pathPattern: '/blog/*' },
+    expect(await queryGoalSessions(events, marchScope({ limit: '1', page: '2' }), signup)).toEqual({
+      data: [s1],
+      total: 2,
     })
+    const us = marchScope(filtersParam(['country', 'equals', ['US']]))
+    expect((await queryGoalSessions(events, us, signup)).data).toEqual([s1])
+    // s2 and s6 reached a blog page; s6 (03-25) is newer. Session fields of s6: an outbound click, 45 s.
+    const blog = (
+      await queryGoalSessions(events, marchScope(), {
+        goalType: 'path',
+        config: { pathPattern: '/blog/*' },
+      })
+    ).data
     expect(
       blog.map((s) => [s.session_id, s.session_duration, s.pageviews, s.channel, s.device_type]),
     ).toEqual([
@@ -100,12 +107,14 @@ describe('queryGoalSessions', () => {
     ])
     // Only 2026-03-10: s1.
     const day = marchScope({ start_date: '2026-03-10', end_date: '2026-03-10' })
-    expect(await queryGoalSessions(events, day, signup)).toEqual([s1])
+    expect((await queryGoalSessions(events, day, signup)).data).toEqual([s1])
     // s0 (02-28) viewed '/', outside the range.
-    const home = await queryGoalSessions(events, marchScope(), {
-      goalType: 'path',
-      config: { pathPattern: '/' },
-    })
+    const home = (
+      await queryGoalSessions(events, marchScope(), {
+        goalType: 'path',
+        config: { pathPattern: '/' },
+      })
+    ).data
     expect(home.map((s) => s.session_id)).toEqual(['s4', 's1'])
   })
 })

@@ -1,10 +1,11 @@
 /**
- * The sessions that completed a goal (spec "Session"), newest first (by first event, then session id
- * descending), paginated. A session is listed when it is counted (passes the filters, see
- * `filters.ts`) and has at least one event in the range matching the goal; its fields are computed
- * from all its events in the range (`sessionColumns` in `metrics.ts`).
+ * The sessions that completed a goal (spec "Session", the protocol's `Session`), newest first (by
+ * first event, then session id descending), paginated. A session is listed when it is counted (passes
+ * the filters, see `filters.ts`) and has at least one event in the range matching the goal; its fields
+ * are computed from all its events in the range (`sessionColumns` in `metrics.ts`).
  * Pipeline: plan (`ReportScope` + goal) -> `compileGoalSessions` -> `runReport` -> `toSession`.
  */
+import type { Session } from '@pathlight/protocol'
 import type { GoalDefinition } from '../goals/goal.js'
 import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
@@ -16,26 +17,9 @@ import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.
 import { runReport } from './run-report.js'
 import { type SessionColumn, sessionsSubquery } from './sessions-subquery.js'
 
-/** The spec's Session. Timestamps ISO 8601 UTC with ms; `session_duration` whole seconds. */
-export interface Session {
-  session_id: string
-  user_id: string
-  country: string
-  browser: string
-  operating_system: string
-  device_type: string
-  entry_page: string
-  exit_page: string
-  pageviews: number
-  session_duration: number
-  session_start: string
-  session_end: string
-  /** Referrer URL of the session's first event ('' for none). */
-  referrer: string
-  channel: string
-}
-
-/** The per-session columns a Session object is made of (shared with `session-list.ts`). */
+/**
+ * The per-session columns a Session object (the protocol's `Session`: timestamps ISO 8601 UTC with ms,
+ * `session_duration` whole seconds, `referrer` the first event's referrer URL or '') is made of (shared with `session-list.ts`). */
 export const sessionObjectColumns = [
   'session_uuid',
   'visitor_id',
@@ -62,7 +46,9 @@ export function compileGoalSessions(scope: ReportScope, goal: GoalDefinition): C
   const converted = `${SESSION_KEY} IN (SELECT ${SESSION_KEY} FROM events WHERE ${SCOPE_SQL} AND ${condition.sql})`
   return {
     sql: [
+      'SELECT *, count() OVER () AS total_sessions FROM (',
       sessionsSubquery(filters, sessionObjectColumns, converted),
+      ')',
       'ORDER BY started_at DESC, session_uuid DESC',
       'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
     ].join('\n'),
@@ -96,11 +82,15 @@ export function toSession(row: SessionRow): Session {
   }
 }
 
-/** The sessions of the scope that completed the goal. */
+/** A page of the sessions of the scope that completed the goal, and how many all pages hold. */
 export async function queryGoalSessions(
   events: EventsStore,
   scope: ReportScope,
   goal: GoalDefinition,
-): Promise<Session[]> {
-  return (await runReport<SessionRow>(events, compileGoalSessions(scope, goal))).map(toSession)
+): Promise<{ data: Session[]; total: number }> {
+  const rows = await runReport<SessionRow & { total_sessions: number }>(
+    events,
+    compileGoalSessions(scope, goal),
+  )
+  return { data: rows.map(toSession), total: rows.length > 0 ? Number(rows[0]?.total_sessions) : 0 }
 }

@@ -1,8 +1,10 @@
 /**
  * Live visitors: distinct visitors (`eventMetrics.visitors`) with at least one event of any type in
  * the last five minutes by the server's clock, `now - 5 min < timestamp <= now`. No filters and no
- * date range: it answers "who is on the site right now".
+ * date range: it answers "who is on the site right now". The answer is the protocol's `LiveVisitors`:
+ * the count and the window, `from` (excluded) and `to` (included) ISO 8601 UTC with ms.
  */
+import type { LiveVisitors } from '@pathlight/protocol'
 import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
@@ -11,13 +13,6 @@ import { runReport } from './run-report.js'
 
 /** The window, milliseconds. */
 export const LIVE_WINDOW_MS = 5 * 60_000
-
-/** Visitors of the window; `from` (excluded) and `to` (included) ISO 8601 UTC with ms. */
-export interface LiveVisitors {
-  visitors: number
-  from: string
-  to: string
-}
 
 /** @param nowMs the server's current time, epoch ms */
 export function compileLiveVisitors(siteId: number, nowMs: number): CompiledQuery {

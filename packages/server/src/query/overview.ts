@@ -3,6 +3,7 @@
  * definitions live in `metrics.ts` (`sessionMetrics`); this file only composes them.
  * Pipeline: plan (`ReportScope`) -> `compileOverview` -> `runReport` -> `toOverview`.
  */
+import type { Totals } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { sessionMetrics } from './metrics.js'
@@ -10,16 +11,12 @@ import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
 import { sessionsSubquery } from './sessions-subquery.js'
 
-/** Headline figures. Counts are integers; rates are fractions 0..1; durations seconds. */
-export interface Overview {
-  visitors: number
-  sessions: number
-  pageviews: number
-  bounce_rate: number
-  /** Average session duration, seconds (not rounded). */
-  session_duration: number
-  pages_per_session: number
-}
+/**
+ * Headline figures: the protocol's `Totals` but `events` (custom events are counted apart,
+ * `custom-event-count.ts`, and added by `stats-report.ts`). Counts are integers; rates are fractions
+ * 0..1; `session_duration` the average, seconds (not rounded).
+ */
+export type Overview = Omit<Totals, 'events'>
 
 const metricNames = [
   'visitors',

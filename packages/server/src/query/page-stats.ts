@@ -7,7 +7,9 @@
  * - `time_on_page`: mean seconds from a pageview on the path to the next pageview of the same session;
  *   pageviews that were the last of their session have no measurable time and are left out; null when
  *   no pageview on the path had a successor.
+ * Rows are the protocol's `PageStats`.
  */
+import type { PageStats } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { SESSION_KEY, VISITOR_KEY } from './metrics.js'
@@ -25,17 +27,6 @@ export const pageSortFields = [
   'time_on_page',
 ] as const
 export type PageSortField = (typeof pageSortFields)[number]
-
-export interface PageStats {
-  pathname: string
-  pageviews: number
-  visitors: number
-  entries: number
-  exits: number
-  bounce_rate: number
-  /** Seconds, or null when not measurable. */
-  time_on_page: number | null
-}
 
 export function compilePageStats(
   scope: ReportScope,

@@ -6,7 +6,9 @@
  *   (all counted visitors, not only paying ones) and `revenue_per_visitor` = revenue / those visitors;
  * - `byEventName`, `byPathname`: per currency and name / path, revenue and events, largest first;
  * - `series`: per bucket (hour, day, week, month in the zone; every bucket present) and currency.
+ * The answer is the protocol's `RevenueReport`.
  */
+import type { RevenueReport } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { VISITOR_KEY } from './metrics.js'
@@ -18,19 +20,6 @@ import { type BucketUnit, bucketExpressions, bucketStarts } from './time-buckets
 const AMOUNT = "toFloat64OrNull(JSONExtractRaw(properties, 'revenue'))"
 const AMOUNT_TEXT = "toFloat64OrNull(JSONExtractString(properties, 'revenue'))"
 const CURRENCY = "upper(JSONExtractString(properties, 'currency'))"
-
-export interface RevenueReport {
-  totals: {
-    currency: string
-    revenue: number
-    events: number
-    visitors: number
-    revenue_per_visitor: number
-  }[]
-  byEventName: { currency: string; event_name: string; revenue: number; events: number }[]
-  byPathname: { currency: string; pathname: string; revenue: number; events: number }[]
-  series: { time: string; currency: string; revenue: number }[]
-}
 
 /** The scope's revenue rows, as a subquery with columns amount, currency, event_name, pathname, bucket. */
 function revenueRows(scope: ReportScope, unit: BucketUnit): CompiledQuery {

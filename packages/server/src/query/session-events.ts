@@ -1,30 +1,19 @@
 /**
  * One session's events in the range, oldest first (timestamp, then event id), paginated by
  * `page`/`limit`: the session detail's timeline. Filters are not applied: they choose sessions (the
- * list), and the detail shows everything the chosen session did. Each event carries the fields of the
- * event list (`ListedEvent`) plus its error message and web vitals.
+ * list), and the detail shows everything the chosen session did. Each event is the protocol's
+ * `SessionEvent`: the fields of the event list (`ListedEvent`) plus its error message ('' unless an
+ * error event) and web vitals (ms, CLS unitless; null when not measured or not a performance event).
  * Pipeline: plan (`ReportScope` + session id) -> `compileSessionEvents` -> `runReport` -> `toSessionEvent`.
  */
 
+import type { EventType, SessionEvent } from '@pathlight/protocol'
 import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
-import type { EventType } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
-import type { ListedEvent } from './event-list.js'
 import { offsetOf } from './params.js'
 import { type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
-
-/** An event of the timeline. Vitals in ms (CLS unitless), null when not measured or not performance. */
-export interface SessionEvent extends ListedEvent {
-  /** The error's message for error events, else ''. */
-  errorMessage: string
-  lcp: number | null
-  cls: number | null
-  inp: number | null
-  fcp: number | null
-  ttfb: number | null
-}
 
 /** The page of the session's events and the number of its events in the range. */
 export function compileSessionEvents(scope: ReportScope, sessionId: string): CompiledQuery {

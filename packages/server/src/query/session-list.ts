@@ -1,11 +1,12 @@
 /**
- * All counted sessions of the scope (spec "Session" objects), newest first, paginated; the v1 API's
- * `/sessions`. Same columns and definitions as the goal sessions listing (`goal-sessions.ts`), without
- * the goal condition; `total` is the number of counted sessions.
+ * All counted sessions of the scope (the protocol's `Session` objects), newest first, paginated; the
+ * v1 API's `/sessions`. Same columns and definitions as the goal sessions listing (`goal-sessions.ts`),
+ * without the goal condition; `total` is the number of counted sessions.
  */
+import type { Session } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
-import { type Session, sessionObjectColumns, toSession } from './goal-sessions.js'
+import { sessionObjectColumns, toSession } from './goal-sessions.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'

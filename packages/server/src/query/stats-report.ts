@@ -2,16 +2,16 @@
  * The stats report shared by the v1 API and the dashboard: overview totals (plus `events`, the custom
  * events passing the filters) for the range and for the period of equal length just before it
  * (`previous-period.ts`), the relative change per figure (null when the previous value is 0), and
- * with a bucket, the time series of the range (`timeseries.ts`). Answers `{data, meta}`.
+ * with a bucket (the protocol's `SeriesBucket`), the time series of the range (`timeseries.ts`).
+ * Answers `{data, meta}`, the protocol's `Stats` and `StatsMeta`.
  */
+import type { SeriesBucket } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { queryCustomEventCount } from './custom-event-count.js'
 import { queryOverview } from './overview.js'
 import { previousPeriod, relativeChange } from './previous-period.js'
 import type { ReportScope } from './report-scope.js'
 import { queryTimeseries } from './timeseries.js'
-
-export type SeriesBucket = 'hour' | 'day' | 'week' | 'month'
 
 async function totals(events: EventsStore, scope: ReportScope) {
   const [overview, custom] = await Promise.all([

@@ -2,8 +2,10 @@
  * The overview as a time series: visitors, sessions and pageviews per bucket (hour, day, week, month,
  * aligned in the request's time zone; see `time-buckets.ts`), every bucket of the range present
  * (empty ones 0). Counted per bucket from the events in it (`eventMetrics`): a visitor active in two
- * buckets counts in both.
+ * buckets counts in both. Points are the protocol's `SeriesPoint` (`time`: the bucket's start, ISO 8601
+ * UTC with ms).
  */
+import type { SeriesPoint } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { eventMetrics } from './metrics.js'
@@ -11,14 +13,6 @@ import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 import { type BucketUnit, bucketExpressions, bucketStarts } from './time-buckets.js'
-
-export interface SeriesPoint {
-  /** Start of the bucket, ISO 8601 UTC with ms. */
-  time: string
-  visitors: number
-  sessions: number
-  pageviews: number
-}
 
 export function compileTimeseries(scope: ReportScope, unit: BucketUnit): CompiledQuery {
   const filters = filtersOf(scope)

@@ -13,18 +13,13 @@
  * Percentiles interpolate linearly between ranks: of 4 sorted samples, p50 sits at rank 1.5, p75 at
  * 2.25, p90 at 2.7 (0-based).
  */
+import type { WebVitalStats } from '@pathlight/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { filtersParam, marchScope, openReportStore, SITE } from './report-data.fixture.js'
-import {
-  compileWebVitals,
-  queryWebVitals,
-  queryWebVitalsBy,
-  ratingOf,
-  type WebVitalStats,
-} from './web-vitals.js'
+import { compileWebVitals, queryWebVitals, queryWebVitalsBy, ratingOf } from './web-vitals.js'
 
 type Vitals = Pick<EventRow, 'lcp' | 'cls' | 'inp' | 'fcp' | 'ttfb'>
 const perf = (

@@ -9,9 +9,22 @@
  * - Percentiles interpolate linearly between the two nearest ranks (ClickHouse
  *   `quantilesExactInclusive`, numpy's default), then round to `decimals` of the thresholds table;
  *   `rating` is the band of the rounded p75.
+ * The figures are the protocol's shapes: per metric a `WebVitalStats` (`samples`: performance events
+ * carrying it; p50/p75/p90 in its unit, null without samples; `good`/`needs_improvement`/`poor`: shares
+ * of the samples, fractions 0..1, all 0 without samples; `rating`: the `WebVitalRating` band of p75,
+ * null without samples), all metrics a `WebVitals`, and per value of a dimension a `WebVitalsRow`
+ * (`value`, `events`: its performance events, and every metric's figures).
  * Pipeline: plan (`ReportScope` + dimension) -> `compileWebVitals` -> `runReport` -> `toWebVitals`.
  */
-import { webVitalNames } from '@pathlight/protocol'
+import {
+  type WebVitalName,
+  type WebVitalRating,
+  type WebVitalStats,
+  type WebVitals,
+  type WebVitalsRow,
+  type WebVitalThreshold,
+  webVitalNames,
+} from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { offsetOf } from './params.js'
@@ -19,23 +32,15 @@ import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 
-/** The metrics, in the order reports show them. */
+/** The metrics, in the order reports show them (each a column of `events`, a `WebVitalName`). */
 export { webVitalNames }
-/** One metric: a column of `events`. */
-export type WebVitalName = (typeof webVitalNames)[number]
 
-/** A metric's band limits (its unit: `ms`, or '' for the unitless CLS) and display precision. */
-export interface WebVitalThreshold {
-  /** Largest good value (included). */
-  good: number
-  /** Largest value that needs improvement (included); above it is poor. */
-  poor: number
-  unit: 'ms' | ''
-  /** Decimals kept in percentiles. */
-  decimals: number
-}
-
-/** Google's thresholds, the one table every figure and band uses. */
+/**
+ * Google's thresholds, the one table every figure and band uses. Each is the protocol's
+ * `WebVitalThreshold`: `good` the largest good value (included), `poor` the largest value that needs
+ * improvement (included; above it is poor), the unit (`ms`, or '' for the unitless CLS) and the
+ * decimals kept in percentiles.
+ */
 export const webVitalThresholds = {
   /** Largest Contentful Paint, ms. */
   lcp: { good: 2500, poor: 4000, unit: 'ms', decimals: 0 },
@@ -53,35 +58,6 @@ export const webVitalThresholds = {
 export const webVitalDimensions = { pathname: 'pathname', device_type: 'device_type' } as const
 /** One grouping. */
 export type WebVitalDimension = keyof typeof webVitalDimensions
-
-/** A band. */
-export type WebVitalRating = 'good' | 'needs_improvement' | 'poor'
-
-/** One metric's figures. */
-export interface WebVitalStats {
-  /** Measurements: performance events carrying the metric. */
-  samples: number
-  /** Percentiles in the metric's unit (ms; CLS unitless); null without samples. */
-  p50: number | null
-  p75: number | null
-  p90: number | null
-  /** Shares of the samples in each band, fractions 0..1 (all 0 without samples). */
-  good: number
-  needs_improvement: number
-  poor: number
-  /** The band of p75; null without samples. */
-  rating: WebVitalRating | null
-}
-
-/** Every metric's figures. */
-export type WebVitals = Record<WebVitalName, WebVitalStats>
-
-/** One value of a dimension: its performance events and every metric's figures. */
-export interface WebVitalsRow extends WebVitals {
-  value: string
-  /** Performance events with this value. */
-  events: number
-}
 
 /** The band of `value` for `name` (`value <= good`: good; `value > poor`: poor). */
 export function ratingOf(name: WebVitalName, value: number): WebVitalRating {

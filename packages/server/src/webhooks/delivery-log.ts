@@ -1,9 +1,10 @@
 /**
  * The delivery audit log of a webhook: its deliveries, newest first, each with every attempt (status
  * code, response body truncated to 2,048 characters, error, start time, duration), and manual
- * redelivery, which enqueues a new delivery of the same payload.
+ * redelivery, which enqueues a new delivery of the same payload (audited as `webhook.redelivered`).
  */
 import crypto from 'node:crypto'
+import { recordSiteAudit } from '../audit/audit-log.js'
 import { notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
@@ -91,9 +92,13 @@ export async function listDeliveries(
   }
 }
 
-/** Enqueue the payload of an earlier delivery again, as a new delivery. @throws 404 unknown delivery */
+/**
+ * Enqueue the payload of an earlier delivery again, as a new delivery, on behalf of `actorUserId`
+ * (audited on the webhook's site). @throws 404 unknown delivery
+ */
 export async function redeliver(
   db: MetadataDb,
+  actorUserId: string,
   webhookId: string,
   deliveryId: string,
   clock: Clock = systemClock,
@@ -107,20 +112,38 @@ export async function redeliver(
   if (!original) throw notFound('Delivery not found')
   const now = isoNow(clock)
   const id = crypto.randomUUID()
-  await db
-    .insertInto('webhook_delivery')
-    .values({
-      ...original,
-      id,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      locked_until: null,
-      last_status_code: null,
-      last_error: null,
-      created_at: now,
-      delivered_at: null,
-    })
-    .execute()
+  await db.transaction().execute(async (trx) => {
+    const webhook = await trx
+      .selectFrom('webhook')
+      .select('site_id')
+      .where('id', '=', webhookId)
+      .executeTakeFirst()
+    if (!webhook) throw notFound('Webhook not found')
+    await trx
+      .insertInto('webhook_delivery')
+      .values({
+        ...original,
+        id,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        locked_until: null,
+        last_status_code: null,
+        last_error: null,
+        created_at: now,
+        delivered_at: null,
+      })
+      .execute()
+    await recordSiteAudit(
+      trx,
+      {
+        siteId: Number(webhook.site_id),
+        actorUserId,
+        action: 'webhook.redelivered',
+        details: { webhookId, deliveryId, redeliveryId: id, eventType: original.event_type },
+      },
+      clock,
+    )
+  })
   return { deliveryId: id }
 }

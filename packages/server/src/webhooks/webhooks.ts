@@ -1,9 +1,14 @@
 /**
  * Webhook subscriptions of a site: create (the secret is returned once), list, get, update, rotate the
  * secret, delete. URLs pass the SSRF guard when saved. Listings never include the secret.
+ * Each write is audited on behalf of the acting user (`webhook.created`, `webhook.updated`,
+ * `webhook.secret_rotated`, `webhook.deleted`) in its transaction. Audit details name the webhook, its
+ * events and the host of its URL, never the secret nor the rest of the URL (a path or query can carry
+ * a receiver's token).
  */
 import crypto from 'node:crypto'
 import { z } from 'zod'
+import { recordSiteAudit } from '../audit/audit-log.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { badRequest, notFound } from '../shared/errors.js'
 import { isNulFree, nulMessage } from '../shared/nul-free.js'
@@ -64,6 +69,19 @@ export function toWebhook(row: WebhookTable): Webhook {
   }
 }
 
+/** What a webhook's audit entries say about it: never the secret, and of the URL only its host. */
+export function webhookAuditDetails(row: Pick<WebhookTable, 'id' | 'url' | 'events'>) {
+  return { webhookId: row.id, host: urlHost(row.url), events: JSON.parse(row.events) as WebhookEventType[] }
+}
+
+function urlHost(value: string): string {
+  try {
+    return new URL(value).host
+  } catch {
+    return ''
+  }
+}
+
 export interface WebhookStoreOptions {
   allowPrivate: boolean
   clock?: Clock
@@ -100,7 +118,10 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
   }
 
   return {
-    /** @returns the webhook and its secret (shown once). @throws 400 naming the invalid field */
+    /**
+     * Create a webhook of the site on behalf of `userId`.
+     * @returns the webhook and its secret (shown once). @throws 400 naming the invalid field
+     */
     async create(siteId: number, userId: string, input: unknown): Promise<Webhook & { secret: string }> {
       const body = parse(createWebhookBody, input)
       const now = isoNow(clock)
@@ -119,7 +140,19 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
         created_at: now,
         updated_at: now,
       }
-      await db.insertInto('webhook').values(row).execute()
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('webhook').values(row).execute()
+        await recordSiteAudit(
+          trx,
+          {
+            siteId,
+            actorUserId: userId,
+            action: 'webhook.created',
+            details: { ...webhookAuditDetails(row), description: row.description },
+          },
+          clock,
+        )
+      })
       options.changes?.announce({ kind: 'webhooks', siteId })
       return { ...toWebhook(row), secret: row.secret }
     },
@@ -135,8 +168,11 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
     async get(siteId: number, id: string): Promise<Webhook> {
       return toWebhook(await find(siteId, id))
     },
-    /** Change url, events, description or enabled; re-enabling clears the failure record. */
-    async update(siteId: number, id: string, input: unknown): Promise<Webhook> {
+    /**
+     * Change url, events, description or enabled on behalf of `userId`; re-enabling clears the failure
+     * record. @throws 404 for an unknown webhook; 400 naming the invalid field
+     */
+    async update(siteId: number, userId: string, id: string, input: unknown): Promise<Webhook> {
       const body = parse(updateWebhookBody, input)
       await find(siteId, id)
       const set: Partial<WebhookTable> = { updated_at: isoNow(clock) }
@@ -148,23 +184,69 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
         if (body.enabled)
           Object.assign(set, { disabled_reason: null, consecutive_failures: 0, failing_since: null })
       }
-      await db.updateTable('webhook').set(set).where('id', '=', id).execute()
+      await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('webhook')
+          .set(set)
+          .where('id', '=', id)
+          .where('site_id', '=', siteId)
+          .returningAll()
+          .executeTakeFirst()
+        if (!row) throw notFound('Webhook not found')
+        await recordSiteAudit(
+          trx,
+          {
+            siteId,
+            actorUserId: userId,
+            action: 'webhook.updated',
+            details: {
+              ...webhookAuditDetails(row),
+              enabled: toBool(row.enabled),
+              changed: Object.keys(body),
+            },
+          },
+          clock,
+        )
+      })
       options.changes?.announce({ kind: 'webhooks', siteId })
       return toWebhook(await find(siteId, id))
     },
-    async rotateSecret(siteId: number, id: string): Promise<{ secret: string }> {
+    /** Replace the signing secret on behalf of `userId`. @returns the new secret (shown once) */
+    async rotateSecret(siteId: number, userId: string, id: string): Promise<{ secret: string }> {
       await find(siteId, id)
       const secret = generateWebhookSecret()
-      await db
-        .updateTable('webhook')
-        .set({ secret, updated_at: isoNow(clock) })
-        .where('id', '=', id)
-        .execute()
+      await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('webhook')
+          .set({ secret, updated_at: isoNow(clock) })
+          .where('id', '=', id)
+          .where('site_id', '=', siteId)
+          .executeTakeFirst()
+        if (Number(result.numUpdatedRows) === 0) throw notFound('Webhook not found')
+        await recordSiteAudit(
+          trx,
+          { siteId, actorUserId: userId, action: 'webhook.secret_rotated', details: { webhookId: id } },
+          clock,
+        )
+      })
       return { secret }
     },
-    async remove(siteId: number, id: string): Promise<void> {
-      await find(siteId, id)
-      await db.deleteFrom('webhook').where('id', '=', id).execute()
+    /** Delete a webhook and its delivery log on behalf of `userId`. @throws 404 for an unknown webhook */
+    async remove(siteId: number, userId: string, id: string): Promise<void> {
+      const row = await find(siteId, id)
+      await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('webhook')
+          .where('id', '=', id)
+          .where('site_id', '=', siteId)
+          .executeTakeFirst()
+        if (Number(result.numDeletedRows) === 0) throw notFound('Webhook not found')
+        await recordSiteAudit(
+          trx,
+          { siteId, actorUserId: userId, action: 'webhook.deleted', details: webhookAuditDetails(row) },
+          clock,
+        )
+      })
       options.changes?.announce({ kind: 'webhooks', siteId })
     },
   }

@@ -1,5 +1,5 @@
 /** v1: `GET /api/v1/sites`: the caller's sites across all their organizations, as Site objects. */
-import { site } from '@pathlight/protocol'
+import { listMeta, site } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { toSite } from '../../sites/site.js'
@@ -18,10 +18,7 @@ export async function v1SiteRoutes(app: FastifyInstance, { db }: { db: MetadataD
           tag: 'v1',
           access: 'apiKey',
           responses: {
-            200: json(
-              'By site id',
-              z.object({ data: z.array(site), meta: z.object({ total: z.int().min(0) }) }),
-            ),
+            200: json('By site id', z.object({ data: z.array(site), meta: listMeta })),
           },
         },
       },

@@ -1,3 +1,5 @@
+import type { EventType } from '@pathlight/protocol'
+
 /**
  * One row of the `events` table: a tracked event after enrichment. Field names are the column names.
  * Strings are '' when unknown (ClickHouse columns are not Nullable except the web-vitals metrics,
@@ -55,5 +57,5 @@ export interface EventRow {
   error_column: number
 }
 
-export const eventTypes = ['pageview', 'custom_event', 'performance', 'outbound', 'error'] as const
-export type EventType = (typeof eventTypes)[number]
+/** The event types of stored events: the protocol's (those of the tracking endpoint). */
+export { type EventType, eventTypes } from '@pathlight/protocol'
