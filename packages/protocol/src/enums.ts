@@ -39,6 +39,10 @@ export const auditActions = [
   'alert_rule.created',
   'alert_rule.updated',
   'alert_rule.deleted',
+  'site.updated',
+  'organization.renamed',
+  'events.imported',
+  'events.expired',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 
