@@ -43,6 +43,9 @@ export const auditActions = [
   'organization.renamed',
   'events.imported',
   'events.expired',
+  'funnel.created',
+  'funnel.updated',
+  'funnel.deleted',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

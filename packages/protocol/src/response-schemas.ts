@@ -124,6 +124,14 @@ export const organization = component(
   'An organization: it owns sites and has members.',
 )
 
+/** A site's retention period (`site.retentionDays`, `siteConfig.retentionDays`). */
+const retentionDays = () =>
+  doc(
+    z.int().min(30).max(3650),
+    'Whole UTC days of events kept (older events are deleted daily); null: the instance default ' +
+      '(`RETENTION_DAYS`), else forever',
+  ).nullable()
+
 export const site = component(
   'Site',
   z.object({
@@ -144,6 +152,7 @@ export const site = component(
     trackErrors: z.boolean(),
     trackOutbound: z.boolean(),
     trackUrlParams: z.boolean(),
+    retentionDays: retentionDays(),
   }),
   'A site: a domain whose traffic is tracked.',
 )
@@ -164,6 +173,7 @@ export const siteConfig = component(
     trackErrors: z.boolean(),
     trackOutbound: z.boolean(),
     trackUrlParams: z.boolean(),
+    retentionDays: retentionDays(),
   }),
   "A site's configuration.",
 )
@@ -760,3 +770,26 @@ export const authSession = z.looseObject({
   user: z.looseObject({ id: z.string(), name: z.string(), email: z.string() }),
   session: z.looseObject({ id: z.string(), expiresAt: z.string() }),
 })
+
+export const importResult = component(
+  'ImportResult',
+  z.object({
+    success: z.literal(true),
+    imported: count('Events stored'),
+    dropped: doc(
+      z.record(z.string(), z.int().min(0)),
+      'Valid lines not stored, by reason (`bot:crawler`, `excluded_ip`, `excluded_country`, `duplicate`)',
+    ),
+    rejectedCount: count('Invalid lines'),
+    rejected: doc(
+      z.array(
+        z.object({
+          line: doc(z.int().min(1), '1-based line number in the body'),
+          error: doc(z.string(), 'What is wrong, naming the field'),
+        }),
+      ),
+      'The first 100 invalid lines',
+    ),
+  }),
+  'What an import stored, dropped and rejected.',
+)

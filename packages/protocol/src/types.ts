@@ -125,3 +125,5 @@ export type GoalInput = PickEach<Goal, 'name' | 'goalType' | 'config'>
 export type ExperimentInput = Pick<Experiment, 'name' | 'key' | 'description' | 'variants' | 'status'> & {
   goalId: number
 }
+/** The answer of `POST /api/sites/{siteId}/import`. */
+export type ImportResult = z.infer<typeof s.importResult>

@@ -6,6 +6,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Redis } from 'ioredis'
+import type { Registry } from 'prom-client'
 import type { AlertRules } from './alerts/alert-rules.js'
 import type { ApiKeys } from './auth/api-keys.js'
 import type { AuthThrottle } from './auth/auth-throttle.js'
@@ -22,14 +23,18 @@ import { dashboardRoutes } from './http/dashboard.js'
 import { errorAnalyticsRoutes } from './http/error-analytics.js'
 import { errorHandler } from './http/error-handler.js'
 import { experimentRoutes } from './http/experiments.js'
+import { exportRoutes } from './http/export.js'
 import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
+import { importRoutes } from './http/import.js'
 import { memberRoutes } from './http/members.js'
+import { metricsRoutes } from './http/metrics.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import type { RouteDoc } from './http/openapi/route-doc.js'
 import { organizationRoutes } from './http/organizations.js'
 import { optionalCaller } from './http/reader.js'
 import { reportRoutes } from './http/reports.js'
+import { registerRequestMetrics } from './http/request-metrics.js'
 import { scriptRoutes } from './http/script.js'
 import { registerHsts } from './http/security-headers.js'
 import { siteStatusRoutes } from './http/site-status.js'
@@ -97,6 +102,10 @@ export interface AppDeps {
   isShuttingDown?: () => boolean
   /** The services' clock (tests inject one); default the system clock. */
   clock?: Clock
+  /** This instance's Prometheus series (`Services.metrics`); served only with `metricsToken`. */
+  metrics?: Registry
+  /** METRICS_TOKEN: with it (and `metrics`), HTTP series are kept and GET /metrics exists; else neither. */
+  metricsToken?: string
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -136,6 +145,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   })
   registerHsts(app, deps.hstsMaxAge ?? 0)
+  // Before every route, so the HTTP series cover them all; without a token the route does not exist.
+  if (deps.metrics && deps.metricsToken !== undefined) {
+    registerRequestMetrics(app, deps.metrics)
+    await app.register(metricsRoutes, { registry: deps.metrics, token: deps.metricsToken })
+  }
   const callers = { auth: deps.auth, apiKeys: deps.apiKeys, origins: deps.origins }
 
   await app.register(healthRoutes, {
@@ -164,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
     await scope.register(errorAnalyticsRoutes, analytics)
     await scope.register(reportRoutes, analytics)
+    await scope.register(exportRoutes, analytics)
   })
 
   // Public REST API v1: API keys only, its own rate limit.
@@ -186,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       changes: deps.changes,
     })
     await scope.register(siteStatusRoutes, { db: deps.metadata.db, events: deps.events })
+    await scope.register(importRoutes, { db: deps.metadata.db, events: deps.events, ingest: deps.ingest })
     await scope.register(experimentRoutes, { db: deps.metadata.db, clock: deps.clock })
     await scope.register(memberRoutes, { db: deps.metadata.db, changes: deps.changes })
     await scope.register(alertRoutes, { db: deps.metadata.db, alerts: deps.alerts.rules })

@@ -42,6 +42,20 @@ describe('loadConfig', () => {
     expect(typeof config.trustProxy).toBe('function')
   })
 
+  it('keeps events forever unless RETENTION_DAYS sets a default period, and runs retention daily', () => {
+    expect(loadConfig({}).retention).toEqual({ defaultDays: null, intervalMs: 86_400_000 })
+    expect(loadConfig({ RETENTION_DAYS: '400', RETENTION_INTERVAL_MS: '1000' }).retention).toEqual({
+      defaultDays: 400,
+      intervalMs: 1000,
+    })
+  })
+
+  it('serves no metrics unless METRICS_TOKEN is set', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined()
+    const token = 'scrape-token-0123456789'
+    expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token)
+  })
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -50,7 +64,11 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ DISABLE_SIGNUP: 'maybe' }, 'DISABLE_SIGNUP'],
     [{ AUTH_SECRET: 'short' }, 'AUTH_SECRET'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 'a token with spaces in it' }, 'METRICS_TOKEN'],
     [{ PATHLIGHT_TRACK_KEY_LIMIT: '0' }, 'PATHLIGHT_TRACK_KEY_LIMIT'],
+    [{ RETENTION_DAYS: '29' }, 'RETENTION_DAYS'],
+    [{ RETENTION_DAYS: '30.5' }, 'RETENTION_DAYS'],
   ])('rejects %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `))

@@ -5,6 +5,7 @@
  */
 import path from 'node:path'
 import { z } from 'zod'
+import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from './retention/retention-period.js'
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -84,6 +85,20 @@ const envSchema = z.object({
   WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(1000),
   /** How often alert rules are evaluated. */
   ALERT_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
+  /** Whole UTC days of events kept for sites without their own period; unset: forever. */
+  RETENTION_DAYS: z.coerce.number().int().min(MIN_RETENTION_DAYS).max(MAX_RETENTION_DAYS).optional(),
+  /** How often the retention job runs (it also runs at start). */
+  RETENTION_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 60 * 60_000),
+  /** Bearer token of `GET /metrics` (Prometheus); unset: the route does not exist. */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .regex(/^\S+$/, 'must not contain whitespace')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
@@ -116,6 +131,10 @@ export interface Config {
   geoip: boolean
   webhooks: { allowPrivate: boolean; timeoutMs: number; pollMs: number }
   alertIntervalMs: number
+  /** Event retention (`retention/`): the default period of sites without their own (null: forever). */
+  retention: { defaultDays: number | null; intervalMs: number }
+  /** The bearer token of `GET /metrics`, from METRICS_TOKEN; undefined: no metrics are kept or served. */
+  metricsToken: string | undefined
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
 }
 
@@ -176,6 +195,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       pollMs: e.WEBHOOK_POLL_MS,
     },
     alertIntervalMs: e.ALERT_INTERVAL_MS,
+    retention: { defaultDays: e.RETENTION_DAYS ?? null, intervalMs: e.RETENTION_INTERVAL_MS },
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
   }
 }

@@ -47,6 +47,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
     v1Limit: config.v1Limit,
     trustProxy: config.trustProxy,
     hstsMaxAge: config.hstsMaxAge,
+    metricsToken: config.metricsToken,
     logLevel: config.logLevel,
     isShuttingDown: () => shuttingDown,
   })

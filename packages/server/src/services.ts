@@ -6,6 +6,7 @@
  */
 import path from 'node:path'
 import { Redis } from 'ioredis'
+import type { Registry } from 'prom-client'
 import { type AlertRules, createAlertRules } from './alerts/alert-rules.js'
 import { type EvaluationResult, evaluateAlerts } from './alerts/evaluate-alerts.js'
 import { type ApiKeys, createApiKeys } from './auth/api-keys.js'
@@ -30,13 +31,19 @@ import { createRedisSessionStore } from './ingest/state/redis-session-store.js'
 import { createMemorySessionStore, type SessionStore } from './ingest/state/session-store.js'
 import { createUserIdSalts } from './ingest/state/user-id-salts.js'
 import { createWriteBuffer, type WriteBuffer } from './ingest/write-buffer.js'
+import { eventsStoreTimings } from './metrics/events-store-metrics.js'
+import { registerIngestMetrics } from './metrics/ingest-metrics.js'
+import { createMetricsRegistry } from './metrics/metrics-registry.js'
+import { registerWebhookMetrics } from './metrics/webhook-metrics.js'
 import { roleIn } from './organizations/organizations.js'
+import { expireEvents } from './retention/expire-events.js'
 import { type ChangeFeed, createChangeFeed } from './shared/change-feed.js'
 import { type Clock, systemClock } from './shared/time.js'
 import { createTtlCache } from './shared/ttl-cache.js'
 import { findSite } from './sites/sites.js'
 import type { EventsStore } from './storage/events/events-store.js'
 import { openEventsStore } from './storage/events/open-events-store.js'
+import { timeEventsStore } from './storage/events/timed-events-store.js'
 import { type MetadataStore, openMetadataStore } from './storage/metadata/db.js'
 import { getOrCreateSecret } from './storage/metadata/instance-settings.js'
 import { createConversionTracker } from './webhooks/conversion-tracker.js'
@@ -46,6 +53,7 @@ import { createOutbox, type Outbox } from './webhooks/outbox.js'
 import { postWebhook } from './webhooks/post-webhook.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js'
 import { startAlertScheduler } from './workers/alert-scheduler.js'
+import { startRetentionJob } from './workers/retention-job.js'
 import { startWebhookWorker } from './workers/webhook-worker.js'
 
 export interface Services {
@@ -74,13 +82,15 @@ export interface Services {
   redis: Redis | undefined
   /** What crash recovery found in the ingest journal at start (undefined with INGEST_JOURNAL=off). */
   recovery: RecoveryReport | undefined
+  /** The Prometheus series of this instance (`GET /metrics`); undefined unless METRICS_TOKEN is set. */
+  metrics: Registry | undefined
   close(): Promise<void>
 }
 
 export interface ServiceOptions {
   clock?: Clock
   listeners?: IngestListeners
-  /** Start the background workers (webhook delivery, alerts); tests that drive them by hand pass false. */
+  /** Start the background workers (webhook delivery, alerts, retention); tests that drive them by hand pass false. */
   workers?: boolean
   /** Reuse an open geolocator (tests share one: the DB-IP files take ~190 MB). */
   geolocator?: Geolocator | null
@@ -96,7 +106,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const opened: { close(): Promise<void> | void }[] = [metadata]
   const changes = createChangeFeed()
   try {
-    const events = await openEventsStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir })
+    const metrics = config.metricsToken === undefined ? undefined : createMetricsRegistry()
+    const store = await openEventsStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir })
+    const events = metrics ? timeEventsStore(store, eventsStoreTimings(metrics)) : store
     opened.push(events)
     const redis = config.redisUrl
       ? new Redis(config.redisUrl, {
@@ -168,13 +180,17 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       clock,
       changes,
     })
+    const webhookMetrics = metrics && registerWebhookMetrics(metrics, metadata.db)
     const deliveries = createDeliveryRunner(metadata, {
       clock,
-      post: (url, body, headers) =>
-        postWebhook(url, body, headers, {
+      post: async (url, body, headers) => {
+        const result = await postWebhook(url, body, headers, {
           timeoutMs: config.webhooks.timeoutMs,
           allowPrivate: config.webhooks.allowPrivate,
-        }),
+        })
+        webhookMetrics?.attempted(result)
+        return result
+      },
       changes,
     })
     const facts = ingestFacts(outbox, {
@@ -207,6 +223,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         onListenerError: (error) => console.error('webhook outbox write failed:', error),
       },
     )
+    if (metrics) registerIngestMetrics(metrics, { stats: ingest.stats.snapshot, buffer })
     const workers =
       options.workers === false
         ? []
@@ -219,6 +236,19 @@ export async function openServices(config: Config, options: ServiceOptions = {})
               intervalMs: config.alertIntervalMs,
               onError: (error) => console.error('alert scheduler:', error),
             }),
+            startRetentionJob(
+              () =>
+                expireEvents({
+                  db: metadata.db,
+                  events,
+                  defaultDays: config.retention.defaultDays,
+                  clock,
+                }),
+              {
+                intervalMs: config.retention.intervalMs,
+                onError: (error) => console.error('retention job:', error),
+              },
+            ),
           ]
 
     return {
@@ -242,6 +272,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       geolocator,
       redis,
       recovery,
+      metrics,
       async close() {
         for (const worker of workers) await worker.stop()
         await buffer.flush()

@@ -166,6 +166,14 @@ describe('dashboard in Chromium', () => {
     expect(Boolean(stored.track_errors)).toBe(true)
     expect(JSON.parse(stored.excluded_ips)).toEqual(['10.0.0.0/8', '2001:db8::/32'])
     expect(JSON.parse(stored.excluded_countries)).toEqual(['DE', 'FR'])
+
+    // Renaming the site: the heading follows at once and after a reload (the domain stays as it was).
+    await page.getByLabel('Site name').fill('Acme shop EU')
+    await page.getByRole('button', { name: 'Save name and domain' }).click()
+    await heading('Acme shop EU').waitFor()
+    await page.reload()
+    await heading('Acme shop EU').waitFor()
+    expect(await page.getByLabel('Site domain').inputValue()).toBe('shop.example')
   })
 
   it('generates, shows and revokes the private link key', async () => {
@@ -185,6 +193,43 @@ describe('dashboard in Chromium', () => {
     await section.getByRole('button', { name: 'Revoke' }).click()
     await section.getByRole('button', { name: 'Revoke key' }).click()
     await section.getByText('No private link key.').waitFor()
+  })
+
+  it('imports an NDJSON file with progress and a summary, and downloads the export', async () => {
+    const section = page.getByRole('region', { name: 'Import and export' })
+    const lines = [
+      { timestamp: '2026-01-05T10:00:00Z', pathname: '/imported', user_id: 'visitor-1' },
+      { timestamp: '2026-01-05T10:01:00Z', pathname: '/imported/two', user_id: 'visitor-1' },
+      { timestamp: 'yesterday', pathname: '/bad' },
+    ]
+    await section.getByLabel('File').setInputFiles({
+      name: 'history.ndjson',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n')),
+    })
+    await section.getByRole('button', { name: 'Import' }).click()
+    const summary = section.getByRole('status')
+    await summary.getByText('Imported 2 events; 1 lines rejected.').waitFor()
+    expect(await summary.getByRole('listitem').allTextContents()).toEqual([
+      'Line 3: timestamp: must be an ISO 8601 date-time with Z or an offset',
+    ])
+
+    await section.getByLabel('From (optional)').fill('2026-01-05')
+    await section.getByLabel('To (optional)').fill('2026-01-05')
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      section.getByRole('link', { name: 'Download events (NDJSON)' }).click(),
+    ])
+    expect(download.suggestedFilename()).toBe(`pathlight-site-${siteId}-2026-01-05-2026-01-05.ndjson`)
+    const text = await (await download.createReadStream()).toArray()
+    const exported = Buffer.concat(text as Buffer[])
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+    expect(exported.map((line) => (JSON.parse(line) as { pathname: string }).pathname)).toEqual([
+      '/imported',
+      '/imported/two',
+    ])
   })
 
   it('adds a member by email and shows the last-owner rule', async () => {

@@ -45,6 +45,8 @@ export function createApi(t: Transport) {
 
     organizations: () => data(t.request<Data<Organization[]>>('GET', '/api/organizations')),
     createOrganization: (name: string) => t.request<Organization>('POST', '/api/organizations', { name }),
+    renameOrganization: (organizationId: string, name: string) =>
+      t.request<Organization>('PATCH', org(organizationId), { name }),
     sites: (organizationId: string) => data(t.request<Data<Site[]>>('GET', `${org(organizationId)}/sites`)),
     createSite: (organizationId: string, input: { name: string; domain: string }) =>
       t.request<Site>('POST', `${org(organizationId)}/sites`, input),
@@ -59,6 +61,8 @@ export function createApi(t: Transport) {
       t.request<unknown>('DELETE', `${org(organizationId)}/members/${seg(userId)}`),
 
     site: (siteId: number | string) => t.request<Site>('GET', site(siteId)),
+    updateSite: (siteId: number, changes: { name?: string; domain?: string }) =>
+      t.request<Site>('PATCH', site(siteId), changes),
     deleteSite: (siteId: number) => t.request<unknown>('DELETE', site(siteId)),
     siteStatus: (siteId: number) =>
       data(t.request<Data<SiteEventStatus>>('GET', `${site(siteId)}/has-events`)),

@@ -14,6 +14,7 @@ describe('changedConfig', () => {
     trackErrors: false,
     trackOutbound: true,
     trackUrlParams: true,
+    retentionDays: null,
   }
 
   it('sends only what changed', () => {
@@ -25,5 +26,7 @@ describe('changedConfig', () => {
       excludedIPs: [],
       excludedCountries: ['DE'],
     })
+    expect(changedConfig(saved, { ...saved, retentionDays: 90 })).toEqual({ retentionDays: 90 })
+    expect(changedConfig({ ...saved, retentionDays: 90 }, saved)).toEqual({ retentionDays: null })
   })
 })

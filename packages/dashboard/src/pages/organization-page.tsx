@@ -1,9 +1,10 @@
-/** An organization's sites, with the way to add one. */
+/** An organization's sites, with the way to add one, and renaming it (admins and owners). */
 import { useEffect } from 'react'
 import { api } from '../api/api'
 import { AppShell } from '../components/app-shell'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
+import { OrganizationNameForm } from '../components/organization-name-form'
 import { PageHeading } from '../components/page-heading'
 import { useResource } from '../lib/use-resource'
 import { Link } from '../router/link'
@@ -12,7 +13,7 @@ import { isAdmin, rememberOrganization, useSession } from '../session'
 
 /** The sites of `organizationId`, and "Add a site" for admins and owners. */
 export function OrganizationPage({ organizationId }: { organizationId: string }) {
-  const { organizations, roleIn } = useSession()
+  const { organizations, roleIn, reloadOrganizations } = useSession()
   const sites = useResource(`sites:${organizationId}`, () => api.sites(organizationId))
   const organization = organizations?.find((o) => o.id === organizationId)
   const role = roleIn(organizationId)
@@ -58,6 +59,14 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
             </li>
           ))}
         </ul>
+      )}
+      {organization && isAdmin(role) && (
+        <OrganizationNameForm
+          key={organization.id}
+          organizationId={organization.id}
+          name={organization.name}
+          onSaved={reloadOrganizations}
+        />
       )}
     </AppShell>
   )

@@ -1,5 +1,6 @@
 /**
- * A site's settings: every configuration field of the spec (one form, only changed fields are sent),
+ * A site's settings: its name and domain, every configuration field of the spec (one form, only changed
+ * fields are sent) including how long its events are kept,
  * A/B experiments, the private link, and deleting the site. Members see the settings read-only. Validation is the
  * server's; its messages appear next to the field they concern.
  */
@@ -9,10 +10,12 @@ import { api } from '../api/api'
 import { CheckboxField } from '../components/checkbox-field'
 import { ConfirmButton } from '../components/confirm-button'
 import { CopyButton } from '../components/copy-button'
+import { DataTransferCard } from '../components/data-transfer-card'
 import { ExperimentsCard } from '../components/experiments-card'
 import { Field } from '../components/field'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
+import { SiteDetailsForm } from '../components/site-details-form'
 import { changedConfig } from '../lib/config-diff'
 import { formatList, parseList } from '../lib/lists'
 import { useAction } from '../lib/use-action'
@@ -105,6 +108,7 @@ export function SiteSettingsPage({ site, canAdmin, setSite }: SiteContext) {
       {!canAdmin && (
         <p className="notice">You are a member of this organization: settings are read-only for you.</p>
       )}
+      <SiteDetailsForm key={`details-${site.siteId}`} site={site} canAdmin={canAdmin} onSaved={setSite} />
       <FormError error={lists.error} />
       {lists.data ? (
         <ConfigForm
@@ -113,7 +117,7 @@ export function SiteSettingsPage({ site, canAdmin, setSite }: SiteContext) {
           lists={lists.data}
           canAdmin={canAdmin}
           onSaved={(config) => {
-            setSite({ ...site, ...switchesOf(config) })
+            setSite({ ...site, ...switchesOf(config), retentionDays: config.retentionDays })
             lists.setData(() => ({
               excludedIPs: config.excludedIPs,
               excludedCountries: config.excludedCountries,
@@ -125,6 +129,7 @@ export function SiteSettingsPage({ site, canAdmin, setSite }: SiteContext) {
       )}
       <ExperimentsCard key={`experiments-${site.siteId}`} siteId={site.siteId} canAdmin={canAdmin} />
       <PrivateLink siteId={site.siteId} canAdmin={canAdmin} />
+      <DataTransferCard key={`transfer-${site.siteId}`} siteId={site.siteId} canAdmin={canAdmin} />
       {canAdmin && <DangerZone site={site} />}
     </div>
   )
@@ -148,10 +153,11 @@ function ConfigForm({
   canAdmin: boolean
   onSaved: (config: SiteConfig) => void
 }) {
-  const saved: SiteConfig = { ...switchesOf(site), ...lists }
+  const saved: SiteConfig = { ...switchesOf(site), ...lists, retentionDays: site.retentionDays }
   const [switches, setSwitches] = useState(() => switchesOf(saved))
   const [ipText, setIpText] = useState(() => formatList(lists.excludedIPs))
   const [countryText, setCountryText] = useState(() => formatList(lists.excludedCountries))
+  const [retentionText, setRetentionText] = useState(() => formatRetention(site.retentionDays))
   const [result, setResult] = useState<string>()
   const action = useAction()
 
@@ -159,6 +165,7 @@ function ConfigForm({
     ...switches,
     excludedIPs: parseList(ipText),
     excludedCountries: parseList(countryText),
+    retentionDays: retentionText.trim() === '' ? null : Number(retentionText),
   }
   const changes = changedConfig(saved, next)
   const dirty = Object.keys(changes).length > 0
@@ -176,6 +183,7 @@ function ConfigForm({
           setSwitches(switchesOf(answer.config))
           setIpText(formatList(answer.config.excludedIPs))
           setCountryText(formatList(answer.config.excludedCountries))
+          setRetentionText(formatRetention(answer.config.retentionDays))
           setResult(`Saved. ${answer.message}.`)
         })
       }}
@@ -232,6 +240,27 @@ function ConfigForm({
             )}
           </Field>
         </fieldset>
+        <fieldset className="group">
+          <legend>Data retention</legend>
+          <Field
+            label="Keep events for (days)"
+            hint="Whole days, 30 to 3650; older events are deleted once a day. Empty: the instance default (forever unless the operator set one)."
+            errors={action.error?.field('retentionDays')}
+          >
+            {(control) => (
+              <input
+                {...control}
+                type="number"
+                inputMode="numeric"
+                min={30}
+                max={3650}
+                step={1}
+                value={retentionText}
+                onChange={(e) => setRetentionText(e.target.value)}
+              />
+            )}
+          </Field>
+        </fieldset>
         <FormError error={action.error} />
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={action.busy || !dirty}>
@@ -245,6 +274,9 @@ function ConfigForm({
     </form>
   )
 }
+
+/** A retention period as the form's text: empty for none. */
+const formatRetention = (days: number | null): string => (days === null ? '' : String(days))
 
 function PrivateLink({ siteId, canAdmin }: { siteId: number; canAdmin: boolean }) {
   const key = useResource(`private-link:${siteId}`, () => api.privateLinkKey(siteId))

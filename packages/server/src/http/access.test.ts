@@ -95,9 +95,16 @@ describe('organizations and sites', () => {
         'trackErrors',
         'trackOutbound',
         'trackUrlParams',
+        'retentionDays',
       ].sort(),
     )
-    expect(site).toMatchObject({ domain: 'acme.com', createdBy: userId, organizationId, isOwner: true })
+    expect(site).toMatchObject({
+      domain: 'acme.com',
+      createdBy: userId,
+      organizationId,
+      isOwner: true,
+      retentionDays: null,
+    })
     expect(Number.isInteger(site.siteId)).toBe(true)
     expect((await get(`/api/sites/${site.siteId}`, { cookie })).json()).toEqual(site)
     const listed = await get(`/api/organizations/${organizationId}/sites`, { cookie })

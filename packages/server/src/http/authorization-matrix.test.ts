@@ -244,6 +244,12 @@ const table: Row[] = [
     request: async () => ({ url: '/api/organizations', body: { name: 'Matrix org' } }),
   },
   {
+    method: 'PATCH',
+    url: '/api/organizations/:organizationId',
+    expect: access.admin(200),
+    request: async (w, as) => ({ ...(await orgPath()(w)), body: { name: `Org A (renamed as ${as})` } }),
+  },
+  {
     method: 'POST',
     url: '/api/organizations/:organizationId/sites',
     expect: access.admin(201),
@@ -300,6 +306,16 @@ const table: Row[] = [
     request: orgPath('/audit-log'),
   },
   { method: 'GET', url: '/api/sites/:siteId', expect: access.member(200), request: sitePath() },
+  {
+    method: 'PATCH',
+    url: '/api/sites/:siteId',
+    expect: access.admin(200),
+    // The name only: the tracking row's Origin must keep matching the site's domain.
+    request: async (w, as) => ({
+      ...(await sitePath()(w)),
+      body: { name: `Matrix site (renamed as ${as})` },
+    }),
+  },
   {
     method: 'DELETE',
     url: '/api/sites/:siteId',
@@ -453,6 +469,22 @@ const table: Row[] = [
     url: '/api/sites/:siteId/webhooks/:id/deliveries/:deliveryId/redeliver',
     expect: access.admin(202),
     request: async (w) => sitePath(`/webhooks/${w.webhookId}/deliveries/${w.deliveryId}/redeliver`)(w),
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/import',
+    expect: access.admin(200),
+    request: async (w) => ({
+      ...(await sitePath('/import')(w)),
+      body: { timestamp: '2026-01-01T10:00:00Z', pathname: '/matrix' },
+      headers: { 'content-type': 'application/x-ndjson' },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/export',
+    expect: access.reader(200),
+    request: sitePath('/export?start_date=2026-01-01&end_date=2026-01-02'),
   },
   {
     method: 'GET',

@@ -107,6 +107,7 @@ describe('dashboard serving with a build', () => {
       ['GET', '/api/nope'],
       ['GET', '/api'],
       ['GET', '/api/sites/1/unknown?x=1'],
+      ['GET', '/metrics'],
       ['POST', '/sites/1'],
       ['DELETE', '/'],
     ] as const) {

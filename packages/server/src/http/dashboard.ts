@@ -5,7 +5,8 @@
  * - any other GET outside `/api/` (a client-side route such as `/sites/3/settings`): `index.html` with
  *   `no-cache`, so a new build reaches browsers on their next navigation;
  * - paths under `/api/` that no route matched keep the JSON 404, and so do missing files (anything
- *   under `/assets/`, or a last segment with an extension), so a stale tab never gets HTML for a script.
+ *   under `/assets/`, or a last segment with an extension), so a stale tab never gets HTML for a script,
+ *   and the server's own paths outside `/api/` (`/metrics`, registered only with METRICS_TOKEN).
  * Brotli and gzip siblings written by the build are sent to clients that accept them. HTML answers
  * carry a Content-Security-Policy that allows this origin only, and refuse framing.
  * Without a build (no `dist/index.html`), pages answer 503 with a short HTML page saying how to build
@@ -42,6 +43,9 @@ export interface DashboardOptions {
   /** The built app; default `DASHBOARD_DIST_DIR`. */
   root?: string
 }
+
+/** Paths outside `/api/` that belong to the server, never the app: unregistered, they answer 404. */
+const SERVER_PATHS: ReadonlySet<string> = new Set(['/metrics'])
 
 /** What a GET of a path outside `/api/` resolves to. */
 type Target =
@@ -89,7 +93,8 @@ export async function dashboardRoutes(app: FastifyInstance, { root = DASHBOARD_D
           summary: 'The dashboard web app',
           description:
             'Files of the built app (`/assets/*` cached a year), and `index.html` for any other path outside ' +
-            '`/api/` (client-side routes). Missing files and unknown `/api/` paths answer 404.',
+            '`/api/` (client-side routes). Missing files, unknown `/api/` paths and `/metrics` (when ' +
+            'METRICS_TOKEN is unset) answer 404.',
           tag: 'Dashboard',
           access: 'public',
           params: { path: 'Any path outside `/api/`' },
@@ -104,7 +109,9 @@ export async function dashboardRoutes(app: FastifyInstance, { root = DASHBOARD_D
     },
     async (request, reply) => {
       const pathname = request.url.split('?', 1)[0] ?? '/'
-      if (pathname === '/api' || pathname.startsWith('/api/')) return reply.callNotFound()
+      if (pathname === '/api' || pathname.startsWith('/api/') || SERVER_PATHS.has(pathname)) {
+        return reply.callNotFound()
+      }
       const target = await resolveTarget(root, pathname)
       switch (target.kind) {
         case 'missing':

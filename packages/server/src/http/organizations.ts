@@ -8,6 +8,7 @@ import {
   listOrganizations,
   roleIn,
 } from '../organizations/organizations.js'
+import { renameOrganization, renameOrganizationBody } from '../organizations/rename-organization.js'
 import { forbidden, organizationNotFound } from '../shared/errors.js'
 import { toSite } from '../sites/site.js'
 import { createSite, createSiteBody, listSitesForUser } from '../sites/sites.js'
@@ -50,6 +51,30 @@ export async function organizationRoutes(app: FastifyInstance, { db }: { db: Met
     async (request, reply) => {
       const organization = await createOrganization(db, callerOf(request).userId, request.body)
       return reply.code(201).send(organization)
+    },
+  )
+
+  app.patch<{ Params: { organizationId: string } }>(
+    '/api/organizations/:organizationId',
+    {
+      config: {
+        doc: {
+          summary: 'Rename an organization',
+          description: 'The slug stays as it was.',
+          tag: 'Organizations',
+          access: 'admin',
+          body: renameOrganizationBody,
+          responses: { 200: json('The organization after the change, with my role', organization) },
+        },
+      },
+    },
+    async (request) => {
+      const { userId } = callerOf(request)
+      const { organizationId } = request.params
+      const role = await roleIn(db, userId, organizationId)
+      if (role === null) throw organizationNotFound()
+      if (!isAdminRole(role)) throw forbidden('Renaming an organization requires the admin or owner role')
+      return renameOrganization({ db }, organizationId, { userId, role }, request.body)
     },
   )
 

@@ -60,6 +60,7 @@ describe.each([
         trackErrors: true,
         trackOutbound: false,
         trackUrlParams: false,
+        retentionDays: 400,
       }
       const put = await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, full)
       expect(put.statusCode).toBe(200)
@@ -79,6 +80,7 @@ describe.each([
         blockBots: false,
         webVitals: false,
         trackOutbound: false,
+        retentionDays: 400,
       })
       expect((await call('GET', `/api/sites/${site.siteId}/excluded-ips`, owner.cookie)).json()).toEqual({
         success: true,
@@ -107,6 +109,10 @@ describe.each([
       [{ excludedCountries: ['UK'] }, 'excludedCountries', 'entry 0'],
       [{ public: 'yes' }, 'public', 'true or false'],
       [{ trackErrors: 1 }, 'trackErrors', 'true or false'],
+      [{ retentionDays: 29 }, 'retentionDays', 'at least 30'],
+      [{ retentionDays: 3651 }, 'retentionDays', 'at most 3650'],
+      [{ retentionDays: 30.5 }, 'retentionDays', 'whole number'],
+      [{ retentionDays: '90' }, 'retentionDays', 'whole number'],
     ])('rejects %j with 400 naming %s', async (body, field, text) => {
       const site = await newSite()
       const response = await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, body)
@@ -114,6 +120,21 @@ describe.each([
       const json = response.json()
       expect(json).toMatchObject({ success: false, error: 'Invalid site configuration' })
       expect(json.details.fieldErrors[field].join(' ')).toContain(text)
+    })
+
+    it('sets a retention period and clears it with null (back to the instance default)', async () => {
+      const site = await newSite()
+      expect(site.retentionDays).toBeNull()
+      const url = `/api/sites/${site.siteId}/config`
+      expect((await call('PUT', url, owner.cookie, { retentionDays: 30 })).json().config.retentionDays).toBe(
+        30,
+      )
+      const cleared = await call('PUT', url, owner.cookie, { retentionDays: null })
+      expect(cleared.json()).toMatchObject({
+        message: 'Updated retentionDays',
+        config: { retentionDays: null },
+      })
+      expect((await call('GET', `/api/sites/${site.siteId}`, owner.cookie)).json().retentionDays).toBeNull()
     })
 
     it('rejects unknown fields', async () => {
@@ -160,6 +181,111 @@ describe.each([
         payload: JSON.stringify({ site_id: String(site.siteId) }),
       })
       expect(allowed.statusCode).toBe(200)
+    })
+  })
+
+  describe('PATCH /api/sites/{siteId}', () => {
+    it('renames, normalises the new domain as creation does, audits before/after, and tracks on it at once', async () => {
+      const site = await newSite()
+      expect((await track(site)).statusCode).toBe(200)
+      const response = await call('PATCH', `/api/sites/${site.siteId}`, owner.cookie, {
+        name: '  Renamed shop ',
+        domain: 'https://WWW.Renamed.Example:8443/blog?x=1',
+      })
+      expect(response.statusCode).toBe(200)
+      expect(response.json()).toMatchObject({
+        siteId: site.siteId,
+        name: 'Renamed shop',
+        domain: 'www.renamed.example',
+        isOwner: true,
+      })
+      expect((await call('GET', `/api/sites/${site.siteId}`, owner.cookie)).json()).toMatchObject({
+        name: 'Renamed shop',
+        domain: 'www.renamed.example',
+      })
+      // The site lookup dropped the site: the old domain is refused and the new one accepted at once.
+      expect((await track(site)).statusCode).not.toBe(200)
+      expect((await track({ ...site, domain: 'www.renamed.example' })).statusCode).toBe(200)
+
+      const nameOnly = await call('PATCH', `/api/sites/${site.siteId}`, owner.cookie, { name: 'Shop' })
+      expect(nameOnly.json()).toMatchObject({ name: 'Shop', domain: 'www.renamed.example' })
+      const unchanged = await call('PATCH', `/api/sites/${site.siteId}`, owner.cookie, { name: 'Shop' })
+      expect(unchanged.json()).toMatchObject({ name: 'Shop' })
+
+      const audit = (await call('GET', `/api/sites/${site.siteId}/audit-log`, owner.cookie)).json().data
+      expect(audit.map((e: { action: string }) => e.action)).toEqual([
+        'site.updated',
+        'site.updated',
+        'site.created',
+      ])
+      expect(audit[0].details).toEqual({ changed: { name: { before: 'Renamed shop', after: 'Shop' } } })
+      expect(audit[1]).toMatchObject({
+        actorUserId: owner.userId,
+        details: {
+          changed: {
+            name: { before: site.name, after: 'Renamed shop' },
+            domain: { before: site.domain, after: 'www.renamed.example' },
+          },
+        },
+      })
+    })
+
+    it.each([
+      [{ name: '' }, 'name', 'name is required'],
+      [{ name: 'x'.repeat(101) }, 'name', 'at most 100'],
+      [{ domain: 'not a domain!' }, 'domain', 'host name'],
+      [{ domain: 42 }, 'domain', ''],
+    ])('rejects %j with 400 naming %s', async (body, field, text) => {
+      const site = await newSite()
+      const response = await call('PATCH', `/api/sites/${site.siteId}`, owner.cookie, body)
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error).toMatch(new RegExp(`^Invalid site: ${field}: `))
+      expect(response.json().details.fieldErrors[field].join(' ')).toContain(text)
+      expect((await call('GET', `/api/sites/${site.siteId}`, owner.cookie)).json()).toMatchObject({
+        name: site.name,
+        domain: site.domain,
+      })
+    })
+
+    it('rejects unknown fields', async () => {
+      const site = await newSite()
+      const response = await call('PATCH', `/api/sites/${site.siteId}`, owner.cookie, { public: true })
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error).toContain('public')
+    })
+  })
+
+  describe('PATCH /api/organizations/{organizationId}', () => {
+    it('renames for admins and owners, keeps the slug, and audits before/after', async () => {
+      const org = await t.createOrganization(owner.cookie, 'Old name')
+      const [before] = (await call('GET', '/api/organizations', owner.cookie))
+        .json()
+        .data.filter((o: { id: string }) => o.id === org)
+      const response = await call('PATCH', `/api/organizations/${org}`, owner.cookie, { name: ' New name ' })
+      expect(response.statusCode).toBe(200)
+      expect(response.json()).toEqual({ ...before, name: 'New name', role: 'owner' })
+      const listed = (await call('GET', '/api/organizations', owner.cookie)).json().data
+      expect(listed.find((o: { id: string }) => o.id === org)).toMatchObject({ name: 'New name' })
+
+      const bad = await call('PATCH', `/api/organizations/${org}`, owner.cookie, { name: '   ' })
+      expect(bad.statusCode).toBe(400)
+      expect(bad.json().error).toBe('Invalid organization: name: name is required')
+      expect(bad.json().details.fieldErrors.name).toEqual(['name is required'])
+      expect((await call('PATCH', `/api/organizations/${org}`, owner.cookie, {})).statusCode).toBe(400)
+      const stranger = await t.signUp()
+      expect(
+        (await call('PATCH', `/api/organizations/${org}`, stranger.cookie, { name: 'Mine' })).statusCode,
+      ).toBe(404)
+
+      const audit = (await call('GET', `/api/organizations/${org}/audit-log`, owner.cookie)).json().data
+      expect(audit).toMatchObject([
+        {
+          action: 'organization.renamed',
+          siteId: null,
+          actorUserId: owner.userId,
+          details: { before: 'Old name', after: 'New name' },
+        },
+      ])
     })
   })
 

@@ -1,5 +1,5 @@
 /**
- * Routes: one site (read, delete), its configuration, private link and audit trail.
+ * Routes: one site (read, rename, delete), its configuration, private link and audit trail.
  * Authenticated scope: a private link key never reaches these (it is read-only for analytics).
  */
 import { auditEntry, doc, privateLink, site, siteConfig, successData, successList } from '@pathlight/protocol'
@@ -13,6 +13,7 @@ import { deleteSite } from '../sites/delete-site.js'
 import { changePrivateLink, privateLinkActions } from '../sites/private-link.js'
 import { toSite } from '../sites/site.js'
 import { siteConfigUpdate, toSiteConfig, updateSiteConfig } from '../sites/site-config.js'
+import { updateSite, updateSiteBody } from '../sites/update-site.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
@@ -49,6 +50,29 @@ export async function siteRoutes(app: FastifyInstance, { db, events, buffer, cha
     async (request) => {
       const { site, role } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
       return toSite(site, role)
+    },
+  )
+
+  app.patch<SiteParams>(
+    '/api/sites/:siteId',
+    {
+      config: {
+        doc: {
+          summary: 'Rename a site or change its domain',
+          description:
+            'Either field or both; the domain is normalised as at creation (`https://WWW.Example.com/blog` ' +
+            'becomes `www.example.com`). Tracking checks the new domain from the next request.',
+          tag: 'Sites',
+          access: 'admin',
+          body: updateSiteBody,
+          responses: { 200: json('The site after the change', site) },
+        },
+      },
+    },
+    async (request) => {
+      const { userId } = callerOf(request)
+      const access = await siteForAdmin(db, userId, request.params.siteId)
+      return toSite(await updateSite({ db, changes }, access.site, userId, request.body), access.role)
     },
   )
 

@@ -70,6 +70,7 @@ export function ingestSite(settings: SiteSettings = {}): IngestSite {
     excluded_countries: JSON.stringify(settings.excludedCountries ?? []),
     monthly_pageview_limit: settings.monthlyPageviewLimit ?? null,
     private_link_key: null,
+    retention_days: null,
   }
   return toIngestSite(row)
 }

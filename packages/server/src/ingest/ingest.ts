@@ -36,6 +36,8 @@ export interface IngestListeners {
 export interface Ingest {
   accept(incoming: Incoming): Promise<IngestResult>
   stats: IngestStatsCounter
+  /** The ports the pipeline enriches with (the bulk import runs the same stages with them). */
+  readonly deps: IngestDeps
 }
 
 export function createIngest(
@@ -51,6 +53,7 @@ export function createIngest(
 
   return {
     stats,
+    deps,
     async accept(incoming) {
       const parsed = parsePayload(incoming)
       if (!parsed.ok) return refuse(parsed.reason)

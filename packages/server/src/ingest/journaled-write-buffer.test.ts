@@ -84,6 +84,28 @@ describe('journaled write buffer', () => {
     await buffer.close()
   })
 
+  it('reports the age of the oldest uncommitted row, growing while inserts fail, 0 once committed', async () => {
+    const site = nextSite++
+    let failures = 1
+    const insert = async (rows: readonly ReturnType<typeof eventRow>[]) => {
+      if (failures-- > 0) throw new Error('events store unavailable')
+      await events.insert(rows)
+    }
+    const buffer = createJournaledWriteBuffer(await openJournal(path.join(root, `j${site}`)), insert, {
+      maxRows: 1000,
+      maxDelayMs: 60_000,
+    })
+    expect(buffer.oldestPendingAgeMs()).toBe(0)
+    await Promise.all(Array.from({ length: 3 }, () => buffer.add(eventRow({ site_id: site }))))
+    const journaled = buffer.oldestPendingAgeMs()
+    expect(journaled).toBeGreaterThan(0)
+    await expect(buffer.flush()).rejects.toThrow('events store unavailable')
+    expect(buffer.oldestPendingAgeMs()).toBeGreaterThan(journaled)
+    await buffer.flush()
+    expect(buffer.oldestPendingAgeMs()).toBe(0)
+    await buffer.close()
+  })
+
   it('refuses new rows with a clear error when the backlog is full', async () => {
     const site = nextSite++
     const buffer = createJournaledWriteBuffer(

@@ -25,6 +25,8 @@ export class BacklogFullError extends Error {}
 
 interface Waiter {
   row: EventRow
+  /** When `add` was called (performance.now()). */
+  at: number
   resolve: () => void
   reject: (error: unknown) => void
 }
@@ -38,8 +40,13 @@ export function createJournaledWriteBuffer(
   let queue: Waiter[] = []
   /** Journaled into the current segment, not yet inserted. */
   let unsaved: EventRow[] = []
-  /** Closed segments awaiting insert, oldest first; `done` rows of the first are already inserted. */
-  const closed: { segment: string; rows: EventRow[]; done: number }[] = []
+  /** When the first row of `unsaved` was added (performance.now()). */
+  let unsavedSince = 0
+  /**
+   * Closed segments awaiting insert, oldest first; `done` rows of the first are already inserted;
+   * `since`: when the segment's first row was added.
+   */
+  const closed: { segment: string; rows: EventRow[]; done: number; since: number }[] = []
   let closedRows = 0
   let acknowledgedRows = 0
   let committedRows = 0
@@ -70,6 +77,7 @@ export function createJournaledWriteBuffer(
         for (const w of batch) w.reject(error)
         return
       }
+      if (unsaved.length === 0) unsavedSince = batch[0]?.at ?? performance.now()
       for (const row of rows) unsaved.push(row)
       acknowledgedRows += rows.length
       for (const w of batch) w.resolve()
@@ -81,9 +89,10 @@ export function createJournaledWriteBuffer(
     serial(async () => {
       if (unsaved.length === 0) return
       const rows = unsaved
+      const since = unsavedSince
       unsaved = []
       const segment = await journal.rotate()
-      closed.push({ segment, rows, done: 0 })
+      closed.push({ segment, rows, done: 0, since })
       closedRows += rows.length
     })
 
@@ -135,7 +144,7 @@ export function createJournaledWriteBuffer(
         return Promise.reject(new BacklogFullError('ingest backlog is full'))
       }
       return new Promise<void>((resolve, reject) => {
-        queue.push({ row, resolve, reject })
+        queue.push({ row, at: performance.now(), resolve, reject })
         scheduleAppend()
       })
     },
@@ -152,6 +161,11 @@ export function createJournaledWriteBuffer(
       batches,
       pendingRows: queue.length + unsaved.length + closedRows,
     }),
+    oldestPendingAgeMs() {
+      // Rows move queue -> unsaved -> closed in order, so the oldest is at the head of the first non-empty.
+      const since = closed[0]?.since ?? (unsaved.length > 0 ? unsavedSince : queue[0]?.at)
+      return since === undefined ? 0 : performance.now() - since
+    },
     async close() {
       stopped = true
       if (timer) clearTimeout(timer)

@@ -60,6 +60,20 @@ describe('createWriteBuffer (group commit)', () => {
     expect(buffer.stats().committedRows).toBe(0)
   })
 
+  it('reports the age of the oldest uncommitted row, in flight included; 0 once committed', async () => {
+    const { insert } = recordingInsert({ delayMs: 20 })
+    const buffer = createWriteBuffer(insert, { maxRows: 1, maxDelayMs: 60_000 })
+    expect(buffer.oldestPendingAgeMs()).toBe(0)
+    const pending = buffer.add(eventRow())
+    expect(buffer.stats().pendingRows).toBe(0) // already in flight (maxRows 1)
+    const inFlight = buffer.oldestPendingAgeMs()
+    expect(inFlight).toBeGreaterThanOrEqual(0)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(buffer.oldestPendingAgeMs()).toBeGreaterThan(inFlight)
+    await pending
+    expect(buffer.oldestPendingAgeMs()).toBe(0)
+  })
+
   it('flush() writes what is pending immediately', async () => {
     const { batches, insert } = recordingInsert()
     const buffer = createWriteBuffer(insert, { maxRows: 1000, maxDelayMs: 60_000 })

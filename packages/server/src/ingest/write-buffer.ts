@@ -19,6 +19,11 @@ export interface WriteBuffer {
   flush(): Promise<void>
   /** Rows acknowledged, rows committed to the events store, inserts made, rows not yet committed. */
   stats(): { acknowledgedRows: number; committedRows: number; batches: number; pendingRows: number }
+  /**
+   * How long the oldest row not yet committed to the events store has waited since `add()`, in ms
+   * (monotonic clock); 0 when none is pending. Operators alert on it: it grows while inserts fail.
+   */
+  oldestPendingAgeMs(): number
   /** Stop background work (call after `flush`). */
   close(): Promise<void>
 }
@@ -39,6 +44,10 @@ export function createWriteBuffer(
   const maxWrites = Math.max(1, options.maxConcurrentWrites ?? 2)
   let rows: EventRow[] = []
   let waiters: Waiter[] = []
+  /** When the first row of `rows` was added (performance.now()). */
+  let rowsSince = 0
+  /** Inserts in flight, each with when its first row was added. */
+  const writingSince = new Map<Promise<void>, number>()
   let timer: NodeJS.Timeout | undefined
   const writing = new Set<Promise<void>>()
   let committedRows = 0
@@ -56,15 +65,18 @@ export function createWriteBuffer(
     waiters = []
     const write: Promise<void> = insert(batch).then(
       () => {
+        writingSince.delete(write)
         committedRows += batch.length
         batches++
         for (const w of batchWaiters) w.resolve()
       },
       (error: unknown) => {
+        writingSince.delete(write)
         for (const w of batchWaiters) w.reject(error)
       },
     )
     writing.add(write)
+    writingSince.set(write, rowsSince)
     void write.finally(() => {
       writing.delete(write)
       // Rows that arrived during the insert have waited long enough: write them now.
@@ -75,6 +87,7 @@ export function createWriteBuffer(
   return {
     add(row) {
       return new Promise<void>((resolve, reject) => {
+        if (rows.length === 0) rowsSince = performance.now()
         rows.push(row)
         waiters.push({ resolve, reject })
         if (rows.length >= options.maxRows) startWrite()
@@ -88,6 +101,10 @@ export function createWriteBuffer(
       }
     },
     stats: () => ({ acknowledgedRows: committedRows, committedRows, batches, pendingRows: rows.length }),
+    oldestPendingAgeMs() {
+      const since = Math.min(...writingSince.values(), rows.length > 0 ? rowsSince : Number.POSITIVE_INFINITY)
+      return since === Number.POSITIVE_INFINITY ? 0 : performance.now() - since
+    },
     async close() {},
   }
 }

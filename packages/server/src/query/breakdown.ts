@@ -137,5 +137,7 @@ export async function queryBreakdown(
   scope: ReportScope,
   name: BreakdownName,
 ): Promise<Breakdown> {
-  return toBreakdown(await runReport<Record<string, unknown>>(events, compileBreakdown(scope, name)))
+  return toBreakdown(
+    await runReport<Record<string, unknown>>(events, compileBreakdown(scope, name), 'breakdown'),
+  )
 }

@@ -19,6 +19,10 @@ export function compileCustomEventCount(scope: ReportScope): CompiledQuery {
 }
 
 export async function queryCustomEventCount(events: EventsStore, scope: ReportScope): Promise<number> {
-  const [row] = await runReport<{ events: number }>(events, compileCustomEventCount(scope))
+  const [row] = await runReport<{ events: number }>(
+    events,
+    compileCustomEventCount(scope),
+    'custom-event-count',
+  )
   return Number(row?.events ?? 0)
 }

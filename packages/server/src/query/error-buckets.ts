@@ -53,6 +53,7 @@ export async function queryErrorBuckets(
   const rows = await runReport<{ bucket: number; error_count: number }>(
     events,
     compileErrorBuckets(scope, message, unit),
+    'error-buckets',
   )
   return toErrorBuckets(starts, rows)
 }

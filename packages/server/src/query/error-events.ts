@@ -79,6 +79,7 @@ export async function queryErrorEvents(
   const rows = await runReport<ErrorEventRow & { total_events: number }>(
     events,
     compileErrorEvents(scope, message),
+    'error-events',
   )
   return { data: rows.map(toErrorEvent), total: rows.length > 0 ? Number(rows[0]?.total_events) : 0 }
 }

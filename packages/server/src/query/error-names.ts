@@ -55,6 +55,6 @@ export async function queryErrorNames(
   events: EventsStore,
   scope: ReportScope,
 ): Promise<{ data: ErrorName[]; total: number }> {
-  const rows = await runReport<ErrorNameRow>(events, compileErrorNames(scope))
+  const rows = await runReport<ErrorNameRow>(events, compileErrorNames(scope), 'error-names')
   return { data: rows.map(toErrorName), total: rows.length > 0 ? Number(rows[0]?.total_values) : 0 }
 }

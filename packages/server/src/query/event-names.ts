@@ -41,7 +41,7 @@ export async function queryEventNames(
   events: EventsStore,
   scope: ReportScope,
 ): Promise<{ data: EventName[]; total: number }> {
-  const rows = await runReport<Record<string, unknown>>(events, compileEventNames(scope))
+  const rows = await runReport<Record<string, unknown>>(events, compileEventNames(scope), 'event-names')
   return {
     data: rows.map((r) => ({
       name: String(r.name),

@@ -161,6 +161,10 @@ export async function queryExperimentResults(
   experiment: ExperimentPlan,
   goal: GoalDefinition | null,
 ): Promise<ExperimentResults> {
-  const rows = await runReport<ExperimentResultRow>(events, compileExperimentResults(scope, experiment, goal))
+  const rows = await runReport<ExperimentResultRow>(
+    events,
+    compileExperimentResults(scope, experiment, goal),
+    'experiment-results',
+  )
   return toExperimentResults(experiment, goal !== null, rows)
 }

@@ -82,6 +82,7 @@ export async function queryGoalConversions(
   const rows = await runReport<{ total_sessions: number; conversions: number[] }>(
     events,
     compileGoalConversions(scope, goals),
+    'goal-conversions',
   )
   return toGoalConversions(goals, rows)
 }

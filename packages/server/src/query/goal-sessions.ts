@@ -91,6 +91,7 @@ export async function queryGoalSessions(
   const rows = await runReport<SessionRow & { total_sessions: number }>(
     events,
     compileGoalSessions(scope, goal),
+    'goal-sessions',
   )
   return { data: rows.map(toSession), total: rows.length > 0 ? Number(rows[0]?.total_sessions) : 0 }
 }

@@ -37,7 +37,11 @@ export async function queryLiveVisitors(
   siteId: number,
   nowMs: number,
 ): Promise<LiveVisitors> {
-  const [row] = await runReport<{ visitors: number }>(events, compileLiveVisitors(siteId, nowMs))
+  const [row] = await runReport<{ visitors: number }>(
+    events,
+    compileLiveVisitors(siteId, nowMs),
+    'live-visitors',
+  )
   return {
     visitors: Number(row?.visitors ?? 0),
     from: new Date(nowMs - LIVE_WINDOW_MS).toISOString(),

@@ -65,5 +65,5 @@ export function toOverview(rows: readonly Record<string, unknown>[]): Overview {
 
 /** The overview of one site over the scope's range and filters. */
 export async function queryOverview(events: EventsStore, scope: ReportScope): Promise<Overview> {
-  return toOverview(await runReport<Record<string, unknown>>(events, compileOverview(scope)))
+  return toOverview(await runReport<Record<string, unknown>>(events, compileOverview(scope), 'overview'))
 }

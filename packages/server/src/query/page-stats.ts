@@ -84,7 +84,7 @@ export async function queryPageStats(
   scope: ReportScope,
   sort?: { field: PageSortField; order: 'asc' | 'desc' },
 ): Promise<{ data: PageStats[]; total: number }> {
-  const rows = await runReport<Record<string, unknown>>(events, compilePageStats(scope, sort))
+  const rows = await runReport<Record<string, unknown>>(events, compilePageStats(scope, sort), 'page-stats')
   return {
     data: rows.map((r) => ({
       pathname: String(r.pathname),

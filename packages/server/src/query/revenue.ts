@@ -83,11 +83,11 @@ export async function queryRevenue(
   const starts = bucketStarts(scope.params, unit)
   const q = compileRevenue(scope, unit)
   const [totals, byEventName, byPathname, series, visitorRows] = await Promise.all([
-    runReport<Record<string, unknown>>(events, q.totals),
-    runReport<Record<string, unknown>>(events, q.byEventName),
-    runReport<Record<string, unknown>>(events, q.byPathname),
-    runReport<Record<string, unknown>>(events, q.series),
-    runReport<Record<string, unknown>>(events, q.visitors),
+    runReport<Record<string, unknown>>(events, q.totals, 'revenue-totals'),
+    runReport<Record<string, unknown>>(events, q.byEventName, 'revenue-by-event-name'),
+    runReport<Record<string, unknown>>(events, q.byPathname, 'revenue-by-pathname'),
+    runReport<Record<string, unknown>>(events, q.series, 'revenue-series'),
+    runReport<Record<string, unknown>>(events, q.visitors, 'revenue-visitors'),
   ])
   const visitors = Number(visitorRows[0]?.visitors ?? 0)
   const currencies = totals.map((t) => String(t.currency))

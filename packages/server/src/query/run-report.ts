@@ -9,10 +9,18 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { invalidParameters } from './params.js'
 
-/** @returns the rows, as the store returns them (JSON; UInt64 as numbers) */
-export async function runReport<Row>(events: EventsStore, query: CompiledQuery): Promise<Row[]> {
+/**
+ * @param report the report's name (its module, e.g. `overview`, `page-stats`): the `report` label of
+ *   `pathlight_report_query_duration_seconds`
+ * @returns the rows, as the store returns them (JSON; UInt64 as numbers)
+ */
+export async function runReport<Row>(
+  events: EventsStore,
+  query: CompiledQuery,
+  report: string,
+): Promise<Row[]> {
   try {
-    return await events.query<Row>(query.sql, query.params)
+    return await events.query<Row>(query.sql, query.params, { label: report })
   } catch (error) {
     throw clientErrorOf(error) ?? error
   }

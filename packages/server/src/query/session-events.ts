@@ -92,6 +92,6 @@ export async function querySessionEvents(
   scope: ReportScope,
   sessionId: string,
 ): Promise<{ data: SessionEvent[]; total: number }> {
-  const rows = await runReport<Row>(events, compileSessionEvents(scope, sessionId))
+  const rows = await runReport<Row>(events, compileSessionEvents(scope, sessionId), 'session-events')
   return { data: rows.map(toSessionEvent), total: rows.length > 0 ? Number(rows[0]?.total_events) : 0 }
 }

@@ -38,6 +38,7 @@ export async function querySessionList(
   const rows = await runReport<Parameters<typeof toSession>[0] & { total_sessions: number }>(
     events,
     compileSessionList(scope),
+    'session-list',
   )
   return { data: rows.map(toSession), total: rows.length > 0 ? Number(rows[0]?.total_sessions) : 0 }
 }

@@ -40,7 +40,7 @@ export async function queryTimeseries(
   unit: BucketUnit,
 ): Promise<SeriesPoint[]> {
   const starts = bucketStarts(scope.params, unit)
-  const rows = await runReport<Record<string, number>>(events, compileTimeseries(scope, unit))
+  const rows = await runReport<Record<string, number>>(events, compileTimeseries(scope, unit), 'timeseries')
   const byStart = new Map(rows.map((r) => [Number(r.bucket) * 1000, r]))
   const times = [...new Set([...starts, ...byStart.keys()])].sort((a, b) => a - b)
   return times.map((t) => {

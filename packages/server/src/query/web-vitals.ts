@@ -143,7 +143,7 @@ export function toWebVitals(row: Row | undefined): WebVitals {
 
 /** The overall figures of the scope. */
 export async function queryWebVitals(events: EventsStore, scope: ReportScope): Promise<WebVitals> {
-  const [row] = await runReport<Row>(events, compileWebVitals(scope))
+  const [row] = await runReport<Row>(events, compileWebVitals(scope), 'web-vitals')
   return toWebVitals(row)
 }
 
@@ -153,7 +153,7 @@ export async function queryWebVitalsBy(
   scope: ReportScope,
   by: WebVitalDimension,
 ): Promise<{ data: WebVitalsRow[]; total: number }> {
-  const rows = await runReport<Row>(events, compileWebVitals(scope, by))
+  const rows = await runReport<Row>(events, compileWebVitals(scope, by), 'web-vitals-breakdown')
   return {
     data: rows.map((row) => ({
       value: String(row.value ?? ''),

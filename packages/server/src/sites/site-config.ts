@@ -1,12 +1,14 @@
 /**
  * Site configuration (the object of `PUT /api/sites/{id}/config`): read, and partial update with
  * validation. Only the fields sent change. `excludedIPs` entries are IPv4/IPv6 addresses or CIDR
- * ranges; `excludedCountries` are ISO 3166-1 alpha-2 codes, stored upper case. An update that changes
+ * ranges; `excludedCountries` are ISO 3166-1 alpha-2 codes, stored upper case; `retentionDays` is whole
+ * UTC days of events kept (30-3650), null for the operator's default. An update that changes
  * anything is audited (`site.config_changed`) in its transaction and announced as a site change.
  */
 import { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
 import { isValidIpOrCidr } from '../ingest/enrich/ip-match.js'
+import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from '../retention/retention-period.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { badRequest } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
@@ -26,6 +28,8 @@ export interface SiteConfig {
   trackErrors: boolean
   trackOutbound: boolean
   trackUrlParams: boolean
+  /** Whole UTC days of events kept; null: the operator's default (`RETENTION_DAYS`), else forever. */
+  retentionDays: number | null
 }
 
 export const MAX_EXCLUDED_IPS = 500
@@ -93,6 +97,11 @@ export const siteConfigUpdate = z
     trackErrors: bool,
     trackOutbound: bool,
     trackUrlParams: bool,
+    retentionDays: z
+      .int({ error: `must be a whole number of days (${MIN_RETENTION_DAYS}-${MAX_RETENTION_DAYS}) or null` })
+      .min(MIN_RETENTION_DAYS, `must be at least ${MIN_RETENTION_DAYS} days`)
+      .max(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} days`)
+      .nullable(),
   })
   .partial()
   .strict()
@@ -112,6 +121,7 @@ export function toSiteConfig(row: SiteRow): SiteConfig {
     trackErrors: toBool(row.track_errors),
     trackOutbound: toBool(row.track_outbound),
     trackUrlParams: toBool(row.track_url_params),
+    retentionDays: row.retention_days === null ? null : Number(row.retention_days),
   }
 }
 
@@ -167,6 +177,7 @@ export async function updateSiteConfig(
   if (update.excludedIPs) set.excluded_ips = JSON.stringify([...new Set(update.excludedIPs)])
   if (update.excludedCountries)
     set.excluded_countries = JSON.stringify([...new Set(update.excludedCountries)])
+  if (update.retentionDays !== undefined) set.retention_days = update.retentionDays
 
   const before = toSiteConfig(row)
   if (Object.keys(set).length === 0) return { config: before, changed: [] }

@@ -24,6 +24,8 @@ export interface Site {
   trackErrors: boolean
   trackOutbound: boolean
   trackUrlParams: boolean
+  /** Whole UTC days of events kept; null: the operator's default, else forever. */
+  retentionDays: number | null
 }
 
 /** A site row as selected from the metadata store (site_id resolved). */
@@ -49,5 +51,6 @@ export function toSite(row: SiteRow, role: Role | null): Site {
     trackErrors: toBool(row.track_errors),
     trackOutbound: toBool(row.track_outbound),
     trackUrlParams: toBool(row.track_url_params),
+    retentionDays: row.retention_days === null ? null : Number(row.retention_days),
   }
 }

@@ -110,6 +110,7 @@ export function exampleOf(schema: JsonSchema, components: Components = {}): unkn
 
 function exampleString(s: JsonSchema): string {
   if (s.format === 'date') return '2026-01-15'
+  if (s.format === 'date-time') return '2026-01-15T10:00:00.000Z'
   if (s.contentMediaType === 'application/json') return '[]'
   const min = typeof s.minLength === 'number' ? s.minLength : 0
   const max = typeof s.maxLength === 'number' ? s.maxLength : Number.POSITIVE_INFINITY

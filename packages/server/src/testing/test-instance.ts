@@ -125,6 +125,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
     v1Limit: config.v1Limit,
     trustProxy: config.trustProxy,
     hstsMaxAge: config.hstsMaxAge,
+    metricsToken: config.metricsToken,
   })
   const ownOrigin = new URL(config.baseUrl).origin
   if (options.browserOrigin !== false) addBrowserOrigin(app, ownOrigin)

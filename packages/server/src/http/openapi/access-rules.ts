@@ -28,6 +28,13 @@ export const securitySchemes = {
     name: 'X-Private-Key',
     description: "A site's private link key: reads that site's analytics, and nothing else.",
   },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The operator token METRICS_TOKEN (`Authorization: Bearer <token>`): reads `GET /metrics`, which ' +
+      'exists only when it is set.',
+  },
 } as const
 
 type Requirement = Partial<Record<keyof typeof securitySchemes, string[]>>
@@ -104,6 +111,11 @@ export const accessRules = {
       403: 'A `track` key: it may only send events',
       429: 'Rate limit exceeded for this key; see `Retry-After` and `X-RateLimit-*`',
     },
+  },
+  metricsToken: {
+    label: 'A scraper with the metrics token (`Authorization: Bearer <METRICS_TOKEN>`)',
+    security: [{ metricsToken: [] }],
+    errors: { 401: 'No token, or not the METRICS_TOKEN of this instance' },
   },
 } as const satisfies Record<string, AccessRule>
 

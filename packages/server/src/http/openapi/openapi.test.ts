@@ -66,6 +66,7 @@ describe('the document', () => {
     expect(document.info.description).toContain('DB-IP (https://db-ip.com)')
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
       'apiKey',
+      'metricsToken',
       'privateLink',
       'session',
     ])

@@ -19,6 +19,12 @@
  */
 import type { EventRow } from './event-row.js'
 
+/** How a read query is run, beyond its SQL. */
+export interface QueryOptions {
+  /** A name for the query in metrics, e.g. the report (`overview`); bounded set, never request data. */
+  label?: string
+}
+
 export interface EventsStore {
   /** Which connection this is (chDB in process, or a ClickHouse server), for logs and health output. */
   readonly kind: 'chdb' | 'clickhouse'
@@ -30,8 +36,10 @@ export interface EventsStore {
   /**
    * Run a read query and return its rows (JSON output; UInt64 come back as numbers on both connections).
    * @param params values for the query's `{name:Type}` placeholders
+   * @param options `label` names the query in metrics (the report running it; see
+   *   `timed-events-store.ts`); the adapters ignore it
    */
-  query<Row>(sql: string, params?: Record<string, unknown>): Promise<Row[]>
+  query<Row>(sql: string, params?: Record<string, unknown>, options?: QueryOptions): Promise<Row[]>
   /** Run a statement with no result (DDL, ALTER ... DELETE). */
   command(sql: string, params?: Record<string, unknown>): Promise<void>
   close(): Promise<void>

@@ -68,6 +68,8 @@ export interface SiteTable {
   monthly_pageview_limit: number | null
   /** Read-only sharing key (migration 002); null when none. */
   private_link_key: string | null
+  /** Whole UTC days of events kept (migration 007); null: the operator's default (RETENTION_DAYS). */
+  retention_days: number | null
 }
 
 export interface ApiKeyTable {

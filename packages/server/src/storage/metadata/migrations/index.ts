@@ -9,6 +9,7 @@ import { goals } from './003-goals.js'
 import { webhooks } from './004-webhooks.js'
 import { experiments } from './005-experiments.js'
 import { apiKeyScopes } from './006-api-key-scopes.js'
+import { siteRetention } from './007-site-retention.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -24,4 +25,5 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   webhooks,
   experiments,
   apiKeyScopes,
+  siteRetention,
 ]

@@ -1,0 +1,62 @@
+/**
+ * Renaming an organization (`PATCH /api/organizations/{organizationId}`). The name is validated as at
+ * creation (trimmed, 1-100 characters, no NUL); the slug is kept, so links made with it stay valid.
+ * A change is audited (`organization.renamed`, before and after) in its transaction. Nothing caches
+ * organization names, so there is nothing to announce on the change feed.
+ */
+import { recordAudit } from '../audit/audit-log.js'
+import { organizationNotFound } from '../shared/errors.js'
+import { invalidBody } from '../shared/invalid-body.js'
+import { type Clock, systemClock } from '../shared/time.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import type { Role } from '../storage/metadata/schema.js'
+import { createOrganizationBody, type Organization } from './organizations.js'
+
+/** `{name}`, as at creation; no other keys. */
+export const renameOrganizationBody = createOrganizationBody.strict()
+
+/**
+ * Rename `organizationId` on behalf of `actorUserId`, whose `role` there the caller checked (admin or
+ * owner). The same name again is not a change: nothing is written or audited.
+ * @returns the organization after the change, with `role`
+ * @throws AppError 400 `Invalid organization: name: <problem>`; 404 when the organization is gone
+ */
+export async function renameOrganization(
+  deps: { db: MetadataDb; clock?: Clock },
+  organizationId: string,
+  actor: { userId: string; role: Role },
+  input: unknown,
+): Promise<Organization> {
+  const parsed = renameOrganizationBody.safeParse(input ?? {})
+  if (!parsed.success) throw invalidBody('organization', parsed.error.issues)
+  const after = parsed.data.name
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('organization')
+      .selectAll()
+      .where('id', '=', organizationId)
+      .executeTakeFirst()
+    if (!row) throw organizationNotFound()
+    if (row.name !== after) {
+      await trx.updateTable('organization').set({ name: after }).where('id', '=', organizationId).execute()
+      await recordAudit(
+        trx,
+        {
+          organizationId,
+          actorUserId: actor.userId,
+          action: 'organization.renamed',
+          details: { before: row.name, after },
+        },
+        deps.clock ?? systemClock,
+      )
+    }
+    return {
+      id: row.id,
+      name: after,
+      slug: row.slug,
+      createdAt: row.created_at,
+      createdBy: row.created_by,
+      role: actor.role,
+    }
+  })
+}

@@ -1,0 +1,168 @@
+/**
+ * One line of an export (`GET /api/sites/{siteId}/export`, NDJSON): every stored field of an event
+ * under the names of the v1 events API (`eventId`, `timestamp`, `sessionId`, `userId`, `pageTitle`,
+ * `eventName`, `properties` as an object, ...) and, for the fields v1 does not list, the camelCase
+ * of the column (`utmSource`, `referrerDomain`, `browserVersion`, `screenWidth`, `lat`, `lcp`,
+ * `errorMessage`, ...). The site is not part of a line: the import path names it.
+ *
+ * The same shape imports "as is" (`exportedEventSchema`): no re-enrichment, since the IP address is
+ * never stored and an export cannot be geolocated again. A line is in this form when it has `eventId`.
+ */
+import { eventTypes, parsePropertiesObject } from '@pathlight/protocol'
+import { z } from 'zod'
+import type { EventRow } from '../storage/events/event-row.js'
+import type { StoredEvent } from './import-entry.js'
+
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`)
+const metric = z.number().finite().min(0, 'must be a non-negative number').nullable()
+const uint = (max: number) =>
+  z.int('must be an integer').min(0, 'must be non-negative').max(max, 'is too large')
+
+/** An exported line as the importer validates it; bounds are those of the stored columns. */
+export const exportedEventSchema = z.strictObject({
+  eventId: z.uuid('must be a UUID'),
+  timestamp: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with Z or an offset' }),
+  type: z.enum(eventTypes, { error: `must be one of ${eventTypes.join(', ')}` }),
+  sessionId: text(64),
+  userId: text(256),
+  hostname: text(253),
+  pathname: text(2048),
+  querystring: text(2048),
+  pageTitle: text(512),
+  referrer: text(2048),
+  referrerDomain: text(253),
+  channel: text(64),
+  utmSource: text(2048),
+  utmMedium: text(2048),
+  utmCampaign: text(2048),
+  utmTerm: text(2048),
+  utmContent: text(2048),
+  browser: text(128),
+  browserVersion: text(64),
+  operatingSystem: text(128),
+  operatingSystemVersion: text(64),
+  deviceType: text(32),
+  screenWidth: uint(65_535),
+  screenHeight: uint(65_535),
+  language: text(35),
+  country: text(2),
+  region: text(128),
+  city: text(128),
+  lat: z.number().min(-90).max(90).nullable(),
+  lon: z.number().min(-180).max(180).nullable(),
+  eventName: text(256),
+  properties: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+  lcp: metric,
+  cls: metric,
+  inp: metric,
+  fcp: metric,
+  ttfb: metric,
+  errorMessage: text(2048),
+  errorStack: text(4096),
+  errorFile: text(2048),
+  errorLine: uint(0xffffffff),
+  errorColumn: uint(0xffffffff),
+})
+
+/** An exported line (the answer type of the export, the input of an "as is" import). */
+export type ExportedEvent = z.infer<typeof exportedEventSchema>
+
+/** A stored row as its export line. `properties` '' (none) becomes `{}`. */
+export function toExportedEvent(row: EventRow): ExportedEvent {
+  return {
+    eventId: row.event_id,
+    timestamp: row.timestamp,
+    type: row.type,
+    sessionId: row.session_id,
+    userId: row.user_id,
+    hostname: row.hostname,
+    pathname: row.pathname,
+    querystring: row.querystring,
+    pageTitle: row.page_title,
+    referrer: row.referrer,
+    referrerDomain: row.referrer_domain,
+    channel: row.channel,
+    utmSource: row.utm_source,
+    utmMedium: row.utm_medium,
+    utmCampaign: row.utm_campaign,
+    utmTerm: row.utm_term,
+    utmContent: row.utm_content,
+    browser: row.browser,
+    browserVersion: row.browser_version,
+    operatingSystem: row.operating_system,
+    operatingSystemVersion: row.operating_system_version,
+    deviceType: row.device_type,
+    screenWidth: row.screen_width,
+    screenHeight: row.screen_height,
+    language: row.language,
+    country: row.country,
+    region: row.region,
+    city: row.city,
+    lat: row.lat,
+    lon: row.lon,
+    eventName: row.event_name,
+    properties: propertiesObject(row.properties),
+    lcp: row.lcp,
+    cls: row.cls,
+    inp: row.inp,
+    fcp: row.fcp,
+    ttfb: row.ttfb,
+    errorMessage: row.error_message,
+    errorStack: row.error_stack,
+    errorFile: row.error_file,
+    errorLine: row.error_line,
+    errorColumn: row.error_column,
+  }
+}
+
+/** An exported line as a stored row (without its site); the timestamp in UTC, `{}` properties as ''. */
+export function fromExportedEvent(line: ExportedEvent): StoredEvent {
+  return {
+    event_id: line.eventId.toLowerCase(),
+    timestamp: new Date(line.timestamp).toISOString(),
+    type: line.type,
+    session_id: line.sessionId,
+    user_id: line.userId,
+    hostname: line.hostname,
+    pathname: line.pathname,
+    querystring: line.querystring,
+    page_title: line.pageTitle,
+    referrer: line.referrer,
+    referrer_domain: line.referrerDomain,
+    channel: line.channel,
+    utm_source: line.utmSource,
+    utm_medium: line.utmMedium,
+    utm_campaign: line.utmCampaign,
+    utm_term: line.utmTerm,
+    utm_content: line.utmContent,
+    browser: line.browser,
+    browser_version: line.browserVersion,
+    operating_system: line.operatingSystem,
+    operating_system_version: line.operatingSystemVersion,
+    device_type: line.deviceType,
+    screen_width: line.screenWidth,
+    screen_height: line.screenHeight,
+    language: line.language,
+    country: line.country,
+    region: line.region,
+    city: line.city,
+    lat: line.lat,
+    lon: line.lon,
+    event_name: line.eventName,
+    properties: Object.keys(line.properties).length === 0 ? '' : JSON.stringify(line.properties),
+    lcp: line.lcp,
+    cls: line.cls,
+    inp: line.inp,
+    fcp: line.fcp,
+    ttfb: line.ttfb,
+    error_message: line.errorMessage,
+    error_stack: line.errorStack,
+    error_file: line.errorFile,
+    error_line: line.errorLine,
+    error_column: line.errorColumn,
+  }
+}
+
+function propertiesObject(properties: string): Record<string, unknown> {
+  return properties === '' ? {} : (parsePropertiesObject(properties) ?? {})
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { parsePostgresTimestamp } from './postgres-timestamp.js'
+
+describe('parsePostgresTimestamp', () => {
+  it('reads timestamptz text with its offset, to UTC with milliseconds', () => {
+    expect(parsePostgresTimestamp('2024-03-01 10:00:00.123+00')).toBe('2024-03-01T10:00:00.123Z')
+    expect(parsePostgresTimestamp('2024-03-01 10:00:00.123456+00')).toBe('2024-03-01T10:00:00.123Z')
+    expect(parsePostgresTimestamp('2024-03-01 10:00:00+05:30')).toBe('2024-03-01T04:30:00.000Z')
+    expect(parsePostgresTimestamp('2024-03-01 00:30:00-02')).toBe('2024-03-01T02:30:00.000Z')
+    expect(parsePostgresTimestamp('2024-03-01T10:00:00Z')).toBe('2024-03-01T10:00:00.000Z')
+    expect(parsePostgresTimestamp('2024-03-01 10:00:00')).toBe('2024-03-01T10:00:00.000Z')
+  })
+
+  it('refuses other text and dates that do not exist', () => {
+    for (const text of [
+      '',
+      '2024-03-01',
+      '01/03/2024 10:00',
+      '2024-02-30 10:00:00+00',
+      '2024-03-01 25:00:00',
+      ' 2024-03-01 10:00:00',
+    ]) {
+      expect(parsePostgresTimestamp(text), text).toBeNull()
+    }
+  })
+})

@@ -1,0 +1,31 @@
+/**
+ * A timestamp as PostgreSQL writes `timestamptz` in text and CSV output (`2024-03-01 10:00:00.123+00`,
+ * `2024-03-01 10:00:00+05:30`), also with `T` and `Z` (ISO 8601). Without a zone the time is read as
+ * UTC: Umami on MySQL and ClickHouse stores UTC times without one.
+ */
+
+const TIMESTAMP = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d(?::\d\d)?)(\.\d+)?(Z|[+-]\d\d(?::?\d\d)?)?$/i
+
+/**
+ * @returns the instant as an ISO 8601 UTC string with milliseconds (digits beyond ms truncated), or
+ *   null when `text` is not such a timestamp, names a date or time that does not exist (2024-02-30,
+ *   25:00), or lies before 1970
+ */
+export function parsePostgresTimestamp(text: string): string | null {
+  const match = TIMESTAMP.exec(text)
+  if (!match) return null
+  const [, date = '', time = '', fraction = '', zone = 'Z'] = match
+  const local = Date.parse(`${date}T${time}${fraction.slice(0, 4)}Z`)
+  // Date.parse rolls 2024-02-30 over to March 1: accept only dates and times that exist as written.
+  if (!Number.isFinite(local) || new Date(local).toISOString().slice(0, 10) !== date) return null
+  const at = local - offsetMinutes(zone) * 60_000
+  return at >= 0 ? new Date(at).toISOString() : null
+}
+
+/** `Z`, `+HH`, `+HHMM` or `+HH:MM` as minutes east of UTC. */
+function offsetMinutes(zone: string): number {
+  if (zone.toUpperCase() === 'Z') return 0
+  const digits = zone.slice(1).replace(':', '')
+  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0')
+  return zone.startsWith('-') ? -minutes : minutes
+}

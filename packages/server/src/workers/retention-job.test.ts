@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { startRetentionJob } from './retention-job.js'
+
+/** A promise and the function that resolves it. */
+function signal() {
+  let resolve = () => {}
+  const promise = new Promise<void>((r) => {
+    resolve = r
+  })
+  return { promise, resolve }
+}
+
+describe('startRetentionJob', () => {
+  it('runs a pass at start and then every interval, never two at once, and stops after the one running', async () => {
+    let passes = 0
+    let active = 0
+    let overlapped = false
+    const third = signal()
+    const job = startRetentionJob(
+      async () => {
+        active++
+        overlapped ||= active > 1
+        await new Promise((resolve) => setTimeout(resolve, 15))
+        passes++
+        active--
+        if (passes === 3) third.resolve()
+      },
+      { intervalMs: 5 },
+    )
+    await third.promise
+    await job.stop()
+    const stoppedAt = passes
+    // Several intervals later, no pass has started since stop() resolved.
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(passes).toBe(stoppedAt)
+    expect(overlapped).toBe(false)
+  })
+
+  it('reports a failed pass and keeps running', async () => {
+    const errors: unknown[] = []
+    const second = signal()
+    let calls = 0
+    const job = startRetentionJob(
+      async () => {
+        calls++
+        if (calls === 2) second.resolve()
+        if (calls === 1) throw new Error('store down')
+      },
+      { intervalMs: 5, onError: (error) => errors.push(error) },
+    )
+    await second.promise
+    await job.stop()
+    expect(errors).toEqual([new Error('store down')])
+  })
+})
