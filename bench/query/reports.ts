@@ -13,8 +13,10 @@ import {
   queryGoalConversions,
 } from '../../packages/server/src/query/goal-conversions.js'
 import { compileGoalSessions, queryGoalSessions } from '../../packages/server/src/query/goal-sessions.js'
+import { compileJourneys, queryJourneys } from '../../packages/server/src/query/journeys.js'
 import { compileOverview, queryOverview } from '../../packages/server/src/query/overview.js'
 import type { ReportScope } from '../../packages/server/src/query/report-scope.js'
+import { compileRetention, queryRetention } from '../../packages/server/src/query/retention.js'
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
 
 /** One timed report: `run` is the layer (compile, run, shape), `compile` gives the SQL run directly. */
@@ -99,6 +101,24 @@ export const benchReports: BenchReport[] = [
     run: (events, scope) => queryGoalConversions(events, scope, benchGoals),
     compile: (scope) => compileGoalConversions(scope, benchGoals),
     filters: FILTERS,
+  },
+  {
+    name: 'retention (week)',
+    route: 'GET /api/sites/{site}/retention',
+    run: (events, scope) => queryRetention(events, scope, 'week'),
+    compile: (scope) => compileRetention(scope, 'week'),
+  },
+  {
+    name: 'journeys (4 steps)',
+    route: 'GET /api/sites/{site}/journeys',
+    run: (events, scope) => queryJourneys(events, scope, { steps: 4, limit: 20 }),
+    compile: (scope) => compileJourneys(scope, { steps: 4, limit: 20 }),
+  },
+  {
+    name: 'journeys (4 steps from /)',
+    route: 'GET /api/sites/{site}/journeys',
+    run: (events, scope) => queryJourneys(events, scope, { steps: 4, limit: 20, startPath: '/' }),
+    compile: (scope) => compileJourneys(scope, { steps: 4, limit: 20, startPath: '/' }),
   },
   { name: 'overview', route: 'primitive', run: queryOverview, compile: compileOverview },
   {

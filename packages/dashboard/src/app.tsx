@@ -108,6 +108,7 @@ function Page({ route }: { route: Route }) {
     case 'sessions':
     case 'session':
     case 'events':
+    case 'journeys':
       return (
         <SiteScope key={route.siteId} siteId={route.siteId} route={route}>
           {(context) => (

@@ -131,3 +131,7 @@ export type FilterType = (typeof filterTypes)[number]
 /** Bucket sizes of a report's time series (weeks start on Monday). */
 export const seriesBuckets = ['hour', 'day', 'week', 'month'] as const
 export type SeriesBucket = (typeof seriesBuckets)[number]
+
+/** Period sizes of a retention report: calendar days, weeks (Monday to Sunday) and months. */
+export const retentionPeriods = ['day', 'week', 'month'] as const
+export type RetentionPeriod = (typeof retentionPeriods)[number]

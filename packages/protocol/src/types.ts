@@ -127,3 +127,23 @@ export type ExperimentInput = Pick<Experiment, 'name' | 'key' | 'description' | 
 }
 /** The answer of `POST /api/sites/{siteId}/import`. */
 export type ImportResult = z.infer<typeof s.importResult>
+/** One cohort of `GET /api/sites/{siteId}/retention`. */
+export type RetentionCohort = z.infer<typeof s.retentionCohort>
+/** The `meta` of a retention answer. */
+export type RetentionMeta = z.infer<typeof s.retentionMeta>
+/** One user journey of `GET /api/sites/{siteId}/journeys`. */
+export type JourneyPath = z.infer<typeof s.journeyPath>
+/** A transition of the returned journeys (a Sankey link). */
+export type JourneyLink = z.infer<typeof s.journeyLink>
+/** The `meta` of the journeys report. */
+export type JourneysMeta = z.infer<typeof s.journeysMeta>
+/** A step of a funnel (`POST /api/sites/{siteId}/funnels/query` and saved funnels). */
+export type FunnelStep = z.infer<typeof s.funnelStep>
+/** A saved funnel. */
+export type Funnel = z.infer<typeof s.funnel>
+/** One step's figures of a funnel report. */
+export type FunnelStepResult = z.infer<typeof s.funnelStepResult>
+/** A funnel's figures: steps, and per breakdown value. */
+export type FunnelReport = z.infer<typeof s.funnelReport>
+/** A saved funnel with its figures. */
+export type FunnelWithResults = z.infer<typeof s.funnelWithResults>

@@ -24,9 +24,11 @@ import { errorAnalyticsRoutes } from './http/error-analytics.js'
 import { errorHandler } from './http/error-handler.js'
 import { experimentRoutes } from './http/experiments.js'
 import { exportRoutes } from './http/export.js'
+import { funnelRoutes } from './http/funnels.js'
 import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
 import { importRoutes } from './http/import.js'
+import { journeyRoutes } from './http/journeys.js'
 import { memberRoutes } from './http/members.js'
 import { metricsRoutes } from './http/metrics.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
@@ -35,6 +37,7 @@ import { organizationRoutes } from './http/organizations.js'
 import { optionalCaller } from './http/reader.js'
 import { reportRoutes } from './http/reports.js'
 import { registerRequestMetrics } from './http/request-metrics.js'
+import { retentionRoutes } from './http/retention.js'
 import { scriptRoutes } from './http/script.js'
 import { registerHsts } from './http/security-headers.js'
 import { siteStatusRoutes } from './http/site-status.js'
@@ -42,7 +45,9 @@ import { siteRoutes } from './http/sites.js'
 import { trackRoutes } from './http/track.js'
 import { v1EventRoutes } from './http/v1/events.js'
 import { v1ExperimentRoutes } from './http/v1/experiments.js'
+import { v1FunnelRoutes } from './http/v1/funnels.js'
 import { v1ReportRoutes } from './http/v1/reports.js'
+import { v1RetentionRoutes } from './http/v1/retention.js'
 import { v1SiteRoutes } from './http/v1/sites.js'
 import { registerV1Guard } from './http/v1/v1-scope.js'
 import { webhookRoutes } from './http/webhooks.js'
@@ -178,6 +183,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
     await scope.register(errorAnalyticsRoutes, analytics)
     await scope.register(reportRoutes, analytics)
+    await scope.register(funnelRoutes, analytics)
+    await scope.register(retentionRoutes, analytics)
+    await scope.register(journeyRoutes, analytics)
     await scope.register(exportRoutes, analytics)
   })
 
@@ -188,7 +196,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1SiteRoutes, { db: deps.metadata.db })
     await scope.register(v1EventRoutes, v1)
     await scope.register(v1ReportRoutes, v1)
+    await scope.register(v1RetentionRoutes, v1)
     await scope.register(v1ExperimentRoutes, v1)
+    await scope.register(v1FunnelRoutes, v1)
   })
 
   await app.register(async (scope) => {

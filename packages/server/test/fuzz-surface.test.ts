@@ -60,6 +60,7 @@ interface SiteFixture {
   siteId: number
   goalId: number
   experimentId: number
+  funnelId: number
   webhookId: string
   deliveryId: string
   alertId: string
@@ -174,6 +175,9 @@ function validRequestOf(entry: OperationEntry): ValidRequest {
       variants: [{ name: 'A', control: true }, { name: 'B' }],
       goalId: w.write.goalId,
     },
+    'POST /api/sites/{siteId}/funnels': { name: 'Fuzz', steps: FUZZ_FUNNEL_STEPS },
+    'POST /api/sites/{siteId}/funnels/query': { steps: FUZZ_FUNNEL_STEPS },
+    'POST /api/sites/{siteId}/funnels/sessions': { steps: FUZZ_FUNNEL_STEPS },
     'POST /api/sites/{siteId}/webhooks': {
       url: 'https://hooks.example.com/fuzz',
       events: ['session.created'],
@@ -183,6 +187,8 @@ function validRequestOf(entry: OperationEntry): ValidRequest {
   }
   const query: Record<string, Record<string, string>> = {
     'GET /api/admin/events-count': { site_id: String(w.read.siteId) },
+    'POST /api/sites/{siteId}/funnels/sessions': { step: '1' },
+    'GET /api/sites/{siteId}/funnels/{funnelId}/sessions': { step: '1' },
   }
   return {
     query: query[entry.key] ?? base.query,
@@ -208,6 +214,7 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
     userId: w.memberId,
     goalId: String(site.goalId),
     experimentId: String(site.experimentId),
+    funnelId: String(site.funnelId),
     deliveryId: site.deliveryId,
     id: idOf(entry.path),
     sessionId: 'fuzz-session',
@@ -225,6 +232,8 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
       return { ...values, goalId: String(await freshGoal(w.write.siteId)) }
     case 'experimentId':
       return { ...values, experimentId: String(await freshExperiment(w.write.siteId)) }
+    case 'funnelId':
+      return { ...values, funnelId: String(await freshFunnel(w.write.siteId)) }
     case 'alerts':
       return { ...values, id: (await freshAlert(w.write.siteId)).id }
     case 'webhooks':
@@ -236,6 +245,22 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
     default:
       throw new Error(`${entry.key}: say which fresh resource its runs delete`)
   }
+}
+
+/** Steps of the funnels the fuzz run saves and queries. */
+const FUZZ_FUNNEL_STEPS = [
+  { type: 'path', pathPattern: '/fuzz*' },
+  { type: 'event', eventName: 'signup', eventPropertyKey: 'plan', eventPropertyValue: 3 },
+]
+
+async function freshFunnel(siteId: number): Promise<number> {
+  const response = await w.t.app.inject({
+    method: 'POST',
+    url: `/api/sites/${siteId}/funnels`,
+    headers: { cookie: w.owner.cookie },
+    payload: { name: 'fuzz funnel', steps: FUZZ_FUNNEL_STEPS },
+  })
+  return (response.json() as { data: { funnelId: number } }).data.funnelId
 }
 
 async function freshGoal(siteId: number): Promise<number> {
@@ -336,6 +361,7 @@ async function siteFixture(siteId: number): Promise<SiteFixture> {
     siteId,
     goalId: await freshGoal(siteId),
     experimentId: await freshExperiment(siteId),
+    funnelId: await freshFunnel(siteId),
     webhookId: webhook.id,
     deliveryId: delivery.id,
     alertId: (await freshAlert(siteId)).id,

@@ -12,10 +12,16 @@ import type {
   EventType,
   Goal,
   GoalInput,
+  JourneyLink,
+  JourneyPath,
+  JourneysMeta,
   ListedEvent,
   LiveVisitors,
   Paged,
   ReportFilter,
+  RetentionCohort,
+  RetentionMeta,
+  RetentionPeriod,
   SeriesBucket,
   Session,
   SessionEvent,
@@ -102,6 +108,12 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       data(get<{ data: ErrorEvent[] }>('error-events', query, { errorMessage: message, ...page })),
     errorBuckets: (message: string, query: ReportQuery, bucket: SeriesBucket) =>
       data(get<{ data: ErrorBucket[] }>('error-bucketed', query, { errorMessage: message, bucket })),
+    journeys: (
+      query: ReportQuery,
+      options: { steps?: number; start_path?: string; end_path?: string; limit?: number } = {},
+    ) => get<{ data: JourneyPath[]; links: JourneyLink[]; meta: JourneysMeta }>('journeys', query, options),
+    retention: (query: ReportQuery, period: RetentionPeriod) =>
+      get<{ data: RetentionCohort[]; meta: RetentionMeta }>('retention', query, { period }),
   }
 }
 

@@ -6,8 +6,10 @@ import { ErrorsPage } from './errors-page'
 import { EventsPage } from './events-page'
 import { GoalPage } from './goal-page'
 import { GoalsPage } from './goals-page'
+import { JourneysPage } from './journeys-page'
 import { OverviewPage } from './overview-page'
 import { type ReportContext, useReportContext } from './report-context'
+import { RetentionPage } from './retention-page'
 import { SessionPage } from './session-page'
 import { SessionsPage } from './sessions-page'
 import { SiteHomePage } from './site-home-page'
@@ -53,5 +55,9 @@ function PageOf({ route, site, ctx }: { route: RouteOf<ReportRouteName>; site?: 
       return <SessionPage ctx={ctx} sessionId={route.sessionId} />
     case 'events':
       return <EventsPage ctx={ctx} />
+    case 'journeys':
+      return <JourneysPage ctx={ctx} route={route} />
+    case 'retention':
+      return <RetentionPage ctx={ctx} route={route} />
   }
 }

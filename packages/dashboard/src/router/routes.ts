@@ -3,6 +3,8 @@
  * `routePath` back. Everything a view needs lives in its URL, so any view can be reloaded or shared.
  * Numeric ids (`siteId`) must be digits; other ids are any non-empty segment.
  */
+import type { RetentionPeriod } from '@pathlight/protocol'
+import { retentionPeriods } from '@pathlight/protocol/enums'
 
 export const routeTable = {
   signIn: '/sign-in',
@@ -26,6 +28,8 @@ export const routeTable = {
   sessions: '/sites/:siteId/sessions',
   session: '/sites/:siteId/sessions/:sessionId',
   events: '/sites/:siteId/events',
+  journeys: '/sites/:siteId/journeys',
+  retention: '/sites/:siteId/retention',
 } as const
 
 /**
@@ -43,6 +47,8 @@ export const reportRouteNames = [
   'sessions',
   'session',
   'events',
+  'journeys',
+  'retention',
 ] as const
 export type ReportRouteName = (typeof reportRouteNames)[number]
 
@@ -61,6 +67,10 @@ interface QueryOf {
   signIn: { next?: string }
   webhook: { page?: number }
   errorDetail: { message?: string }
+  /** The journeys report: `steps` 2..6, `start`/`end` the start and end pathnames. */
+  journeys: { steps?: number; start?: string; end?: string }
+  /** The retention report: `cohort` the cohort period (the view's `period` is the range). */
+  retention: { cohort?: RetentionPeriod }
 }
 
 export type Route =
@@ -126,6 +136,11 @@ export function parseRoute(pathname: string, search = ''): Route {
       const message = query.get('message')
       return { name, ...params, ...(message ? { message } : {}) } as Route
     }
+    if (name === 'journeys') return { name, ...params, ...journeyQuery(query) } as Route
+    if (name === 'retention') {
+      const cohort = retentionPeriods.find((p) => p === query.get('cohort'))
+      return { name, ...params, ...(cohort ? { cohort } : {}) } as Route
+    }
     if (name === 'webhook') {
       const page = Number(query.get('page'))
       return { name, ...params, ...(Number.isInteger(page) && page > 1 ? { page } : {}) } as Route
@@ -146,7 +161,28 @@ export function routePath(route: Route): string {
   if (route.name === 'webhook' && route.page && route.page > 1) return `${path}?page=${route.page}`
   if (route.name === 'errorDetail' && route.message)
     return `${path}?message=${encodeURIComponent(route.message)}`
+  if (route.name === 'retention' && route.cohort) return `${path}?cohort=${route.cohort}`
+  if (route.name === 'journeys') {
+    const query = new URLSearchParams()
+    if (route.steps !== undefined) query.set('steps', String(route.steps))
+    if (route.start) query.set('start', route.start)
+    if (route.end) query.set('end', route.end)
+    const search = query.toString()
+    return search ? `${path}?${search}` : path
+  }
   return path
+}
+
+/** The journeys route's own parameters of a query string; invalid ones are left out. */
+function journeyQuery(query: URLSearchParams): QueryOf['journeys'] {
+  const steps = Number(query.get('steps'))
+  const start = query.get('start')
+  const end = query.get('end')
+  return {
+    ...(Number.isInteger(steps) && steps >= 2 && steps <= 6 ? { steps } : {}),
+    ...(start ? { start } : {}),
+    ...(end ? { end } : {}),
+  }
 }
 
 /** True for the routes of `reportRouteNames`. */

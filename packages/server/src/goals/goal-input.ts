@@ -38,68 +38,75 @@ const configError = (only: string) => (issue: { code?: string; input?: unknown }
       ? 'config is required'
       : 'config must be an object'
 
+/** A path pattern: starts with '/', '*' only as its last character (shared with funnel steps). */
+export const pathPatternField = z
+  .string({ error: required('pathPattern', 'a string') })
+  .trim()
+  .min(1, 'pathPattern is required')
+  .max(MAX_PATH_PATTERN, `pathPattern must be at most ${MAX_PATH_PATTERN} characters`)
+  .refine((p) => p.startsWith('/'), "pathPattern must start with '/'")
+  .refine(
+    (p) => !p.slice(0, -1).includes('*'),
+    "pathPattern may hold '*' only as its last character (prefix match)",
+  )
+
 const pathConfig = z.strictObject(
-  {
-    pathPattern: z
-      .string({ error: required('pathPattern', 'a string') })
-      .trim()
-      .min(1, 'pathPattern is required')
-      .max(MAX_PATH_PATTERN, `pathPattern must be at most ${MAX_PATH_PATTERN} characters`)
-      .refine((p) => p.startsWith('/'), "pathPattern must start with '/'")
-      .refine(
-        (p) => !p.slice(0, -1).includes('*'),
-        "pathPattern may hold '*' only as its last character (prefix match)",
-      ),
-  },
+  { pathPattern: pathPatternField },
   { error: configError("a path goal's config takes only pathPattern") },
 )
 
-const eventConfig = z
-  .strictObject(
-    {
-      eventName: z
-        .string({ error: required('eventName', 'a string') })
-        .trim()
-        .min(1, 'eventName is required')
-        .max(MAX_EVENT_FIELD, `eventName must be at most ${MAX_EVENT_FIELD} characters`),
-      eventPropertyKey: z
-        .string({ error: 'eventPropertyKey must be a string' })
-        .trim()
-        .min(1, 'eventPropertyKey must not be empty')
-        .max(MAX_EVENT_FIELD, `eventPropertyKey must be at most ${MAX_EVENT_FIELD} characters`)
-        .optional(),
-      eventPropertyValue: z
-        .unknown()
-        .transform((value, ctx) => {
-          if (value === undefined) return undefined
-          if (typeof value === 'string' && value.length <= MAX_EVENT_FIELD) return value
-          if (typeof value === 'number' && Number.isFinite(value)) return value
-          ctx.addIssue({
-            code: 'custom',
-            message:
-              typeof value === 'string'
-                ? `eventPropertyValue must be at most ${MAX_EVENT_FIELD} characters`
-                : 'eventPropertyValue must be a string or a finite number',
-          })
-          return z.NEVER
-        })
-        .optional(),
-    },
-    {
-      error: configError(
-        "an event goal's config takes only eventName, eventPropertyKey and eventPropertyValue",
-      ),
-    },
-  )
-  .superRefine((config, ctx) => {
-    if ((config.eventPropertyKey === undefined) !== (config.eventPropertyValue === undefined)) {
+/** The fields of an event condition (shared with funnel steps); `eventPropertyKey`/`Value` go together. */
+export const eventConditionFields = {
+  eventName: z
+    .string({ error: required('eventName', 'a string') })
+    .trim()
+    .min(1, 'eventName is required')
+    .max(MAX_EVENT_FIELD, `eventName must be at most ${MAX_EVENT_FIELD} characters`),
+  eventPropertyKey: z
+    .string({ error: 'eventPropertyKey must be a string' })
+    .trim()
+    .min(1, 'eventPropertyKey must not be empty')
+    .max(MAX_EVENT_FIELD, `eventPropertyKey must be at most ${MAX_EVENT_FIELD} characters`)
+    .optional(),
+  eventPropertyValue: z
+    .unknown()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined
+      if (typeof value === 'string' && value.length <= MAX_EVENT_FIELD) return value
+      if (typeof value === 'number' && Number.isFinite(value)) return value
       ctx.addIssue({
         code: 'custom',
-        path: [config.eventPropertyKey === undefined ? 'eventPropertyKey' : 'eventPropertyValue'],
-        message: 'eventPropertyKey and eventPropertyValue go together: give both or neither',
+        message:
+          typeof value === 'string'
+            ? `eventPropertyValue must be at most ${MAX_EVENT_FIELD} characters`
+            : 'eventPropertyValue must be a string or a finite number',
       })
-    }
+      return z.NEVER
+    })
+    .optional(),
+}
+
+/** Adds the issue of a property key without a value or a value without a key. */
+export function checkPropertyPair(
+  config: { eventPropertyKey?: string; eventPropertyValue?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  if ((config.eventPropertyKey === undefined) !== (config.eventPropertyValue === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [config.eventPropertyKey === undefined ? 'eventPropertyKey' : 'eventPropertyValue'],
+      message: 'eventPropertyKey and eventPropertyValue go together: give both or neither',
+    })
+  }
+}
+
+const eventConfig = z
+  .strictObject(eventConditionFields, {
+    error: configError(
+      "an event goal's config takes only eventName, eventPropertyKey and eventPropertyValue",
+    ),
   })
+  .superRefine(checkPropertyPair)
 
 const goalType = z.enum(['path', 'event'], {
   error: (issue) =>

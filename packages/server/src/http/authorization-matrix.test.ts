@@ -155,6 +155,23 @@ async function freshExperiment(w: World): Promise<number> {
   return (response.json() as { data: { experimentId: number } }).data.experimentId
 }
 
+/** Funnel steps for the funnel rows. */
+const funnelSteps = [
+  { type: 'path', pathPattern: '/' },
+  { type: 'event', eventName: 'signup' },
+]
+
+/** A saved funnel of the matrix's site, created by its owner. */
+async function freshFunnel(w: World): Promise<number> {
+  const response = await w.t.app.inject({
+    method: 'POST',
+    url: `/api/sites/${w.siteId}/funnels`,
+    headers: { cookie: w.users.owner.cookie },
+    payload: { name: 'matrix funnel', steps: funnelSteps },
+  })
+  return (response.json() as { data: { funnelId: number } }).data.funnelId
+}
+
 const table: Row[] = [
   {
     method: 'GET',
@@ -524,6 +541,60 @@ const table: Row[] = [
   },
   {
     method: 'POST',
+    url: '/api/sites/:siteId/funnels/query',
+    expect: { ...access.reader(200), ownerReadKey: 200 },
+    request: async (w) => ({ ...(await sitePath('/funnels/query')(w)), body: { steps: funnelSteps } }),
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/funnels/sessions',
+    expect: { ...access.reader(200), ownerReadKey: 200 },
+    request: async (w) => ({
+      ...(await sitePath('/funnels/sessions?step=1')(w)),
+      body: { steps: funnelSteps },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/funnels',
+    expect: access.member(200),
+    request: sitePath('/funnels'),
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/funnels',
+    expect: access.admin(201),
+    request: async (w) => ({ ...(await sitePath('/funnels')(w)), body: { name: 'm', steps: funnelSteps } }),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/funnels/:funnelId',
+    expect: access.member(200),
+    request: async (w) => sitePath(`/funnels/${await freshFunnel(w)}`)(w),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/funnels/:funnelId/sessions',
+    expect: access.member(200),
+    request: async (w) => sitePath(`/funnels/${await freshFunnel(w)}/sessions?step=2`)(w),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/sites/:siteId/funnels/:funnelId',
+    expect: access.admin(200),
+    request: async (w) => ({
+      ...(await sitePath(`/funnels/${await freshFunnel(w)}`)(w)),
+      body: { name: 'renamed' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/funnels/:funnelId',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/funnels/${await freshFunnel(w)}`)(w),
+  },
+  {
+    method: 'POST',
     url: '/api/sites/:siteId/experiments',
     expect: access.admin(201),
     request: async (w) => ({
@@ -586,6 +657,18 @@ const table: Row[] = [
   ),
   {
     method: 'GET',
+    url: '/api/sites/:siteId/journeys',
+    expect: access.reader(200),
+    request: sitePath('/journeys?steps=3&start_path=%2F'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/retention',
+    expect: access.reader(200),
+    request: sitePath('/retention?period=day'),
+  },
+  {
+    method: 'GET',
     url: '/api/sites/:siteId/breakdown/:name',
     expect: access.reader(200),
     request: sitePath('/breakdown/pages'),
@@ -598,9 +681,21 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/v1/sites/:siteId/retention',
+    expect: access.v1(200),
+    request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/retention?period=month` }),
+  },
+  {
+    method: 'GET',
     url: '/api/v1/sites',
     expect: { ...access.signedIn(200), ownerSession: 401 },
     request: async () => ({ url: '/api/v1/sites' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/sites/:siteId/funnels',
+    expect: access.v1(200),
+    request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/funnels` }),
   },
   ...['stats', 'pages', 'sessions', 'events', 'events/names', 'revenue', 'experiments'].map(
     (report): Row => ({

@@ -6,8 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Geolocator, openGeolocator } from '../ingest/enrich/geolocation.js'
-import type { Site } from '../sites/site.js'
+import { AppError } from '../shared/errors.js'
+import type { Site, SiteRow } from '../sites/site.js'
+import { findSite } from '../sites/sites.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+import type { ImportEntry } from '../transfer/import-entry.js'
+import { importEvents } from '../transfer/import-events.js'
 
 const NOW = Date.parse('2026-11-20T12:00:00.000Z')
 const DAY = 86_400_000
@@ -269,6 +273,22 @@ describe('import and export', () => {
       actorUserId: owner.userId,
       details: { imported: 2, dropped: { 'bot:crawler': 1 }, rejectedCount: 8 },
     })
+  })
+
+  it('stores what was read before the body failed, then answers the failure', async () => {
+    const site = await t.createSite(owner.cookie, owner.organizationId, 'cut.example.com')
+    const row = await findSite(t.services.metadata.db, site.siteId)
+    async function* cutShort(): AsyncGenerator<ImportEntry> {
+      yield { line: 1, raw: { timestamp: '2026-11-01T10:00:00Z', pathname: '/a', user_id: 'u' } }
+      yield { line: 2, raw: { timestamp: '2026-11-01T10:01:00Z', pathname: '/b', user_id: 'u' } }
+      throw new AppError(413, 'The body is over 10 bytes; the lines before were imported')
+    }
+    const deps = { ingest: t.services.ingest.deps, events: t.services.events, db: t.services.metadata.db }
+    await expect(importEvents(deps, row as SiteRow, cutShort(), owner.userId)).rejects.toMatchObject({
+      status: 413,
+    })
+    const events = await read(site.siteId, 'events?start_date=2026-11-01&end_date=2026-11-01')
+    expect(events.data.map((e: { pathname: string }) => e.pathname)).toEqual(['/b', '/a'])
   })
 
   it('takes NDJSON only, from admins and owners; a member gets 403, another organization 404', async () => {

@@ -87,7 +87,8 @@ export interface ImportDeps {
  * Import the entries into `site`, and record it in the audit trail (`events.imported`, with the counts).
  * @param entries the source's records, parsed (`ndjsonEntries`, `umamiEntries`)
  * @param actorUserId who imports (an admin or owner of the site's organization)
- * @throws when the source or the events store fails (the rows of earlier batches stay stored)
+ * @throws the source's error after storing and auditing every entry read before it; the events store's
+ *   error when an insert fails (the rows of earlier batches stay stored)
  */
 export async function importEvents(
   deps: ImportDeps,
@@ -106,6 +107,7 @@ export async function importEvents(
   const ingestSite = toIngestSite(site)
   const sessions = createImportSessions()
   const stageDeps = { ...deps.ingest, salts: memoizedSalts(deps.ingest.salts) }
+  /** Stored ids of the batch being filled (earlier batches are committed: `storedEventIds` sees them). */
   const seenIds = new Set<string>()
   let batch: EventRow[] = []
   let storedInBatch = false
@@ -129,45 +131,53 @@ export async function importEvents(
     const checkStored = storedInBatch
     batch = []
     storedInBatch = false
+    seenIds.clear()
     await inFlight
     inFlight = store(rows, checkStored)
     // Failures surface at the next await of `inFlight`; keep them from counting as unhandled meanwhile.
     inFlight.catch(() => {})
   }
 
-  for await (const entry of entries) {
-    const now = deps.ingest.clock()
-    if ('error' in entry) {
-      reject(entry.line, entry.error)
-      continue
+  // A source that fails (a body over its limit, a broken connection) still leaves everything read
+  // before it stored and audited; then its error is the answer.
+  let sourceError: unknown
+  try {
+    for await (const entry of entries) {
+      const now = deps.ingest.clock()
+      if ('error' in entry) {
+        reject(entry.line, entry.error)
+        continue
+      }
+      if ('stored' in entry) {
+        if (Date.parse(entry.stored.timestamp) > now + FUTURE_SLACK_MS) {
+          reject(entry.line, 'timestamp: must not be in the future')
+          continue
+        }
+        if (seenIds.has(entry.stored.event_id)) {
+          drop('duplicate')
+          continue
+        }
+        seenIds.add(entry.stored.event_id)
+        batch.push({ ...entry.stored, site_id: site.site_id })
+        storedInBatch = true
+      } else {
+        const outcome = await enrichRawLine(entry.raw, ingestSite, stageDeps, now)
+        if ('error' in outcome) {
+          reject(entry.line, outcome.error)
+          continue
+        }
+        if ('dropped' in outcome) {
+          drop(outcome.dropped)
+          continue
+        }
+        const row = outcome.row
+        row.session_id = sessions.assign(row.user_id, Date.parse(row.timestamp))
+        batch.push(row)
+      }
+      if (batch.length >= BATCH_ROWS) await flush()
     }
-    if ('stored' in entry) {
-      if (Date.parse(entry.stored.timestamp) > now + FUTURE_SLACK_MS) {
-        reject(entry.line, 'timestamp: must not be in the future')
-        continue
-      }
-      if (seenIds.has(entry.stored.event_id)) {
-        drop('duplicate')
-        continue
-      }
-      seenIds.add(entry.stored.event_id)
-      batch.push({ ...entry.stored, site_id: site.site_id })
-      storedInBatch = true
-    } else {
-      const outcome = await enrichRawLine(entry.raw, ingestSite, stageDeps, now)
-      if ('error' in outcome) {
-        reject(entry.line, outcome.error)
-        continue
-      }
-      if ('dropped' in outcome) {
-        drop(outcome.dropped)
-        continue
-      }
-      const row = outcome.row
-      row.session_id = sessions.assign(row.user_id, Date.parse(row.timestamp))
-      batch.push(row)
-    }
-    if (batch.length >= BATCH_ROWS) await flush()
+  } catch (error) {
+    sourceError = error
   }
   if (batch.length > 0) await flush()
   await inFlight
@@ -182,6 +192,7 @@ export async function importEvents(
     },
     deps.ingest.clock,
   )
+  if (sourceError !== undefined) throw sourceError
   return result
 }
 

@@ -10,6 +10,8 @@ export const reportTabs = [
   { name: 'errors', label: 'Errors' },
   { name: 'webVitals', label: 'Web vitals' },
   { name: 'sessions', label: 'Sessions' },
+  { name: 'journeys', label: 'Journeys' },
+  { name: 'retention', label: 'Retention' },
 ] as const satisfies readonly { name: ReportRouteName; label: string }[]
 
 /** The tab a route belongs to (a goal's page is under Goals). */

@@ -52,6 +52,7 @@ const pathParameters: Record<string, { description?: string; schema: JsonSchema 
   goalId: { description: 'The numeric goal id', schema: { type: 'integer', minimum: 1 } },
   deliveryId: { description: 'The delivery id', schema: { type: 'string' } },
   experimentId: { description: 'The numeric experiment id', schema: { type: 'integer', minimum: 1 } },
+  funnelId: { description: 'The numeric funnel id', schema: { type: 'integer', minimum: 1 } },
   id: { schema: { type: 'string' } },
   path: { description: 'The rest of the path (may hold `/`)', schema: { type: 'string' } },
 }

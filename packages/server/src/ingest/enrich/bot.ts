@@ -6,6 +6,7 @@
  * scrapers) pass; they need behavioural or IP-based checks elsewhere.
  */
 import { isbot } from 'isbot'
+import { createTtlCache } from '../../shared/ttl-cache.js'
 
 /**
  * Why a request was classified as a bot:
@@ -33,9 +34,24 @@ const HEADLESS_PATTERN = /headless|phantomjs|slimerjs|puppeteer|playwright|selen
  * 'headless_browser'.
  */
 export function detectBot(userAgent: string): BotReason | null {
-  const ua = userAgent.trim()
+  let reason = recent.get(userAgent)
+  if (reason === undefined) {
+    reason = classify(userAgent.trim())
+    recent.set(userAgent, reason)
+  }
+  return reason
+}
+
+function classify(ua: string): BotReason | null {
   if (ua === '' || ua === '-') return 'empty_user_agent'
   if (HEADLESS_PATTERN.test(ua)) return 'headless_browser'
   if (isbot(ua)) return 'crawler'
   return null
 }
+
+/** User agents repeat (a few hundred cover most traffic): isbot's pattern runs once per distinct one. */
+const recent = createTtlCache<string, BotReason | null>({
+  ttlMs: Number.POSITIVE_INFINITY,
+  maxEntries: 5000,
+  lru: true,
+})

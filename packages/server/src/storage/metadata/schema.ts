@@ -140,6 +140,17 @@ export interface ExperimentTable {
   updated_at: string
 }
 
+export interface FunnelTable {
+  funnel_id: Generated<number>
+  /** The site's numeric id; the funnel goes when the site does (ON DELETE CASCADE). */
+  site_id: number
+  name: string
+  /** JSON array of 2-10 steps (see funnels/funnel.ts). */
+  steps: string
+  created_at: string
+  updated_at: string
+}
+
 export interface MetadataSchema extends WebhookSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
@@ -151,6 +162,7 @@ export interface MetadataSchema extends WebhookSchema {
   audit_log: AuditLogTable
   goal: GoalTable
   experiment: ExperimentTable
+  funnel: FunnelTable
 }
 
 /** Reads a boolean column on either dialect (SQLite 0/1, PostgreSQL true/false). */

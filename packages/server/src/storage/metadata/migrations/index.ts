@@ -10,6 +10,7 @@ import { webhooks } from './004-webhooks.js'
 import { experiments } from './005-experiments.js'
 import { apiKeyScopes } from './006-api-key-scopes.js'
 import { siteRetention } from './007-site-retention.js'
+import { funnels } from './008-funnels.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -26,4 +27,5 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   experiments,
   apiKeyScopes,
   siteRetention,
+  funnels,
 ]

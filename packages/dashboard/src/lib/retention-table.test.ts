@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { averageShares, defaultRetentionPeriod, retentionPeriodsFor, shareOf } from './retention-table'
+
+describe('retention table', () => {
+  it('offers days only up to 366 of them, and picks a period by the range', () => {
+    expect(retentionPeriodsFor(366)).toEqual(['day', 'week', 'month'])
+    expect(retentionPeriodsFor(367)).toEqual(['week', 'month'])
+    expect([7, 14, 15, 90, 183, 184].map(defaultRetentionPeriod)).toEqual([
+      'day',
+      'day',
+      'week',
+      'week',
+      'week',
+      'month',
+    ])
+  })
+
+  it('weights the average by visitors, over the cohorts that reach each column', () => {
+    const cohorts = [
+      { cohort: '2026-03-16', visitors: 4, retained: [4, 2, 1] },
+      { cohort: '2026-03-23', visitors: 0, retained: [0, 0] },
+      { cohort: '2026-03-30', visitors: 1, retained: [1] },
+    ]
+    expect(averageShares(cohorts)).toEqual([1, 0.5, 0.25])
+    expect(averageShares([{ cohort: '2026-03-16', visitors: 0, retained: [0, 0] }])).toEqual([null, null])
+    expect(averageShares([])).toEqual([])
+    expect(shareOf(1, 3)).toBeCloseTo(1 / 3)
+    expect(shareOf(0, 0)).toBeNull()
+  })
+})

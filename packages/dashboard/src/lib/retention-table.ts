@@ -1,0 +1,53 @@
+/**
+ * The retention report as the dashboard shows it: which cohort periods a range offers (the server
+ * answers at most 366 periods), the default one, and each cell's share of its cohort. A share is a
+ * fraction 0..1 of the cohort's visitors, null for an empty cohort.
+ */
+import type { RetentionCohort, RetentionPeriod } from '@pathlight/protocol'
+import { retentionPeriods } from '@pathlight/protocol/enums'
+
+/** Most periods (cohorts) the server answers (`MAX_RETENTION_PERIODS` of `query/retention.ts`). */
+export const MAX_RETENTION_PERIODS = 366
+
+/** The period's name, singular ('Week 2') and as a choice ('Weeks'). */
+export const retentionPeriodLabels: Record<RetentionPeriod, { one: string; many: string }> = {
+  day: { one: 'Day', many: 'Days' },
+  week: { one: 'Week', many: 'Weeks' },
+  month: { one: 'Month', many: 'Months' },
+}
+
+/** The periods a range of `days` days may be cut into (days only up to 366 of them). */
+export function retentionPeriodsFor(days: number): RetentionPeriod[] {
+  return retentionPeriods.filter((p) => p !== 'day' || days <= MAX_RETENTION_PERIODS)
+}
+
+/** The period shown when the URL names none: days up to two weeks, months beyond half a year. */
+export function defaultRetentionPeriod(days: number): RetentionPeriod {
+  if (days <= 14) return 'day'
+  if (days > 183) return 'month'
+  return 'week'
+}
+
+/** `count` as a share of `visitors`; null when the cohort is empty. */
+export const shareOf = (count: number, visitors: number): number | null =>
+  visitors > 0 ? count / visitors : null
+
+/**
+ * The visitor-weighted mean share k periods after the cohort's, over the cohorts that reach period k
+ * and have visitors: sum of retained[k] / sum of their visitors. One entry per column; null where no
+ * cohort counts.
+ */
+export function averageShares(cohorts: readonly RetentionCohort[]): (number | null)[] {
+  const columns = cohorts[0]?.retained.length ?? 0
+  return Array.from({ length: columns }, (_, k) => {
+    let retained = 0
+    let visitors = 0
+    for (const cohort of cohorts) {
+      const count = cohort.retained[k]
+      if (count === undefined || cohort.visitors === 0) continue
+      retained += count
+      visitors += cohort.visitors
+    }
+    return shareOf(retained, visitors)
+  })
+}

@@ -1,0 +1,66 @@
+/**
+ * The Funnel resource: an ordered list of 2 to 10 steps, each a goal condition (a pageview of a path
+ * pattern, or a custom event, optionally with one property value; see `goals/goal.ts` for what each
+ * matches), and its mapping from the metadata row. What a funnel counts: `query/funnel-matches.ts`.
+ */
+import { toIso } from '../shared/time.js'
+import type { FunnelTable } from '../storage/metadata/schema.js'
+import type { EventGoalConfig, GoalDefinition, PathGoalConfig } from '../goals/goal.js'
+
+/** Fewest and most steps of a funnel. */
+export const MIN_FUNNEL_STEPS = 2
+export const MAX_FUNNEL_STEPS = 10
+
+/** A step: a goal condition with an optional display name. */
+export type FunnelStep = { name?: string } & (
+  | ({ type: 'path' } & PathGoalConfig)
+  | ({ type: 'event' } & EventGoalConfig)
+)
+
+/** A stored funnel, as the API returns it. */
+export interface Funnel {
+  funnelId: number
+  name: string
+  steps: FunnelStep[]
+  /** ISO 8601 UTC with milliseconds. */
+  createdAt: string
+}
+
+/** A row as selected (funnel_id may be a string on PostgreSQL for bigint, a number otherwise). */
+export type FunnelRow = Omit<FunnelTable, 'funnel_id'> & { funnel_id: number | string }
+
+/** Map a metadata row to the Funnel resource. */
+export function toFunnel(row: FunnelRow): Funnel {
+  return {
+    funnelId: Number(row.funnel_id),
+    name: row.name,
+    steps: JSON.parse(row.steps) as FunnelStep[],
+    createdAt: toIso(row.created_at),
+  }
+}
+
+/** The step's condition as a goal definition (for `query/goal-condition.ts`). */
+export function stepCondition(step: FunnelStep): GoalDefinition {
+  if (step.type === 'path') return { goalType: 'path', config: { pathPattern: step.pathPattern } }
+  const { eventName, eventPropertyKey, eventPropertyValue } = step
+  return {
+    goalType: 'event',
+    config: {
+      eventName,
+      ...(eventPropertyKey === undefined ? {} : { eventPropertyKey }),
+      ...(eventPropertyValue === undefined ? {} : { eventPropertyValue }),
+    },
+  }
+}
+
+/**
+ * The step's name, or when it has none a label of its condition: the path pattern, or the event name
+ * with `key=value` ('signup', 'purchase plan=pro').
+ */
+export function stepLabel(step: FunnelStep): string {
+  if (step.name !== undefined) return step.name
+  if (step.type === 'path') return step.pathPattern
+  return step.eventPropertyKey === undefined
+    ? step.eventName
+    : `${step.eventName} ${step.eventPropertyKey}=${String(step.eventPropertyValue)}`
+}
