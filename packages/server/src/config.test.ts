@@ -11,6 +11,8 @@ describe('loadConfig', () => {
       clickhouseUrl: undefined,
       redisUrl: undefined,
       disableSignup: false,
+      accessLog: false,
+      logLevel: 'info',
       baseUrl: 'http://127.0.0.1:3000',
       trackKeyLimit: { max: 500, windowMs: 600_000 },
       trustProxy: false,
@@ -27,6 +29,7 @@ describe('loadConfig', () => {
       CLICKHOUSE_URL: 'http://ch:8123/pathlight',
       REDIS_URL: 'redis://cache:6379',
       DISABLE_SIGNUP: 'true',
+      ACCESS_LOG: 'true',
       BASE_URL: 'https://stats.example.com/',
       TRUST_PROXY: '2',
     })
@@ -37,6 +40,7 @@ describe('loadConfig', () => {
       clickhouseUrl: 'http://ch:8123/pathlight',
       redisUrl: 'redis://cache:6379',
       disableSignup: true,
+      accessLog: true,
       baseUrl: 'https://stats.example.com',
     })
     expect(typeof config.trustProxy).toBe('function')

@@ -100,6 +100,8 @@ const envSchema = z.object({
     .regex(/^\S+$/, 'must not contain whitespace')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Log every request of the hot routes too (tracking, scripts, health); default off. */
+  ACCESS_LOG: booleanFromEnv.default(false),
 })
 
 /** The typed configuration every module receives; derived from the environment by `loadConfig`. */
@@ -136,6 +138,8 @@ export interface Config {
   /** The bearer token of `GET /metrics`, from METRICS_TOKEN; undefined: no metrics are kept or served. */
   metricsToken: string | undefined
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
+  /** Whether the hot routes (`QUIET_ROUTES` of `app.ts`) log each request at `logLevel`. */
+  accessLog: boolean
 }
 
 /** Thrown by `loadConfig`; its message names every invalid variable. */
@@ -198,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     retention: { defaultDays: e.RETENTION_DAYS ?? null, intervalMs: e.RETENTION_INTERVAL_MS },
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
+    accessLog: e.ACCESS_LOG,
   }
 }
 

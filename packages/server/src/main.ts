@@ -49,6 +49,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
     hstsMaxAge: config.hstsMaxAge,
     metricsToken: config.metricsToken,
     logLevel: config.logLevel,
+    accessLog: config.accessLog,
     isShuttingDown: () => shuttingDown,
   })
   await app.ready()
