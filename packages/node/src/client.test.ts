@@ -49,6 +49,8 @@ async function rejection(promise: Promise<unknown>): Promise<PathlightError> {
 
 const json = (body: string) => JSON.parse(body) as Record<string, unknown>
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
 describe('requests', () => {
   it('posts a pageview to {analyticsHost}/track with the bearer key and a JSON body', async () => {
     stub.script({ status: 200, body: { success: true } })
@@ -73,6 +75,7 @@ describe('requests', () => {
       hostname: 'example.com',
       screenWidth: 1280,
       ip_address: '8.8.8.8',
+      event_id: expect.stringMatching(UUID),
     })
   })
 
@@ -90,6 +93,7 @@ describe('requests', () => {
       pathname: '/join',
       event_name: 'signup',
       properties: '{"plan":"pro","seats":3,"tags":["a"]}',
+      event_id: expect.stringMatching(UUID),
     })
     stub.script({ status: 200, body: { success: true } })
     await client().event('ping')
@@ -97,6 +101,7 @@ describe('requests', () => {
       site_id: '7',
       type: 'custom_event',
       event_name: 'ping',
+      event_id: expect.stringMatching(UUID),
     })
   })
 
@@ -193,6 +198,12 @@ describe('retries', () => {
     )
     await expect(client().pageview()).resolves.toEqual({ success: true })
     expect(stub.requests).toHaveLength(3)
+    // The same event_id on every attempt: the server stores a retried event once.
+    const ids = stub.requests.map((request) => json(request.body).event_id)
+    expect(new Set(ids).size).toBe(1)
+    expect(ids[0]).toMatch(UUID)
+    await client().pageview()
+    expect(json(stub.requests.at(-1)?.body ?? '').event_id).not.toBe(ids[0])
   })
 
   it('gives up after maxRetries: kind server with the last status and body', async () => {

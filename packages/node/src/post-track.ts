@@ -3,6 +3,7 @@
  * bounded retries (network errors, 5xx, 429) with backoff or the server's `Retry-After`, and the final
  * answer turned into a `TrackResponse` or a `PathlightError`.
  */
+import { randomUUID } from 'node:crypto'
 import { type DebugLog, REDACTED } from './debug-log.js'
 import {
   PathlightAuthError,
@@ -30,7 +31,8 @@ export async function postTrack(
   body: Record<string, unknown>,
   log: DebugLog,
 ): Promise<TrackResponse> {
-  const json = JSON.stringify(body)
+  // One id per event, the same on every attempt: the server stores a retried event once.
+  const json = JSON.stringify({ ...body, event_id: randomUUID() })
   const maxAttempts = options.maxRetries + 1
   for (let attempts = 1; ; attempts++) {
     log(

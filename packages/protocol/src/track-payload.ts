@@ -40,6 +40,11 @@ export const trackPayloadSchema = z
     inp: metric.optional(),
     fcp: metric.optional(),
     ttfb: metric.optional(),
+    /**
+     * A UUID the client makes per event and sends on every attempt: a repeat within 24 hours is
+     * acknowledged and stored once (idempotent retries).
+     */
+    event_id: z.uuid('must be a UUID').optional(),
   })
   .superRefine((body, ctx) => {
     if (body.type === 'custom_event' && !body.event_name?.trim()) {

@@ -25,7 +25,9 @@ import { createIngestStats } from './ingest/ingest-stats.js'
 import { openJournal } from './ingest/journal.js'
 import { createJournaledWriteBuffer } from './ingest/journaled-write-buffer.js'
 import { type RecoveryReport, recoverJournal } from './ingest/recover-journal.js'
+import { createMemoryEventIdRegistry } from './ingest/state/event-id-registry.js'
 import { createMemoryPageviewQuota } from './ingest/state/pageview-quota.js'
+import { createRedisEventIdRegistry } from './ingest/state/redis-event-id-registry.js'
 import { createRedisPageviewQuota } from './ingest/state/redis-pageview-quota.js'
 import { createRedisSessionStore } from './ingest/state/redis-session-store.js'
 import { createMemorySessionStore, type SessionStore } from './ingest/state/session-store.js'
@@ -143,6 +145,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     const apiKeys = createApiKeys(metadata.db, { clock })
     const sessions = redis ? createRedisSessionStore(redis) : createMemorySessionStore()
     const quota = redis ? createRedisPageviewQuota(redis, events) : createMemoryPageviewQuota(events)
+    const eventIds = redis ? createRedisEventIdRegistry(redis) : createMemoryEventIdRegistry(clock)
     const salts = createUserIdSalts(metadata.db, await getOrCreateSecret(metadata.db, 'user_id_secret'))
     const journalDir = path.join(config.dataDir, 'journal')
     let recovery: RecoveryReport | undefined
@@ -210,6 +213,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         sessions,
         salts,
         quota,
+        eventIds,
         clock,
       },
       buffer,

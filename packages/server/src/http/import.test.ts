@@ -225,6 +225,24 @@ describe('import and export', () => {
     expect(twice.json()).toMatchObject({ imported: 0, dropped: { duplicate: 2 * count } })
   }, 60_000)
 
+  it('imports a raw line with its own event_id once', async () => {
+    const site = await t.createSite(owner.cookie, owner.organizationId, 'ids.example.com')
+    const line = JSON.stringify({
+      timestamp: '2026-11-02T10:00:00Z',
+      pathname: '/once',
+      user_id: 'u',
+      event_id: '3f1e2d3c-4b5a-4987-a6b5-c4d3e2f1a0b9',
+    })
+    expect((await importInto(site.siteId, `${line}\n${line}`)).json()).toMatchObject({
+      imported: 1,
+      dropped: { duplicate: 1 },
+    })
+    expect((await importInto(site.siteId, line)).json()).toMatchObject({
+      imported: 0,
+      dropped: { duplicate: 1 },
+    })
+  })
+
   it('reports each bad line by number with the field, stores the rest, and drops bots', async () => {
     const site = await t.createSite(owner.cookie, owner.organizationId, 'bad.example.com')
     const good = (pathname: string, minute: number) =>

@@ -3,6 +3,7 @@
  * PostgreSQL + chDB + Redis: every failure condition of the tracking endpoint, every body field's
  * validation, and enrichment read back from the events store.
  */
+import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Geolocator, openGeolocator } from '../ingest/enrich/geolocation.js'
 import type { Site } from '../sites/site.js'
@@ -193,6 +194,22 @@ describe.each([
     expect(await eventsOf(s.siteId)).toHaveLength(3)
   })
 
+  it('stores an event sent again with the same event_id once, and acknowledges every attempt', async () => {
+    const s = await freshSite()
+    const eventId = crypto.randomUUID()
+    const body = { site_id: String(s.siteId), pathname: '/retried', event_id: eventId }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const response = await track(body, { authorization: `Bearer ${apiKey}` })
+      expect(response.statusCode, response.body).toBe(200)
+      expect(response.json()).toEqual({ success: true })
+    }
+    const other = await freshSite()
+    expect((await track({ ...body, site_id: String(other.siteId) })).json()).toEqual({ success: true })
+    const stored = await eventsOf(s.siteId)
+    expect(stored.map((row) => [row.pathname, row.event_id])).toEqual([['/retried', eventId]])
+    expect(await eventsOf(other.siteId)).toHaveLength(1)
+  })
+
   describe('invalid payloads answer 400 with the spec body, naming the field', () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['site_id missing', { site_id: undefined }, 'site_id'],
@@ -213,6 +230,7 @@ describe.each([
       ['screenHeight negative', { screenHeight: -1 }, 'screenHeight'],
       ['screenWidth fractional', { screenWidth: 10.5 }, 'screenWidth'],
       ['language too long', { language: 'x'.repeat(36) }, 'language'],
+      ['event_id not a UUID', { event_id: 'retry-1' }, 'event_id'],
       ['event_name too long', { type: 'custom_event', event_name: 'e'.repeat(257) }, 'event_name'],
       ['properties an object', { type: 'custom_event', event_name: 'e', properties: { a: 1 } }, 'properties'],
       ['properties bad JSON', { type: 'custom_event', event_name: 'e', properties: '{"a":' }, 'properties'],

@@ -7,6 +7,7 @@ import type { Clock } from '../shared/time.js'
 import type { Role } from '../storage/metadata/schema.js'
 import type { Geolocator } from './enrich/geolocation.js'
 import type { SiteLookup } from './ingest-site.js'
+import type { EventIdRegistry } from './state/event-id-registry.js'
 import type { PageviewQuota } from './state/pageview-quota.js'
 import type { SessionStore } from './state/session-store.js'
 import type { UserIdSalts } from './state/user-id-salts.js'
@@ -21,5 +22,7 @@ export interface IngestDeps {
   sessions: SessionStore
   salts: UserIdSalts
   quota: PageviewQuota
+  /** The `event_id`s of the last 24 hours (idempotent tracking). */
+  eventIds: EventIdRegistry
   clock: Clock
 }

@@ -21,6 +21,7 @@ import type { IngestDeps } from './deps.js'
 import type { Draft, Incoming } from './draft.js'
 import { createSiteLookup, type IngestSite, toIngestSite } from './ingest-site.js'
 import { parsePayload } from './stages/parse-payload.js'
+import { createMemoryEventIdRegistry } from './state/event-id-registry.js'
 import { createMemoryPageviewQuota } from './state/pageview-quota.js'
 import { createMemorySessionStore } from './state/session-store.js'
 import { createUserIdSalts } from './state/user-id-salts.js'
@@ -209,6 +210,7 @@ export async function openStageDeps(
     geolocator: null,
     salts: createUserIdSalts(db, INSTANCE_SECRET),
     quota: createMemoryPageviewQuota(monthlyPageviews()),
+    eventIds: createMemoryEventIdRegistry(clock),
     ...overrides,
     apiKeys: createApiKeys(db, { clock }),
     sessions,

@@ -10,6 +10,7 @@ import type { Draft, Incoming } from './draft.js'
 import type { IngestStatsCounter } from './ingest-stats.js'
 import { reasonKey, toResponse } from './outcome.js'
 import { stages } from './pipeline.js'
+import { eventIdKey } from './stages/drop-repeated-event.js'
 import { parsePayload } from './stages/parse-payload.js'
 import { toEventRow } from './to-event-row.js'
 import type { WriteBuffer } from './write-buffer.js'
@@ -83,6 +84,9 @@ export function createIngest(
       try {
         await buffer.add(draft.row)
       } catch {
+        // The client will retry with the same event_id: that retry must be stored.
+        if (parsed.payload.event_id !== undefined)
+          await deps.eventIds.release(eventIdKey(draft)).catch(() => {})
         return refuse({ kind: 'store_unavailable' })
       }
       stats.accepted()

@@ -20,6 +20,7 @@ export type RejectReason =
   | { kind: 'over_quota' }
   | { kind: 'type_disabled'; switch: 'trackOutbound' | 'trackErrors' | 'webVitals' }
   | { kind: 'store_unavailable' }
+  | { kind: 'repeated_event' }
 
 export type StageResult = { ok: true } | { ok: false; reason: RejectReason }
 
@@ -59,6 +60,8 @@ export function toResponse(reason: RejectReason): { status: number; body: Record
       return { status: 403, body: errorBody('Site is over its monthly pageview limit') }
     case 'store_unavailable':
       return { status: 503, body: errorBody('Events store unavailable, try again') }
+    case 'repeated_event':
+      return { status: 200, body: { success: true } }
   }
 }
 

@@ -13,6 +13,7 @@ import { dropBots } from './stages/drop-bots.js'
 import { dropDisabledTypes } from './stages/drop-disabled-types.js'
 import { dropExcludedCountry } from './stages/drop-excluded-country.js'
 import { dropExcludedIp } from './stages/drop-excluded-ip.js'
+import { dropRepeatedEvent } from './stages/drop-repeated-event.js'
 import { putChannel } from './stages/put-channel.js'
 import { putGeolocation } from './stages/put-geolocation.js'
 import { putSession } from './stages/put-session.js'
@@ -34,4 +35,5 @@ export const stages = [
   putChannel,
   putUserId,
   putSession,
+  dropRepeatedEvent,
 ] as const satisfies readonly Stage[]

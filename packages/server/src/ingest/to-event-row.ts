@@ -9,7 +9,7 @@ import { parsePropertiesObject, type TrackPayload } from './payload.js'
 export function toEventRow(payload: TrackPayload, siteId: number, now: number): EventRow {
   const properties = payload.properties ?? ''
   const row: EventRow = {
-    event_id: crypto.randomUUID(),
+    event_id: payload.event_id?.toLowerCase() ?? crypto.randomUUID(),
     site_id: siteId,
     timestamp: new Date(now).toISOString(),
     type: payload.type,

@@ -171,6 +171,15 @@ export async function importEvents(
           continue
         }
         const row = outcome.row
+        if (entry.raw.event_id !== undefined) {
+          // A raw line with its own event_id is imported once, like an exported one.
+          if (seenIds.has(row.event_id)) {
+            drop('duplicate')
+            continue
+          }
+          seenIds.add(row.event_id)
+          storedInBatch = true
+        }
         row.session_id = sessions.assign(row.user_id, Date.parse(row.timestamp))
         batch.push(row)
       }
