@@ -2,12 +2,15 @@
  * What the query benchmark times: each read route's query function (and the overview primitives the
  * v1 API will expose), paired with its compile step so the same SQL can be run directly on the store.
  */
+
+import type { FunnelStep } from '../../packages/server/src/funnels/funnel.js'
 import type { Goal } from '../../packages/server/src/goals/goal.js'
 import { compileBreakdown, queryBreakdown } from '../../packages/server/src/query/breakdown.js'
 import type { CompiledQuery } from '../../packages/server/src/query/compiled-query.js'
 import { compileErrorBuckets, queryErrorBuckets } from '../../packages/server/src/query/error-buckets.js'
 import { compileErrorEvents, queryErrorEvents } from '../../packages/server/src/query/error-events.js'
 import { compileErrorNames, queryErrorNames } from '../../packages/server/src/query/error-names.js'
+import { compileFunnelReport, queryFunnelReport } from '../../packages/server/src/query/funnel-report.js'
 import {
   compileGoalConversions,
   queryGoalConversions,
@@ -61,6 +64,13 @@ export const benchGoals: Goal[] = [
 ]
 
 const signup = benchGoals[4] as Goal
+/** A 4-step funnel over pages and a custom event the generator produces. */
+export const benchFunnel: FunnelStep[] = [
+  { type: 'path', pathPattern: '/' },
+  { type: 'path', pathPattern: '/blog/*' },
+  { type: 'path', pathPattern: '/projects/*' },
+  { type: 'event', eventName: 'signup' },
+]
 /** The most frequent message of the generator (Zipf rank 1). */
 export const TOP_ERROR = "Cannot read properties of undefined (reading 'field0')"
 
@@ -119,6 +129,25 @@ export const benchReports: BenchReport[] = [
     route: 'GET /api/sites/{site}/journeys',
     run: (events, scope) => queryJourneys(events, scope, { steps: 4, limit: 20, startPath: '/' }),
     compile: (scope) => compileJourneys(scope, { steps: 4, limit: 20, startPath: '/' }),
+  },
+  {
+    name: 'funnel (4 steps)',
+    route: 'POST /api/sites/{site}/funnels/query',
+    run: (events, scope) => queryFunnelReport(events, scope, benchFunnel),
+    compile: (scope) => compileFunnelReport(scope, benchFunnel),
+  },
+  {
+    name: 'funnel (4 steps) by browser',
+    route: 'POST /api/sites/{site}/funnels/query',
+    run: (events, scope) => queryFunnelReport(events, scope, benchFunnel, 'browser'),
+    compile: (scope) => compileFunnelReport(scope, benchFunnel, 'browser'),
+  },
+  {
+    name: 'funnel (4 steps), 3 filters',
+    route: 'POST /api/sites/{site}/funnels/query',
+    run: (events, scope) => queryFunnelReport(events, scope, benchFunnel),
+    compile: (scope) => compileFunnelReport(scope, benchFunnel),
+    filters: FILTERS,
   },
   { name: 'overview', route: 'primitive', run: queryOverview, compile: compileOverview },
   {

@@ -109,6 +109,8 @@ function Page({ route }: { route: Route }) {
     case 'session':
     case 'events':
     case 'journeys':
+    case 'retention':
+    case 'funnels':
       return (
         <SiteScope key={route.siteId} siteId={route.siteId} route={route}>
           {(context) => (

@@ -10,6 +10,9 @@ import type {
   ErrorName,
   EventName,
   EventType,
+  Funnel,
+  FunnelReport,
+  FunnelStep,
   Goal,
   GoalInput,
   JourneyLink,
@@ -112,6 +115,29 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       query: ReportQuery,
       options: { steps?: number; start_path?: string; end_path?: string; limit?: number } = {},
     ) => get<{ data: JourneyPath[]; links: JourneyLink[]; meta: JourneysMeta }>('journeys', query, options),
+    funnel: (query: ReportQuery, steps: FunnelStep[], breakdown?: string) =>
+      t.request<{ data: FunnelReport }>(
+        'POST',
+        `${base}/funnels/query?${reportSearch(query, { breakdown })}`,
+        { steps },
+        headers,
+      ),
+    funnelSessions: (
+      query: ReportQuery,
+      steps: FunnelStep[],
+      options: { step: number; outcome: 'reached' | 'dropped' } & PageRequest,
+    ) =>
+      t.request<Paged<Session>>(
+        'POST',
+        `${base}/funnels/sessions?${reportSearch(query, { ...options })}`,
+        { steps },
+        headers,
+      ),
+    funnels: () => data(t.request<{ data: Funnel[] }>('GET', `${base}/funnels`, undefined, headers)),
+    createFunnel: (input: { name: string; steps: FunnelStep[] }) =>
+      data(t.request<{ data: Funnel }>('POST', `${base}/funnels`, input, headers)),
+    deleteFunnel: (funnelId: number) =>
+      t.request<unknown>('DELETE', `${base}/funnels/${funnelId}`, undefined, headers),
     retention: (query: ReportQuery, period: RetentionPeriod) =>
       get<{ data: RetentionCohort[]; meta: RetentionMeta }>('retention', query, { period }),
   }

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { averageShares, defaultRetentionPeriod, retentionPeriodsFor, shareOf } from './retention-table'
 
 describe('retention table', () => {
-  it('offers days only up to 366 of them, and picks a period by the range', () => {
-    expect(retentionPeriodsFor(366)).toEqual(['day', 'week', 'month'])
-    expect(retentionPeriodsFor(367)).toEqual(['week', 'month'])
+  it('offers at most 256 periods, and picks a period by the range', () => {
+    expect(retentionPeriodsFor(256)).toEqual(['day', 'week', 'month'])
+    expect(retentionPeriodsFor(257)).toEqual(['week', 'month'])
+    // 1,786 days from a Sunday meet 1 + 255 = 256 weeks; one more day, 257.
+    expect(retentionPeriodsFor(1786)).toEqual(['week', 'month'])
+    expect(retentionPeriodsFor(1787)).toEqual(['month'])
     expect([7, 14, 15, 90, 183, 184].map(defaultRetentionPeriod)).toEqual([
       'day',
       'day',

@@ -1,13 +1,13 @@
 /**
  * The retention report as the dashboard shows it: which cohort periods a range offers (the server
- * answers at most 366 periods), the default one, and each cell's share of its cohort. A share is a
+ * answers at most 256 periods), the default one, and each cell's share of its cohort. A share is a
  * fraction 0..1 of the cohort's visitors, null for an empty cohort.
  */
 import type { RetentionCohort, RetentionPeriod } from '@pathlight/protocol'
 import { retentionPeriods } from '@pathlight/protocol/enums'
 
 /** Most periods (cohorts) the server answers (`MAX_RETENTION_PERIODS` of `query/retention.ts`). */
-export const MAX_RETENTION_PERIODS = 366
+export const MAX_RETENTION_PERIODS = 256
 
 /** The period's name, singular ('Week 2') and as a choice ('Weeks'). */
 export const retentionPeriodLabels: Record<RetentionPeriod, { one: string; many: string }> = {
@@ -16,9 +16,15 @@ export const retentionPeriodLabels: Record<RetentionPeriod, { one: string; many:
   month: { one: 'Month', many: 'Months' },
 }
 
-/** The periods a range of `days` days may be cut into (days only up to 366 of them). */
+/**
+ * The periods a range of `days` days may be cut into: days up to 256 of them, weeks while the range
+ * meets at most 256 weeks however it starts (a range from a Sunday meets one more).
+ */
 export function retentionPeriodsFor(days: number): RetentionPeriod[] {
-  return retentionPeriods.filter((p) => p !== 'day' || days <= MAX_RETENTION_PERIODS)
+  const weeks = Math.floor((days + 5) / 7) + 1
+  return retentionPeriods.filter(
+    (p) => (p !== 'day' || days <= MAX_RETENTION_PERIODS) && (p !== 'week' || weeks <= MAX_RETENTION_PERIODS),
+  )
 }
 
 /** The period shown when the URL names none: days up to two weeks, months beyond half a year. */

@@ -4,6 +4,7 @@ import type { ReportRouteName, RouteOf } from '../router/routes'
 import { ErrorPage } from './error-page'
 import { ErrorsPage } from './errors-page'
 import { EventsPage } from './events-page'
+import { FunnelsPage } from './funnels-page'
 import { GoalPage } from './goal-page'
 import { GoalsPage } from './goals-page'
 import { JourneysPage } from './journeys-page'
@@ -59,5 +60,7 @@ function PageOf({ route, site, ctx }: { route: RouteOf<ReportRouteName>; site?: 
       return <JourneysPage ctx={ctx} route={route} />
     case 'retention':
       return <RetentionPage ctx={ctx} route={route} />
+    case 'funnels':
+      return <FunnelsPage ctx={ctx} route={route} />
   }
 }

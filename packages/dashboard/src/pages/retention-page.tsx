@@ -55,8 +55,8 @@ export function RetentionPage({ ctx, route }: { ctx: ReportContext; route: Route
         </div>
         <p className="muted">
           Visitors grouped by the {period} of their first pageview, custom event or outbound click in the
-          range; each cell shows the share and number of them active again {period}s later. Filters choose the
-          events that count.
+          range; a cell shows how many of them were active again that many {period}s later, as a share of the
+          cohort and a count. Filters choose the events that count.
         </p>
         <FormError error={report.error} />
         {!report.data && report.loading && <Loading />}

@@ -32,6 +32,16 @@ describe('parseRoute', () => {
     expect(parseRoute('/sites/2/errors/detail', '?period=7d')).toEqual({ name: 'errorDetail', siteId: '2' })
   })
 
+  it('reads the steps, start and end pages of the journeys from the query', () => {
+    const route = { name: 'journeys', siteId: '2', steps: 3, start: '/a b?', end: '/c' } as const
+    expect(routePath(route)).toBe('/sites/2/journeys?steps=3&start=%2Fa+b%3F&end=%2Fc')
+    expect(parseRoute('/sites/2/journeys', routePath(route).split('?')[1])).toEqual(route)
+    expect(parseRoute('/sites/2/journeys', '?steps=9&start=&period=7d')).toEqual({
+      name: 'journeys',
+      siteId: '2',
+    })
+  })
+
   it('answers notFound for unknown paths, non-numeric site ids and bad encodings', () => {
     for (const path of [
       '/nope',

@@ -30,6 +30,7 @@ export const routeTable = {
   events: '/sites/:siteId/events',
   journeys: '/sites/:siteId/journeys',
   retention: '/sites/:siteId/retention',
+  funnels: '/sites/:siteId/funnels',
 } as const
 
 /**
@@ -49,6 +50,7 @@ export const reportRouteNames = [
   'events',
   'journeys',
   'retention',
+  'funnels',
 ] as const
 export type ReportRouteName = (typeof reportRouteNames)[number]
 
@@ -71,6 +73,8 @@ interface QueryOf {
   journeys: { steps?: number; start?: string; end?: string }
   /** The retention report: `cohort` the cohort period (the view's `period` is the range). */
   retention: { cohort?: RetentionPeriod }
+  /** The funnels report: `steps` the funnel's steps as JSON, `show` the sessions listed ('2', '2-dropped'). */
+  funnels: { steps?: string; show?: string; by?: string }
 }
 
 export type Route =
@@ -141,6 +145,18 @@ export function parseRoute(pathname: string, search = ''): Route {
       const cohort = retentionPeriods.find((p) => p === query.get('cohort'))
       return { name, ...params, ...(cohort ? { cohort } : {}) } as Route
     }
+    if (name === 'funnels') {
+      const steps = query.get('steps')
+      const show = query.get('show')
+      const by = query.get('by')
+      return {
+        name,
+        ...params,
+        ...(steps ? { steps } : {}),
+        ...(show ? { show } : {}),
+        ...(by ? { by } : {}),
+      } as Route
+    }
     if (name === 'webhook') {
       const page = Number(query.get('page'))
       return { name, ...params, ...(Number.isInteger(page) && page > 1 ? { page } : {}) } as Route
@@ -162,6 +178,14 @@ export function routePath(route: Route): string {
   if (route.name === 'errorDetail' && route.message)
     return `${path}?message=${encodeURIComponent(route.message)}`
   if (route.name === 'retention' && route.cohort) return `${path}?cohort=${route.cohort}`
+  if (route.name === 'funnels') {
+    const query = new URLSearchParams()
+    if (route.steps) query.set('steps', route.steps)
+    if (route.show) query.set('show', route.show)
+    if (route.by) query.set('by', route.by)
+    const search = query.toString()
+    return search ? `${path}?${search}` : path
+  }
   if (route.name === 'journeys') {
     const query = new URLSearchParams()
     if (route.steps !== undefined) query.set('steps', String(route.steps))

@@ -3,9 +3,10 @@
  * pattern, or a custom event, optionally with one property value; see `goals/goal.ts` for what each
  * matches), and its mapping from the metadata row. What a funnel counts: `query/funnel-matches.ts`.
  */
+
+import type { EventGoalConfig, GoalDefinition, PathGoalConfig } from '../goals/goal.js'
 import { toIso } from '../shared/time.js'
 import type { FunnelTable } from '../storage/metadata/schema.js'
-import type { EventGoalConfig, GoalDefinition, PathGoalConfig } from '../goals/goal.js'
 
 /** Fewest and most steps of a funnel. */
 export const MIN_FUNNEL_STEPS = 2

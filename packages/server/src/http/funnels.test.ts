@@ -279,6 +279,25 @@ describe.each([
     ])
   })
 
+  it("deletes a site's funnels with the site", async () => {
+    const other = await t.createSite(owner.cookie, owner.organizationId, 'other.example')
+    const created = await call('POST', `/api/sites/${other.siteId}/funnels`, asOwner(), {
+      name: 'Doomed',
+      steps: STEPS,
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const funnelsOf = () =>
+      t.services.metadata.db
+        .selectFrom('funnel')
+        .select('funnel_id')
+        .where('site_id', '=', other.siteId)
+        .execute()
+    expect(await funnelsOf()).toHaveLength(1)
+    const gone = await call('DELETE', `/api/sites/${other.siteId}`, asOwner())
+    expect(gone.statusCode, gone.body).toBe(200)
+    expect(await funnelsOf()).toEqual([])
+  })
+
   it('lets members read saved funnels but not write them', async () => {
     const base = `/api/sites/${site.siteId}/funnels`
     const member = await t.newMember(owner.organizationId)

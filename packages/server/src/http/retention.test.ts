@@ -143,7 +143,7 @@ describe.each([
     const many = await get('start_date=2025-01-01&end_date=2026-03-01&period=day')
     expect(many.statusCode).toBe(400)
     expect(many.json().error).toBe(
-      'Invalid period: too many periods: 425 days in the range, at most 366; choose a longer period or a shorter range',
+      'Invalid period: too many periods: 425 days in the range, at most 256; choose a longer period or a shorter range',
     )
   })
 })

@@ -37,7 +37,8 @@ export const retentionDescription =
   "A visitor's cohort is the period of their first counted event (pageview, custom event or outbound " +
   'click; not web vitals or errors) in the range. `retained[k]` counts the visitors of the cohort with a ' +
   'counted event in the k-th period after it, up to the end of the range (a partial last period counts). ' +
-  'Filters restrict the events considered. Every period of the range is a cohort, empty ones included.'
+  'Filters restrict the events considered. Every period of the range is a cohort, empty ones included; ' +
+  '`page` and `limit` are ignored.'
 
 const periodInput = z.object({
   period: single('period')

@@ -13,10 +13,11 @@
  * changes nothing. One event may match several steps (a pageview of /blog/a matches both '/blog/*' and
  * '/blog/a'), so two identical consecutive steps are matched by the same event.
  *
- * SQL: one pass groups the events by session, collecting per step the sorted timestamps of the events
- * matching it (`arraySort(groupArrayIf(timestamp, <step k>))`); then tk = the first element of step k's
- * array that is >= t(k-1) (`arrayFirstOrNull`), NULL when none. Without filters or a breakdown only
- * events matching some step are read.
+ * SQL: one pass groups the events by session: t1 = `minIf(timestamp, <step 1>)` (sessions without a
+ * step-1 event are left out), and for each later step the sorted timestamps of the events matching it
+ * (`arraySort(groupArrayIf(timestamp, <step k>))`); then tk = the first element of step k's array that
+ * is >= t(k-1) (`arrayFirstOrNull`), NULL when none. Without filters or a breakdown only events
+ * matching some step are read.
  */
 import type { FunnelStep } from '../funnels/funnel.js'
 import { stepCondition } from '../funnels/funnel.js'
@@ -38,7 +39,8 @@ export function sessionValueOf(parameter: FilterParameter): string {
 
 /**
  * `SELECT session_key, t1, ..., tn [, breakdown_value] FROM ...`: one row per session that takes part
- * and matched step 1; `tk` Nullable(DateTime64(3, 'UTC')), NULL when step k is not matched.
+ * and matched step 1; t1 DateTime64(3, 'UTC'), later `tk` Nullable(DateTime64(3, 'UTC')), NULL when
+ * step k is not matched.
  * Placeholders: the scope's, the filters' and `s<k>_*` of each step (0-based k).
  */
 export function funnelMatches(
@@ -57,24 +59,24 @@ export function funnelMatches(
   const inner = sessionsSubquery(
     filters,
     [
-      ...conditions.map((condition, i) => ({
+      { sql: `countIf(${conditions[0]})`, as: 'n1' },
+      { sql: `minIf(timestamp, ${conditions[0]})`, as: 't1' },
+      ...conditions.slice(1).map((condition, i) => ({
         sql: `arraySort(groupArrayIf(timestamp, ${condition}))`,
-        as: `m${i + 1}`,
+        as: `m${i + 2}`,
       })),
       ...(breakdown === undefined ? [] : [{ sql: sessionValueOf(breakdown), as: 'breakdown_value' }]),
     ],
     unfiltered ? `(${conditions.map((c) => `(${c})`).join(' OR ')})` : undefined,
   )
   const times = steps.map((_, i) =>
-    i === 0
-      ? 'arrayFirstOrNull(x -> true, m1) AS t1'
-      : `arrayFirstOrNull(x -> x >= t${i}, m${i + 1}) AS t${i + 1}`,
+    i === 0 ? 't1' : `arrayFirstOrNull(x -> x >= t${i}, m${i + 1}) AS t${i + 1}`,
   )
   return {
     sql: [
       `SELECT session_key, ${times.join(', ')}${breakdown === undefined ? '' : ', breakdown_value'}`,
       `FROM (\n${inner}\n)`,
-      'WHERE notEmpty(m1)',
+      'WHERE n1 > 0',
     ].join('\n'),
     params,
   }

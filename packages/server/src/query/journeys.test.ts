@@ -34,7 +34,7 @@ describe('compileJourneys', () => {
         '    FROM (',
         "SELECT cityHash64(session_id) AS session_key, arrayMap(t -> t.2, arraySort(groupArrayIf((timestamp, pathname), type = 'pageview'))) AS pages",
         'FROM events',
-        "WHERE site_id = {site:UInt32} AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp < {to:DateTime64(3, 'UTC')}",
+        "WHERE site_id = {site:UInt32} AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp < {to:DateTime64(3, 'UTC')} AND type = 'pageview'",
         'GROUP BY session_key',
         '    )',
         '    WHERE length(pages) >= 2',
@@ -45,6 +45,7 @@ describe('compileJourneys', () => {
         'GROUP BY path',
         'ORDER BY sessions DESC, path ASC',
         'LIMIT {limit:UInt32}',
+        'SETTINGS max_bytes_before_external_group_by = 268435456',
       ].join('\n'),
     )
     expect(compiled.params).toEqual({

@@ -92,8 +92,16 @@ function cutPath(options: JourneyOptions): { columns: string[]; path: string; wh
 }
 
 /**
+ * Bytes of GROUP BY state beyond which ClickHouse spills the per-session arrays to disk: bounds the
+ * query's memory on long ranges (90 days of 4 M events hold about 300 MB of arrays) at some speed.
+ */
+export const JOURNEY_GROUP_BY_SPILL_BYTES = 256 * 1024 * 1024
+
+/**
  * One query: per counted session its pageview pathnames sorted by (timestamp, pathname), collapsed,
  * cut; then grouped by path. Rows: `{path: string[], sessions, total_paths, total_sessions}`.
+ * Without event filters only pageview rows are read (a session's other events cannot decide whether
+ * it counts, and the `entry_page`/`exit_page` filters look at pageviews only).
  */
 export function compileJourneys(scope: ReportScope, options: JourneyOptions): CompiledQuery {
   const filters = filtersOf(scope)
@@ -111,7 +119,7 @@ export function compileJourneys(scope: ReportScope, options: JourneyOptions): Co
       '  FROM (',
       '    SELECT arrayFilter((p, i) -> i = 1 OR p != pages[i - 1], pages, arrayEnumerate(pages)) AS seq',
       '    FROM (',
-      sessionsSubquery(filters, [pages]),
+      sessionsSubquery(filters, [pages], filters.event === null ? "type = 'pageview'" : undefined),
       '    )',
       '    WHERE length(pages) >= 2',
       '  )',
@@ -121,6 +129,7 @@ export function compileJourneys(scope: ReportScope, options: JourneyOptions): Co
       'GROUP BY path',
       'ORDER BY sessions DESC, path ASC',
       'LIMIT {limit:UInt32}',
+      `SETTINGS max_bytes_before_external_group_by = ${JOURNEY_GROUP_BY_SPILL_BYTES}`,
     ].join('\n'),
     params: {
       ...scopeOf(scope).params,

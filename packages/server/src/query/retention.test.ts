@@ -96,8 +96,9 @@ describe('compileRetention', () => {
     const index = 'toRelativeWeekNum(timestamp, {tz:String}) - toRelativeWeekNum({first:Date})'
     expect(compiled.sql).toBe(
       [
-        'SELECT cohort, period, count() AS visitors FROM (',
-        `  SELECT cityHash64(user_id) AS visitor_key, min(${index}) AS cohort, groupUniqArray(${index}) AS periods`,
+        'SELECT periods[1] AS cohort, period, count() AS visitors FROM (',
+        '  SELECT cityHash64(user_id) AS visitor_key,',
+        `    bitPositionsToArray(groupBitOr(bitShiftLeft(toUInt64(1), ${index}))) AS periods`,
         '  FROM events',
         "  WHERE site_id = {site:UInt32} AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp < {to:DateTime64(3, 'UTC')} AND type IN {types:Array(String)} AND (pathname IN {f0:Array(String)})",
         '  GROUP BY visitor_key',
@@ -139,15 +140,15 @@ describe('retentionPeriodStarts', () => {
     ])
   })
 
-  it('refuses more than 366 periods, naming period', () => {
-    expect(retentionPeriodStarts(scope(7, '2025-01-01', '2026-01-01').params, 'day')).toHaveLength(366)
+  it('refuses more than 256 periods, naming period', () => {
+    expect(retentionPeriodStarts(scope(7, '2025-01-01', '2025-09-13').params, 'day')).toHaveLength(256)
     try {
-      retentionPeriodStarts(scope(7, '2025-01-01', '2026-01-02').params, 'day')
+      retentionPeriodStarts(scope(7, '2025-01-01', '2025-09-14').params, 'day')
       expect.unreachable()
     } catch (error) {
       expect(error).toBeInstanceOf(AppError)
       expect((error as AppError).message).toBe(
-        'Invalid period: too many periods: 367 days in the range, at most 366; choose a longer period or a shorter range',
+        'Invalid period: too many periods: 257 days in the range, at most 256; choose a longer period or a shorter range',
       )
     }
   })
@@ -218,6 +219,21 @@ describe('queryRetention', () => {
       { cohort: '2026-03-23', visitors: 2, retained: [2, 1] },
       { cohort: '2026-03-30', visitors: 1, retained: [1] },
     ])
+  })
+
+  it('uses a 256-bit mask beyond 64 periods, with the same cohorts', async () => {
+    const wide = scope(9, '2026-01-01', '2026-04-30')
+    expect(compileRetention(wide, 'day').sql).toContain('bitShiftLeft(toUInt256(1), ')
+    const days = await queryRetention(events, wide, 'day')
+    expect(days).toHaveLength(120)
+    // h: 02-10 (day 40) and 04-01 (day 90 in Berlin); g: 03-01 (59) and 04-30 (119).
+    expect(days[40]).toMatchObject({ cohort: '2026-02-10', visitors: 1 })
+    expect(days[40]?.retained[50]).toBe(1)
+    expect(days[59]).toMatchObject({ cohort: '2026-03-01', visitors: 1 })
+    expect(days[59]?.retained[60]).toBe(1)
+    // g, h, i, k, and j (01-31 23:59:59 in Berlin is in this range).
+    expect(days.reduce((sum, c) => sum + c.visitors, 0)).toBe(5)
+    expect(days[30]).toMatchObject({ cohort: '2026-01-31', visitors: 1 })
   })
 
   it('answers every cohort empty when nothing happened', async () => {

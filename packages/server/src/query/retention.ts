@@ -19,10 +19,13 @@
  *   the last one.
  *
  * SQL: a two-level GROUP BY, exact (visitors keyed by `VISITOR_KEY`, see `metrics.ts`): per visitor,
- * the first period index and the set of period indexes with activity; then, over visitors, the count
- * per (cohort, active period). Period indexes are counted from the range's first period in SQL
- * (`toRelative{Day,Week,Month}Num` in the zone: calendar arithmetic, so DST changes do not shift them;
- * ClickHouse's relative weeks start on Monday). ClickHouse's `retention` aggregate needs one condition
+ * the set of period indexes with activity as a bit mask (`groupBitOr` of `1 << index`, UInt64 up to 64
+ * periods, UInt256 up to 256), whose lowest set bit is the cohort; then `ARRAY JOIN` of the mask's
+ * bit positions and, over visitors, the count per (cohort, active period). Period indexes are counted
+ * from the range's first period in SQL (`toRelative{Day,Week,Month}Num` in the zone: calendar
+ * arithmetic, so DST changes do not shift them; ClickHouse's relative weeks start on Monday).
+ * Measured on the query benchmark (10 M events, weekly, 90 days): the mask takes half the time of
+ * `min(index)` with `groupUniqArray(index)`. ClickHouse's `retention` aggregate needs one condition
  * per period relative to a fixed first one, so it would take one query per cohort.
  * Pipeline: plan (`ReportScope` + period) -> `compileRetention` -> `runReport` -> `toCohorts`.
  */
@@ -37,8 +40,8 @@ import { sessionFilterRestriction } from './sessions-subquery.js'
 import { bucketCount } from './time-buckets.js'
 import { addDays, addMonths, isoWeekday } from './zoned-time.js'
 
-/** Most periods (cohorts) one report may have: a year of days; weeks and months reach further. */
-export const MAX_RETENTION_PERIODS = 366
+/** Most periods (cohorts) one report may have: the bits of the widest mask (UInt256). */
+export const MAX_RETENTION_PERIODS = 256
 
 /** The event types that make a visitor active. */
 export const RETENTION_EVENT_TYPES = ['pageview', 'custom_event', 'outbound'] as const
@@ -92,10 +95,12 @@ export function compileRetention(scope: ReportScope, period: RetentionPeriod): C
   const restriction = sessionFilterRestriction(filters)
   if (restriction) where.push(restriction)
   const index = periodIndexExpressions[period]
+  const mask = bucketCount(scope.params, period) <= 64 ? 'UInt64' : 'UInt256'
   return {
     sql: [
-      'SELECT cohort, period, count() AS visitors FROM (',
-      `  SELECT ${VISITOR_KEY} AS visitor_key, min(${index}) AS cohort, groupUniqArray(${index}) AS periods`,
+      'SELECT periods[1] AS cohort, period, count() AS visitors FROM (',
+      `  SELECT ${VISITOR_KEY} AS visitor_key,`,
+      `    bitPositionsToArray(groupBitOr(bitShiftLeft(to${mask}(1), ${index}))) AS periods`,
       '  FROM events',
       `  WHERE ${where.join(' AND ')}`,
       '  GROUP BY visitor_key',

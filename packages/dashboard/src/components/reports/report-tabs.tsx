@@ -7,6 +7,7 @@ import { type ReportRouteName, type Route, routePath } from '../../router/routes
 export const reportTabs = [
   { name: 'site', label: 'Overview' },
   { name: 'goals', label: 'Goals' },
+  { name: 'funnels', label: 'Funnels' },
   { name: 'errors', label: 'Errors' },
   { name: 'webVitals', label: 'Web vitals' },
   { name: 'sessions', label: 'Sessions' },

@@ -1,0 +1,112 @@
+/**
+ * The funnel builder: 2 to 10 steps, each a page (a path, or a prefix ending in `*`) or a custom event
+ * (optionally with one property value), picked from the site's pages and event names or typed.
+ * Applying hands the steps to the page; the server validates them.
+ */
+import type { FunnelStep } from '@pathlight/protocol'
+import { type FormEvent, useId, useState } from 'react'
+import { draftOf, emptyStep, type StepDraft, stepOf } from '../../lib/funnel-steps'
+
+const MAX_STEPS = 10
+const MIN_STEPS = 2
+
+/** The builder, starting from `steps` (two empty page steps when none). */
+export function FunnelBuilder({
+  steps,
+  pages,
+  eventNames,
+  onApply,
+}: {
+  steps?: FunnelStep[]
+  pages: string[]
+  eventNames: string[]
+  onApply(steps: FunnelStep[]): void
+}) {
+  const [drafts, setDrafts] = useState<StepDraft[]>(() =>
+    steps && steps.length > 0 ? steps.map(draftOf) : [emptyStep(), emptyStep()],
+  )
+  const id = useId()
+  const change = (index: number, patch: Partial<StepDraft>) =>
+    setDrafts((all) => all.map((d, i) => (i === index ? { ...d, ...patch } : d)))
+  const apply = (event: FormEvent) => {
+    event.preventDefault()
+    onApply(drafts.map(stepOf))
+  }
+  return (
+    <form className="card funnel-builder" onSubmit={apply} aria-label="Funnel steps">
+      <h2>Steps</h2>
+      <datalist id={`${id}-pages`}>
+        {pages.map((p) => (
+          <option key={p} value={p} />
+        ))}
+      </datalist>
+      <datalist id={`${id}-events`}>
+        {eventNames.map((n) => (
+          <option key={n} value={n} />
+        ))}
+      </datalist>
+      <ol className="funnel-steps-edit">
+        {drafts.map((draft, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: steps are positions; two may be alike
+          <li key={i} className="toolbar-row">
+            <span className="funnel-step-number">{i + 1}</span>
+            <select
+              aria-label={`Step ${i + 1} kind`}
+              value={draft.type}
+              onChange={(e) => change(i, { type: e.target.value as StepDraft['type'] })}
+            >
+              <option value="path">Page</option>
+              <option value="event">Event</option>
+            </select>
+            <input
+              aria-label={draft.type === 'path' ? `Step ${i + 1} page` : `Step ${i + 1} event name`}
+              list={draft.type === 'path' ? `${id}-pages` : `${id}-events`}
+              placeholder={draft.type === 'path' ? '/pricing or /blog/*' : 'signup'}
+              value={draft.target}
+              onChange={(e) => change(i, { target: e.target.value })}
+              required
+            />
+            {draft.type === 'event' && (
+              <>
+                <input
+                  aria-label={`Step ${i + 1} property`}
+                  placeholder="property (optional)"
+                  value={draft.propertyKey}
+                  onChange={(e) => change(i, { propertyKey: e.target.value })}
+                />
+                <input
+                  aria-label={`Step ${i + 1} property value`}
+                  placeholder="value"
+                  value={draft.propertyValue}
+                  onChange={(e) => change(i, { propertyValue: e.target.value })}
+                />
+              </>
+            )}
+            <button
+              type="button"
+              className="button button-small button-danger-quiet"
+              disabled={drafts.length <= MIN_STEPS}
+              onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}
+              aria-label={`Remove step ${i + 1}`}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ol>
+      <div className="toolbar-row">
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={drafts.length >= MAX_STEPS}
+          onClick={() => setDrafts((all) => [...all, emptyStep()])}
+        >
+          Add step
+        </button>
+        <button type="submit" className="button button-primary">
+          Show funnel
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,83 @@
+/**
+ * Funnel steps in the dashboard: the editable draft of a step (strings as typed), the step it stands
+ * for, a label for each, and the `steps` / `show` URL parameters of the funnels page (steps as JSON;
+ * `show` the sessions listed: '2' those that reached step 2, '2-dropped' those that reached it and not
+ * step 3). Anything malformed in the URL reads as absent.
+ */
+import type { FunnelStep } from '@pathlight/protocol'
+
+/** A step as the builder edits it. */
+export interface StepDraft {
+  type: 'path' | 'event'
+  /** Path pattern or event name. */
+  target: string
+  propertyKey: string
+  propertyValue: string
+}
+
+export const emptyStep = (type: StepDraft['type'] = 'path'): StepDraft => ({
+  type,
+  target: '',
+  propertyKey: '',
+  propertyValue: '',
+})
+
+/** The draft of a step. */
+export function draftOf(step: FunnelStep): StepDraft {
+  if (step.type === 'path') return { ...emptyStep('path'), target: step.pathPattern }
+  return {
+    type: 'event',
+    target: step.eventName,
+    propertyKey: step.eventPropertyKey ?? '',
+    propertyValue: step.eventPropertyValue === undefined ? '' : String(step.eventPropertyValue),
+  }
+}
+
+/**
+ * The step a draft stands for: an empty property key leaves the property out; a property value that
+ * is a plain decimal number is sent as a number (it matches the number and its text alike).
+ */
+export function stepOf(draft: StepDraft): FunnelStep {
+  const target = draft.target.trim()
+  if (draft.type === 'path') return { type: 'path', pathPattern: target }
+  const key = draft.propertyKey.trim()
+  if (key === '') return { type: 'event', eventName: target }
+  const text = draft.propertyValue.trim()
+  const value = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text
+  return { type: 'event', eventName: target, eventPropertyKey: key, eventPropertyValue: value }
+}
+
+/** The `steps` URL parameter of a funnel. */
+export const encodeSteps = (steps: FunnelStep[]): string => JSON.stringify(steps)
+
+/** The steps of a `steps` URL parameter, or undefined when it is not a list of steps. */
+export function decodeSteps(value: string | undefined): FunnelStep[] | undefined {
+  if (!value) return undefined
+  try {
+    const parsed: unknown = JSON.parse(value)
+    if (!Array.isArray(parsed) || parsed.length === 0) return undefined
+    const valid = parsed.every(
+      (s) =>
+        typeof s === 'object' &&
+        s !== null &&
+        ((s.type === 'path' && typeof s.pathPattern === 'string') ||
+          (s.type === 'event' && typeof s.eventName === 'string')),
+    )
+    return valid ? (parsed as FunnelStep[]) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Which sessions a `show` URL parameter lists, or undefined. */
+export function parseShow(
+  value: string | undefined,
+): { step: number; outcome: 'reached' | 'dropped' } | undefined {
+  const match = value?.match(/^(\d{1,2})(-dropped)?$/)
+  if (!match) return undefined
+  return { step: Number(match[1]), outcome: match[2] ? 'dropped' : 'reached' }
+}
+
+/** The `show` URL parameter of a selection. */
+export const showOf = (step: number, outcome: 'reached' | 'dropped'): string =>
+  outcome === 'dropped' ? `${step}-dropped` : String(step)

@@ -1,0 +1,306 @@
+/**
+ * Funnels: build a funnel from the site's pages and event names (or open a saved one), see each step
+ * as a bar with its conversion, drop-off and median time from the previous step, optionally broken
+ * down by a filter parameter, and list the sessions behind any step or drop-off. Admins save and
+ * delete funnels; saved funnels are listed to members only (not in a shared view). The steps, the
+ * sessions listed and the breakdown live in the URL (`?steps=&show=&by=`) beside the report view.
+ */
+import type { FunnelStep } from '@pathlight/protocol'
+import { type FormEvent, useState } from 'react'
+import { FormError } from '../components/form-error'
+import { Loading } from '../components/loading'
+import { FunnelBuilder } from '../components/reports/funnel-builder'
+import { FunnelChart } from '../components/reports/funnel-chart'
+import { Pager } from '../components/reports/pager'
+import { ReportToolbar } from '../components/reports/report-toolbar'
+import { SessionTable } from '../components/reports/session-table'
+import { decodeSteps, encodeSteps, parseShow, showOf } from '../lib/funnel-steps'
+import { formatCount, formatPercent } from '../lib/report-format'
+import { withFilter, withView } from '../lib/report-view'
+import { useAction } from '../lib/use-action'
+import { useReport } from '../lib/use-report'
+import { navigate } from '../router/navigation'
+import { type RouteOf, routePath } from '../router/routes'
+import type { ReportContext } from './report-context'
+
+const PAGE_SIZE = 25
+/** Parameters a funnel may be broken down by, with their labels. */
+const BREAKDOWNS = [
+  ['browser', 'Browser'],
+  ['operating_system', 'Operating system'],
+  ['device_type', 'Device'],
+  ['country', 'Country'],
+  ['channel', 'Channel'],
+  ['referrer', 'Referrer'],
+  ['entry_page', 'Entry page'],
+  ['utm_source', 'UTM source'],
+  ['utm_campaign', 'UTM campaign'],
+] as const
+type BreakdownParameter = (typeof BREAKDOWNS)[number][0]
+
+/** The funnels page of the site in `ctx`. */
+export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf<'funnels'> }) {
+  const steps = decodeSteps(route.steps)
+  const show = parseShow(route.show)
+  const by = BREAKDOWNS.find(([p]) => p === route.by)?.[0]
+  const siteId = String(ctx.siteId)
+  const go = (next: { steps?: FunnelStep[]; show?: string; by?: string }) =>
+    navigate(
+      ctx.link({
+        name: 'funnels',
+        siteId,
+        ...(next.steps ? { steps: encodeSteps(next.steps) } : {}),
+        ...(next.show ? { show: next.show } : {}),
+        ...(next.by ? { by: next.by } : {}),
+      }),
+    )
+  const pages = useReport(`funnel-pages:${ctx.queryKey}`, () =>
+    ctx.reports.breakdown('pages', ctx.query, { limit: 200 }),
+  )
+  const eventNames = useReport(`funnel-events:${ctx.queryKey}`, () =>
+    ctx.reports.eventNames(ctx.query, { limit: 200 }),
+  )
+  const stepsKey = route.steps ?? ''
+  const report = useReport(`funnel:${stepsKey}:${by ?? ''}:${ctx.queryKey}`, async () =>
+    steps ? (await ctx.reports.funnel(ctx.query, steps, by)).data : undefined,
+  )
+  return (
+    <div className="stack">
+      <ReportToolbar ctx={ctx} />
+      {!ctx.shared && <SavedFunnels ctx={ctx} steps={steps} onOpen={(saved) => go({ steps: saved, by })} />}
+      <FunnelBuilder
+        key={stepsKey}
+        steps={steps}
+        pages={pages.data?.data.map((row) => row.value) ?? []}
+        eventNames={eventNames.data?.data.map((row) => row.name) ?? []}
+        onApply={(next) => go({ steps: next, by })}
+      />
+      <section className="card" aria-labelledby="funnel-title" aria-busy={report.loading}>
+        <div className="card-head toolbar-row">
+          <h2 id="funnel-title">Funnel</h2>
+          {steps && (
+            <label className="inline-field">
+              <span>Break down by</span>
+              <select
+                value={by ?? ''}
+                onChange={(e) => go({ steps, by: e.target.value || undefined, show: route.show })}
+              >
+                <option value="">Nothing</option>
+                {BREAKDOWNS.map(([parameter, label]) => (
+                  <option key={parameter} value={parameter}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </div>
+        <p className="muted">
+          A session counts at a step when it matched every step before it in order, each at or after the
+          previous one. Choose a number to see the sessions behind it.
+        </p>
+        {!steps && <p className="notice">Choose the steps above and show the funnel.</p>}
+        <FormError error={report.error} />
+        {steps && !report.data && report.loading && <Loading />}
+        {report.data && report.data.steps[0]?.sessions === 0 && (
+          <p className="notice" data-testid="funnel-empty">
+            No session reached the first step in this period.
+          </p>
+        )}
+        {report.data && steps && (
+          <FunnelChart
+            steps={report.data.steps}
+            hrefOf={(step, outcome) =>
+              ctx.link({
+                name: 'funnels',
+                siteId,
+                steps: encodeSteps(steps),
+                show: showOf(step, outcome),
+                ...(by ? { by } : {}),
+              })
+            }
+          />
+        )}
+        {report.data?.breakdown && by && (
+          <BreakdownTable ctx={ctx} parameter={by} report={report.data.breakdown.values} />
+        )}
+      </section>
+      {steps && show && show.step <= steps.length && (
+        <FunnelSessions ctx={ctx} route={route} steps={steps} step={show.step} outcome={show.outcome} />
+      )}
+    </div>
+  )
+}
+
+/** Per breakdown value, the sessions at each step; a value applies it as a filter. */
+function BreakdownTable({
+  ctx,
+  parameter,
+  report,
+}: {
+  ctx: ReportContext
+  parameter: BreakdownParameter
+  report: { value: string; steps: { step: number; sessions: number; conversionFromStart: number }[] }[]
+}) {
+  if (report.length === 0) return null
+  const count = report[0]?.steps.length ?? 0
+  return (
+    <div className="table-wrap">
+      <table className="report-table" data-testid="funnel-breakdown">
+        <caption className="visually-hidden">Sessions per step and value, top 10 values</caption>
+        <thead>
+          <tr>
+            <th scope="col">{BREAKDOWNS.find(([p]) => p === parameter)?.[1]}</th>
+            {Array.from({ length: count }, (_, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: step columns
+              <th key={i} scope="col" className="num">
+                Step {i + 1}
+              </th>
+            ))}
+            <th scope="col" className="num">
+              Conversion
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.map((row) => (
+            <tr key={row.value}>
+              <td>
+                <button
+                  type="button"
+                  className="link-button"
+                  title={`Filter: ${parameter} is ${row.value || '(none)'}`}
+                  onClick={() =>
+                    ctx.setView(withFilter(ctx.view, { parameter, type: 'equals', value: [row.value] }))
+                  }
+                >
+                  {row.value || '(none)'}
+                </button>
+              </td>
+              {row.steps.map((step) => (
+                <td key={step.step} className="num">
+                  {formatCount(step.sessions)}
+                </td>
+              ))}
+              <td className="num">{formatPercent(row.steps.at(-1)?.conversionFromStart ?? 0)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** The sessions behind one figure of the funnel, newest first, paginated. */
+function FunnelSessions({
+  ctx,
+  route,
+  steps,
+  step,
+  outcome,
+}: {
+  ctx: ReportContext
+  route: RouteOf<'funnels'>
+  steps: FunnelStep[]
+  step: number
+  outcome: 'reached' | 'dropped'
+}) {
+  const page = ctx.view.page ?? 1
+  const sessions = useReport(
+    `funnel-sessions:${route.steps}:${step}:${outcome}:${page}:${ctx.queryKey}`,
+    () => ctx.reports.funnelSessions(ctx.query, steps, { step, outcome, page, limit: PAGE_SIZE }),
+  )
+  const path = routePath(route)
+  const title =
+    outcome === 'dropped'
+      ? `Sessions that reached step ${step} but not step ${step + 1}`
+      : `Sessions that reached step ${step}`
+  return (
+    <section className="card" aria-labelledby="funnel-sessions-title" aria-busy={sessions.loading}>
+      <h2 id="funnel-sessions-title">{title}</h2>
+      <FormError error={sessions.error} />
+      {!sessions.data && sessions.loading && <Loading />}
+      {sessions.data?.data.length === 0 && <p className="muted">No sessions.</p>}
+      {sessions.data && sessions.data.data.length > 0 && (
+        <SessionTable ctx={ctx} sessions={sessions.data.data} />
+      )}
+      {sessions.data && (
+        <Pager
+          page={page}
+          totalPages={sessions.data.meta.totalPages}
+          hrefOf={(p) => withView(path, { ...ctx.view, page: p })}
+        />
+      )}
+    </section>
+  )
+}
+
+/** The site's saved funnels (open, delete), and saving the current one (admins). */
+function SavedFunnels({
+  ctx,
+  steps,
+  onOpen,
+}: {
+  ctx: ReportContext
+  steps?: FunnelStep[]
+  onOpen(steps: FunnelStep[]): void
+}) {
+  const saved = useReport('saved-funnels', () => ctx.reports.funnels())
+  const save = useAction()
+  const remove = useAction()
+  const [name, setName] = useState('')
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!steps) return
+    if (await save.run(() => ctx.reports.createFunnel({ name, steps }))) {
+      setName('')
+      saved.reload()
+    }
+  }
+  return (
+    <section className="card" aria-labelledby="saved-funnels-title">
+      <h2 id="saved-funnels-title">Saved funnels</h2>
+      <FormError error={saved.error ?? remove.error} />
+      {saved.data?.length === 0 && <p className="muted">No saved funnels yet.</p>}
+      {saved.data && saved.data.length > 0 && (
+        <ul className="saved-funnels">
+          {saved.data.map((funnel) => (
+            <li key={funnel.funnelId} className="toolbar-row">
+              <button type="button" className="link-button" onClick={() => onOpen(funnel.steps)}>
+                {funnel.name}
+              </button>
+              <span className="muted small">{funnel.steps.length} steps</span>
+              {ctx.canAdmin && (
+                <button
+                  type="button"
+                  className="button button-small button-danger-quiet"
+                  disabled={remove.busy}
+                  onClick={async () => {
+                    if (await remove.run(() => ctx.reports.deleteFunnel(funnel.funnelId))) saved.reload()
+                  }}
+                >
+                  Delete
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {ctx.canAdmin && steps && (
+        <form className="toolbar-row" onSubmit={submit} aria-label="Save funnel">
+          <input
+            aria-label="Funnel name"
+            placeholder="Name of this funnel"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+          />
+          <button type="submit" className="button button-secondary" disabled={save.busy}>
+            Save funnel
+          </button>
+        </form>
+      )}
+      <FormError error={save.error} />
+    </section>
+  )
+}
