@@ -353,7 +353,16 @@ describe('reports in Chromium', () => {
       )
       expect(await guest.getByText('Shared view · read-only').count()).toBe(1)
       const tabs = await guest.getByRole('navigation', { name: 'Site' }).getByRole('link').allTextContents()
-      expect(tabs).toEqual(['Overview', 'Goals', 'Errors', 'Web vitals', 'Sessions'])
+      expect(tabs).toEqual([
+        'Overview',
+        'Goals',
+        'Funnels',
+        'Errors',
+        'Web vitals',
+        'Sessions',
+        'Journeys',
+        'Retention',
+      ])
       // The credit sits under both location cards: the world map and the countries list.
       expect(await guest.getByRole('link', { name: 'IP Geolocation by DB-IP' }).count()).toBe(2)
       await guest.screenshot({ path: '/tmp/dashboard-reports-shared.png', fullPage: true })
