@@ -11,7 +11,7 @@
  * | d       | /about 0                                  | -                                  |
  *
  * Steps: 3, 2 (1 dropped: b), 1 (1 dropped: c). A second site has no data. The dashboard is built
- * first when `dist/` is stale.
+ * first when `dist/` is stale. The saved funnel is then renamed and its steps updated from the builder.
  */
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -35,6 +35,7 @@ let page: Page
 let base: string
 let siteId: number
 let emptySiteId: number
+let cookie: string
 const pageErrors: string[] = []
 
 const line = (user_id: string, seconds: number, event: { path?: string; name?: string }) =>
@@ -57,6 +58,7 @@ beforeAll(async () => {
   if (build.built) console.info(`built the dashboard in ${build.ms} ms`)
   const seeded = await t.seed()
   siteId = seeded.site.siteId
+  cookie = seeded.cookie
   emptySiteId = (await t.createSite(seeded.cookie, seeded.organizationId, 'empty.example')).siteId
   const lines = [
     line('a', 0, { path: '/' }),
@@ -144,12 +146,60 @@ describe('the Funnels page in Chromium', () => {
     // Entry pages: a and c entered on '/' (both reach step 2, a step 3), b on '/pricing'.
     expect(
       await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').trim())),
-    ).toEqual(['/22150%', '/pricing1000%'])
+    ).toEqual(['/221 1 dropped50%', '/pricing10 1 dropped00%'])
+    // Each figure of a value lists that value's sessions behind it.
+    await table.locator('tbody tr').nth(0).getByRole('cell').nth(2).getByRole('link').click()
+    await page.waitForURL(/show=2%3A%2F(&|$)/)
+    await page.getByRole('heading', { name: 'Sessions with Entry page / that reached step 2' }).waitFor()
+    await expect.poll(() => sessionRows().count()).toBe(2)
+    await table.locator('tbody tr').nth(1).getByRole('link', { name: '1 dropped' }).click()
+    await page.waitForURL(/show=1-dropped%3A%2Fpricing(&|$)/)
+    await page
+      .getByRole('heading', { name: 'Sessions with Entry page /pricing that reached step 1 but not step 2' })
+      .waitFor()
+    await expect.poll(() => sessionRows().count()).toBe(1)
     await page.getByLabel('Funnel name').fill('Signup funnel')
     await page.getByRole('button', { name: 'Save funnel' }).click()
-    await page.getByRole('button', { name: 'Signup funnel' }).waitFor()
+    await page.getByRole('button', { name: 'Signup funnel', exact: true }).waitFor()
     await page.reload()
-    await page.getByRole('button', { name: 'Signup funnel' }).waitFor()
+    await page.getByRole('button', { name: 'Signup funnel', exact: true }).waitFor()
+  })
+
+  it("renames the saved funnel and updates its steps, showing the server's messages at the fields", async () => {
+    await page.getByRole('button', { name: 'Signup funnel', exact: true }).click()
+    await page.getByRole('button', { name: 'Rename Signup funnel' }).click()
+    await page.getByLabel('New name').fill('   ')
+    await page.getByRole('button', { name: 'Save name' }).click()
+    await page.locator('.field-errors', { hasText: 'name must not be empty' }).waitFor()
+    expect(await page.getByLabel('New name').getAttribute('aria-invalid')).toBe('true')
+    await page.getByLabel('New name').fill('Checkout funnel')
+    await page.getByRole('button', { name: 'Save name' }).click()
+    await page.getByRole('button', { name: 'Checkout funnel', exact: true }).waitFor()
+
+    await page.getByLabel('Step 2 page').fill('pricing')
+    await page.getByRole('button', { name: 'Update funnel' }).click()
+    await page.locator('.field-errors', { hasText: "pathPattern must start with '/'" }).waitFor()
+    expect(await page.getByLabel('Step 2 page').getAttribute('aria-invalid')).toBe('true')
+    await page.getByLabel('Step 2 page').fill('/pricing')
+    await page.getByRole('button', { name: 'Update funnel' }).click()
+    await page.waitForURL(/steps=[^&]*%22%2Fpricing%22/)
+    // Only a reaches /pricing exactly (c saw /pricing/team; b saw it before /).
+    await expect.poll(() => stepText(2)).toMatch(/^2\. \/pricing1 session/)
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/sites/${siteId}/funnels`,
+      headers: { cookie },
+    })
+    expect(listed.json().data).toMatchObject([
+      {
+        name: 'Checkout funnel',
+        steps: [
+          { type: 'path', pathPattern: '/' },
+          { type: 'path', pathPattern: '/pricing' },
+          { type: 'event', eventName: 'signup' },
+        ],
+      },
+    ])
   })
 
   it('says so when no session reached the first step', async () => {

@@ -1,7 +1,7 @@
 /**
  * The report routes of one site, for a member (session cookie) or a shared view (`X-Private-Key`,
  * or nothing for a public site): one function per route, the common query parameters encoded once.
- * Goal writes are here too (they need a member with the admin role; the server decides).
+ * Goal and saved-funnel writes are here too (they need a member with the admin role; the server decides).
  */
 import type {
   BreakdownRow,
@@ -125,7 +125,13 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     funnelSessions: (
       query: ReportQuery,
       steps: FunnelStep[],
-      options: { step: number; outcome: 'reached' | 'dropped' } & PageRequest,
+      options: {
+        step: number
+        outcome: 'reached' | 'dropped'
+        /** With `breakdown_value`: only the sessions with this value of the parameter. */
+        breakdown?: string
+        breakdown_value?: string
+      } & PageRequest,
     ) =>
       t.request<Paged<Session>>(
         'POST',
@@ -136,6 +142,8 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     funnels: () => data(t.request<{ data: Funnel[] }>('GET', `${base}/funnels`, undefined, headers)),
     createFunnel: (input: { name: string; steps: FunnelStep[] }) =>
       data(t.request<{ data: Funnel }>('POST', `${base}/funnels`, input, headers)),
+    updateFunnel: (funnelId: number, input: { name?: string; steps?: FunnelStep[] }) =>
+      data(t.request<{ data: Funnel }>('PATCH', `${base}/funnels/${funnelId}`, input, headers)),
     deleteFunnel: (funnelId: number) =>
       t.request<unknown>('DELETE', `${base}/funnels/${funnelId}`, undefined, headers),
     retention: (query: ReportQuery, period: RetentionPeriod) =>

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { decodeSteps, draftOf, emptyStep, encodeSteps, parseShow, showOf, stepOf } from './funnel-steps'
+import {
+  decodeSteps,
+  draftOf,
+  emptyStep,
+  encodeSteps,
+  parseShow,
+  showOf,
+  stepErrors,
+  stepOf,
+} from './funnel-steps'
 
 describe('funnel steps', () => {
   it('turns drafts into steps, numbers as numbers', () => {
@@ -37,5 +46,15 @@ describe('funnel steps', () => {
     expect(parseShow(showOf(2, 'dropped'))).toEqual({ step: 2, outcome: 'dropped' })
     expect(parseShow('3')).toEqual({ step: 3, outcome: 'reached' })
     expect(parseShow('x')).toBeUndefined()
+    expect(parseShow(showOf(2, 'dropped', '/a:b'))).toEqual({ step: 2, outcome: 'dropped', value: '/a:b' })
+    expect(parseShow(showOf(1, 'reached', ''))).toEqual({ step: 1, outcome: 'reached', value: '' })
+    expect(showOf(3, 'reached')).toBe('3')
+  })
+
+  it("picks one step's messages out of the server's field errors", () => {
+    const errors = { 'steps.1.pathPattern': ['bad'], 'steps.10': ['x'], steps: ['too few'], 'steps.1': ['y'] }
+    expect(stepErrors(errors, 1)).toEqual(['bad', 'y'])
+    expect(stepErrors(errors, 0)).toEqual([])
+    expect(stepErrors(undefined, 1)).toEqual([])
   })
 })

@@ -2,7 +2,8 @@
  * Funnel steps in the dashboard: the editable draft of a step (strings as typed), the step it stands
  * for, a label for each, and the `steps` / `show` URL parameters of the funnels page (steps as JSON;
  * `show` the sessions listed: '2' those that reached step 2, '2-dropped' those that reached it and not
- * step 3). Anything malformed in the URL reads as absent.
+ * step 3; either followed by ':<value>' for only the sessions of one breakdown value, e.g. '2:/pricing',
+ * '2-dropped:' for the empty value). Anything malformed in the URL reads as absent.
  */
 import type { FunnelStep } from '@pathlight/protocol'
 
@@ -69,15 +70,37 @@ export function decodeSteps(value: string | undefined): FunnelStep[] | undefined
   }
 }
 
-/** Which sessions a `show` URL parameter lists, or undefined. */
-export function parseShow(
-  value: string | undefined,
-): { step: number; outcome: 'reached' | 'dropped' } | undefined {
-  const match = value?.match(/^(\d{1,2})(-dropped)?$/)
-  if (!match) return undefined
-  return { step: Number(match[1]), outcome: match[2] ? 'dropped' : 'reached' }
+/** Which sessions a `show` URL parameter lists. */
+export interface ShowSelection {
+  step: number
+  outcome: 'reached' | 'dropped'
+  /** Only the sessions with this value of the breakdown parameter. */
+  value?: string
 }
 
-/** The `show` URL parameter of a selection. */
-export const showOf = (step: number, outcome: 'reached' | 'dropped'): string =>
-  outcome === 'dropped' ? `${step}-dropped` : String(step)
+/** Which sessions a `show` URL parameter lists, or undefined. */
+export function parseShow(value: string | undefined): ShowSelection | undefined {
+  const match = value?.match(/^(\d{1,2})(-dropped)?(?::([\s\S]*))?$/)
+  if (!match) return undefined
+  return {
+    step: Number(match[1]),
+    outcome: match[2] ? 'dropped' : 'reached',
+    ...(match[3] === undefined ? {} : { value: match[3] }),
+  }
+}
+
+/** The `show` URL parameter of a selection (`value`: one breakdown value's sessions only). */
+export const showOf = (step: number, outcome: 'reached' | 'dropped', value?: string): string =>
+  `${outcome === 'dropped' ? `${step}-dropped` : String(step)}${value === undefined ? '' : `:${value}`}`
+
+/**
+ * The server's messages for step `index` (0-based) of a funnel body: its `steps.<index>` field errors
+ * and those of the step's own fields ('steps.1.pathPattern').
+ */
+export function stepErrors(fieldErrors: Record<string, string[]> | undefined, index: number): string[] {
+  if (!fieldErrors) return []
+  const prefix = `steps.${index}`
+  return Object.entries(fieldErrors)
+    .filter(([key]) => key === prefix || key.startsWith(`${prefix}.`))
+    .flatMap(([, messages]) => messages)
+}

@@ -1,12 +1,14 @@
 /**
  * Funnels: build a funnel from the site's pages and event names (or open a saved one), see each step
  * as a bar with its conversion, drop-off and median time from the previous step, optionally broken
- * down by a filter parameter, and list the sessions behind any step or drop-off. Admins save and
+ * down by a filter parameter, and list the sessions behind any step or drop-off, overall or of one
+ * breakdown value. Admins save, rename, update (the open saved funnel gets the builder's steps) and
  * delete funnels; saved funnels are listed to members only (not in a shared view). The steps, the
  * sessions listed and the breakdown live in the URL (`?steps=&show=&by=`) beside the report view.
  */
-import type { FunnelStep } from '@pathlight/protocol'
+import type { Funnel, FunnelStep, FunnelStepResult } from '@pathlight/protocol'
 import { type FormEvent, useState } from 'react'
+import { Field } from '../components/field'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { FunnelBuilder } from '../components/reports/funnel-builder'
@@ -17,8 +19,9 @@ import { SessionTable } from '../components/reports/session-table'
 import { decodeSteps, encodeSteps, parseShow, showOf } from '../lib/funnel-steps'
 import { formatCount, formatPercent } from '../lib/report-format'
 import { withFilter, withView } from '../lib/report-view'
-import { useAction } from '../lib/use-action'
-import { useReport } from '../lib/use-report'
+import { type Action, useAction } from '../lib/use-action'
+import { type Report, useReport } from '../lib/use-report'
+import { Link } from '../router/link'
 import { navigate } from '../router/navigation'
 import { type RouteOf, routePath } from '../router/routes'
 import type { ReportContext } from './report-context'
@@ -37,6 +40,7 @@ const BREAKDOWNS = [
   ['utm_campaign', 'UTM campaign'],
 ] as const
 type BreakdownParameter = (typeof BREAKDOWNS)[number][0]
+const breakdownLabel = (parameter: BreakdownParameter) => BREAKDOWNS.find(([p]) => p === parameter)?.[1]
 
 /** The funnels page of the site in `ctx`. */
 export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf<'funnels'> }) {
@@ -44,6 +48,14 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
   const show = parseShow(route.show)
   const by = BREAKDOWNS.find(([p]) => p === route.by)?.[0]
   const siteId = String(ctx.siteId)
+  // Saved funnels are for members; a shared view neither lists nor changes them.
+  const saved = useReport(`saved-funnels:${ctx.shared}`, async () =>
+    ctx.shared ? [] : ctx.reports.funnels(),
+  )
+  const update = useAction()
+  // The saved funnel last opened or saved here: "Update funnel" writes over it.
+  const [openId, setOpenId] = useState<number>()
+  const open = saved.data?.find((f) => f.funnelId === openId)
   const go = (next: { steps?: FunnelStep[]; show?: string; by?: string }) =>
     navigate(
       ctx.link({
@@ -64,16 +76,51 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
   const report = useReport(`funnel:${stepsKey}:${by ?? ''}:${ctx.queryKey}`, async () =>
     steps ? (await ctx.reports.funnel(ctx.query, steps, by)).data : undefined,
   )
+  const hrefOf = (step: number, outcome: 'reached' | 'dropped', value?: string) =>
+    ctx.link({
+      name: 'funnels',
+      siteId,
+      ...(steps ? { steps: encodeSteps(steps) } : {}),
+      show: showOf(step, outcome, value),
+      ...(by ? { by } : {}),
+    })
+  const updateSteps = async (next: FunnelStep[]) => {
+    if (!open) return
+    if (await update.run(() => ctx.reports.updateFunnel(open.funnelId, { steps: next }))) {
+      saved.reload()
+      go({ steps: next, by })
+    }
+  }
   return (
     <div className="stack">
       <ReportToolbar ctx={ctx} />
-      {!ctx.shared && <SavedFunnels ctx={ctx} steps={steps} onOpen={(saved) => go({ steps: saved, by })} />}
+      {!ctx.shared && (
+        <SavedFunnels
+          ctx={ctx}
+          saved={saved}
+          steps={steps}
+          onOpen={(funnel) => {
+            setOpenId(funnel.funnelId)
+            update.clear()
+            go({ steps: funnel.steps, by })
+          }}
+          onSaved={(funnel) => setOpenId(funnel.funnelId)}
+        />
+      )}
       <FunnelBuilder
         key={stepsKey}
         steps={steps}
         pages={pages.data?.data.map((row) => row.value) ?? []}
         eventNames={eventNames.data?.data.map((row) => row.name) ?? []}
-        onApply={(next) => go({ steps: next, by })}
+        onApply={(next) => {
+          update.clear()
+          go({ steps: next, by })
+        }}
+        update={
+          open && ctx.canAdmin
+            ? { name: open.name, busy: update.busy, error: update.error, run: updateSteps }
+            : undefined
+        }
       />
       <section className="card" aria-labelledby="funnel-title" aria-busy={report.loading}>
         <div className="card-head toolbar-row">
@@ -83,7 +130,14 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
               <span>Break down by</span>
               <select
                 value={by ?? ''}
-                onChange={(e) => go({ steps, by: e.target.value || undefined, show: route.show })}
+                onChange={(e) =>
+                  // Sessions of one value of the old breakdown do not carry over to another.
+                  go({
+                    steps,
+                    by: e.target.value || undefined,
+                    show: show?.value === undefined ? route.show : undefined,
+                  })
+                }
               >
                 <option value="">Nothing</option>
                 {BREAKDOWNS.map(([parameter, label]) => (
@@ -97,7 +151,8 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
         </div>
         <p className="muted">
           A session counts at a step when it matched every step before it in order, each at or after the
-          previous one. Choose a number to see the sessions behind it.
+          previous one. Choose a number to see the sessions behind it, overall or for one value of the
+          breakdown.
         </p>
         {!steps && <p className="notice">Choose the steps above and show the funnel.</p>}
         <FormError error={report.error} />
@@ -108,39 +163,40 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
           </p>
         )}
         {report.data && steps && (
-          <FunnelChart
-            steps={report.data.steps}
-            hrefOf={(step, outcome) =>
-              ctx.link({
-                name: 'funnels',
-                siteId,
-                steps: encodeSteps(steps),
-                show: showOf(step, outcome),
-                ...(by ? { by } : {}),
-              })
-            }
-          />
+          <FunnelChart steps={report.data.steps} hrefOf={(step, outcome) => hrefOf(step, outcome)} />
         )}
         {report.data?.breakdown && by && (
-          <BreakdownTable ctx={ctx} parameter={by} report={report.data.breakdown.values} />
+          <BreakdownTable ctx={ctx} parameter={by} report={report.data.breakdown.values} hrefOf={hrefOf} />
         )}
       </section>
       {steps && show && show.step <= steps.length && (
-        <FunnelSessions ctx={ctx} route={route} steps={steps} step={show.step} outcome={show.outcome} />
+        <FunnelSessions
+          ctx={ctx}
+          route={route}
+          steps={steps}
+          step={show.step}
+          outcome={show.outcome}
+          value={by && show.value !== undefined ? { parameter: by, value: show.value } : undefined}
+        />
       )}
     </div>
   )
 }
 
-/** Per breakdown value, the sessions at each step; a value applies it as a filter. */
+/**
+ * Per breakdown value, the sessions at each step and the drop-off before it, each a link to the sessions
+ * behind it (of that value); a value applies it as a filter.
+ */
 function BreakdownTable({
   ctx,
   parameter,
   report,
+  hrefOf,
 }: {
   ctx: ReportContext
   parameter: BreakdownParameter
-  report: { value: string; steps: { step: number; sessions: number; conversionFromStart: number }[] }[]
+  report: { value: string; steps: FunnelStepResult[] }[]
+  hrefOf(step: number, outcome: 'reached' | 'dropped', value: string): string
 }) {
   if (report.length === 0) return null
   const count = report[0]?.steps.length ?? 0
@@ -150,7 +206,7 @@ function BreakdownTable({
         <caption className="visually-hidden">Sessions per step and value, top 10 values</caption>
         <thead>
           <tr>
-            <th scope="col">{BREAKDOWNS.find(([p]) => p === parameter)?.[1]}</th>
+            <th scope="col">{breakdownLabel(parameter)}</th>
             {Array.from({ length: count }, (_, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: step columns
               <th key={i} scope="col" className="num">
@@ -179,7 +235,24 @@ function BreakdownTable({
               </td>
               {row.steps.map((step) => (
                 <td key={step.step} className="num">
-                  {formatCount(step.sessions)}
+                  <Link
+                    to={hrefOf(step.step, 'reached', row.value)}
+                    title={`Sessions of ${row.value || '(none)'} that reached step ${step.step}`}
+                  >
+                    {formatCount(step.sessions)}
+                  </Link>
+                  {step.step > 1 && step.dropoff > 0 && (
+                    <>
+                      {' '}
+                      <Link
+                        to={hrefOf(step.step - 1, 'dropped', row.value)}
+                        className="funnel-dropoff muted small"
+                        title={`Sessions of ${row.value || '(none)'} that reached step ${step.step - 1} but not step ${step.step}`}
+                      >
+                        {formatCount(step.dropoff)} dropped
+                      </Link>
+                    </>
+                  )}
                 </td>
               ))}
               <td className="num">{formatPercent(row.steps.at(-1)?.conversionFromStart ?? 0)}</td>
@@ -198,23 +271,29 @@ function FunnelSessions({
   steps,
   step,
   outcome,
+  value,
 }: {
   ctx: ReportContext
   route: RouteOf<'funnels'>
   steps: FunnelStep[]
   step: number
   outcome: 'reached' | 'dropped'
+  /** Only the sessions with this value of a breakdown parameter. */
+  value?: { parameter: BreakdownParameter; value: string }
 }) {
   const page = ctx.view.page ?? 1
+  const breakdown = value ? { breakdown: value.parameter, breakdown_value: value.value } : {}
   const sessions = useReport(
-    `funnel-sessions:${route.steps}:${step}:${outcome}:${page}:${ctx.queryKey}`,
-    () => ctx.reports.funnelSessions(ctx.query, steps, { step, outcome, page, limit: PAGE_SIZE }),
+    `funnel-sessions:${route.steps}:${step}:${outcome}:${JSON.stringify(breakdown)}:${page}:${ctx.queryKey}`,
+    () =>
+      ctx.reports.funnelSessions(ctx.query, steps, { step, outcome, ...breakdown, page, limit: PAGE_SIZE }),
   )
   const path = routePath(route)
-  const title =
-    outcome === 'dropped'
-      ? `Sessions that reached step ${step} but not step ${step + 1}`
-      : `Sessions that reached step ${step}`
+  const reached =
+    outcome === 'dropped' ? `reached step ${step} but not step ${step + 1}` : `reached step ${step}`
+  const title = value
+    ? `Sessions with ${breakdownLabel(value.parameter)} ${value.value || '(none)'} that ${reached}`
+    : `Sessions that ${reached}`
   return (
     <section className="card" aria-labelledby="funnel-sessions-title" aria-busy={sessions.loading}>
       <h2 id="funnel-sessions-title">{title}</h2>
@@ -235,25 +314,32 @@ function FunnelSessions({
   )
 }
 
-/** The site's saved funnels (open, delete), and saving the current one (admins). */
+/** The site's saved funnels (open; rename, delete), and saving the current one (admins). */
 function SavedFunnels({
   ctx,
+  saved,
   steps,
   onOpen,
+  onSaved,
 }: {
   ctx: ReportContext
+  saved: Report<Funnel[]>
   steps?: FunnelStep[]
-  onOpen(steps: FunnelStep[]): void
+  onOpen(funnel: Funnel): void
+  onSaved(funnel: Funnel): void
 }) {
-  const saved = useReport('saved-funnels', () => ctx.reports.funnels())
   const save = useAction()
   const remove = useAction()
+  const rename = useAction()
   const [name, setName] = useState('')
+  const [renaming, setRenaming] = useState<number>()
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     if (!steps) return
-    if (await save.run(() => ctx.reports.createFunnel({ name, steps }))) {
+    let created: Funnel | undefined
+    if (await save.run(async () => (created = await ctx.reports.createFunnel({ name, steps })))) {
       setName('')
+      if (created) onSaved(created)
       saved.reload()
     }
   }
@@ -264,26 +350,58 @@ function SavedFunnels({
       {saved.data?.length === 0 && <p className="muted">No saved funnels yet.</p>}
       {saved.data && saved.data.length > 0 && (
         <ul className="saved-funnels">
-          {saved.data.map((funnel) => (
-            <li key={funnel.funnelId} className="toolbar-row">
-              <button type="button" className="link-button" onClick={() => onOpen(funnel.steps)}>
-                {funnel.name}
-              </button>
-              <span className="muted small">{funnel.steps.length} steps</span>
-              {ctx.canAdmin && (
-                <button
-                  type="button"
-                  className="button button-small button-danger-quiet"
-                  disabled={remove.busy}
-                  onClick={async () => {
-                    if (await remove.run(() => ctx.reports.deleteFunnel(funnel.funnelId))) saved.reload()
+          {saved.data.map((funnel) =>
+            renaming === funnel.funnelId ? (
+              <li key={funnel.funnelId}>
+                <RenameFunnel
+                  funnel={funnel}
+                  action={rename}
+                  onRename={async (next) => {
+                    if (await rename.run(() => ctx.reports.updateFunnel(funnel.funnelId, { name: next }))) {
+                      setRenaming(undefined)
+                      saved.reload()
+                    }
                   }}
-                >
-                  Delete
+                  onCancel={() => {
+                    rename.clear()
+                    setRenaming(undefined)
+                  }}
+                />
+              </li>
+            ) : (
+              <li key={funnel.funnelId} className="toolbar-row">
+                <button type="button" className="link-button" onClick={() => onOpen(funnel)}>
+                  {funnel.name}
                 </button>
-              )}
-            </li>
-          ))}
+                <span className="muted small">{funnel.steps.length} steps</span>
+                {ctx.canAdmin && (
+                  <button
+                    type="button"
+                    className="button button-small button-secondary"
+                    aria-label={`Rename ${funnel.name}`}
+                    onClick={() => {
+                      rename.clear()
+                      setRenaming(funnel.funnelId)
+                    }}
+                  >
+                    Rename
+                  </button>
+                )}
+                {ctx.canAdmin && (
+                  <button
+                    type="button"
+                    className="button button-small button-danger-quiet"
+                    disabled={remove.busy}
+                    onClick={async () => {
+                      if (await remove.run(() => ctx.reports.deleteFunnel(funnel.funnelId))) saved.reload()
+                    }}
+                  >
+                    Delete
+                  </button>
+                )}
+              </li>
+            ),
+          )}
         </ul>
       )}
       {ctx.canAdmin && steps && (
@@ -302,5 +420,42 @@ function SavedFunnels({
       )}
       <FormError error={save.error} />
     </section>
+  )
+}
+
+/** The rename form of one saved funnel; the server's messages show at the name. */
+function RenameFunnel({
+  funnel,
+  action,
+  onRename,
+  onCancel,
+}: {
+  funnel: Funnel
+  action: Action
+  onRename(name: string): void
+  onCancel(): void
+}) {
+  const [name, setName] = useState(funnel.name)
+  return (
+    <form
+      aria-label={`Rename ${funnel.name}`}
+      onSubmit={(event) => {
+        event.preventDefault()
+        onRename(name)
+      }}
+    >
+      <FormError error={action.error} />
+      <Field label="New name" errors={action.error?.field('name')}>
+        {(control) => <input {...control} value={name} onChange={(e) => setName(e.target.value)} required />}
+      </Field>
+      <div className="toolbar-row">
+        <button type="submit" className="button button-small button-primary" disabled={action.busy}>
+          Save name
+        </button>
+        <button type="button" className="button button-small button-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   )
 }

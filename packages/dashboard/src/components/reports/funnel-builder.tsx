@@ -1,14 +1,28 @@
 /**
  * The funnel builder: 2 to 10 steps, each a page (a path, or a prefix ending in `*`) or a custom event
  * (optionally with one property value), picked from the site's pages and event names or typed.
- * Applying hands the steps to the page; the server validates them.
+ * Applying hands the steps to the page; the server validates them. With `update` (a saved funnel is
+ * open and the user may change it), "Update funnel" saves the steps as typed over that funnel, and the
+ * server's messages show at the steps they name.
  */
 import type { FunnelStep } from '@pathlight/protocol'
 import { type FormEvent, useId, useState } from 'react'
-import { draftOf, emptyStep, type StepDraft, stepOf } from '../../lib/funnel-steps'
+import type { ApiError } from '../../api/api-error'
+import { draftOf, emptyStep, type StepDraft, stepErrors, stepOf } from '../../lib/funnel-steps'
+import { FieldErrors } from '../field'
+import { FormError } from '../form-error'
 
 const MAX_STEPS = 10
 const MIN_STEPS = 2
+
+/** Saving the builder's steps over an open saved funnel. */
+export interface FunnelUpdate {
+  /** The saved funnel's name. */
+  name: string
+  busy: boolean
+  error: ApiError | undefined
+  run(steps: FunnelStep[]): void
+}
 
 /** The builder, starting from `steps` (two empty page steps when none). */
 export function FunnelBuilder({
@@ -16,11 +30,13 @@ export function FunnelBuilder({
   pages,
   eventNames,
   onApply,
+  update,
 }: {
   steps?: FunnelStep[]
   pages: string[]
   eventNames: string[]
   onApply(steps: FunnelStep[]): void
+  update?: FunnelUpdate
 }) {
   const [drafts, setDrafts] = useState<StepDraft[]>(() =>
     steps && steps.length > 0 ? steps.map(draftOf) : [emptyStep(), emptyStep()],
@@ -32,9 +48,17 @@ export function FunnelBuilder({
     event.preventDefault()
     onApply(drafts.map(stepOf))
   }
+  const fieldErrors = update?.error?.fieldErrors
+  const listErrors = update?.error?.field('steps')
   return (
     <form className="card funnel-builder" onSubmit={apply} aria-label="Funnel steps">
       <h2>Steps</h2>
+      {update && (
+        <p className="muted">
+          Saved funnel <strong>{update.name}</strong>: change its steps here, then update it.
+        </p>
+      )}
+      {update && <FormError error={update.error} />}
       <datalist id={`${id}-pages`}>
         {pages.map((p) => (
           <option key={p} value={p} />
@@ -46,54 +70,62 @@ export function FunnelBuilder({
         ))}
       </datalist>
       <ol className="funnel-steps-edit">
-        {drafts.map((draft, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: steps are positions; two may be alike
-          <li key={i} className="toolbar-row">
-            <span className="funnel-step-number">{i + 1}</span>
-            <select
-              aria-label={`Step ${i + 1} kind`}
-              value={draft.type}
-              onChange={(e) => change(i, { type: e.target.value as StepDraft['type'] })}
-            >
-              <option value="path">Page</option>
-              <option value="event">Event</option>
-            </select>
-            <input
-              aria-label={draft.type === 'path' ? `Step ${i + 1} page` : `Step ${i + 1} event name`}
-              list={draft.type === 'path' ? `${id}-pages` : `${id}-events`}
-              placeholder={draft.type === 'path' ? '/pricing or /blog/*' : 'signup'}
-              value={draft.target}
-              onChange={(e) => change(i, { target: e.target.value })}
-              required
-            />
-            {draft.type === 'event' && (
-              <>
-                <input
-                  aria-label={`Step ${i + 1} property`}
-                  placeholder="property (optional)"
-                  value={draft.propertyKey}
-                  onChange={(e) => change(i, { propertyKey: e.target.value })}
-                />
-                <input
-                  aria-label={`Step ${i + 1} property value`}
-                  placeholder="value"
-                  value={draft.propertyValue}
-                  onChange={(e) => change(i, { propertyValue: e.target.value })}
-                />
-              </>
-            )}
-            <button
-              type="button"
-              className="button button-small button-danger-quiet"
-              disabled={drafts.length <= MIN_STEPS}
-              onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}
-              aria-label={`Remove step ${i + 1}`}
-            >
-              Remove
-            </button>
-          </li>
-        ))}
+        {drafts.map((draft, i) => {
+          const errors = stepErrors(fieldErrors, i)
+          const errorId = errors.length > 0 ? `${id}-step-${i}-error` : undefined
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: steps are positions; two may be alike
+            <li key={i} className="toolbar-row">
+              <span className="funnel-step-number">{i + 1}</span>
+              <select
+                aria-label={`Step ${i + 1} kind`}
+                value={draft.type}
+                onChange={(e) => change(i, { type: e.target.value as StepDraft['type'] })}
+              >
+                <option value="path">Page</option>
+                <option value="event">Event</option>
+              </select>
+              <input
+                aria-label={draft.type === 'path' ? `Step ${i + 1} page` : `Step ${i + 1} event name`}
+                list={draft.type === 'path' ? `${id}-pages` : `${id}-events`}
+                placeholder={draft.type === 'path' ? '/pricing or /blog/*' : 'signup'}
+                value={draft.target}
+                onChange={(e) => change(i, { target: e.target.value })}
+                required
+                aria-describedby={errorId}
+                aria-invalid={errorId ? true : undefined}
+              />
+              {draft.type === 'event' && (
+                <>
+                  <input
+                    aria-label={`Step ${i + 1} property`}
+                    placeholder="property (optional)"
+                    value={draft.propertyKey}
+                    onChange={(e) => change(i, { propertyKey: e.target.value })}
+                  />
+                  <input
+                    aria-label={`Step ${i + 1} property value`}
+                    placeholder="value"
+                    value={draft.propertyValue}
+                    onChange={(e) => change(i, { propertyValue: e.target.value })}
+                  />
+                </>
+              )}
+              <button
+                type="button"
+                className="button button-small button-danger-quiet"
+                disabled={drafts.length <= MIN_STEPS}
+                onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}
+                aria-label={`Remove step ${i + 1}`}
+              >
+                Remove
+              </button>
+              {errorId && <FieldErrors id={errorId} errors={errors} />}
+            </li>
+          )
+        })}
       </ol>
+      {listErrors && <FieldErrors id={`${id}-steps-error`} errors={listErrors} />}
       <div className="toolbar-row">
         <button
           type="button"
@@ -106,6 +138,18 @@ export function FunnelBuilder({
         <button type="submit" className="button button-primary">
           Show funnel
         </button>
+        {update && (
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={update.busy}
+            onClick={(e) => {
+              if (e.currentTarget.form?.reportValidity()) update.run(drafts.map(stepOf))
+            }}
+          >
+            Update funnel
+          </button>
+        )}
       </div>
     </form>
   )
