@@ -26,6 +26,9 @@ export async function openDirectChdbStore(dataPath: string): Promise<EventsStore
         format: 'JSONEachRow',
       })
     },
+    async insertReplay() {
+      throw new Error('The benchmark adapter stores no session replays')
+    },
     async query<Row>(sql: string, params: Record<string, unknown> = {}) {
       const result = await session.queryBindAsync(sql, params, { format: 'JSON' })
       const text = result.text()

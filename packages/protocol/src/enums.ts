@@ -46,6 +46,7 @@ export const auditActions = [
   'funnel.created',
   'funnel.updated',
   'funnel.deleted',
+  'replay.deleted',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

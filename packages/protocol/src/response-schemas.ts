@@ -176,6 +176,14 @@ export const siteConfig = component(
     trackOutbound: z.boolean(),
     trackUrlParams: z.boolean(),
     retentionDays: retentionDays(),
+    replaySampleRate: doc(
+      z.number().min(0).max(1),
+      'With `sessionReplay`: the share of sessions recorded (0-1, decided per session id; default 1)',
+    ),
+    replayRetentionDays: doc(
+      z.int().min(1).max(365),
+      'Whole days a recording is kept after it is received (1-365; default 30)',
+    ),
   }),
   "A site's configuration.",
 )
@@ -413,6 +421,10 @@ export const session = component(
     session_end: timestamp(),
     referrer: text("Referrer URL of the session's first event ('' for none)"),
     channel: z.string(),
+    hasReplay: doc(
+      z.boolean(),
+      'Whether a session replay recording is stored for it (only on `GET /api/sites/{siteId}/sessions`)',
+    ).optional(),
   }),
   'A session (events of one visitor with less than 30 minutes between them).',
 )
@@ -937,4 +949,38 @@ export const funnelWithResults = component(
     results: funnelReport,
   }),
   'A saved funnel with its figures over the range.',
+)
+
+export const replayResponse = component(
+  'ReplayResponse',
+  z.object({
+    success: z.literal(true),
+    recorded: doc(z.boolean(), 'True when the batch was stored (committed); false: deliberately not stored'),
+    reason: doc(
+      z.string(),
+      'Why it was not stored: `replay is off for this site`, `not sampled`, `excluded_ip`, ' +
+        '`excluded_country`, or `session over its replay cap`',
+    ).optional(),
+  }),
+  'A session replay batch was stored (`recorded:true`) or deliberately not (`recorded:false`).',
+)
+
+export const sessionReplay = component(
+  'SessionReplay',
+  z.object({
+    events: doc(
+      z.array(z.looseObject({ timestamp: z.number() })),
+      "Every stored rrweb event of the session, batches in sequence order, each batch's events as sent",
+    ),
+    meta: z.object({
+      durationMs: count('Milliseconds from the first event to the last'),
+      bytes: count('Bytes stored for the session (batches as sent, gzip or JSON)'),
+      truncated: doc(
+        z.boolean(),
+        'True when the session reached its 20 MB cap (later batches were dropped) or a batch of the ' +
+          'sequence is missing: the recording has gaps or ends early',
+      ),
+    }),
+  }),
+  "A session's recording, for the player.",
 )

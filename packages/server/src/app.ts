@@ -1,6 +1,6 @@
 /**
  * buildApp(deps): the HTTP application. Registers the scopes and never listens (tests use inject()
- * or listen on port 0 themselves). Scopes: public (health, auth, track), analytics (goals, errors: an
+ * or listen on port 0 themselves). Scopes: public (health, auth, track, replay), analytics (goals, errors: an
  * optional caller, read access checked per route) and authenticated (everything else under /api, via a
  * bearer API key or a session cookie).
  */
@@ -35,11 +35,13 @@ import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import type { RouteDoc } from './http/openapi/route-doc.js'
 import { organizationRoutes } from './http/organizations.js'
 import { optionalCaller } from './http/reader.js'
+import { replayRoutes } from './http/replay.js'
 import { reportRoutes } from './http/reports.js'
 import { registerRequestMetrics } from './http/request-metrics.js'
 import { retentionRoutes } from './http/retention.js'
 import { scriptRoutes } from './http/script.js'
 import { registerHsts } from './http/security-headers.js'
+import { sessionReplayRoutes } from './http/session-replay.js'
 import { siteStatusRoutes } from './http/site-status.js'
 import { siteRoutes } from './http/sites.js'
 import { trackRoutes } from './http/track.js'
@@ -53,6 +55,7 @@ import { registerV1Guard } from './http/v1/v1-scope.js'
 import { webhookRoutes } from './http/webhooks.js'
 import type { Ingest } from './ingest/ingest.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
+import { createReplayIngest } from './replay/replay-ingest.js'
 import type { ChangeFeed } from './shared/change-feed.js'
 import { errorBody } from './shared/errors.js'
 import { isNulFree } from './shared/nul-free.js'
@@ -121,6 +124,7 @@ export interface AppDeps {
  */
 export const QUIET_ROUTES: ReadonlySet<string> = new Set([
   '/api/track',
+  '/api/replay',
   '/api/script.js',
   '/api/script-vitals.js',
   '/api/sites/:siteId/tracker-config',
@@ -185,6 +189,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keyLimit: deps.trackKeyLimit,
     redis: deps.redis,
   })
+  await app.register(replayRoutes, {
+    replay: createReplayIngest({ ...deps.ingest.deps, events: deps.events }),
+  })
   await app.register(scriptRoutes, {
     loadSite: (siteId) => findSite(deps.metadata.db, siteId),
     changes: deps.changes,
@@ -203,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(retentionRoutes, analytics)
     await scope.register(journeyRoutes, analytics)
     await scope.register(exportRoutes, analytics)
+    await scope.register(sessionReplayRoutes, analytics)
   })
 
   // Public REST API v1: API keys only, its own rate limit.

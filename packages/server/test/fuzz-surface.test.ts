@@ -167,6 +167,11 @@ function validRequestOf(entry: OperationEntry): ValidRequest {
       pathname: '/fuzz',
       referrer: 'https://ref.example/',
     },
+    'POST /api/replay': {
+      site_id: w.read.siteId,
+      sequence: 0,
+      events: [{ type: 4, timestamp: 1_700_000_000_000, data: { href: 'https://example.com/' } }],
+    },
     'POST /api/organizations/{organizationId}/sites': { name: 'Fuzz', domain: 'fuzz.example.com' },
     'POST /api/sites/{siteId}/goals': { name: 'Fuzz', goalType: 'path', config: { pathPattern: '/fuzz*' } },
     'POST /api/sites/{siteId}/experiments': {
@@ -197,7 +202,7 @@ function validRequestOf(entry: OperationEntry): ValidRequest {
       : base.body === undefined
         ? {}
         : { body: base.body }),
-    ...(entry.key === 'POST /api/track'
+    ...(entry.key === 'POST /api/track' || entry.key === 'POST /api/replay'
       ? { headers: { origin: 'https://example.com', 'user-agent': CHROME_UA } }
       : {}),
   }
@@ -222,6 +227,8 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
     path: entry.path.startsWith('/api/auth/') ? (entry.method === 'GET' ? 'ok' : 'sign-in/email') : 'sites/1',
   }
   if (!destroys(entry)) return values
+  if (entry.path.endsWith('/sessions/{sessionId}/replay'))
+    return { ...values, sessionId: await storeReplay(w.write.siteId, crypto.randomUUID()) }
   const last = entry.path.match(/\{(\w+)\}$/)?.[1]
   switch (last === 'id' ? entry.path.split('/').at(-2) : last) {
     case 'siteId':
@@ -474,7 +481,28 @@ async function openWorld(postgres: boolean): Promise<World> {
   })
   expect(propertyGoal.statusCode, propertyGoal.body).toBe(201)
   await trackSomeEvents(w.read.siteId)
+  await storeReplay(w.read.siteId, 'fuzz-session')
   return w
+}
+
+/** Store a one-batch recording of `sessionId` directly in the events store. @returns the session id */
+async function storeReplay(siteId: number, sessionId: string): Promise<string> {
+  const payload = Buffer.from(
+    JSON.stringify({ site_id: siteId, sequence: 0, events: [{ type: 4, timestamp: 1_700_000_000_000 }] }),
+  )
+  const now = new Date().toISOString()
+  await w.t.services.events.insertReplay({
+    site_id: siteId,
+    session_id: sessionId,
+    sequence: 0,
+    timestamp: new Date(1_700_000_000_000).toISOString(),
+    received_at: now,
+    expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    bytes: payload.length,
+    encoding: 'json',
+    payload,
+  })
+  return sessionId
 }
 
 /**

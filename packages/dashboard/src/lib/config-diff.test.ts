@@ -15,6 +15,8 @@ describe('changedConfig', () => {
     trackOutbound: true,
     trackUrlParams: true,
     retentionDays: null,
+    replaySampleRate: 1,
+    replayRetentionDays: 30,
   }
 
   it('sends only what changed', () => {

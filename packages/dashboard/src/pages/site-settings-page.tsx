@@ -135,6 +135,9 @@ export function SiteSettingsPage({ site, canAdmin, setSite }: SiteContext) {
   )
 }
 
+/** What this form edits: the configuration but the replay settings (no form for them yet). */
+type FormConfig = Omit<SiteConfig, 'replaySampleRate' | 'replayRetentionDays'>
+
 const switchNames = switchGroups.flatMap((group) => group.switches.map((s) => s.name))
 
 /** The on/off fields of a site or a configuration. */
@@ -153,7 +156,7 @@ function ConfigForm({
   canAdmin: boolean
   onSaved: (config: SiteConfig) => void
 }) {
-  const saved: SiteConfig = { ...switchesOf(site), ...lists, retentionDays: site.retentionDays }
+  const saved: FormConfig = { ...switchesOf(site), ...lists, retentionDays: site.retentionDays }
   const [switches, setSwitches] = useState(() => switchesOf(saved))
   const [ipText, setIpText] = useState(() => formatList(lists.excludedIPs))
   const [countryText, setCountryText] = useState(() => formatList(lists.excludedCountries))
@@ -161,7 +164,7 @@ function ConfigForm({
   const [result, setResult] = useState<string>()
   const action = useAction()
 
-  const next: SiteConfig = {
+  const next: FormConfig = {
     ...switches,
     excludedIPs: parseList(ipText),
     excludedCountries: parseList(countryText),

@@ -155,6 +155,26 @@ async function freshExperiment(w: World): Promise<number> {
   return (response.json() as { data: { experimentId: number } }).data.experimentId
 }
 
+/** A one-batch recording of a new session of the matrix's site, stored directly. @returns its session id */
+async function freshReplay(w: World): Promise<string> {
+  const sessionId = crypto.randomUUID()
+  const payload = Buffer.from(
+    JSON.stringify({ site_id: w.siteId, sequence: 0, events: [{ timestamp: 1000 }] }),
+  )
+  await w.t.services.events.insertReplay({
+    site_id: w.siteId,
+    session_id: sessionId,
+    sequence: 0,
+    timestamp: new Date(1000).toISOString(),
+    received_at: new Date().toISOString(),
+    expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    bytes: payload.length,
+    encoding: 'json',
+    payload,
+  })
+  return sessionId
+}
+
 /** Funnel steps for the funnel rows. */
 const funnelSteps = [
   { type: 'path', pathPattern: '/' },
@@ -217,6 +237,23 @@ const table: Row[] = [
     url: '/api/track',
     expect: access.public(204),
     request: async () => ({ url: '/api/track' }),
+  },
+  {
+    method: 'POST',
+    url: '/api/replay',
+    // Keys play no part: the checks are those of a keyless tracking request (replay is off on this site).
+    expect: access.public(200),
+    request: async (w) => ({
+      url: '/api/replay',
+      body: { site_id: w.siteId, sequence: 0, events: [{ type: 4, timestamp: 1000 }] },
+      headers: { origin: 'https://example.com', 'user-agent': CHROME_UA },
+    }),
+  },
+  {
+    method: 'OPTIONS',
+    url: '/api/replay',
+    expect: access.public(204),
+    request: async () => ({ url: '/api/replay' }),
   },
   {
     method: 'GET',
@@ -678,6 +715,18 @@ const table: Row[] = [
     url: '/api/sites/:siteId/sessions/:sessionId/events',
     expect: access.reader(200),
     request: sitePath('/sessions/matrix-session/events'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/sessions/:sessionId/replay',
+    expect: access.reader(200),
+    request: async (w) => sitePath(`/sessions/${await freshReplay(w)}/replay`)(w),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/sessions/:sessionId/replay',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/sessions/${await freshReplay(w)}/replay`)(w),
   },
   {
     method: 'GET',

@@ -11,7 +11,7 @@
  * | `stats[?bucket=]`             | `{current, previous, change, series?}` as v1 stats;   | range, zone  |
  * |                               | bucket hour, day, week or month                       |              |
  * | `breakdown/{name}`            | `[{value, visitors, sessions, pageviews}]`            | page         |
- * | `sessions`                    | `[Session]`, newest first                             | page         |
+ * | `sessions`                    | `[Session]`, newest first, with `hasReplay`           | page         |
  * | `sessions/{sessionId}/events` | `[SessionEvent]`, oldest first (filters ignored)      | page         |
  * | `events[?type=&event_name=    | `[ListedEvent]`, newest first                         | `nextCursor` |
  * |   &cursor=]`                  |                                                       |              |
@@ -45,6 +45,7 @@ import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
 import { parseParams, parseQueryParams, single } from '../query/params.js'
+import { sessionsWithReplay } from '../query/replay.js'
 import type { ReportScope } from '../query/report-scope.js'
 import { querySessionEvents } from '../query/session-events.js'
 import { querySessionList } from '../query/session-list.js'
@@ -201,7 +202,10 @@ export async function reportRoutes(
     async (request) => {
       const scope = await scopeOf(request)
       const { data, total } = await querySessionList(events, scope)
-      return { data, meta: pageMeta(scope.params, total) }
+      const ids = data.map((row) => row.session_id)
+      const replayed = await sessionsWithReplay(events, scope.siteId, ids)
+      const rows = data.map((row) => ({ ...row, hasReplay: replayed.has(row.session_id) }))
+      return { data: rows, meta: pageMeta(scope.params, total) }
     },
   )
 

@@ -61,6 +61,8 @@ describe.each([
         trackOutbound: false,
         trackUrlParams: false,
         retentionDays: 400,
+        replaySampleRate: 0.5,
+        replayRetentionDays: 7,
       }
       const put = await call('PUT', `/api/sites/${site.siteId}/config`, owner.cookie, full)
       expect(put.statusCode).toBe(200)

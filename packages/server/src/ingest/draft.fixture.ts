@@ -12,7 +12,7 @@
 import { type ApiKeys, createApiKeys } from '../auth/api-keys.js'
 import { roleIn } from '../organizations/organizations.js'
 import type { SiteRow } from '../sites/site.js'
-import { findSite, siteDefaults } from '../sites/sites.js'
+import { findSite, replayDefaults, siteDefaults } from '../sites/sites.js'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { type MetadataStore, openMetadataStore } from '../storage/metadata/db.js'
@@ -62,7 +62,7 @@ export function ingestSite(settings: SiteSettings = {}): IngestSite {
     public: flag(undefined, siteDefaults.public),
     salt_user_ids: flag(settings.saltUserIds, siteDefaults.saltUserIds),
     block_bots: flag(settings.blockBots, siteDefaults.blockBots),
-    session_replay: flag(undefined, siteDefaults.sessionReplay),
+    session_replay: flag(settings.sessionReplay, siteDefaults.sessionReplay),
     web_vitals: flag(settings.webVitals, siteDefaults.webVitals),
     track_errors: flag(settings.trackErrors, siteDefaults.trackErrors),
     track_outbound: flag(settings.trackOutbound, siteDefaults.trackOutbound),
@@ -72,6 +72,8 @@ export function ingestSite(settings: SiteSettings = {}): IngestSite {
     monthly_pageview_limit: settings.monthlyPageviewLimit ?? null,
     private_link_key: null,
     retention_days: null,
+    replay_sample_rate: settings.replaySampleRate ?? replayDefaults.replaySampleRate,
+    replay_retention_days: settings.replayRetentionDays ?? replayDefaults.replayRetentionDays,
   }
   return toIngestSite(row)
 }
@@ -144,6 +146,7 @@ export function monthlyPageviews(pageviews: Record<string, number> = {}): Events
       return [{ c: pageviews[month] ?? 0 }] as Row[]
     },
     insert: () => Promise.reject(new Error('monthlyPageviews stores no events')),
+    insertReplay: () => Promise.reject(new Error('monthlyPageviews stores no replays')),
     command: () => Promise.reject(new Error('monthlyPageviews runs no statements')),
     close: () => Promise.resolve(),
   }

@@ -23,6 +23,12 @@ export interface IngestSite {
   trackOutbound: boolean
   trackErrors: boolean
   webVitals: boolean
+  /** Session replay is on: `POST /api/replay` stores batches. */
+  sessionReplay: boolean
+  /** The share of sessions whose replay is recorded, 0-1. */
+  replaySampleRate: number
+  /** Whole days a recording is kept after it is received. */
+  replayRetentionDays: number
   isExcludedIp: (ip: string) => boolean
   excludedCountries: ReadonlySet<string>
   /** Pageviews per calendar month (UTC); null = unlimited. */
@@ -41,6 +47,9 @@ export function toIngestSite(row: SiteRow): IngestSite {
     trackOutbound: toBool(row.track_outbound),
     trackErrors: toBool(row.track_errors),
     webVitals: toBool(row.web_vitals),
+    sessionReplay: toBool(row.session_replay),
+    replaySampleRate: Number(row.replay_sample_rate),
+    replayRetentionDays: Number(row.replay_retention_days),
     isExcludedIp: compileIpMatcher(parseStringList(row.excluded_ips)),
     excludedCountries: new Set(parseStringList(row.excluded_countries).map((c) => c.toUpperCase())),
     monthlyPageviewLimit: row.monthly_pageview_limit === null ? null : Number(row.monthly_pageview_limit),

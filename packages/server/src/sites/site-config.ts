@@ -2,7 +2,8 @@
  * Site configuration (the object of `PUT /api/sites/{id}/config`): read, and partial update with
  * validation. Only the fields sent change. `excludedIPs` entries are IPv4/IPv6 addresses or CIDR
  * ranges; `excludedCountries` are ISO 3166-1 alpha-2 codes, stored upper case; `retentionDays` is whole
- * UTC days of events kept (30-3650), null for the operator's default. An update that changes
+ * UTC days of events kept (30-3650), null for the operator's default; `replaySampleRate` (0-1) and
+ * `replayRetentionDays` (1-365) govern session replay. An update that changes
  * anything is audited (`site.config_changed`) in its transaction and announced as a site change.
  */
 import { z } from 'zod'
@@ -30,9 +31,15 @@ export interface SiteConfig {
   trackUrlParams: boolean
   /** Whole UTC days of events kept; null: the operator's default (`RETENTION_DAYS`), else forever. */
   retentionDays: number | null
+  /** With `sessionReplay`: the share of sessions recorded, 0-1, decided per session id. */
+  replaySampleRate: number
+  /** Whole days a recording is kept after it is received (1-365). */
+  replayRetentionDays: number
 }
 
 export const MAX_EXCLUDED_IPS = 500
+/** The longest replay retention a site may set, in days. */
+export const MAX_REPLAY_RETENTION_DAYS = 365
 export const MAX_EXCLUDED_COUNTRIES = 250
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' })
@@ -102,6 +109,14 @@ export const siteConfigUpdate = z
       .min(MIN_RETENTION_DAYS, `must be at least ${MIN_RETENTION_DAYS} days`)
       .max(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} days`)
       .nullable(),
+    replaySampleRate: z
+      .number({ error: 'must be a number from 0 to 1' })
+      .min(0, 'must be at least 0')
+      .max(1, 'must be at most 1'),
+    replayRetentionDays: z
+      .int({ error: `must be a whole number of days (1-${MAX_REPLAY_RETENTION_DAYS})` })
+      .min(1, 'must be at least 1 day')
+      .max(MAX_REPLAY_RETENTION_DAYS, `must be at most ${MAX_REPLAY_RETENTION_DAYS} days`),
   })
   .partial()
   .strict()
@@ -122,6 +137,8 @@ export function toSiteConfig(row: SiteRow): SiteConfig {
     trackOutbound: toBool(row.track_outbound),
     trackUrlParams: toBool(row.track_url_params),
     retentionDays: row.retention_days === null ? null : Number(row.retention_days),
+    replaySampleRate: Number(row.replay_sample_rate),
+    replayRetentionDays: Number(row.replay_retention_days),
   }
 }
 
@@ -178,6 +195,8 @@ export async function updateSiteConfig(
   if (update.excludedCountries)
     set.excluded_countries = JSON.stringify([...new Set(update.excludedCountries)])
   if (update.retentionDays !== undefined) set.retention_days = update.retentionDays
+  if (update.replaySampleRate !== undefined) set.replay_sample_rate = update.replaySampleRate
+  if (update.replayRetentionDays !== undefined) set.replay_retention_days = update.replayRetentionDays
 
   const before = toSiteConfig(row)
   if (Object.keys(set).length === 0) return { config: before, changed: [] }

@@ -58,6 +58,9 @@ export const siteDefaults = {
   trackUrlParams: true,
 } as const
 
+/** Session replay settings of a new site (and of sites made before them): every session, kept 30 days. */
+export const replayDefaults = { replaySampleRate: 1, replayRetentionDays: 30 } as const
+
 /** Create a site in an organization. @throws AppError 400 naming the invalid field */
 export async function createSite(
   db: MetadataDb,
@@ -92,6 +95,8 @@ export async function createSite(
         excluded_countries: '[]',
         monthly_pageview_limit: null,
         private_link_key: null,
+        replay_sample_rate: replayDefaults.replaySampleRate,
+        replay_retention_days: replayDefaults.replayRetentionDays,
       })
       .returningAll()
       .executeTakeFirstOrThrow()

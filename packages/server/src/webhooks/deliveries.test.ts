@@ -68,6 +68,8 @@ describe('two workers on PostgreSQL', () => {
         excluded_ips: '[]',
         excluded_countries: '[]',
         monthly_pageview_limit: null,
+        replay_sample_rate: 1,
+        replay_retention_days: 30,
         private_link_key: null,
       })
       .returning('site_id')

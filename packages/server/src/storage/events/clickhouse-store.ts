@@ -5,9 +5,11 @@
  * 64-bit integers come back unquoted; rows go in as JSONEachRow (`toInsertRow`).
  */
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
+import { toClickHouseTime } from './clickhouse-time.js'
 import type { EventRow } from './event-row.js'
 import type { EventsStore } from './events-store.js'
 import { migrateEvents } from './migrations/index.js'
+import { type ReplayRow, replayInsertColumns, toReplayInsertRow } from './replay-row.js'
 import { toInsertRow } from './to-insert-row.js'
 
 /**
@@ -48,6 +50,15 @@ export async function clickHouseStore(
     async insert(rows: readonly EventRow[]) {
       if (rows.length === 0) return
       await client.insert({ table: 'events', values: rows.map(toInsertRow), format: 'JSONEachRow' })
+    },
+    async insertReplay(row: ReplayRow) {
+      await client.insert({
+        table: 'replay',
+        values: [toReplayInsertRow(row, toClickHouseTime)],
+        // Named, so that the ephemeral `payload_base64` is an input column (`payload` is made from it).
+        columns: [...replayInsertColumns],
+        format: 'JSONEachRow',
+      })
     },
     async query<Row>(sql: string, params: Record<string, unknown> = {}) {
       const result = await client.query({

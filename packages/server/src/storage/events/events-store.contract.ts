@@ -2,6 +2,7 @@
  * The events store contract: the store must pass these tests on each connection (`chdb-store.test.ts`;
  * `clickhouse-store.test.ts` when CLICKHOUSE_URL names a server).
  */
+import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventRow } from './event-row.fixture.js'
 import type { EventsStore } from './events-store.js'
@@ -18,6 +19,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
     })
     afterAll(async () => {
       await store.command('ALTER TABLE events DELETE WHERE site_id = {site:UInt32}', { site })
+      await store.command('DELETE FROM replay WHERE site_id = {site:UInt32}', { site })
       await store.close()
     })
 
@@ -26,7 +28,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
       const applied = await store.query<{ name: string }>(
         'SELECT name FROM pathlight_migrations ORDER BY name',
       )
-      expect(applied.map((r) => r.name)).toEqual(['001-events'])
+      expect(applied.map((r) => r.name)).toEqual(['001-events', '002-replay'])
     })
 
     it('reads back an inserted row with every column and millisecond timestamps', async () => {
@@ -57,6 +59,34 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         properties: '{"a":1}',
       })
       expect(String(back?.ts)).toMatch(/^2026-11-22T10:00:00\.123/)
+    })
+
+    it('stores a replay batch byte for byte (gzip bytes are not text) and its expiry', async () => {
+      const payload = zlib.gzipSync(JSON.stringify({ events: [{ timestamp: 1 }] }))
+      await store.insertReplay({
+        site_id: site,
+        session_id: 'contract-session',
+        sequence: 3,
+        timestamp: '2026-11-22T10:00:00.123Z',
+        received_at: '2026-11-22T10:00:01.000Z',
+        expires_at: '2036-11-22T10:00:01.000Z',
+        bytes: payload.length,
+        encoding: 'gzip',
+        payload,
+      })
+      const [back] = await store.query<Record<string, unknown>>(
+        `SELECT sequence, timestamp, expires_at, bytes, encoding, base64Encode(payload) AS payload
+         FROM replay WHERE site_id = {site:UInt32} AND session_id = {session:String}`,
+        { site, session: 'contract-session' },
+      )
+      expect(back).toEqual({
+        sequence: 3,
+        timestamp: '2026-11-22 10:00:00.123',
+        expires_at: '2036-11-22 10:00:01',
+        bytes: payload.length,
+        encoding: 'gzip',
+        payload: payload.toString('base64'),
+      })
     })
 
     it('binds parameters: a hostile value is data, not SQL', async () => {

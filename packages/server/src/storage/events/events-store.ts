@@ -18,6 +18,7 @@
  * inserting 10k rows/s peaks ~50 MB higher (short-lived strings until V8's next full GC).
  */
 import type { EventRow } from './event-row.js'
+import type { ReplayRow } from './replay-row.js'
 
 /** How a read query is run, beyond its SQL. */
 export interface QueryOptions {
@@ -33,6 +34,11 @@ export interface EventsStore {
    * directory, or acknowledged by the server). Rejects on any failure; then none may be assumed written.
    */
   insert(rows: readonly EventRow[]): Promise<void>
+  /**
+   * Insert one session replay batch into `replay`, directly (not through the write buffer). Resolves
+   * only once it is committed; rejects on any failure.
+   */
+  insertReplay(row: ReplayRow): Promise<void>
   /**
    * Run a read query and return its rows (JSON output; UInt64 come back as numbers on both connections).
    * @param params values for the query's `{name:Type}` placeholders

@@ -38,6 +38,7 @@ export function timeEventsStore(store: EventsStore, observe: EventsStoreTimings)
         observe.query(label, secondsSince(started))
       }
     },
+    insertReplay: (row) => store.insertReplay(row),
     command: (sql, params) => store.command(sql, params),
     close: () => store.close(),
   }

@@ -70,6 +70,10 @@ export interface SiteTable {
   private_link_key: string | null
   /** Whole UTC days of events kept (migration 007); null: the operator's default (RETENTION_DAYS). */
   retention_days: number | null
+  /** Share of sessions recorded when session_replay is on, 0-1 (migration 009). */
+  replay_sample_rate: number
+  /** Whole days a recording is kept after it is received (migration 009). */
+  replay_retention_days: number
 }
 
 export interface ApiKeyTable {

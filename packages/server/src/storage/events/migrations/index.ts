@@ -4,13 +4,14 @@
  */
 import type { EventsStore } from '../events-store.js'
 import { eventsTable } from './001-events.js'
+import { replayTable } from './002-replay.js'
 
 export interface EventsMigration {
   name: string
   statements: readonly string[]
 }
 
-export const eventsMigrations: readonly EventsMigration[] = [eventsTable]
+export const eventsMigrations: readonly EventsMigration[] = [eventsTable, replayTable]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */
 export async function migrateEvents(store: EventsStore): Promise<void> {

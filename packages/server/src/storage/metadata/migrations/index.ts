@@ -11,6 +11,7 @@ import { experiments } from './005-experiments.js'
 import { apiKeyScopes } from './006-api-key-scopes.js'
 import { siteRetention } from './007-site-retention.js'
 import { funnels } from './008-funnels.js'
+import { replaySettings } from './009-replay-settings.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -28,4 +29,5 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   apiKeyScopes,
   siteRetention,
   funnels,
+  replaySettings,
 ]

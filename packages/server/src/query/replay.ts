@@ -1,0 +1,82 @@
+/**
+ * The events store's SQL for session replay (`replay` table, events migration 002): how many bytes a
+ * session's recording holds (the per-session cap), its batches for playback, which sessions of a list
+ * have one, and the deletion of one session's or a whole site's recordings. Rows past `expires_at` are
+ * never read, whether or not TTL has dropped them yet.
+ */
+import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+
+/** One stored batch as playback reads it: `payload` is the body as sent, base64-encoded. */
+export interface StoredReplayBatch {
+  sequence: number
+  timestamp: string
+  bytes: number
+  encoding: 'gzip' | 'json'
+  payload: string
+}
+
+const LIVE = 'site_id = {site:UInt32} AND session_id = {session:String} AND expires_at > now()'
+
+/** Bytes a session's recording holds (batches as sent), 0 when it has none. */
+export async function replayBytesOfSession(
+  events: EventsStore,
+  siteId: number,
+  sessionId: string,
+): Promise<number> {
+  const [row] = await events.query<{ bytes: number | string }>(
+    `SELECT sum(bytes) AS bytes FROM replay WHERE ${LIVE}`,
+    { site: siteId, session: sessionId },
+  )
+  return Number(row?.bytes ?? 0)
+}
+
+/**
+ * A session's batches in sequence order. A batch stored twice (a client retry after a lost answer)
+ * is read once: the first one received.
+ */
+export async function replayBatchesOfSession(
+  events: EventsStore,
+  siteId: number,
+  sessionId: string,
+): Promise<StoredReplayBatch[]> {
+  const rows = await events.query<StoredReplayBatch>(
+    `SELECT sequence, timestamp, bytes, encoding, base64Encode(payload) AS payload
+     FROM replay WHERE ${LIVE}
+     ORDER BY sequence, received_at LIMIT 1 BY sequence`,
+    { site: siteId, session: sessionId },
+    { label: 'session-replay' },
+  )
+  return rows.map((row) => ({
+    ...row,
+    sequence: Number(row.sequence),
+    bytes: Number(row.bytes),
+    timestamp: fromClickHouseTime(row.timestamp),
+  }))
+}
+
+/** Which of `sessionIds` have a recording (for the session list's `hasReplay`). */
+export async function sessionsWithReplay(
+  events: EventsStore,
+  siteId: number,
+  sessionIds: readonly string[],
+): Promise<Set<string>> {
+  if (sessionIds.length === 0) return new Set()
+  const rows = await events.query<{ session_id: string }>(
+    `SELECT DISTINCT session_id FROM replay
+     WHERE site_id = {site:UInt32} AND session_id IN {sessions:Array(String)} AND expires_at > now()`,
+    { site: siteId, sessions: sessionIds },
+  )
+  return new Set(rows.map((row) => row.session_id))
+}
+
+/** Delete a session's recording (a lightweight delete: gone from reads at once). */
+export const deleteSessionReplayRows = (events: EventsStore, siteId: number, sessionId: string) =>
+  events.command('DELETE FROM replay WHERE site_id = {site:UInt32} AND session_id = {session:String}', {
+    site: siteId,
+    session: sessionId,
+  })
+
+/** Delete every recording of a site. */
+export const deleteSiteReplays = (events: EventsStore, siteId: number): Promise<void> =>
+  events.command('DELETE FROM replay WHERE site_id = {site:UInt32}', { site: siteId })

@@ -1,0 +1,133 @@
+/**
+ * The session replay use case behind `POST /api/replay`: one batch of a recording in, committed to the
+ * events store's `replay` table (directly: not through the tracking write buffer), or refused.
+ *
+ * Order: decode (400, 413) -> site (404) -> `sessionReplay` off (200 `recorded:false`) -> the keyless
+ * checks of `/api/track` as ingest stages on a draft (domain 403, bots 403, excluded IP or country 200
+ * `recorded:false`) -> the visitor's id and session, exactly as `putUserId` and `putSession` make them,
+ * so the batch joins the session the visitor's pageviews get (and keeps it alive, as an event would)
+ * -> sampling (200 `recorded:false`) -> the per-session cap -> insert (503 on failure).
+ *
+ * The per-session cap: once a session's stored batches reach `MAX_SESSION_REPLAY_BYTES`, later batches
+ * are acknowledged and dropped (200 `recorded:false`, reason `session over its replay cap`): a 4xx would
+ * read as a broken client, and the recorder should simply stop. The batch that crosses the cap is still
+ * stored, so a session holds at most the cap plus one body. API keys play no part: replay is for
+ * browsers, and the checks are those of a keyless tracking request.
+ */
+import type { TrackPayload } from '@pathlight/protocol'
+import type { IngestDeps } from '../ingest/deps.js'
+import type { Draft, Incoming } from '../ingest/draft.js'
+import { type RejectReason, toResponse } from '../ingest/outcome.js'
+import type { Stage } from '../ingest/pipeline.js'
+import { checkDomain } from '../ingest/stages/check-domain.js'
+import { dropBots } from '../ingest/stages/drop-bots.js'
+import { dropExcludedCountry } from '../ingest/stages/drop-excluded-country.js'
+import { dropExcludedIp } from '../ingest/stages/drop-excluded-ip.js'
+import { putGeolocation } from '../ingest/stages/put-geolocation.js'
+import { putUserAgent } from '../ingest/stages/put-user-agent.js'
+import { putUserId } from '../ingest/stages/put-user-id.js'
+import { toEventRow } from '../ingest/to-event-row.js'
+import { replayBytesOfSession } from '../query/replay.js'
+import { errorBody } from '../shared/errors.js'
+import { parseSiteId } from '../sites/sites.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import { decodeReplayBody } from './decode-replay-body.js'
+import { isReplaySampled } from './is-replay-sampled.js'
+
+/** The largest body `POST /api/replay` takes, as sent (gzip or JSON), in bytes. */
+export const MAX_REPLAY_BODY_BYTES = 1024 * 1024
+/** What one session's recording may hold (batches as sent); later batches are dropped. */
+export const MAX_SESSION_REPLAY_BYTES = 20 * 1024 * 1024
+
+const DAY_MS = 24 * 60 * 60_000
+
+/** The checks of a keyless tracking request that a replay batch passes too, in the pipeline's order. */
+export const replayStages = [
+  checkDomain,
+  dropBots,
+  dropExcludedIp,
+  putGeolocation,
+  dropExcludedCountry,
+  putUserAgent,
+  putUserId,
+] as const satisfies readonly Stage[]
+
+/** A replay request without transport types: the raw body and the headers the checks read. */
+export type ReplayIncoming = Omit<Incoming, 'body' | 'authorization'> & { body: Buffer }
+
+export interface ReplayResult {
+  status: number
+  body: Record<string, unknown>
+  /** The session the batch was attached to, once it was known. */
+  sessionId?: string
+}
+
+export interface ReplayIngest {
+  accept(incoming: ReplayIncoming): Promise<ReplayResult>
+}
+
+const notRecorded = (reason: string, sessionId?: string): ReplayResult => ({
+  status: 200,
+  body: { success: true, recorded: false, reason },
+  sessionId,
+})
+
+/** A pipeline reason as this endpoint answers it: exclusions say `recorded:false`, not `tracked:false`. */
+function refuse(reason: RejectReason): ReplayResult {
+  const response = toResponse(reason)
+  return response.status === 200 ? notRecorded(String(response.body.reason)) : response
+}
+
+export function createReplayIngest(deps: IngestDeps & { events: EventsStore }): ReplayIngest {
+  return {
+    async accept(incoming) {
+      const decoded = await decodeReplayBody(incoming.body)
+      if (!decoded.ok) return { status: decoded.status, body: errorBody(decoded.error, decoded.details) }
+      const { batch, encoding } = decoded
+      const siteId = parseSiteId(batch.site_id)
+      const site = siteId === null ? null : await deps.sites.get(siteId)
+      if (!site) return refuse({ kind: 'site_not_found' })
+      if (!site.sessionReplay) return notRecorded('replay is off for this site')
+
+      const now = deps.clock()
+      const payload: TrackPayload = { site_id: batch.site_id, type: 'pageview', user_id: batch.user_id }
+      const draft: Draft = {
+        incoming: { ...incoming, body: undefined, authorization: undefined },
+        now,
+        payload,
+        site,
+        authenticated: false,
+        ip: incoming.ip,
+        userAgent: incoming.userAgent ?? '',
+        newSession: false,
+        row: toEventRow(payload, site.siteId, now),
+      }
+      for (const stage of replayStages) {
+        const result = await stage(draft, deps)
+        if (!result.ok) return refuse(result.reason)
+      }
+      const { sessionId } = await deps.sessions.touch(`${site.siteId}:${draft.row.user_id}`, now)
+      if (!isReplaySampled(sessionId, site.replaySampleRate)) return notRecorded('not sampled', sessionId)
+
+      try {
+        const stored = await replayBytesOfSession(deps.events, site.siteId, sessionId)
+        if (stored >= MAX_SESSION_REPLAY_BYTES) return notRecorded('session over its replay cap', sessionId)
+        const first = batch.events[0]?.timestamp ?? now
+        await deps.events.insertReplay({
+          site_id: site.siteId,
+          session_id: sessionId,
+          sequence: batch.sequence,
+          timestamp: new Date(first).toISOString(),
+          received_at: new Date(now).toISOString(),
+          expires_at: new Date(now + site.replayRetentionDays * DAY_MS).toISOString(),
+          bytes: incoming.body.length,
+          encoding,
+          payload: incoming.body,
+        })
+      } catch {
+        return { ...refuse({ kind: 'store_unavailable' }), sessionId }
+      }
+      return { status: 200, body: { success: true, recorded: true }, sessionId }
+    },
+  }
+}

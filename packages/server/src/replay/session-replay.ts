@@ -1,0 +1,109 @@
+/**
+ * A session's recording for the player, and its deletion. Reading inflates each stored batch as it
+ * was sent (gzip or JSON) and concatenates the batches' events in sequence order. Deleting is audited
+ * (`replay.deleted`) after the rows are gone.
+ */
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
+import type { ReplayEvent } from '@pathlight/protocol'
+import { recordAudit } from '../audit/audit-log.js'
+import {
+  deleteSessionReplayRows,
+  replayBatchesOfSession,
+  replayBytesOfSession,
+  type StoredReplayBatch,
+} from '../query/replay.js'
+import { notFound } from '../shared/errors.js'
+import type { Clock } from '../shared/time.js'
+import type { SiteRow } from '../sites/site.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import { MAX_REPLAY_BATCH_JSON_BYTES } from './decode-replay-body.js'
+import { MAX_SESSION_REPLAY_BYTES } from './replay-ingest.js'
+
+const gunzip = promisify(zlib.gunzip)
+
+/** What `GET /api/sites/{siteId}/sessions/{sessionId}/replay` answers in `data`. */
+export interface SessionReplay {
+  events: ReplayEvent[]
+  meta: {
+    /** From the first event's timestamp to the last one's. */
+    durationMs: number
+    /** Bytes stored for the session (batches as sent). */
+    bytes: number
+    /** The session reached its cap (later batches were dropped), or a batch in the sequence is missing. */
+    truncated: boolean
+  }
+}
+
+export const replayNotFound = () => notFound('Replay not found')
+
+/** Session ids are UUIDs; anything far longer names no recording. */
+const MAX_SESSION_ID_LENGTH = 128
+
+/** @throws AppError 404 when the session has no recording */
+export async function readSessionReplay(
+  events: EventsStore,
+  site: SiteRow,
+  sessionId: string,
+): Promise<SessionReplay> {
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) throw replayNotFound()
+  const batches = await replayBatchesOfSession(events, site.site_id, sessionId)
+  if (batches.length === 0) throw replayNotFound()
+  const all: ReplayEvent[] = []
+  let first = Number.POSITIVE_INFINITY
+  let last = Number.NEGATIVE_INFINITY
+  for (const batch of batches) {
+    for (const event of await eventsOf(batch)) {
+      all.push(event)
+      first = Math.min(first, event.timestamp)
+      last = Math.max(last, event.timestamp)
+    }
+  }
+  const bytes = batches.reduce((sum, batch) => sum + batch.bytes, 0)
+  const gap = batches.some((batch, i) => batch.sequence !== (batches[0]?.sequence ?? 0) + i)
+  return {
+    events: all,
+    meta: {
+      durationMs: all.length ? last - first : 0,
+      bytes,
+      truncated: bytes >= MAX_SESSION_REPLAY_BYTES || gap || (batches[0]?.sequence ?? 0) !== 0,
+    },
+  }
+}
+
+/** The events of one stored batch (validated when it was received). */
+async function eventsOf(batch: StoredReplayBatch): Promise<ReplayEvent[]> {
+  const raw = Buffer.from(batch.payload, 'base64')
+  const text =
+    batch.encoding === 'gzip' ? await gunzip(raw, { maxOutputLength: MAX_REPLAY_BATCH_JSON_BYTES }) : raw
+  const body = JSON.parse(text.toString('utf8')) as { events?: ReplayEvent[] }
+  return Array.isArray(body.events) ? body.events : []
+}
+
+/**
+ * Delete a session's recording on behalf of `actorUserId`, and audit it.
+ * @throws AppError 404 when the session has no recording
+ */
+export async function deleteSessionReplay(
+  deps: { db: MetadataDb; events: EventsStore; clock?: Clock },
+  site: SiteRow,
+  actorUserId: string,
+  sessionId: string,
+): Promise<void> {
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) throw replayNotFound()
+  const bytes = await replayBytesOfSession(deps.events, site.site_id, sessionId)
+  if (bytes === 0) throw replayNotFound()
+  await deleteSessionReplayRows(deps.events, site.site_id, sessionId)
+  await recordAudit(
+    deps.db,
+    {
+      organizationId: site.organization_id,
+      siteId: site.site_id,
+      actorUserId,
+      action: 'replay.deleted',
+      details: { sessionId, bytes },
+    },
+    deps.clock,
+  )
+}
