@@ -89,7 +89,9 @@ async function main(): Promise<void> {
 
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-bench-import-prof-'))
   const server = await spawnServer(
-    cpuProfile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {},
+    cpuProfile
+      ? { entry: 'build', nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }
+      : { entry: 'build' },
   )
   const exportFile = path.join(os.tmpdir(), `pathlight-bench-import-${process.pid}.ndjson`)
   const wholeRun = sampleRss(server.pid)

@@ -23,7 +23,11 @@ export interface ServerProcess {
 }
 
 /** `startServerProcess` as exported by the testing module. */
-export type StartServerProcess = (opts: { env?: Record<string, string> }) => Promise<ServerProcess>
+export type StartServerProcess = (opts: {
+  env?: Record<string, string>
+  /** `build`: the compiled server, as `npm start` runs it (what the benchmark measures). */
+  entry?: 'sources' | 'build'
+}) => Promise<ServerProcess>
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 

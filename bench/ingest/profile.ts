@@ -29,6 +29,7 @@ const logFile = path.resolve(
 
 const server = await startServerProcess({
   env: { PATHLIGHT_TRACK_KEY_LIMIT: '100000000' },
+  entry: 'build',
   nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
 })
 const requests = buildTrackBodies(logFile, { siteId: server.siteId, domain: server.domain })

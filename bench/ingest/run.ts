@@ -113,7 +113,10 @@ async function benchPathlight(): Promise<
   if (!start) return { skipped: `${path.relative(process.cwd(), serverContractPath)} does not exist yet` }
   log('pathlight: starting server child process')
   // LOG_LEVEL as `npm start` ships it (the test harness's default is warn).
-  const server = await start({ env: { PATHLIGHT_TRACK_KEY_LIMIT: '100000000', LOG_LEVEL: 'info' } })
+  const server = await start({
+    env: { PATHLIGHT_TRACK_KEY_LIMIT: '100000000', LOG_LEVEL: 'info' },
+    entry: 'build',
+  })
   const rss = sampleRss(server.pid)
   try {
     const requests = buildTrackBodies(demoLog, {

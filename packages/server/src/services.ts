@@ -5,7 +5,7 @@
  * what the domain commands change to every cache of metadata in this process.
  */
 import path from 'node:path'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { Registry } from 'prom-client'
 import { type AlertRules, createAlertRules } from './alerts/alert-rules.js'
 import { type EvaluationResult, evaluateAlerts } from './alerts/evaluate-alerts.js'
@@ -112,8 +112,10 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     const store = await openEventsStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir })
     const events = metrics ? timeEventsStore(store, eventsStoreTimings(metrics)) : store
     opened.push(events)
+    // ioredis and pg are loaded only when configured: a single process on the embedded stores does not
+    // hold their code.
     const redis = config.redisUrl
-      ? new Redis(config.redisUrl, {
+      ? new (await import('ioredis')).Redis(config.redisUrl, {
           maxRetriesPerRequest: 2,
           connectTimeout: 5000,
           lazyConnect: true,

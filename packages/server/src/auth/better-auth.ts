@@ -17,6 +17,7 @@ import { createAuthMiddleware } from 'better-auth/api'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { getSetting, setSettingOnce } from '../storage/metadata/instance-settings.js'
 import type { OriginPolicy } from './origin-policy.js'
+import { installQuietAuthStorage } from './quiet-async-storage.js'
 
 /** The request header that carries the client address to Better Auth (set by `http/caller.ts`). */
 export const CLIENT_IP_HEADER = 'x-pathlight-client-ip'
@@ -35,6 +36,7 @@ export interface AuthOptions {
 
 /** Build the Better Auth instance. Its `handler(Request)` serves `/api/auth/*`. */
 export function createAuth({ store, secret, baseUrl, disableSignup, origins, logLevel }: AuthOptions) {
+  installQuietAuthStorage()
   return betterAuth({
     appName: 'Pathlight',
     database: { db: store.db, type: store.dialect },

@@ -8,7 +8,6 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { buildApp } from '../app.js'
 import { loadConfig } from '../config.js'
@@ -17,9 +16,9 @@ import { createProgressBar } from '../demo/progress-bar.js'
 import { replayAccessLog } from '../demo/replay.js'
 import { seedInstance } from '../demo/seed-instance.js'
 import { openServices } from '../services.js'
+import { SERVER_ROOT } from '../shared/server-root.js'
 import { readDemoSummary } from './demo-summary.js'
 
-const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export async function runDemo(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -27,7 +26,7 @@ export async function runDemo(args: string[]): Promise<void> {
     options: { log: { type: 'string' }, 'data-dir': { type: 'string' }, keep: { type: 'boolean' } },
   })
   const logPath = path.resolve(
-    values.log ?? path.join(serverRoot, 'demo-data/elastic-examples-apache_logs.txt'),
+    values.log ?? path.join(SERVER_ROOT, 'demo-data/elastic-examples-apache_logs.txt'),
   )
   const dataDir = values['data-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-demo-'))
   console.log(`Pathlight demo\n  log:  ${logPath}\n  data: ${dataDir}`)

@@ -16,12 +16,13 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { SERVER_ROOT } from '../shared/server-root.js'
 import { notModified } from './openapi/doc-parts.js'
 import { media } from './openapi/route-doc.js'
 import { htmlPageHeaders } from './security-headers.js'
 
 /** Where `npm run build -w @pathlight/dashboard` writes the app. */
-export const DASHBOARD_DIST_DIR = path.resolve(import.meta.dirname, '../../../dashboard/dist')
+export const DASHBOARD_DIST_DIR = path.resolve(SERVER_ROOT, '../dashboard/dist')
 
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 export const PAGE_CACHE_CONTROL = 'no-cache'

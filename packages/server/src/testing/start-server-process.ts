@@ -32,13 +32,23 @@ export interface SpawnOptions {
   dataDir?: string
   /** Extra arguments for node itself, e.g. ['--cpu-prof']. */
   nodeArgs?: string[]
+  /**
+   * What runs: `sources` (default), `src/cli.ts` through tsx's loader, so tests exercise the code as
+   * it is now; `build`, `bin/pathlight.js` on the compiled `dist/` with plain node, as `npm start`
+   * runs it (benchmarks measure this; it must have been built).
+   */
+  entry?: 'sources' | 'build'
 }
 
 export async function spawnServer(options: SpawnOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-proc-'))
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), 'bin/pathlight.js', 'serve'],
+    [
+      ...(options.nodeArgs ?? []),
+      ...(options.entry === 'build' ? ['bin/pathlight.js'] : ['--import', 'tsx', 'src/cli.ts']),
+      'serve',
+    ],
     {
       cwd: serverRoot,
       env: {

@@ -6,8 +6,10 @@
  * the security schemes, and the usual error answers each access level implies.
  */
 import fs from 'node:fs'
+import path from 'node:path'
 import { errorResponse } from '@pathlight/protocol'
 import type { RouteInfo } from '../../app.js'
+import { SERVER_ROOT } from '../../shared/server-root.js'
 import { accessRules, securitySchemes } from './access-rules.js'
 import { type ResponseDoc, type RouteDoc, type Status, tags } from './route-doc.js'
 import { type JsonSchema, toJsonSchema } from './to-json-schema.js'
@@ -224,7 +226,7 @@ function sortKeys<T>(record: Record<string, T>): Record<string, T> {
 let version: string | undefined
 function serverVersion(): string {
   if (version === undefined) {
-    const file = new URL('../../../package.json', import.meta.url)
+    const file = path.join(SERVER_ROOT, 'package.json')
     version = String((JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: unknown }).version ?? '0.0.0')
   }
   return version

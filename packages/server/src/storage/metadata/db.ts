@@ -13,7 +13,6 @@ import {
   PostgresDialect,
   SqliteDialect,
 } from 'kysely'
-import pg from 'pg'
 import { type MetadataDialect, metadataMigrations } from './migrations/index.js'
 import type { MetadataSchema } from './schema.js'
 
@@ -46,6 +45,7 @@ export async function openMetadataStore(location: MetadataLocation): Promise<Met
     db = new Kysely<MetadataSchema>({ dialect: new SqliteDialect({ database: sqlite }) })
     dialect = 'sqlite'
   } else {
+    const { default: pg } = await import('pg')
     const pool = new pg.Pool({ connectionString: location.postgres, max: 10 })
     // An idle client whose connection the server ended (restart, failover) must not crash the process;
     // the pool replaces it on the next checkout.
