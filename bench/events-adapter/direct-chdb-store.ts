@@ -6,11 +6,14 @@
  */
 import fs from 'node:fs'
 import { Session } from 'chdb'
-import { toClickHouseTime } from '../../packages/server/src/storage/events/clickhouse-time.js'
+import {
+  EVENT_COLUMNS,
+  EVENT_ROW_FORMAT,
+  encodeEventRow,
+} from '../../packages/server/src/storage/events/encode-event-row.js'
 import type { EventRow } from '../../packages/server/src/storage/events/event-row.js'
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
 import { migrateEvents } from '../../packages/server/src/storage/events/migrations/index.js'
-import { toInsertRow } from '../../packages/server/src/storage/events/to-insert-row.js'
 
 /** @param dataPath chDB's data directory (the one this process may have; another session may share it) */
 export async function openDirectChdbStore(dataPath: string): Promise<EventsStore> {
@@ -19,11 +22,15 @@ export async function openDirectChdbStore(dataPath: string): Promise<EventsStore
   const store: EventsStore = {
     kind: 'chdb',
     async insert(rows: readonly EventRow[]) {
-      if (rows.length === 0) return
+      await store.insertEncoded(rows.map(encodeEventRow))
+    },
+    async insertEncoded(lines: readonly string[]) {
+      if (lines.length === 0) return
       await session.insert({
         table: 'events',
-        values: Buffer.from(toInsertJson(rows)),
-        format: 'JSONEachRow',
+        values: Buffer.from(`${lines.join('\n')}\n`),
+        format: EVENT_ROW_FORMAT,
+        columns: EVENT_COLUMNS,
       })
     },
     async insertReplay() {
@@ -50,17 +57,3 @@ export async function openDirectChdbStore(dataPath: string): Promise<EventsStore
   }
   return store
 }
-
-/** Newline-separated JSON objects, one per row (stringified once; the rare row with a lone surrogate redone). */
-function toInsertJson(rows: readonly EventRow[]): string {
-  let out = ''
-  for (const row of rows) {
-    const line = JSON.stringify({ ...row, timestamp: toClickHouseTime(row.timestamp) })
-    out += ESCAPED_SURROGATE.test(line) ? JSON.stringify(toInsertRow(row)) : line
-    out += '\n'
-  }
-  return out
-}
-
-/** A surrogate as JSON.stringify escapes it (it escapes lone ones only). */
-const ESCAPED_SURROGATE = /\\ud[89a-f]/

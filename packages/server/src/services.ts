@@ -165,7 +165,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       })
       buffer = createJournaledWriteBuffer(
         await openJournal(journalDir, { fsync: config.ingestJournal.fsync }),
-        (rows) => events.insert(rows),
+        (lines) => events.insertEncoded(lines),
         {
           maxRows: config.ingestFlush.rows,
           maxDelayMs: config.ingestFlush.ms,

@@ -146,6 +146,7 @@ export function monthlyPageviews(pageviews: Record<string, number> = {}): Events
       return [{ c: pageviews[month] ?? 0 }] as Row[]
     },
     insert: () => Promise.reject(new Error('monthlyPageviews stores no events')),
+    insertEncoded: () => Promise.reject(new Error('monthlyPageviews stores no events')),
     insertReplay: () => Promise.reject(new Error('monthlyPageviews stores no replays')),
     command: () => Promise.reject(new Error('monthlyPageviews runs no statements')),
     close: () => Promise.resolve(),

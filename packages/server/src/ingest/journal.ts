@@ -1,6 +1,7 @@
 /**
  * The ingest journal: an append-only log of accepted event rows on local disk
- * (`DATA_DIR/journal/NNNNNNNNNN.jsonl`, one JSON row per line), in numbered segments.
+ * (`DATA_DIR/journal/NNNNNNNNNN.jsonl`, one row per line as the events store's insert takes it: a
+ * JSONCompactEachRow line of `encodeEventRow`), in numbered segments.
  *
  * Why: an acknowledged event must survive `kill -9`, and a chDB insert costs 4-6 ms whatever its size
  * (43 columns), which caps a commit-per-request design at concurrency / 5 ms. A journal append is one
@@ -11,18 +12,21 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { EventRow } from '../storage/events/event-row.js'
+import { decodeEventLine, type EncodedEvent } from '../storage/events/encode-event-row.js'
 
 export interface JournalSegment {
   path: string
-  rows: EventRow[]
-  /** Lines that were not valid JSON (a write torn by a crash; such rows were never acknowledged). */
+  rows: EncodedEvent[]
+  /** Lines that were not rows (a write torn by a crash; such rows were never acknowledged). */
   tornLines: number
 }
 
 export interface Journal {
-  /** Append rows to the current segment; resolves once written (and fsynced when configured). */
-  append(rows: readonly EventRow[]): Promise<void>
+  /**
+   * Append encoded rows (`encodeEventRow` lines, no newlines) to the current segment; resolves once
+   * written (and fsynced when configured).
+   */
+  append(lines: readonly string[]): Promise<void>
   /** Close the current segment and open the next; returns the closed segment's path. */
   rotate(): Promise<string>
   /** Delete a closed segment whose rows are all committed to the events store. */
@@ -41,15 +45,13 @@ export function readLeftoverSegments(dir: string): JournalSegment[] {
     .sort()
     .map((name) => {
       const file = path.join(dir, name)
-      const rows: EventRow[] = []
+      const rows: EncodedEvent[] = []
       let tornLines = 0
       for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
         if (line === '') continue
-        try {
-          rows.push(JSON.parse(line) as EventRow)
-        } catch {
-          tornLines++
-        }
+        const row = decodeEventLine(line)
+        if (row) rows.push(row)
+        else tornLines++
       }
       return { path: file, rows, tornLines }
     })
@@ -67,9 +69,9 @@ export async function openJournal(dir: string, options: { fsync?: boolean } = {}
   let handle = await fs.promises.open(currentPath, 'a')
 
   return {
-    async append(rows) {
+    async append(lines) {
       let text = ''
-      for (const row of rows) text += `${JSON.stringify(row)}\n`
+      for (const line of lines) text += `${line}\n`
       await handle.write(text)
       if (options.fsync) await handle.datasync()
     },

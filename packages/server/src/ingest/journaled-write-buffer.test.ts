@@ -6,6 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openChdbStore } from '../storage/events/chdb-store.js'
+import { encodeEventRow } from '../storage/events/encode-event-row.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { openJournal, readLeftoverSegments } from './journal.js'
@@ -37,10 +38,14 @@ describe('journaled write buffer', () => {
   it('acknowledges once journaled, then commits to the store and deletes the segment', async () => {
     const site = nextSite++
     const dir = path.join(root, `j${site}`)
-    const buffer = createJournaledWriteBuffer(await openJournal(dir), (rows) => events.insert(rows), {
-      maxRows: 1000,
-      maxDelayMs: 60_000,
-    })
+    const buffer = createJournaledWriteBuffer(
+      await openJournal(dir),
+      (lines) => events.insertEncoded(lines),
+      {
+        maxRows: 1000,
+        maxDelayMs: 60_000,
+      },
+    )
     await Promise.all(
       Array.from({ length: 100 }, (_, i) => buffer.add(eventRow({ site_id: site, pathname: `/${i}` }))),
     )
@@ -58,7 +63,7 @@ describe('journaled write buffer', () => {
     const site = nextSite++
     const buffer = createJournaledWriteBuffer(
       await openJournal(path.join(root, `j${site}`)),
-      (rows) => events.insert(rows),
+      (lines) => events.insertEncoded(lines),
       { maxRows: 10, maxDelayMs: 20 },
     )
     await Promise.all(Array.from({ length: 25 }, () => buffer.add(eventRow({ site_id: site }))))
@@ -69,9 +74,9 @@ describe('journaled write buffer', () => {
   it('keeps rows whose insert failed and commits them on a later try, once', async () => {
     const site = nextSite++
     let failures = 1
-    const insert = async (rows: readonly ReturnType<typeof eventRow>[]) => {
+    const insert = async (lines: readonly string[]) => {
       if (failures-- > 0) throw new Error('events store unavailable')
-      await events.insert(rows)
+      await events.insertEncoded(lines)
     }
     const buffer = createJournaledWriteBuffer(await openJournal(path.join(root, `j${site}`)), insert, {
       maxRows: 1000,
@@ -87,9 +92,9 @@ describe('journaled write buffer', () => {
   it('reports the age of the oldest uncommitted row, growing while inserts fail, 0 once committed', async () => {
     const site = nextSite++
     let failures = 1
-    const insert = async (rows: readonly ReturnType<typeof eventRow>[]) => {
+    const insert = async (lines: readonly string[]) => {
       if (failures-- > 0) throw new Error('events store unavailable')
-      await events.insert(rows)
+      await events.insertEncoded(lines)
     }
     const buffer = createJournaledWriteBuffer(await openJournal(path.join(root, `j${site}`)), insert, {
       maxRows: 1000,
@@ -110,7 +115,7 @@ describe('journaled write buffer', () => {
     const site = nextSite++
     const buffer = createJournaledWriteBuffer(
       await openJournal(path.join(root, `j${site}`)),
-      (rows) => events.insert(rows),
+      (lines) => events.insertEncoded(lines),
       { maxRows: 1000, maxDelayMs: 60_000, maxPendingRows: 3 },
     )
     await Promise.all(Array.from({ length: 3 }, () => buffer.add(eventRow({ site_id: site }))))
@@ -126,9 +131,9 @@ describe('recoverJournal', () => {
     const dir = path.join(root, `j${site}`)
     const rows = Array.from({ length: 50 }, (_, i) => eventRow({ site_id: site, pathname: `/${i}` }))
     const journal = await openJournal(dir)
-    await journal.append(rows.slice(0, 30))
+    await journal.append(rows.slice(0, 30).map(encodeEventRow))
     await journal.rotate()
-    await journal.append(rows.slice(30))
+    await journal.append(rows.slice(30).map(encodeEventRow))
     // A crash: the first 10 rows reached the store, the process died before deleting anything.
     await events.insert(rows.slice(0, 10))
     fs.appendFileSync(readLeftoverSegments(dir).at(-1)?.path ?? '', '{"event_id":"torn')
@@ -151,17 +156,37 @@ describe('recoverJournal', () => {
   })
 })
 
+describe('recoverJournal and journals of earlier versions', () => {
+  it('inserts the object lines (one JSON object per row) that segments held before rows were encoded once', async () => {
+    const site = nextSite++
+    const dir = path.join(root, `j${site}`)
+    fs.mkdirSync(dir, { recursive: true })
+    const rows = Array.from({ length: 4 }, (_, i) => eventRow({ site_id: site, pathname: `/old/${i}` }))
+    fs.writeFileSync(
+      path.join(dir, '0000000001.jsonl'),
+      rows.map((row) => `${JSON.stringify(row)}\n`).join(''),
+    )
+    const report = await recoverJournal(dir, events)
+    expect(report).toMatchObject({ segments: 1, rows: 4, inserted: 4, tornLines: 0 })
+    const stored = await events.query<{ pathname: string }>(
+      'SELECT pathname FROM events WHERE site_id = {s:UInt32} ORDER BY pathname',
+      { s: site },
+    )
+    expect(stored.map((row) => row.pathname)).toEqual(rows.map((row) => row.pathname))
+  })
+})
+
 describe('recoverJournal and deleted sites', () => {
   it('drops the rows of sites that no longer exist', async () => {
     const kept = nextSite++
     const deleted = nextSite++
     const dir = path.join(root, `j${kept}-${deleted}`)
     const journal = await openJournal(dir)
-    await journal.append([
-      eventRow({ site_id: kept }),
-      eventRow({ site_id: deleted }),
-      eventRow({ site_id: kept }),
-    ])
+    await journal.append(
+      [eventRow({ site_id: kept }), eventRow({ site_id: deleted }), eventRow({ site_id: kept })].map(
+        encodeEventRow,
+      ),
+    )
     const report = await recoverJournal(dir, events, { existingSites: async () => new Set([kept]) })
     expect(report).toMatchObject({ rows: 3, inserted: 2, deletedSites: 1 })
     expect(await count(kept)).toBe(2)

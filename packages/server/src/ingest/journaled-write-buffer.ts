@@ -1,15 +1,16 @@
 /**
  * The default write buffer: acknowledge after the journal, commit to the events store in batches.
  *
- * `add(row)` resolves once the row is appended to the journal (group commit: rows that arrive while an
- * append runs share the next one), so a 200 costs one write(2), not an events-store insert. Every
+ * `add(row)` serialises the row once (`encodeEventRow`) and resolves once that line is appended to the
+ * journal (group commit: rows that arrive while an append runs share the next one), so a 200 costs one
+ * write(2), not an events-store insert. The same lines are what the insert sends. Every
  * `maxDelayMs` (or at `maxRows` rows) the journal segment is rotated and its rows are inserted into the
  * events store; the segment file is deleted only after that insert succeeds. A failed insert is retried
  * with backoff (1 s doubling to 30 s) and nothing is dropped; if the backlog reaches `maxPendingRows`,
  * `add` rejects (the endpoint answers 503) rather than grow memory without bound.
  * After a crash, `recoverJournal` inserts what the segments hold and the store lacks.
  */
-import type { EventRow } from '../storage/events/event-row.js'
+import { encodeEventRow } from '../storage/events/encode-event-row.js'
 import type { Journal } from './journal.js'
 import type { WriteBuffer } from './write-buffer.js'
 
@@ -24,7 +25,8 @@ export interface JournaledWriteBufferOptions {
 export class BacklogFullError extends Error {}
 
 interface Waiter {
-  row: EventRow
+  /** The row, encoded. */
+  line: string
   /** When `add` was called (performance.now()). */
   at: number
   resolve: () => void
@@ -33,20 +35,21 @@ interface Waiter {
 
 export function createJournaledWriteBuffer(
   journal: Journal,
-  insert: (rows: readonly EventRow[]) => Promise<void>,
+  /** Inserts encoded rows into the events store (`EventsStore.insertEncoded`). */
+  insert: (lines: readonly string[]) => Promise<void>,
   options: JournaledWriteBufferOptions,
 ): WriteBuffer {
   const maxPending = options.maxPendingRows ?? 1_000_000
   let queue: Waiter[] = []
   /** Journaled into the current segment, not yet inserted. */
-  let unsaved: EventRow[] = []
+  let unsaved: string[] = []
   /** When the first row of `unsaved` was added (performance.now()). */
   let unsavedSince = 0
   /**
    * Closed segments awaiting insert, oldest first; `done` rows of the first are already inserted;
    * `since`: when the segment's first row was added.
    */
-  const closed: { segment: string; rows: EventRow[]; done: number; since: number }[] = []
+  const closed: { segment: string; rows: string[]; done: number; since: number }[] = []
   let closedRows = 0
   let acknowledgedRows = 0
   let committedRows = 0
@@ -70,7 +73,7 @@ export function createJournaledWriteBuffer(
       const batch = queue
       queue = []
       if (batch.length === 0) return
-      const rows = batch.map((w) => w.row)
+      const rows = batch.map((w) => w.line)
       try {
         await journal.append(rows)
       } catch (error) {
@@ -144,7 +147,7 @@ export function createJournaledWriteBuffer(
         return Promise.reject(new BacklogFullError('ingest backlog is full'))
       }
       return new Promise<void>((resolve, reject) => {
-        queue.push({ row, at: performance.now(), resolve, reject })
+        queue.push({ line: encodeEventRow(row), at: performance.now(), resolve, reject })
         scheduleAppend()
       })
     },

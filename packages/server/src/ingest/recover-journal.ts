@@ -40,15 +40,18 @@ export async function recoverJournal(
     report.rows += segment.rows.length
     report.tornLines += segment.tornLines
     const live = options.existingSites
-      ? await options.existingSites([...new Set(segment.rows.map((r) => r.site_id))])
+      ? await options.existingSites([...new Set(segment.rows.map(({ row }) => row.site_id))])
       : undefined
-    const rows = live ? segment.rows.filter((r) => live.has(r.site_id)) : segment.rows
+    const rows = live ? segment.rows.filter(({ row }) => live.has(row.site_id)) : segment.rows
     report.deletedSites += segment.rows.length - rows.length
     for (let i = 0; i < rows.length; i += chunkRows) {
       const chunk = rows.slice(i, i + chunkRows)
-      const stored = await storedEventIds(events, chunk)
-      const missing = chunk.filter((row) => !stored.has(row.event_id))
-      if (missing.length > 0) await events.insert(missing)
+      const stored = await storedEventIds(
+        events,
+        chunk.map(({ row }) => row),
+      )
+      const missing = chunk.filter(({ row }) => !stored.has(row.event_id))
+      if (missing.length > 0) await events.insertEncoded(missing.map(({ line }) => line))
       report.inserted += missing.length
       report.alreadyStored += chunk.length - missing.length
     }

@@ -7,7 +7,10 @@ import type { EventsStore } from '../storage/events/events-store.js'
  * @returns the `event_id`s (UUID text) of `rows` that are stored; the search is bounded by the rows'
  * sites and time span, so it reads only the parts that can hold them
  */
-export async function storedEventIds(events: EventsStore, rows: readonly EventRow[]): Promise<Set<string>> {
+export async function storedEventIds(
+  events: EventsStore,
+  rows: readonly Pick<EventRow, 'event_id' | 'site_id' | 'timestamp'>[],
+): Promise<Set<string>> {
   if (rows.length === 0) return new Set()
   let from = rows[0]?.timestamp ?? ''
   let to = from

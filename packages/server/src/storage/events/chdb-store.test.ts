@@ -8,6 +8,10 @@ import { eventsStoreContract } from './events-store.contract.js'
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-chdb-'))
 
 eventsStoreContract('chDB (@clickhouse/client over chdb/connection)', () => openChdbStore(tempDir()))
+// The insert path a ClickHouse server gets (rows as the body of an INSERT statement), run on chDB.
+eventsStoreContract('chDB, rows sent as INSERT statements', () =>
+  openChdbStore(tempDir(), { rawInsert: false }),
+)
 
 describe('chDB store', () => {
   it('releases its data directory when opening fails, so another can be opened in this process', async () => {

@@ -16,13 +16,29 @@ type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[
 /**
  * Open (creating if needed) the chDB data directory and migrate the schema.
  * @param dataPath directory for chDB's files, e.g. `${DATA_DIR}/events`
+ * @param options.rawInsert false: rows go in as the body of an `INSERT` statement, the way they go to a
+ *   ClickHouse server over HTTP, instead of chDB's raw insert (a Buffer, no copy); tests run the
+ *   statement path on chDB with it. Default true.
  * @throws when the directory is locked by another process, another data directory is open in this
  *   one, or a migration fails (then the directory is released)
  */
-export async function openChdbStore(dataPath: string): Promise<EventsStore> {
+export async function openChdbStore(
+  dataPath: string,
+  options: { rawInsert?: boolean } = {},
+): Promise<EventsStore> {
   fs.mkdirSync(dataPath, { recursive: true })
   // chdb types its connection against @clickhouse/client-common, which @clickhouse/client now bundles
   // its own copy of; the shapes match.
-  const connection = createChdbConnection({ path: dataPath }) as unknown as ClientConnection
-  return clickHouseStore(createClient({ connection }), 'chdb')
+  const chdb = createChdbConnection({ path: dataPath })
+  const connection = chdb as unknown as ClientConnection
+  const client = createClient({ connection })
+  if (options.rawInsert === false) return clickHouseStore(client, 'chdb')
+  return clickHouseStore(client, 'chdb', async (body, columns, format) => {
+    await chdb.chdb.rawInsert({
+      table: 'events',
+      values: body,
+      columns,
+      format: format as 'JSONCompactEachRow',
+    })
+  })
 }

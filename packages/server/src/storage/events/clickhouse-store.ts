@@ -2,15 +2,18 @@
  * The events store's adapter: ClickHouse through the official `@clickhouse/client`, over whichever
  * connection the client was made with (`chdb/connection` in `chdb-store.ts`, HTTP here). Everything
  * but the connection is here, so both connections bind parameters, insert rows and fail alike.
- * 64-bit integers come back unquoted; rows go in as JSONEachRow (`toInsertRow`).
+ * 64-bit integers come back unquoted; rows go in as JSONCompactEachRow lines (`encodeEventRow`), sent
+ * as one body: through the connection's raw insert when it has one (chDB: a Buffer, no copy), else as
+ * the body of an `INSERT ... FORMAT` statement (HTTP).
  */
+import { Readable } from 'node:stream'
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import { toClickHouseTime } from './clickhouse-time.js'
+import { EVENT_COLUMNS, EVENT_ROW_FORMAT, encodeEventRow } from './encode-event-row.js'
 import type { EventRow } from './event-row.js'
 import type { EventsStore } from './events-store.js'
 import { migrateEvents } from './migrations/index.js'
 import { type ReplayRow, replayInsertColumns, toReplayInsertRow } from './replay-row.js'
-import { toInsertRow } from './to-insert-row.js'
 
 /**
  * The events store on a ClickHouse server (`CLICKHOUSE_URL`, e.g. http://user:pass@host:8123/pathlight).
@@ -36,21 +39,39 @@ export async function openClickHouseStore(url: string): Promise<EventsStore> {
 }
 
 /**
+ * A connection's own way to insert a body of encoded rows (chDB's `rawInsert`, which takes a Buffer
+ * as it is); resolves once committed.
+ */
+export type RawEventsInsert = (body: Buffer, columns: readonly string[], format: string) => Promise<void>
+
+const INSERT_EVENTS = `INSERT INTO events (${EVENT_COLUMNS.join(', ')}) FORMAT ${EVENT_ROW_FORMAT}`
+
+/**
  * The events store over a `@clickhouse/client` client, which it owns from then on. Migrates the schema
  * before resolving.
  * @param kind which connection the client has, for logs and health output
+ * @param rawInsert the connection's raw insert, when it has one; otherwise rows go as an `INSERT`
+ *   statement's body through `client.exec`
  * @throws when a migration fails, after closing the client (so chDB's data directory is free again)
  */
 export async function clickHouseStore(
   client: ClickHouseClient,
   kind: EventsStore['kind'],
+  rawInsert?: RawEventsInsert,
 ): Promise<EventsStore> {
+  const insertEncoded = async (lines: readonly string[]) => {
+    if (lines.length === 0) return
+    const body = Buffer.from(`${lines.join('\n')}\n`, 'utf8')
+    if (rawInsert) return rawInsert(body, EVENT_COLUMNS, EVENT_ROW_FORMAT)
+    const result = await client.exec({ query: INSERT_EVENTS, values: Readable.from([body]) })
+    // The answer is empty; reading it to the end frees the connection.
+    for await (const _ of result.stream) {
+    }
+  }
   const store: EventsStore = {
     kind,
-    async insert(rows: readonly EventRow[]) {
-      if (rows.length === 0) return
-      await client.insert({ table: 'events', values: rows.map(toInsertRow), format: 'JSONEachRow' })
-    },
+    insert: (rows: readonly EventRow[]) => insertEncoded(rows.map(encodeEventRow)),
+    insertEncoded,
     async insertReplay(row: ReplayRow) {
       await client.insert({
         table: 'replay',

@@ -4,7 +4,8 @@
  * One adapter, `clickhouse-store.ts`, speaks to ClickHouse through the official `@clickhouse/client`
  * over one of two connections: `chdb/connection` to chDB in this process (`chdb-store.ts`, the
  * default) or HTTP to a ClickHouse server (`CLICKHOUSE_URL`). The queries, their parameters (bound as
- * `{name:Type}`, never concatenated), the insert format (JSONEachRow rows from `to-insert-row.ts`) and
+ * `{name:Type}`, never concatenated), the insert format (JSONCompactEachRow lines from
+ * `encode-event-row.ts`) and
  * the cleanup when opening fails are the adapter's, hence the same on both connections.
  *
  * Why one adapter (issue 12, item 5): the direct chDB session adapter it replaced (`Session.insert`,
@@ -34,6 +35,11 @@ export interface EventsStore {
    * directory, or acknowledged by the server). Rejects on any failure; then none may be assumed written.
    */
   insert(rows: readonly EventRow[]): Promise<void>
+  /**
+   * Insert rows already serialised by `encodeEventRow` (what the ingest journal holds), as `insert`
+   * does: committed when it resolves, none assumed written when it rejects.
+   */
+  insertEncoded(lines: readonly string[]): Promise<void>
   /**
    * Insert one session replay batch into `replay`, directly (not through the write buffer). Resolves
    * only once it is committed; rejects on any failure.

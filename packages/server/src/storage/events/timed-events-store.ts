@@ -28,6 +28,14 @@ export function timeEventsStore(store: EventsStore, observe: EventsStoreTimings)
         observe.insert(secondsSince(started), rows.length)
       }
     },
+    async insertEncoded(lines) {
+      const started = performance.now()
+      try {
+        return await store.insertEncoded(lines)
+      } finally {
+        observe.insert(secondsSince(started), lines.length)
+      }
+    },
     async query(sql, params, options) {
       const label = options?.label
       if (label === undefined) return store.query(sql, params, options)

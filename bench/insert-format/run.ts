@@ -1,0 +1,163 @@
+/**
+ * Insert formats into chDB for our 43-column event rows (issue 17, item 2): the same realistic rows
+ * (`bench/query/generate-events.ts`) inserted in batches of `BENCH_BATCH` rows, in one process, four
+ * ways, interleaved batch by batch so that a shared machine's noise falls on all alike:
+ *
+ *   client-json  `EventsStore.insert` as today: `@clickhouse/client` over `chdb/connection`, JSONEachRow
+ *                objects (serialised by the client, the body handed to chDB as a string)
+ *   raw-json     the body serialised by us as JSONEachRow, handed to chDB as a Buffer (`rawInsert`)
+ *   raw-tsv      TabSeparated, Buffer, `rawInsert`
+ *   raw-compact  JSONCompactEachRow (one array per row), Buffer, `rawInsert`
+ *
+ * RowBinary is not among them: chdb-node's raw insert takes text formats only (JSONEachRow,
+ * JSONCompactEachRow, TSV, CSV and their WithNames forms), and `chdb/connection` concatenates the body
+ * into the SQL string, which binary bytes do not survive. `encodeRowBinary` stays in `encoders.ts` for
+ * a ClickHouse server over HTTP.
+ *
+ * Per way: serialise ms (building the body; for client-json it is inside insert) and insert ms, summed
+ * over `BENCH_ROWS` rows, `BENCH_REPEATS` passes; figures are the medians over the passes, as rows/s
+ * and as time / time(client-json). Each pass checks that every way stored the same rows (count and a
+ * checksum over every column). Last stdout line: the figures as JSON.
+ *
+ *   npx tsx bench/insert-format/run.ts
+ *   BENCH_ROWS=50000 BENCH_REPEATS=3 npx tsx bench/insert-format/run.ts     # quicker
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Session } from 'chdb'
+import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
+import type { EventRow } from '../../packages/server/src/storage/events/event-row.js'
+import { positiveInteger } from '../positive-integer.js'
+import { generateEvents, loadVocabulary } from '../query/generate-events.js'
+import { COLUMN_NAMES, encodeJsonCompactEachRow, encodeJsonEachRow, encodeTsv } from './encoders.js'
+
+const ROWS = positiveInteger('BENCH_ROWS', 100_000)
+const REPEATS = positiveInteger('BENCH_REPEATS', 5)
+const BATCH = positiveInteger('BENCH_BATCH', 5000)
+const demoLog = path.resolve(
+  import.meta.dirname,
+  '../../packages/server/demo-data/elastic-examples-apache_logs.txt',
+)
+const log = (message: string) => process.stderr.write(`[bench:insert-format] ${message}\n`)
+
+const WAYS = ['client-json', 'raw-json', 'raw-tsv', 'raw-compact'] as const
+type Way = (typeof WAYS)[number]
+const RAW: Record<
+  Exclude<Way, 'client-json'>,
+  { format: string; encode: (rows: readonly EventRow[]) => Buffer }
+> = {
+  'raw-json': { format: 'JSONEachRow', encode: encodeJsonEachRow },
+  'raw-tsv': { format: 'TabSeparated', encode: encodeTsv },
+  'raw-compact': { format: 'JSONCompactEachRow', encode: encodeJsonCompactEachRow },
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-bench-format-'))
+const store = await openChdbStore(path.join(dir, 'events'))
+const session = new Session(path.join(dir, 'events'))
+for (const way of WAYS) {
+  await store.command(`CREATE TABLE IF NOT EXISTS events_${way.replace('-', '_')} AS events`)
+}
+const tableOf = (way: Way) => `events_${way.replace('-', '_')}`
+
+const rows: EventRow[] = []
+await generateEvents({
+  totalEvents: ROWS,
+  days: 1,
+  end: new Date('2026-04-01T00:00:00.000Z'),
+  batchSize: 10_000,
+  vocabulary: loadVocabulary(demoLog),
+  seed: 7,
+  sink: async (batch) => {
+    rows.push(...batch)
+  },
+})
+const batches: EventRow[][] = []
+for (let i = 0; i < rows.length; i += BATCH) batches.push(rows.slice(i, i + BATCH))
+log(`${rows.length} rows in ${batches.length} batches of ${BATCH}`)
+
+/** Insert one batch one way into its own table; returns [serialise ms, insert ms]. */
+async function insertBatch(way: Way, batch: readonly EventRow[]): Promise<[number, number]> {
+  const table = tableOf(way)
+  if (way === 'client-json') {
+    // The store's insert names its table; the client path is measured on `events` and copied below.
+    const start = performance.now()
+    await store.insert(batch)
+    return [0, performance.now() - start]
+  }
+  const { format, encode } = RAW[way]
+  const t0 = performance.now()
+  const body = encode(batch)
+  const t1 = performance.now()
+  await session.insert({ table, values: body, format: format as 'TSV', columns: COLUMN_NAMES })
+  return [t1 - t0, performance.now() - t1]
+}
+
+/** count and a checksum over every column, per table. */
+async function fingerprint(table: string): Promise<string> {
+  const [row] = await store.query<{ n: string; h: string }>(
+    `SELECT count() AS n, toString(sum(cityHash64(${COLUMN_NAMES.join(', ')}))) AS h FROM ${table}`,
+  )
+  return `${row?.n}/${row?.h}`
+}
+
+const figures: Record<Way, { serialiseMs: number[]; insertMs: number[] }> = Object.fromEntries(
+  WAYS.map((way) => [way, { serialiseMs: [], insertMs: [] }]),
+) as never
+
+// Unmeasured warm-up: JIT, first parts.
+for (const way of WAYS) await insertBatch(way, batches[0] ?? [])
+
+for (let pass = 0; pass < REPEATS; pass++) {
+  for (const way of WAYS)
+    await store.command(`TRUNCATE TABLE ${way === 'client-json' ? 'events' : tableOf(way)}`)
+  const sums = Object.fromEntries(WAYS.map((way) => [way, [0, 0]])) as Record<Way, [number, number]>
+  for (const [i, batch] of batches.entries()) {
+    const order = [...WAYS.slice((i + pass) % WAYS.length), ...WAYS.slice(0, (i + pass) % WAYS.length)]
+    for (const way of order) {
+      const [serialise, insert] = await insertBatch(way, batch)
+      sums[way][0] += serialise
+      sums[way][1] += insert
+    }
+  }
+  const reference = await fingerprint('events')
+  for (const way of WAYS.slice(1)) {
+    const got = await fingerprint(tableOf(way))
+    if (got !== reference) throw new Error(`${way} stored ${got}, the client ${reference}`)
+  }
+  for (const way of WAYS) {
+    figures[way].serialiseMs.push(sums[way][0])
+    figures[way].insertMs.push(sums[way][1])
+  }
+  log(
+    `pass ${pass + 1}: ${WAYS.map((way) => `${way} ${Math.round(rows.length / ((sums[way][0] + sums[way][1]) / 1000))} rows/s`).join(', ')}`,
+  )
+}
+
+const summary = WAYS.map((way) => {
+  const serialise = median(figures[way].serialiseMs)
+  const insert = median(figures[way].insertMs)
+  return {
+    way,
+    serialiseMs: serialise,
+    insertMs: insert,
+    rowsPerSecond: rows.length / ((serialise + insert) / 1000),
+  }
+})
+const base = summary[0]
+console.log(
+  `way           serialise ms   insert ms   rows/s    time / client-json   (${rows.length} rows, ${BATCH}-row batches, ${os.availableParallelism()} CPUs)`,
+)
+for (const s of summary) {
+  const ratio = (s.serialiseMs + s.insertMs) / ((base?.serialiseMs ?? 0) + (base?.insertMs ?? 1))
+  console.log(
+    `${s.way.padEnd(12)}${s.serialiseMs.toFixed(0).padStart(14)}${s.insertMs.toFixed(0).padStart(12)}${Math.round(s.rowsPerSecond).toString().padStart(9)}${ratio.toFixed(2).padStart(21)}`,
+  )
+}
+console.log(JSON.stringify({ rows: rows.length, batch: BATCH, repeats: REPEATS, summary }))
+session.close()
+await store.close()
+fs.rmSync(dir, { recursive: true, force: true })
