@@ -59,7 +59,14 @@ async function startOnce(env: Record<string, string>): Promise<Run> {
   const started = performance.now()
   const child = spawn(process.execPath, ['bin/pathlight.js', 'serve'], {
     cwd: serverRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''

@@ -1,11 +1,14 @@
 /**
- * Build of the browser tracking script with esbuild's JS API: the core (`src/tracker.ts`) and the
- * web-vitals chunk (`src/vitals.ts`), each one minified ES2017 IIFE. The server calls it once and caches
+ * Build of the browser tracking script with esbuild's JS API: the core (`src/tracker.ts`), the
+ * web-vitals chunk (`src/vitals.ts`) and the session replay recorder (`src/replay.ts`, with rrweb's
+ * `record`), each one minified ES2017 IIFE. The server calls it once and caches
  * the result, so `npm ci && npm start` serves the script without a separate build step.
  */
 import crypto from 'node:crypto'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { build, type Plugin } from 'esbuild'
 
 /** The built files. */
 export interface TrackerBuild {
@@ -15,13 +18,57 @@ export interface TrackerBuild {
   vitals: string
   /** The chunk's content hash (12 hex digits); the core requests `script-vitals.js?v=<vitalsHash>`. */
   vitalsHash: string
+  /** The session replay recorder, served at `/api/script-replay.js`. */
+  replay: string
+  /** The recorder's content hash (12 hex digits); the core requests `script-replay.js?v=<replayHash>`. */
+  replayHash: string
 }
 
 const VITALS_BANNER = '/*! Pathlight web vitals, with web-vitals (c) Google LLC, Apache-2.0 */'
+const REPLAY_BANNER =
+  '/*! Pathlight session replay, with rrweb (c) Contributors (https://www.rrweb.io), MIT */'
+
+/**
+ * The tracker's sources, found through the package's own export rather than this module's location:
+ * the server's build bundles this file into `packages/server/dist/`, where a path relative to the
+ * module would point nowhere.
+ */
+const SOURCES = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@pathlight/tracker/build')),
+  'src',
+)
+
+const hashOf = (code: string) => crypto.createHash('sha256').update(code).digest('hex').slice(0, 12)
+
+/**
+ * rrweb's single-file build inlines PostCSS (twice), which only its replayer uses (`adaptCssForReplay`),
+ * behind module-level calls esbuild must keep: the inlined CommonJS modules are run unannotated and their
+ * exports read in bare statements. This marks those runs pure, drops the bare reads and makes the one
+ * remaining reference a function, so the recorder sheds PostCSS (64 KB gzip -> 26 KB). If a later rrweb
+ * changes the shape, nothing matches and the chunk is merely larger (`test/size.test.ts` then fails).
+ */
+const rrwebWithoutPostcss: Plugin = {
+  name: 'rrweb-without-postcss',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]rrweb[\\/]dist[\\/]rrweb\.js$/ }, async ({ path }) => ({
+      loader: 'js',
+      contents: (await fs.promises.readFile(path, 'utf8'))
+        .replace(/^import_postcss(\$1)?\.default(\.\w+)?;$/gm, '')
+        .replace(
+          /^(var import_postcss(?:\$1)? = \/\* @__PURE__ \*\/ __toESM(?:\$1)?\()\(/gm,
+          '$1/* @__PURE__ */ (',
+        )
+        .replace(
+          /^var postcss_default = import_postcss\$1\.default;$/m,
+          'var postcss_default = (...args) => import_postcss$1.default(...args);',
+        ),
+    }))
+  },
+}
 
 async function bundle(entry: string, define: Record<string, string> = {}, banner = ''): Promise<string> {
   const result = await build({
-    entryPoints: [fileURLToPath(new URL(`./src/${entry}`, import.meta.url))],
+    entryPoints: [path.join(SOURCES, entry)],
     bundle: true,
     minify: true,
     format: 'iife',
@@ -32,6 +79,7 @@ async function bundle(entry: string, define: Record<string, string> = {}, banner
     define,
     write: false,
     logLevel: 'silent',
+    plugins: [rrwebWithoutPostcss],
   })
   const file = result.outputFiles[0]
   if (!file) throw new Error(`esbuild produced no output for ${entry}`)
@@ -39,13 +87,18 @@ async function bundle(entry: string, define: Record<string, string> = {}, banner
 }
 
 /**
- * Build both files (about 100 ms). @throws the esbuild error when a source does not compile
+ * Build the three files (about 300 ms). @throws the esbuild error when a source does not compile
  */
 export async function buildTracker(): Promise<TrackerBuild> {
-  const vitals = await bundle('vitals.ts', {}, VITALS_BANNER)
-  const vitalsHash = crypto.createHash('sha256').update(vitals).digest('hex').slice(0, 12)
+  const [vitals, replay] = await Promise.all([
+    bundle('vitals.ts', {}, VITALS_BANNER),
+    bundle('replay.ts', {}, REPLAY_BANNER),
+  ])
+  const vitalsHash = hashOf(vitals)
+  const replayHash = hashOf(replay)
   const core = await bundle('tracker.ts', {
     __VITALS_FILE__: JSON.stringify(`script-vitals.js?v=${vitalsHash}`),
+    __REPLAY_FILE__: JSON.stringify(`script-replay.js?v=${replayHash}`),
   })
-  return { core, vitals, vitalsHash }
+  return { core, vitals, vitalsHash, replay, replayHash }
 }

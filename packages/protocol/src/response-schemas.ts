@@ -107,6 +107,14 @@ export const trackerConfig = component(
     trackErrors: z.boolean(),
     webVitals: z.boolean(),
     trackUrlParams: z.boolean(),
+    sessionReplay: doc(
+      z.boolean(),
+      'Session replay on: the script loads its recorder (`/api/script-replay.js`) when `replaySampleRate` is above 0',
+    ),
+    replaySampleRate: doc(
+      z.number().min(0).max(1),
+      'The share of sessions recorded (0-1); the server samples each session, the script only skips loading at 0',
+    ),
   }),
   'The switches the tracking script needs (nothing else of the site: they are public to anyone with the id).',
 )
@@ -155,6 +163,8 @@ export const site = component(
     trackOutbound: z.boolean(),
     trackUrlParams: z.boolean(),
     retentionDays: retentionDays(),
+    replaySampleRate: doc(z.number().min(0).max(1), 'The share of sessions recorded (0-1), as in SiteConfig'),
+    replayRetentionDays: doc(z.int().min(1).max(365), 'Whole days a recording is kept, as in SiteConfig'),
   }),
   'A site: a domain whose traffic is tracked.',
 )

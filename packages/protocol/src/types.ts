@@ -87,6 +87,8 @@ export type Session = z.infer<typeof s.session>
 export type ListedEvent = z.infer<typeof s.event>
 /** An event of a session's timeline. */
 export type SessionEvent = z.infer<typeof s.sessionEvent>
+/** A session's recording for the player: rrweb events in order, and its size. */
+export type SessionReplay = z.infer<typeof s.sessionReplay>
 export type ErrorName = z.infer<typeof s.errorName>
 export type ErrorEvent = z.infer<typeof s.errorEvent>
 export type ErrorBucket = z.infer<typeof s.errorBucket>

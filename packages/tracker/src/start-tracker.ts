@@ -1,6 +1,7 @@
 import { createClient } from './create-client.js'
 import { installApi } from './install-api.js'
 import { isOptedOut } from './is-opted-out.js'
+import { loadReplay } from './load-replay.js'
 import { loadVitals } from './load-vitals.js'
 import { trackClicks } from './track-clicks.js'
 import { trackErrors } from './track-errors.js'
@@ -8,8 +9,9 @@ import { trackPageviews } from './track-pageviews.js'
 
 /**
  * Start tracking for the script tag `script`: unless the visitor opted out (then `pathlight.event` is a
- * no-op and nothing is sent), install the API, count pageviews, and watch clicks and errors. A second
- * copy of the script on the same page does nothing.
+ * no-op, nothing is sent and no chunk is loaded), install the API, count pageviews, watch clicks and
+ * errors, and load the web-vitals and session replay chunks on sites that use them. A second copy of the
+ * script on the same page does nothing.
  */
 export function startTracker(script: HTMLScriptElement): void {
   // biome-ignore lint/complexity/useOptionalChain: `?.` is lowered to a longer form in the ES2017 output
@@ -21,7 +23,9 @@ export function startTracker(script: HTMLScriptElement): void {
   const hashMode = script.hasAttribute('data-hash-mode')
   const client = createClient(script, hashMode)
   trackErrors(client)
-  trackClicks(client, installApi(client))
+  const api = installApi(client)
+  trackClicks(client, api)
   trackPageviews(client, hashMode)
   loadVitals(client, script)
+  loadReplay(client, script, api)
 }

@@ -15,6 +15,10 @@ export interface TrackerConfig {
   trackErrors: boolean
   webVitals: boolean
   trackUrlParams: boolean
+  /** Session replay on: the core loads the recorder chunk (when `replaySampleRate` is above 0). */
+  sessionReplay: boolean
+  /** The share of sessions the server records, 0-1; at 0 the recorder is not even loaded. */
+  replaySampleRate: number
 }
 
 /** A switch that gates one kind of event. */
@@ -48,6 +52,14 @@ export interface PathlightApi {
   event(name: string, properties?: Properties): void
   /** Internal: the web-vitals chunk hands over the page's vitals here (sends a `performance` event). */
   _v?(vitals: Vitals): void
+  /** Internal: what the core hands the replay chunk before adding it (see `load-replay.ts`). */
+  _r?: ReplayHandoff
+}
+
+/** The core's hand-over to the replay chunk: its script tag (site id, attributes) and the site's config. */
+export interface ReplayHandoff {
+  script: HTMLScriptElement
+  config: Partial<TrackerConfig>
 }
 
 /** `window.pathlight` before the script runs: the stub snippet, whose calls wait in `q`. */
@@ -65,4 +77,6 @@ declare global {
   }
   /** The file name (relative to the script's URL) of the web-vitals chunk, set by the build. */
   const __VITALS_FILE__: string
+  /** The file name (relative to the script's URL) of the session replay chunk, set by the build. */
+  const __REPLAY_FILE__: string
 }

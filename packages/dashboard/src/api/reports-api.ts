@@ -28,6 +28,7 @@ import type {
   SeriesBucket,
   Session,
   SessionEvent,
+  SessionReplay,
   SiteSummary,
   Stats,
   StatsMeta,
@@ -83,10 +84,25 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     eventNames: (query: ReportQuery, page: PageRequest = {}) =>
       get<Paged<EventName>>('event-names', query, { ...page }),
     live: () => data(get<{ data: LiveVisitors }>('live')),
-    sessions: (query: ReportQuery, page: PageRequest = {}) =>
-      get<Paged<Session>>('sessions', query, { ...page }),
+    /** With `onlyReplayed`, only the sessions with a session replay recording (`has_replay=true`). */
+    sessions: (query: ReportQuery, page: PageRequest = {}, options: { onlyReplayed?: boolean } = {}) =>
+      get<Paged<Session>>('sessions', query, {
+        ...page,
+        has_replay: options.onlyReplayed ? 'true' : undefined,
+      }),
     sessionEvents: (sessionId: string, query: ReportQuery, page: PageRequest = {}) =>
       get<Paged<SessionEvent>>(`sessions/${encodeURIComponent(sessionId)}/events`, query, { ...page }),
+    /** The session's recording; rejects with a 404 `ApiError` when it has none. */
+    sessionReplay: (sessionId: string) =>
+      data(get<{ data: SessionReplay }>(`sessions/${encodeURIComponent(sessionId)}/replay`)),
+    /** Delete the session's recording (admins and owners). */
+    deleteSessionReplay: (sessionId: string) =>
+      t.request<unknown>(
+        'DELETE',
+        `${base}/sessions/${encodeURIComponent(sessionId)}/replay`,
+        undefined,
+        headers,
+      ),
     events: (query: ReportQuery, options: { type?: EventType; cursor?: string; limit?: number } = {}) =>
       get<{ data: ListedEvent[]; meta: { nextCursor: string | null; limit: number } }>(
         'events',

@@ -30,5 +30,13 @@ describe('changedConfig', () => {
     })
     expect(changedConfig(saved, { ...saved, retentionDays: 90 })).toEqual({ retentionDays: 90 })
     expect(changedConfig({ ...saved, retentionDays: 90 }, saved)).toEqual({ retentionDays: null })
+    expect(changedConfig(saved, { ...saved, replaySampleRate: 0.25, replayRetentionDays: 7 })).toEqual({
+      replaySampleRate: 0.25,
+      replayRetentionDays: 7,
+    })
+    // A field left empty in the form is NaN: a change, sent as null for the server to refuse.
+    expect(changedConfig(saved, { ...saved, replayRetentionDays: Number.NaN })).toEqual({
+      replayRetentionDays: Number.NaN,
+    })
   })
 })

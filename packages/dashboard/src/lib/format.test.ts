@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDuration, formatRelative } from './format'
+import { formatBytes, formatDuration, formatRelative } from './format'
 
 describe('format', () => {
   const now = Date.parse('2026-11-22T12:00:00.000Z')
@@ -12,5 +12,10 @@ describe('format', () => {
   it('formats durations', () => {
     expect(formatDuration(85.4)).toBe('85 ms')
     expect(formatDuration(1234)).toBe('1.2 s')
+  })
+  it('formats sizes', () => {
+    expect(formatBytes(850)).toBe('850 B')
+    expect(formatBytes(12_345)).toBe('12.3 kB')
+    expect(formatBytes(4_100_000)).toBe('4.1 MB')
   })
 })

@@ -25,11 +25,12 @@ describe('parseReportView', () => {
       bucket: 'week',
       metric: 'pageviews',
       page: 3,
+      replay: true,
       key: 'abc',
     }
     const search = reportViewSearch(view)
     expect(search).toBe(
-      'key=abc&period=custom&from=2026-03-01&to=2026-03-31&tz=Europe%2FBerlin&filters=%5B%7B%22parameter%22%3A%22country%22%2C%22type%22%3A%22equals%22%2C%22value%22%3A%5B%22DE%22%5D%7D%5D&bucket=week&metric=pageviews&page=3',
+      'key=abc&period=custom&from=2026-03-01&to=2026-03-31&tz=Europe%2FBerlin&filters=%5B%7B%22parameter%22%3A%22country%22%2C%22type%22%3A%22equals%22%2C%22value%22%3A%5B%22DE%22%5D%7D%5D&bucket=week&metric=pageviews&page=3&replay=1',
     )
     expect(parseReportView(`?${search}`)).toEqual(view)
     expect(reportViewSearch(parseReportView(''))).toBe('')
@@ -38,7 +39,7 @@ describe('parseReportView', () => {
   it('falls back to defaults for invalid values', () => {
     expect(
       parseReportView(
-        'period=custom&from=2026-02-30&to=2026-03-01&tz=Mars/Olympus&bucket=year&metric=x&page=0&filters=[{"parameter":"nope","type":"equals","value":["x"]},{"parameter":"city","type":"equals","value":[1]},{"parameter":"city","type":"contains","value":["ber"]}]',
+        'period=custom&from=2026-02-30&to=2026-03-01&tz=Mars/Olympus&bucket=year&metric=x&page=0&replay=yes&filters=[{"parameter":"nope","type":"equals","value":["x"]},{"parameter":"city","type":"equals","value":[1]},{"parameter":"city","type":"contains","value":["ber"]}]',
       ),
     ).toEqual({ period: '30d', filters: [{ parameter: 'city', type: 'contains', value: ['ber'] }] })
     expect(parseReportView('filters=not-json')).toEqual({ period: '30d', filters: [] })

@@ -1,7 +1,7 @@
 /**
  * The state of a report view, kept in the URL's query string so a view can be reloaded, bookmarked
  * and shared: the period (a preset or custom days), the time zone, the filters, the chart's bucket and
- * metric, the list page, and the private link key of a shared view.
+ * metric, the list page, the sessions list's replay toggle, and the private link key of a shared view.
  *
  * | Parameter | Values | Default |
  * |---|---|---|
@@ -12,6 +12,7 @@
  * | `bucket` | `hour`, `day`, `week`, `month` | by range length |
  * | `metric` | `visitors`, `sessions`, `pageviews` (the chart) | `visitors` |
  * | `page` | integer > 1 (lists) | 1 |
+ * | `replay` | `1`: only sessions with a replay recording (sessions list) | all sessions |
  * | `key` | the private link key | none |
  *
  * Parsing never fails: an invalid value falls back to its default.
@@ -47,6 +48,8 @@ export interface ReportView {
   bucket?: SeriesBucket
   metric?: ChartMetric
   page?: number
+  /** The sessions list shows only sessions with a session replay recording. */
+  replay?: true
   key?: string
 }
 
@@ -99,6 +102,7 @@ export function parseReportView(search: string): ReportView {
   if (metric && metric !== 'visitors') view.metric = metric
   const page = Number(query.get('page'))
   if (Number.isInteger(page) && page > 1) view.page = page
+  if (query.get('replay') === '1') view.replay = true
   const key = query.get('key')
   if (key) view.key = key
   return view
@@ -118,6 +122,7 @@ export function reportViewSearch(view: ReportView): string {
   if (view.bucket) query.set('bucket', view.bucket)
   if (view.metric && view.metric !== 'visitors') query.set('metric', view.metric)
   if (view.page && view.page > 1) query.set('page', String(view.page))
+  if (view.replay) query.set('replay', '1')
   return query.toString()
 }
 

@@ -22,7 +22,18 @@ export function useReportView(): ReportViewState {
     (next: ReportView, options?: { replace?: boolean }) => {
       // Route-specific parameters (an error's message) stay; the view's are rewritten.
       const kept = new URLSearchParams(search)
-      for (const name of ['key', 'period', 'from', 'to', 'tz', 'filters', 'bucket', 'metric', 'page']) {
+      for (const name of [
+        'key',
+        'period',
+        'from',
+        'to',
+        'tz',
+        'filters',
+        'bucket',
+        'metric',
+        'page',
+        'replay',
+      ]) {
         kept.delete(name)
       }
       const own = kept.toString()

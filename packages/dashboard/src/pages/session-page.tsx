@@ -1,26 +1,36 @@
 /**
- * One session: where the visitor came from and with what, and its events in order with their time
- * from the session's start (pages, custom events, outbound links, errors, web vitals).
+ * One session: where the visitor came from and with what, its session replay recording when it has
+ * one (the player, with the session's events as timeline markers; admins may delete it), and its
+ * events in order with their time from the session's start (pages, custom events, outbound links,
+ * errors, web vitals).
  */
+import type { SessionEvent, SessionReplay } from '@pathlight/protocol'
+import { useMemo, useState } from 'react'
+import { ConfirmButton } from '../components/confirm-button'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
+import { ReplayPlayer } from '../components/replay-player'
 import { GeoCredit } from '../components/reports/geo-credit'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { describeEvent, eventTypeLabels, offsetText, propertiesText } from '../lib/event-text'
-import { formatDateTime } from '../lib/format'
+import { formatBytes, formatDateTime } from '../lib/format'
+import { recordingSpan, replayMarkers } from '../lib/replay-markers'
 import { formatSeconds } from '../lib/report-format'
 import { countryName, languageName } from '../lib/report-labels'
+import { useAction } from '../lib/use-action'
 import { useReport } from '../lib/use-report'
 import { Link } from '../router/link'
 import type { ReportContext } from './report-context'
 
 const LIMIT = 1000
+const NO_EVENTS: SessionEvent[] = []
 
 /** The session `sessionId` of the site in `ctx` (its events in the range). */
 export function SessionPage({ ctx, sessionId }: { ctx: ReportContext; sessionId: string }) {
   const events = useReport(`session:${sessionId}:${ctx.queryKey}`, () =>
     ctx.reports.sessionEvents(sessionId, { ...ctx.query, filters: [] }, { limit: LIMIT }),
   )
+  const replay = useReport(`replay:${ctx.siteId}:${sessionId}`, () => ctx.reports.sessionReplay(sessionId))
   const list = events.data?.data ?? []
   const first = list[0]
   const last = list.at(-1)
@@ -58,6 +68,16 @@ export function SessionPage({ ctx, sessionId }: { ctx: ReportContext; sessionId:
           <GeoCredit />
         </section>
       )}
+      {replay.data && !replay.loading && (
+        <ReplayCard
+          key={sessionId}
+          ctx={ctx}
+          sessionId={sessionId}
+          recording={replay.data}
+          sessionEvents={events.data ? list : events.error ? NO_EVENTS : undefined}
+        />
+      )}
+      {replay.error && replay.error.status !== 404 && <FormError error={replay.error} />}
       {first && (
         <section className="card" aria-labelledby="timeline-title">
           <h2 id="timeline-title">Events ({list.length})</h2>
@@ -88,5 +108,56 @@ export function SessionPage({ ctx, sessionId }: { ctx: ReportContext; sessionId:
         </section>
       )}
     </div>
+  )
+}
+
+/**
+ * The "Replay" card: the recording's length and size (and whether it is incomplete), the player with
+ * `sessionEvents` as markers (once they are loaded), and for admins a confirmed Delete.
+ */
+function ReplayCard({
+  ctx,
+  sessionId,
+  recording,
+  sessionEvents,
+}: {
+  ctx: ReportContext
+  sessionId: string
+  recording: SessionReplay
+  sessionEvents: SessionEvent[] | undefined
+}) {
+  const [deleted, setDeleted] = useState(false)
+  const action = useAction()
+  const markers = useMemo(() => {
+    const span = recordingSpan(recording.events)
+    return span && sessionEvents ? replayMarkers(sessionEvents, span) : undefined
+  }, [recording, sessionEvents])
+  const { meta } = recording
+  if (deleted) return <p className="notice">The replay of this session was deleted.</p>
+  return (
+    <section className="card" aria-labelledby="replay-title">
+      <div className="card-head">
+        <h2 id="replay-title">Replay</h2>
+        {ctx.canAdmin && !ctx.shared && (
+          <ConfirmButton
+            label="Delete replay"
+            question="Delete this recording? This cannot be undone."
+            confirmLabel="Delete"
+            onConfirm={() =>
+              action.run(async () => {
+                await ctx.reports.deleteSessionReplay(sessionId)
+                setDeleted(true)
+              })
+            }
+          />
+        )}
+      </div>
+      <p className="muted">
+        {formatSeconds(meta.durationMs / 1000)} recorded · {formatBytes(meta.bytes)} stored
+        {meta.truncated && ' · incomplete: the recording reached its size cap or misses a part'}
+      </p>
+      <FormError error={action.error} />
+      {markers ? <ReplayPlayer events={recording.events} markers={markers} /> : <Loading />}
+    </section>
   )
 }

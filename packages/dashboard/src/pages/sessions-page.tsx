@@ -1,4 +1,7 @@
-/** The sessions of the range (after filters), newest first, 50 a page; each opens its timeline. */
+/**
+ * The sessions of the range (after filters), newest first, 50 a page; each opens its timeline. A toggle
+ * kept in the URL (`replay=1`) narrows the list to the sessions with a session replay recording.
+ */
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { Pager } from '../components/reports/pager'
@@ -16,8 +19,9 @@ const PAGE_SIZE = 50
 /** The sessions of the site in `ctx`, page `view.page`. */
 export function SessionsPage({ ctx }: { ctx: ReportContext }) {
   const page = ctx.view.page ?? 1
-  const sessions = useReport(`sessions:${page}:${ctx.queryKey}`, () =>
-    ctx.reports.sessions(ctx.query, { page, limit: PAGE_SIZE }),
+  const onlyReplayed = ctx.view.replay === true
+  const sessions = useReport(`sessions:${page}:${onlyReplayed}:${ctx.queryKey}`, () =>
+    ctx.reports.sessions(ctx.query, { page, limit: PAGE_SIZE }, { onlyReplayed }),
   )
   const siteId = String(ctx.siteId)
   const meta = sessions.data?.meta
@@ -27,11 +31,27 @@ export function SessionsPage({ ctx }: { ctx: ReportContext }) {
       <section className="card" aria-labelledby="sessions-title" aria-busy={sessions.loading}>
         <div className="card-head">
           <h2 id="sessions-title">Sessions{meta ? ` (${formatCount(meta.total)})` : ''}</h2>
-          <Link to={ctx.link({ name: 'events', siteId })}>All events →</Link>
+          <div className="card-tools">
+            <label className="inline-check">
+              <input
+                type="checkbox"
+                checked={onlyReplayed}
+                onChange={(event) =>
+                  ctx.setView({ ...ctx.view, replay: event.target.checked || undefined, page: undefined })
+                }
+              />
+              Only sessions with a replay
+            </label>
+            <Link to={ctx.link({ name: 'events', siteId })}>All events →</Link>
+          </div>
         </div>
         <FormError error={sessions.error} />
         {!sessions.data && sessions.loading && <Loading />}
-        {sessions.data?.data.length === 0 && <p className="muted">No sessions in this period.</p>}
+        {sessions.data?.data.length === 0 && (
+          <p className="muted">
+            {onlyReplayed ? 'No sessions with a replay in this period.' : 'No sessions in this period.'}
+          </p>
+        )}
         {sessions.data && sessions.data.data.length > 0 && (
           <SessionTable ctx={ctx} sessions={sessions.data.data} />
         )}

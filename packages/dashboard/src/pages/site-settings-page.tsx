@@ -1,6 +1,6 @@
 /**
  * A site's settings: its name and domain, every configuration field of the spec (one form, only changed
- * fields are sent) including how long its events are kept,
+ * fields are sent) including how long its events are kept and the session replay settings,
  * A/B experiments, the private link, and deleting the site. Members see the settings read-only. Validation is the
  * server's; its messages appear next to the field they concern.
  */
@@ -18,6 +18,7 @@ import { Loading } from '../components/loading'
 import { SiteDetailsForm } from '../components/site-details-form'
 import { changedConfig } from '../lib/config-diff'
 import { formatList, parseList } from '../lib/lists'
+import { percentText, rateFromPercentText, sampleRateErrors } from '../lib/replay-settings'
 import { useAction } from '../lib/use-action'
 import { useResource } from '../lib/use-resource'
 import { navigate } from '../router/navigation'
@@ -88,7 +89,10 @@ const switchGroups: {
       {
         name: 'sessionReplay',
         label: 'Session replay',
-        description: 'Saved with the site; the tracking script does not record replays yet.',
+        description:
+          'Records what visitors see and do on your pages, to watch on each session’s page. Inputs are ' +
+          'masked, password fields and [data-pathlight-block] elements left out, [data-pathlight-mask] ' +
+          'text shown as asterisks. Loads the recorder script.',
       },
     ],
   },
@@ -117,7 +121,13 @@ export function SiteSettingsPage({ site, canAdmin, setSite }: SiteContext) {
           lists={lists.data}
           canAdmin={canAdmin}
           onSaved={(config) => {
-            setSite({ ...site, ...switchesOf(config), retentionDays: config.retentionDays })
+            setSite({
+              ...site,
+              ...switchesOf(config),
+              retentionDays: config.retentionDays,
+              replaySampleRate: config.replaySampleRate,
+              replayRetentionDays: config.replayRetentionDays,
+            })
             lists.setData(() => ({
               excludedIPs: config.excludedIPs,
               excludedCountries: config.excludedCountries,
@@ -135,8 +145,8 @@ export function SiteSettingsPage({ site, canAdmin, setSite }: SiteContext) {
   )
 }
 
-/** What this form edits: the configuration but the replay settings (no form for them yet). */
-type FormConfig = Omit<SiteConfig, 'replaySampleRate' | 'replayRetentionDays'>
+/** What this form edits: the whole configuration. */
+type FormConfig = SiteConfig
 
 const switchNames = switchGroups.flatMap((group) => group.switches.map((s) => s.name))
 
@@ -156,11 +166,19 @@ function ConfigForm({
   canAdmin: boolean
   onSaved: (config: SiteConfig) => void
 }) {
-  const saved: FormConfig = { ...switchesOf(site), ...lists, retentionDays: site.retentionDays }
+  const saved: FormConfig = {
+    ...switchesOf(site),
+    ...lists,
+    retentionDays: site.retentionDays,
+    replaySampleRate: site.replaySampleRate,
+    replayRetentionDays: site.replayRetentionDays,
+  }
   const [switches, setSwitches] = useState(() => switchesOf(saved))
   const [ipText, setIpText] = useState(() => formatList(lists.excludedIPs))
   const [countryText, setCountryText] = useState(() => formatList(lists.excludedCountries))
   const [retentionText, setRetentionText] = useState(() => formatRetention(site.retentionDays))
+  const [sampleText, setSampleText] = useState(() => percentText(site.replaySampleRate))
+  const [replayDaysText, setReplayDaysText] = useState(() => String(site.replayRetentionDays))
   const [result, setResult] = useState<string>()
   const action = useAction()
 
@@ -169,6 +187,9 @@ function ConfigForm({
     excludedIPs: parseList(ipText),
     excludedCountries: parseList(countryText),
     retentionDays: retentionText.trim() === '' ? null : Number(retentionText),
+    replaySampleRate: rateFromPercentText(sampleText, saved.replaySampleRate),
+    // '' is sent as null, which the server refuses naming the field (Number('') would be 0).
+    replayRetentionDays: replayDaysText.trim() === '' ? Number.NaN : Number(replayDaysText),
   }
   const changes = changedConfig(saved, next)
   const dirty = Object.keys(changes).length > 0
@@ -187,6 +208,8 @@ function ConfigForm({
           setIpText(formatList(answer.config.excludedIPs))
           setCountryText(formatList(answer.config.excludedCountries))
           setRetentionText(formatRetention(answer.config.retentionDays))
+          setSampleText(percentText(answer.config.replaySampleRate))
+          setReplayDaysText(String(answer.config.replayRetentionDays))
           setResult(`Saved. ${answer.message}.`)
         })
       }}
@@ -206,6 +229,46 @@ function ConfigForm({
                 onChange={(checked) => setSwitches((current) => ({ ...current, [s.name]: checked }))}
               />
             ))}
+            {group.switches.some((s) => s.name === 'sessionReplay') && switches.sessionReplay && (
+              <div className="replay-settings">
+                <Field
+                  label="Share of sessions recorded (%)"
+                  hint="0 to 100; each session is in or out for its whole length. 0 records nothing."
+                  errors={sampleRateErrors(action.error?.field('replaySampleRate'))}
+                >
+                  {(control) => (
+                    <input
+                      {...control}
+                      type="number"
+                      inputMode="decimal"
+                      min={0}
+                      max={100}
+                      step="any"
+                      value={sampleText}
+                      onChange={(e) => setSampleText(e.target.value)}
+                    />
+                  )}
+                </Field>
+                <Field
+                  label="Keep recordings for (days)"
+                  hint="1 to 365 days after they are recorded; then they are deleted."
+                  errors={action.error?.field('replayRetentionDays')}
+                >
+                  {(control) => (
+                    <input
+                      {...control}
+                      type="number"
+                      inputMode="numeric"
+                      min={1}
+                      max={365}
+                      step={1}
+                      value={replayDaysText}
+                      onChange={(e) => setReplayDaysText(e.target.value)}
+                    />
+                  )}
+                </Field>
+              </div>
+            )}
           </fieldset>
         ))}
         <fieldset className="group">

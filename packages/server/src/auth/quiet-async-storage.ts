@@ -63,7 +63,8 @@ export function installQuietAuthStorage(): void {
   const global = globalThis as unknown as Record<symbol, BetterAuthGlobal | undefined>
   // Better Auth creates this object on first use (`{version, epoch, context}`) and keeps an existing one,
   // filling in its version.
-  const holder = (global[BETTER_AUTH_GLOBAL] ??= { epoch: 1, context: {} } as BetterAuthGlobal)
+  global[BETTER_AUTH_GLOBAL] ??= { epoch: 1, context: {} }
+  const holder = global[BETTER_AUTH_GLOBAL]
   holder.context ??= {}
   for (const key of STORAGE_KEYS) holder.context[key] ??= new QuietAsyncLocalStorage()
 }

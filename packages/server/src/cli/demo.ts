@@ -19,7 +19,6 @@ import { openServices } from '../services.js'
 import { SERVER_ROOT } from '../shared/server-root.js'
 import { readDemoSummary } from './demo-summary.js'
 
-
 export async function runDemo(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,

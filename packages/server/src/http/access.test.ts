@@ -96,6 +96,8 @@ describe('organizations and sites', () => {
         'trackOutbound',
         'trackUrlParams',
         'retentionDays',
+        'replaySampleRate',
+        'replayRetentionDays',
       ].sort(),
     )
     expect(site).toMatchObject({

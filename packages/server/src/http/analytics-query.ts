@@ -72,3 +72,11 @@ export const eventsQuery = analyticsQuery.omit({ page: true }).extend({
   event_name: doc(z.string().max(256), 'Only events of this name').optional(),
   cursor: doc(z.string().max(200), 'The `meta.nextCursor` of the previous page').optional(),
 })
+
+/** `GET /api/sites/{siteId}/sessions` and the v1 sessions: the common parameters and `has_replay`. */
+export const sessionsQuery = analyticsQuery.extend({
+  has_replay: doc(
+    z.boolean(),
+    '`true`: only sessions with a session replay recording (`total` counts those); `false` or absent: all',
+  ).optional(),
+})

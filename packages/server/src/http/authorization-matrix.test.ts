@@ -269,6 +269,12 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/script-replay.js',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/script-replay.js' }),
+  },
+  {
+    method: 'GET',
     url: '/api/sites/:siteId/tracker-config',
     expect: access.public(200),
     request: sitePath('/tracker-config'),

@@ -8,7 +8,8 @@
  *   under `/assets/`, or a last segment with an extension), so a stale tab never gets HTML for a script,
  *   and the server's own paths outside `/api/` (`/metrics`, registered only with METRICS_TOKEN).
  * Brotli and gzip siblings written by the build are sent to clients that accept them. HTML answers
- * carry a Content-Security-Policy that allows this origin only, and refuse framing.
+ * carry a Content-Security-Policy that allows this origin only (and inline styles, for session replay),
+ * and refuse framing.
  * Without a build (no `dist/index.html`), pages answer 503 with a short HTML page saying how to build
  * it; the check runs per request, so building while the server runs needs no restart.
  */
@@ -27,11 +28,17 @@ export const DASHBOARD_DIST_DIR = path.resolve(SERVER_ROOT, '../dashboard/dist')
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 export const PAGE_CACHE_CONTROL = 'no-cache'
 
-/** Scripts, styles, fetches and images from this origin only; no inline script; never framed. */
+/**
+ * Scripts, fetches and images from this origin only; no inline script; never framed. Styles from this
+ * origin and inline: the session replay player (rrweb) rebuilds the recorded page in a sandboxed
+ * about:blank iframe, which inherits this policy, with the page's own `<style>` elements and `style`
+ * attributes; without 'unsafe-inline' every replay plays unstyled and logs a violation per style.
+ * Scripts stay 'self' only (the iframe's sandbox forbids scripts anyway).
+ */
 export const DASHBOARD_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",

@@ -307,6 +307,71 @@ describe('session replay', () => {
     expect(config.json()).toMatchObject({ config: { replaySampleRate: 0.25, replayRetentionDays: 7 } })
   })
 
+  it('lists only the sessions with a recording with has_replay=true, here and in v1', async () => {
+    const target = await replaySite()
+    const track = (ip: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/track',
+        remoteAddress: ip,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': DESKTOP_CHROME_UA,
+          origin: 'https://example.com',
+        },
+        payload: { site_id: String(target.siteId), pathname: '/' },
+      })
+    for (const ip of ['198.51.100.61', '198.51.100.62', '198.51.100.63']) {
+      expect((await track(ip)).statusCode).toBe(200)
+    }
+    expect((await send(batch(target, 0, [1000]), {}, '198.51.100.62')).json()).toMatchObject({
+      recorded: true,
+    })
+    await t.services.buffer.flush()
+    const [replayed] = await storedRows(target)
+
+    const today = new Date().toISOString().slice(0, 10)
+    const list = async (query: string) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/sites/${target.siteId}/sessions?start_date=${today}&end_date=${today}${query}`,
+        headers: { cookie: owner.cookie },
+      })
+      expect(response.statusCode, response.body).toBe(200)
+      return response.json() as {
+        data: { session_id: string; hasReplay: boolean }[]
+        meta: { total: number }
+      }
+    }
+    const all = await list('')
+    expect(all.meta.total).toBe(3)
+    expect((await list('&has_replay=false')).meta.total).toBe(3)
+    const only = await list('&has_replay=true')
+    expect(only.meta.total).toBe(1)
+    expect(only.data).toEqual([
+      expect.objectContaining({ session_id: replayed?.session_id, hasReplay: true }),
+    ])
+
+    const invalid = await t.app.inject({
+      method: 'GET',
+      url: `/api/sites/${target.siteId}/sessions?has_replay=yes`,
+      headers: { cookie: owner.cookie },
+    })
+    expect(invalid.statusCode).toBe(400)
+    expect(Object.keys((invalid.json() as { details: { fieldErrors: object } }).details.fieldErrors)).toEqual(
+      ['has_replay'],
+    )
+
+    const key = await t.createApiKey(owner.cookie)
+    const v1 = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/sites/${target.siteId}/sessions?start_date=${today}&end_date=${today}&has_replay=true`,
+      headers: { authorization: `Bearer ${key}` },
+    })
+    expect(v1.statusCode, v1.body).toBe(200)
+    expect((v1.json() as { meta: { total: number } }).meta.total).toBe(1)
+  })
+
   it("deletes a site's recordings with the site", async () => {
     const target = await replaySite()
     await send(batch(target, 0, [1000]))

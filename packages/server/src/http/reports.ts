@@ -11,7 +11,8 @@
  * | `stats[?bucket=]`             | `{current, previous, change, series?}` as v1 stats;   | range, zone  |
  * |                               | bucket hour, day, week or month                       |              |
  * | `breakdown/{name}`            | `[{value, visitors, sessions, pageviews}]`            | page         |
- * | `sessions`                    | `[Session]`, newest first, with `hasReplay`           | page         |
+ * | `sessions[?has_replay=]`      | `[Session]`, newest first, with `hasReplay`; with     | page         |
+ * |                               | `has_replay=true` only those with a recording         |              |
  * | `sessions/{sessionId}/events` | `[SessionEvent]`, oldest first (filters ignored)      | page         |
  * | `events[?type=&event_name=    | `[ListedEvent]`, newest first                         | `nextCursor` |
  * |   &cursor=]`                  |                                                       |              |
@@ -44,7 +45,7 @@ import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdo
 import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
-import { parseParams, parseQueryParams, single } from '../query/params.js'
+import { booleanParam, parseParams, parseQueryParams, single } from '../query/params.js'
 import { sessionsWithReplay } from '../query/replay.js'
 import type { ReportScope } from '../query/report-scope.js'
 import { querySessionEvents } from '../query/session-events.js'
@@ -61,7 +62,7 @@ import { type Clock, systemClock } from '../shared/time.js'
 import { eventTypes } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import { analyticsQuery, eventsQuery, statsQuery } from './analytics-query.js'
+import { analyticsQuery, eventsQuery, sessionsQuery, statsQuery } from './analytics-query.js'
 import { emptyMeta, eventPage, statsAnswer } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
 import { pageMeta } from './page-meta.js'
@@ -106,6 +107,9 @@ const eventsInput = z.object({
   event_name: single('event_name').max(256, 'event_name must be at most 256 characters').optional(),
   cursor: single('cursor').max(200, 'cursor is not valid').optional(),
 })
+
+/** `has_replay` of the sessions list (here and in v1). */
+export const sessionsInput = z.object({ has_replay: booleanParam('has_replay').optional() })
 
 const isBreakdown = (name: string): name is BreakdownName => Object.hasOwn(breakdowns, name)
 
@@ -194,14 +198,15 @@ export async function reportRoutes(
           summary: 'Sessions, newest first',
           tag: 'Reports',
           access: 'reader',
-          query: analyticsQuery,
+          query: sessionsQuery,
           responses: { 200: json('A page of sessions', pagedList(session)) },
         },
       },
     },
     async (request) => {
       const scope = await scopeOf(request)
-      const { data, total } = await querySessionList(events, scope)
+      const { has_replay } = parseParams(sessionsInput, request.query)
+      const { data, total } = await querySessionList(events, scope, { onlyReplayed: has_replay === true })
       const ids = data.map((row) => row.session_id)
       const replayed = await sessionsWithReplay(events, scope.siteId, ids)
       const rows = data.map((row) => ({ ...row, hasReplay: replayed.has(row.session_id) }))

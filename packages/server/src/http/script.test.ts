@@ -1,6 +1,6 @@
 /**
  * The script routes on a bare Fastify app (inject): content negotiation, precompressed bodies, ETags and
- * 304s, cache and CORS headers, the vitals chunk's immutable URL, the tracker config and its cache, and
+ * 304s, cache and CORS headers, the vitals and replay chunks' immutable URLs, the tracker config and its cache, and
  * build failures. One test runs the real esbuild build.
  */
 import zlib from 'node:zlib'
@@ -23,6 +23,8 @@ const fakeBuild: TrackerBuild = {
   core: `(()=>{/* core */${'x'.repeat(500)}})();\n`,
   vitals: '(()=>{/* vitals */})();\n',
   vitalsHash: 'abc123abc123',
+  replay: '(()=>{/* replay */})();\n',
+  replayHash: 'def456def456',
 }
 
 const siteRow = (siteId: number, switches: Partial<Record<string, number>> = {}): SiteRow =>
@@ -40,6 +42,7 @@ const siteRow = (siteId: number, switches: Partial<Record<string, number>> = {})
     salt_user_ids: 0,
     block_bots: 1,
     session_replay: 0,
+    replay_sample_rate: 1,
     ...switches,
   }) as unknown as SiteRow
 
@@ -143,6 +146,10 @@ describe('GET /api/script.js', () => {
     expect(built.vitals).toContain('Apache-2.0')
     const vitals = await app.inject({ url: `/api/script-vitals.js?v=${built.vitalsHash}` })
     expect(vitals.body).toBe(built.vitals)
+    expect(built.core).toContain(`script-replay.js?v=${built.replayHash}`)
+    expect(built.replay).toContain('MIT')
+    const replay = await app.inject({ url: `/api/script-replay.js?v=${built.replayHash}` })
+    expect(replay.body).toBe(built.replay)
     await app.close()
   })
 })
@@ -161,6 +168,24 @@ describe('GET /api/script-vitals.js', () => {
   })
 })
 
+describe('GET /api/script-replay.js', () => {
+  it('is immutable at its content-hashed URL and short-lived at any other, gzip when accepted', async () => {
+    const app = await appWith()
+    const hashed = await app.inject({
+      url: `/api/script-replay.js?v=${fakeBuild.replayHash}`,
+      headers: { 'accept-encoding': 'gzip' },
+    })
+    expect(hashed.statusCode).toBe(200)
+    expect(hashed.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL)
+    expect(hashed.headers['content-encoding']).toBe('gzip')
+    expect(zlib.gunzipSync(hashed.rawPayload).toString()).toBe(fakeBuild.replay)
+    const stale = await app.inject({ url: '/api/script-replay.js?v=000000000000' })
+    expect(stale.headers['cache-control']).toBe(SCRIPT_CACHE_CONTROL)
+    expect(stale.body).toBe(fakeBuild.replay)
+    await app.close()
+  })
+})
+
 describe('GET /api/sites/:siteId/tracker-config', () => {
   it('answers the public switches only, cacheable and readable from any origin', async () => {
     const app = await appWith()
@@ -171,6 +196,8 @@ describe('GET /api/sites/:siteId/tracker-config', () => {
       trackErrors: false,
       webVitals: false,
       trackUrlParams: true,
+      sessionReplay: false,
+      replaySampleRate: 1,
     })
     expect(response.headers).toMatchObject({
       'access-control-allow-origin': '*',

@@ -4,14 +4,17 @@
  *   by browsers and revalidated with an ETag;
  * - `GET /api/script-vitals.js`: the web-vitals chunk the core loads only on sites with `webVitals`;
  *   requested as `?v=<content hash>`, which makes it immutable for a year;
+ * - `GET /api/script-replay.js`: the session replay recorder (rrweb) the core loads only on sites with
+ *   `sessionReplay` and a `replaySampleRate` above 0; content-hashed like the vitals chunk;
  * - `GET /api/sites/:siteId/tracker-config`: the site's public switches (`trackOutbound`, `trackErrors`,
- *   `webVitals`, `trackUrlParams`), fetched by the script in parallel with the first pageview; cached
+ *   `webVitals`, `trackUrlParams`, `sessionReplay`, `replaySampleRate`), fetched by the script in parallel with the first pageview; cached
  *   60 s by browsers and `configTtlMs` here (a site change announced on `changes` drops it at once;
  *   other processes' changes arrive within `configTtlMs`).
  * The scripts are built with esbuild on first use (or when the server starts listening), then served
  * from memory, gzip and brotli precompressed.
  */
 import crypto from 'node:crypto'
+import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import { doc, trackerConfig } from '@pathlight/protocol'
 import { buildTracker, type TrackerBuild } from '@pathlight/tracker/build'
@@ -25,7 +28,7 @@ import { parseSiteId } from '../sites/sites.js'
 import { notModified } from './openapi/doc-parts.js'
 import { json, media } from './openapi/route-doc.js'
 
-/** `GET /api/script-vitals.js`. */
+/** `GET /api/script-vitals.js` and `GET /api/script-replay.js`. */
 export const vitalsQuery = z.object({
   v: doc(
     z.string(),
@@ -57,7 +60,7 @@ type Encoding = 'br' | 'gzip'
 
 /** Browsers reuse the core script a day without asking; then a conditional request answers 304. */
 export const SCRIPT_CACHE_CONTROL = 'public, max-age=86400'
-/** The vitals chunk at its content-hashed URL never changes. */
+/** A chunk (vitals, replay) at its content-hashed URL never changes. */
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 /** Switch changes reach visitors within a minute (plus `configTtlMs`). */
 export const CONFIG_CACHE_CONTROL = 'public, max-age=60'
@@ -73,10 +76,19 @@ export async function scriptRoutes(
   app: FastifyInstance,
   { loadSite, build = buildTracker, configTtlMs = 5000, changes }: ScriptRouteOptions,
 ) {
-  let assets: Promise<{ core: Asset; vitals: Asset; vitalsHash: string }> | undefined
+  let assets:
+    | Promise<{ core: Asset; vitals: Asset; vitalsHash: string; replay: Asset; replayHash: string }>
+    | undefined
   const getAssets = () => {
     assets ??= build().then(
-      (built) => ({ core: toAsset(built.core), vitals: toAsset(built.vitals), vitalsHash: built.vitalsHash }),
+      async (built) => {
+        const [core, vitals, replay] = await Promise.all([
+          toAsset(built.core),
+          toAsset(built.vitals),
+          toAsset(built.replay),
+        ])
+        return { core, vitals, vitalsHash: built.vitalsHash, replay, replayHash: built.replayHash }
+      },
       (error: unknown) => {
         assets = undefined
         throw error
@@ -131,6 +143,29 @@ export async function scriptRoutes(
     },
   )
 
+  app.get<{ Querystring: { v?: string } }>(
+    '/api/script-replay.js',
+    {
+      config: {
+        doc: {
+          summary: 'The session replay chunk of the tracking script',
+          description:
+            'The recorder (rrweb), loaded by the script only on sites with `sessionReplay` on; immutable ' +
+            'at its content-hashed URL.',
+          tag: 'Tracking',
+          access: 'public',
+          query: vitalsQuery,
+          responses: { 200: media('The chunk', 'text/javascript'), 304: notModified },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { replay, replayHash } = await getAssets()
+      const cacheControl = request.query.v === replayHash ? IMMUTABLE_CACHE_CONTROL : SCRIPT_CACHE_CONTROL
+      return sendAsset(request, reply, replay, cacheControl)
+    },
+  )
+
   const configs = createTtlCache<number, string | null>({
     ttlMs: configTtlMs,
     maxEntries: CONFIG_CACHE_MAX_SITES,
@@ -177,6 +212,9 @@ export interface TrackerConfig {
   trackErrors: boolean
   webVitals: boolean
   trackUrlParams: boolean
+  sessionReplay: boolean
+  /** The share of sessions recorded, 0-1 (the server samples; the script loads no recorder at 0). */
+  replaySampleRate: number
 }
 
 /** The public tracker config of a site row. */
@@ -187,23 +225,28 @@ export function trackerConfigOf(row: SiteRow): TrackerConfig {
     trackErrors: site.trackErrors,
     webVitals: site.webVitals,
     trackUrlParams: site.trackUrlParams,
+    sessionReplay: site.sessionReplay,
+    replaySampleRate: Number(row.replay_sample_rate),
   }
 }
 
-function toAsset(code: string): Asset {
+const gzip = promisify(zlib.gzip)
+const brotli = promisify(zlib.brotliCompress)
+
+/** A script in each encoding, compressed on libuv's thread pool (the recorder's brotli takes ~0.3 s). */
+async function toAsset(code: string): Promise<Asset> {
   const identity = Buffer.from(code)
-  return {
-    hash: hashOf(code),
-    identity,
-    gzip: zlib.gzipSync(identity, { level: 9 }),
-    br: zlib.brotliCompressSync(identity, {
+  const [gzipped, brotlied] = await Promise.all([
+    gzip(identity, { level: 9 }),
+    brotli(identity, {
       params: {
         [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
         [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
         [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
       },
     }),
-  }
+  ])
+  return { hash: hashOf(code), identity, gzip: gzipped, br: brotlied }
 }
 
 const hashOf = (text: string) => crypto.createHash('sha256').update(text).digest('base64url').slice(0, 22)

@@ -71,6 +71,12 @@ export const integerParam = (name: string, min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, `${name} must be an integer from ${min} to ${max}`)
 
+/** A boolean query parameter: `true` or `false`. */
+export const booleanParam = (name: string) =>
+  single(name)
+    .refine((v) => v === 'true' || v === 'false', `${name} must be true or false`)
+    .transform((v) => v === 'true')
+
 const commonSchema = z.object({
   start_date: day('start_date').optional(),
   end_date: day('end_date').optional(),

@@ -11,8 +11,12 @@
  * The per-session cap: once a session's stored batches reach `MAX_SESSION_REPLAY_BYTES`, later batches
  * are acknowledged and dropped (200 `recorded:false`, reason `session over its replay cap`): a 4xx would
  * read as a broken client, and the recorder should simply stop. The batch that crosses the cap is still
- * stored, so a session holds at most the cap plus one body. API keys play no part: replay is for
- * browsers, and the checks are those of a keyless tracking request.
+ * stored, so a session holds at most the cap plus one body. What a session holds is read from the
+ * store once per process and then counted here (`SESSION_BYTES_TTL_MS` after the session's last
+ * batch), so a batch costs no query; with several API nodes, each counts what it stored, and the store's
+ * figure is read again on a node that has not seen the session, so a session can exceed the cap by the
+ * batches other nodes took since. API keys play no part: replay is for browsers, and the checks are
+ * those of a keyless tracking request.
  */
 import type { TrackPayload } from '@pathlight/protocol'
 import type { IngestDeps } from '../ingest/deps.js'
@@ -29,6 +33,7 @@ import { putUserId } from '../ingest/stages/put-user-id.js'
 import { toEventRow } from '../ingest/to-event-row.js'
 import { replayBytesOfSession } from '../query/replay.js'
 import { errorBody } from '../shared/errors.js'
+import { createTtlCache } from '../shared/ttl-cache.js'
 import { parseSiteId } from '../sites/sites.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { decodeReplayBody } from './decode-replay-body.js'
@@ -40,6 +45,9 @@ export const MAX_REPLAY_BODY_BYTES = 1024 * 1024
 export const MAX_SESSION_REPLAY_BYTES = 20 * 1024 * 1024
 
 const DAY_MS = 24 * 60 * 60_000
+/** How long a session's byte count is kept after its last batch (sessions end after 30 min idle). */
+const SESSION_BYTES_TTL_MS = 60 * 60_000
+const SESSION_BYTES_MAX_SESSIONS = 100_000
 
 /** The checks of a keyless tracking request that a replay batch passes too, in the pipeline's order. */
 export const replayStages = [
@@ -79,6 +87,12 @@ function refuse(reason: RejectReason): ReplayResult {
 }
 
 export function createReplayIngest(deps: IngestDeps & { events: EventsStore }): ReplayIngest {
+  /** Bytes stored per `siteId:sessionId`, as far as this process knows. */
+  const sessionBytes = createTtlCache<string, number>({
+    ttlMs: SESSION_BYTES_TTL_MS,
+    maxEntries: SESSION_BYTES_MAX_SESSIONS,
+    lru: true,
+  })
   return {
     async accept(incoming) {
       const decoded = await decodeReplayBody(incoming.body)
@@ -110,8 +124,13 @@ export function createReplayIngest(deps: IngestDeps & { events: EventsStore }): 
       if (!isReplaySampled(sessionId, site.replaySampleRate)) return notRecorded('not sampled', sessionId)
 
       try {
-        const stored = await replayBytesOfSession(deps.events, site.siteId, sessionId)
-        if (stored >= MAX_SESSION_REPLAY_BYTES) return notRecorded('session over its replay cap', sessionId)
+        const key = `${site.siteId}:${sessionId}`
+        const stored =
+          sessionBytes.get(key) ?? (await replayBytesOfSession(deps.events, site.siteId, sessionId))
+        if (stored >= MAX_SESSION_REPLAY_BYTES) {
+          sessionBytes.set(key, stored)
+          return notRecorded('session over its replay cap', sessionId)
+        }
         const first = batch.events[0]?.timestamp ?? now
         await deps.events.insertReplay({
           site_id: site.siteId,
@@ -124,6 +143,8 @@ export function createReplayIngest(deps: IngestDeps & { events: EventsStore }): 
           encoding,
           payload: incoming.body,
         })
+        // Batches of the session committed meanwhile have counted themselves in.
+        sessionBytes.set(key, Math.max(stored, sessionBytes.get(key) ?? 0) + incoming.body.length)
       } catch {
         return { ...refuse({ kind: 'store_unavailable' }), sessionId }
       }

@@ -26,6 +26,10 @@ export interface Site {
   trackUrlParams: boolean
   /** Whole UTC days of events kept; null: the operator's default, else forever. */
   retentionDays: number | null
+  /** The share of sessions recorded by session replay, 0-1. */
+  replaySampleRate: number
+  /** Whole days a session replay recording is kept after it is received (1-365). */
+  replayRetentionDays: number
 }
 
 /** A site row as selected from the metadata store (site_id resolved). */
@@ -52,5 +56,7 @@ export function toSite(row: SiteRow, role: Role | null): Site {
     trackOutbound: toBool(row.track_outbound),
     trackUrlParams: toBool(row.track_url_params),
     retentionDays: row.retention_days === null ? null : Number(row.retention_days),
+    replaySampleRate: Number(row.replay_sample_rate),
+    replayRetentionDays: Number(row.replay_retention_days),
   }
 }

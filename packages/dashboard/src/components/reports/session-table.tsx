@@ -1,4 +1,7 @@
-/** Sessions as a table, newest first: when, where from, how long, which pages; each opens its timeline. */
+/**
+ * Sessions as a table, newest first: when, where from, how long, which pages; each opens its timeline.
+ * A session with a session replay recording (`hasReplay`) carries a "▶ Replay" link to its page.
+ */
 import type { Session } from '@pathlight/protocol'
 import { formatDateTime } from '../../lib/format'
 import { formatCount, formatSeconds } from '../../lib/report-format'
@@ -37,6 +40,22 @@ export function SessionTable({ ctx, sessions }: { ctx: ReportContext; sessions: 
                   >
                     {formatDateTime(s.session_start)}
                   </Link>
+                  {s.hasReplay && (
+                    <>
+                      {' '}
+                      <Link
+                        className="replay-badge"
+                        to={ctx.link({
+                          name: 'session',
+                          siteId: String(ctx.siteId),
+                          sessionId: s.session_id,
+                        })}
+                        aria-label={`Watch the replay of the session of ${formatDateTime(s.session_start)}`}
+                      >
+                        ▶ Replay
+                      </Link>
+                    </>
+                  )}
                 </td>
                 <td className="path-cell">
                   {s.entry_page || '–'}

@@ -8,7 +8,8 @@
  *   a time series with every bucket present.
  * - `GET .../pages[?sort=pageviews|visitors|entries|exits|bounce_rate|time_on_page&order=asc|desc]`:
  *   per pathname, paginated (`meta: {total, page, pageSize, totalPages}`).
- * - `GET .../sessions`: Session objects, newest first, paginated.
+ * - `GET .../sessions[?has_replay=true]`: Session objects, newest first, paginated; with `has_replay=true`
+ *   only those with a session replay recording.
  * - `GET .../events/names`: custom event names with events, sessions and visitors, paginated.
  * - `GET .../revenue[?bucket=day]`: revenue per currency (see query/revenue.ts).
  */
@@ -34,11 +35,12 @@ import { queryStatsReport } from '../../query/stats-report.js'
 import type { Clock } from '../../shared/time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import type { MetadataDb } from '../../storage/metadata/db.js'
-import { analyticsQuery, seriesBucket, statsQuery } from '../analytics-query.js'
+import { analyticsQuery, seriesBucket, sessionsQuery, statsQuery } from '../analytics-query.js'
 import { callerOf } from '../caller-of.js'
 import { day, notMine, statsAnswer } from '../openapi/doc-parts.js'
 import { json } from '../openapi/route-doc.js'
 import { pageMeta } from '../page-meta.js'
+import { sessionsInput } from '../reports.js'
 
 /** `GET /api/v1/sites/{siteId}/pages`. */
 export const v1PagesQuery = analyticsQuery.extend({
@@ -140,14 +142,15 @@ export async function v1ReportRoutes(
           summary: 'Sessions, newest first',
           tag: 'v1',
           access: 'apiKey',
-          query: analyticsQuery,
+          query: sessionsQuery,
           responses: { 200: json('A page of sessions', pagedList(session)), 404: notMine },
         },
       },
     },
     async (request) => {
       const scope = await scopeOf(request)
-      const { data, total } = await querySessionList(events, scope)
+      const { has_replay } = parseParams(sessionsInput, request.query)
+      const { data, total } = await querySessionList(events, scope, { onlyReplayed: has_replay === true })
       return { data, meta: pageMeta(scope.params, total) }
     },
   )
