@@ -491,7 +491,7 @@ async function storeReplay(siteId: number, sessionId: string): Promise<string> {
     JSON.stringify({ site_id: siteId, sequence: 0, events: [{ type: 4, timestamp: 1_700_000_000_000 }] }),
   )
   const now = new Date().toISOString()
-  await w.t.services.events.insertReplay({
+  await w.t.services.events.insertReplay([{
     site_id: siteId,
     session_id: sessionId,
     sequence: 0,
@@ -501,7 +501,7 @@ async function storeReplay(siteId: number, sessionId: string): Promise<string> {
     bytes: payload.length,
     encoding: 'json',
     payload,
-  })
+  }])
   return sessionId
 }
 

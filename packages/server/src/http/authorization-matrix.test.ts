@@ -161,17 +161,19 @@ async function freshReplay(w: World): Promise<string> {
   const payload = Buffer.from(
     JSON.stringify({ site_id: w.siteId, sequence: 0, events: [{ timestamp: 1000 }] }),
   )
-  await w.t.services.events.insertReplay({
-    site_id: w.siteId,
-    session_id: sessionId,
-    sequence: 0,
-    timestamp: new Date(1000).toISOString(),
-    received_at: new Date().toISOString(),
-    expires_at: new Date(Date.now() + 86_400_000).toISOString(),
-    bytes: payload.length,
-    encoding: 'json',
-    payload,
-  })
+  await w.t.services.events.insertReplay([
+    {
+      site_id: w.siteId,
+      session_id: sessionId,
+      sequence: 0,
+      timestamp: new Date(1000).toISOString(),
+      received_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      bytes: payload.length,
+      encoding: 'json',
+      payload,
+    },
+  ])
   return sessionId
 }
 

@@ -1,6 +1,6 @@
 /**
- * Direct group commit for event rows (used with INGEST_JOURNAL=off; the default is
- * `journaled-write-buffer.ts`): callers await `add()`, which resolves only once the batch holding
+ * Direct group commit, of event rows with INGEST_JOURNAL=off (the default is `journaled-write-buffer.ts`)
+ * and of session replay batches: callers await `add()`, which resolves only once the batch holding
  * their row is committed to the events store, and rejects if that insert fails (then nothing of the
  * batch is acknowledged). A batch flushes at `maxRows` rows or `maxDelayMs` after its first row,
  * whichever comes first. At most `maxConcurrentWrites` inserts run at once; rows arriving meanwhile form
@@ -13,8 +13,9 @@ interface Waiter {
   reject: (error: unknown) => void
 }
 
-export interface WriteBuffer {
-  add(row: EventRow): Promise<void>
+/** A group commit of `Row`s (event rows unless told otherwise). */
+export interface WriteBuffer<Row = EventRow> {
+  add(row: Row): Promise<void>
   /** Commit everything pending; resolves when the store has it (used at shutdown). */
   flush(): Promise<void>
   /** Rows acknowledged, rows committed to the events store, inserts made, rows not yet committed. */
@@ -37,12 +38,12 @@ export interface WriteBufferOptions {
   maxConcurrentWrites?: number
 }
 
-export function createWriteBuffer(
-  insert: (rows: readonly EventRow[]) => Promise<void>,
+export function createWriteBuffer<Row = EventRow>(
+  insert: (rows: readonly Row[]) => Promise<void>,
   options: WriteBufferOptions,
-): WriteBuffer {
+): WriteBuffer<Row> {
   const maxWrites = Math.max(1, options.maxConcurrentWrites ?? 2)
-  let rows: EventRow[] = []
+  let rows: Row[] = []
   let waiters: Waiter[] = []
   /** When the first row of `rows` was added (performance.now()). */
   let rowsSince = 0

@@ -15,17 +15,19 @@ const DAY_MS = 86_400_000
 /** One stored batch of `sessionId` on `siteId`, expiring `expiresInMs` from now. */
 const recording = (siteId: number, sessionId: string, expiresInMs: number) => {
   const payload = Buffer.from(JSON.stringify({ events: [{ type: 4, timestamp: 1 }] }))
-  return events.insertReplay({
-    site_id: siteId,
-    session_id: sessionId,
-    sequence: 0,
-    timestamp: '2026-03-10T10:00:00.000Z',
-    received_at: new Date().toISOString(),
-    expires_at: new Date(Date.now() + expiresInMs).toISOString(),
-    bytes: payload.length,
-    encoding: 'json',
-    payload,
-  })
+  return events.insertReplay([
+    {
+      site_id: siteId,
+      session_id: sessionId,
+      sequence: 0,
+      timestamp: '2026-03-10T10:00:00.000Z',
+      received_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+      bytes: payload.length,
+      encoding: 'json',
+      payload,
+    },
+  ])
 }
 
 beforeAll(async () => {

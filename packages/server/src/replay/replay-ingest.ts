@@ -6,7 +6,8 @@
  * checks of `/api/track` as ingest stages on a draft (domain 403, bots 403, excluded IP or country 200
  * `recorded:false`) -> the visitor's id and session, exactly as `putUserId` and `putSession` make them,
  * so the batch joins the session the visitor's pageviews get (and keeps it alive, as an event would)
- * -> sampling (200 `recorded:false`) -> the per-session cap -> insert (503 on failure).
+ * -> sampling (200 `recorded:false`) -> the per-session cap -> insert, grouped with the batches that
+ * arrive meanwhile (503 on failure).
  *
  * The per-session cap: once a session's stored batches reach `MAX_SESSION_REPLAY_BYTES`, later batches
  * are acknowledged and dropped (200 `recorded:false`, reason `session over its replay cap`): a 4xx would
@@ -31,11 +32,13 @@ import { putGeolocation } from '../ingest/stages/put-geolocation.js'
 import { putUserAgent } from '../ingest/stages/put-user-agent.js'
 import { putUserId } from '../ingest/stages/put-user-id.js'
 import { toEventRow } from '../ingest/to-event-row.js'
+import { createWriteBuffer } from '../ingest/write-buffer.js'
 import { replayBytesOfSession } from '../query/replay.js'
 import { errorBody } from '../shared/errors.js'
 import { createTtlCache } from '../shared/ttl-cache.js'
 import { parseSiteId } from '../sites/sites.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import type { ReplayRow } from '../storage/events/replay-row.js'
 import { decodeReplayBody } from './decode-replay-body.js'
 import { isReplaySampled } from './is-replay-sampled.js'
 
@@ -48,6 +51,10 @@ const DAY_MS = 24 * 60 * 60_000
 /** How long a session's byte count is kept after its last batch (sessions end after 30 min idle). */
 const SESSION_BYTES_TTL_MS = 60 * 60_000
 const SESSION_BYTES_MAX_SESSIONS = 100_000
+/** Replay batches per insert at most (each at most 1 MB). */
+const REPLAY_INSERT_MAX_BATCHES = 32
+/** How long a batch waits for others to share its insert when none is running, in ms. */
+const REPLAY_INSERT_DELAY_MS = 5
 
 /** The checks of a keyless tracking request that a replay batch passes too, in the pipeline's order. */
 export const replayStages = [
@@ -93,6 +100,13 @@ export function createReplayIngest(deps: IngestDeps & { events: EventsStore }): 
     maxEntries: SESSION_BYTES_MAX_SESSIONS,
     lru: true,
   })
+  // Batches arriving while an insert runs are committed together by the next: one insert (one part in
+  // the replay table) per few batches under load, each batch still answered once it is committed.
+  const writes = createWriteBuffer<ReplayRow>((rows) => deps.events.insertReplay(rows), {
+    maxRows: REPLAY_INSERT_MAX_BATCHES,
+    maxDelayMs: REPLAY_INSERT_DELAY_MS,
+    maxConcurrentWrites: 1,
+  })
   return {
     async accept(incoming) {
       const decoded = await decodeReplayBody(incoming.body)
@@ -132,7 +146,7 @@ export function createReplayIngest(deps: IngestDeps & { events: EventsStore }): 
           return notRecorded('session over its replay cap', sessionId)
         }
         const first = batch.events[0]?.timestamp ?? now
-        await deps.events.insertReplay({
+        await writes.add({
           site_id: site.siteId,
           session_id: sessionId,
           sequence: batch.sequence,

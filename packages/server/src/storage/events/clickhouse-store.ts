@@ -72,10 +72,11 @@ export async function clickHouseStore(
     kind,
     insert: (rows: readonly EventRow[]) => insertEncoded(rows.map(encodeEventRow)),
     insertEncoded,
-    async insertReplay(row: ReplayRow) {
+    async insertReplay(rows: readonly ReplayRow[]) {
+      if (rows.length === 0) return
       await client.insert({
         table: 'replay',
-        values: [toReplayInsertRow(row, toClickHouseTime)],
+        values: rows.map((row) => toReplayInsertRow(row, toClickHouseTime)),
         // Named, so that the ephemeral `payload_base64` is an input column (`payload` is made from it).
         columns: [...replayInsertColumns],
         format: 'JSONEachRow',

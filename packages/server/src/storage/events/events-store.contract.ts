@@ -63,17 +63,19 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
 
     it('stores a replay batch byte for byte (gzip bytes are not text) and its expiry', async () => {
       const payload = zlib.gzipSync(JSON.stringify({ events: [{ timestamp: 1 }] }))
-      await store.insertReplay({
-        site_id: site,
-        session_id: 'contract-session',
-        sequence: 3,
-        timestamp: '2026-11-22T10:00:00.123Z',
-        received_at: '2026-11-22T10:00:01.000Z',
-        expires_at: '2036-11-22T10:00:01.000Z',
-        bytes: payload.length,
-        encoding: 'gzip',
-        payload,
-      })
+      await store.insertReplay([
+        {
+          site_id: site,
+          session_id: 'contract-session',
+          sequence: 3,
+          timestamp: '2026-11-22T10:00:00.123Z',
+          received_at: '2026-11-22T10:00:01.000Z',
+          expires_at: '2036-11-22T10:00:01.000Z',
+          bytes: payload.length,
+          encoding: 'gzip',
+          payload,
+        },
+      ])
       const [back] = await store.query<Record<string, unknown>>(
         `SELECT sequence, timestamp, expires_at, bytes, encoding, base64Encode(payload) AS payload
          FROM replay WHERE site_id = {site:UInt32} AND session_id = {session:String}`,

@@ -41,10 +41,10 @@ export interface EventsStore {
    */
   insertEncoded(lines: readonly string[]): Promise<void>
   /**
-   * Insert one session replay batch into `replay`, directly (not through the write buffer). Resolves
-   * only once it is committed; rejects on any failure.
+   * Insert session replay batches into `replay` (one row each; not through the events' journal).
+   * Resolves only once they are committed; rejects on any failure, and then none may be assumed written.
    */
-  insertReplay(row: ReplayRow): Promise<void>
+  insertReplay(rows: readonly ReplayRow[]): Promise<void>
   /**
    * Run a read query and return its rows (JSON output; UInt64 come back as numbers on both connections).
    * @param params values for the query's `{name:Type}` placeholders

@@ -46,7 +46,7 @@ export function timeEventsStore(store: EventsStore, observe: EventsStoreTimings)
         observe.query(label, secondsSince(started))
       }
     },
-    insertReplay: (row) => store.insertReplay(row),
+    insertReplay: (rows) => store.insertReplay(rows),
     command: (sql, params) => store.command(sql, params),
     close: () => store.close(),
   }
