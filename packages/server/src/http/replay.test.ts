@@ -370,6 +370,16 @@ describe('session replay', () => {
     })
     expect(v1.statusCode, v1.body).toBe(200)
     expect((v1.json() as { meta: { total: number } }).meta.total).toBe(1)
+    expect((v1.json() as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({ session_id: replayed?.session_id, hasReplay: true }),
+    ])
+    const v1All = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/sites/${target.siteId}/sessions?start_date=${today}&end_date=${today}`,
+      headers: { authorization: `Bearer ${key}` },
+    })
+    const flags = (v1All.json() as { data: { hasReplay: boolean }[] }).data.map((row) => row.hasReplay)
+    expect(flags.sort()).toEqual([false, false, true])
   })
 
   it("deletes a site's recordings with the site", async () => {

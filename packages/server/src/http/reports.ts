@@ -46,7 +46,7 @@ import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
 import { booleanParam, parseParams, parseQueryParams, single } from '../query/params.js'
-import { sessionsWithReplay } from '../query/replay.js'
+import { withReplayFlags } from '../query/replay.js'
 import type { ReportScope } from '../query/report-scope.js'
 import { querySessionEvents } from '../query/session-events.js'
 import { querySessionList } from '../query/session-list.js'
@@ -207,9 +207,7 @@ export async function reportRoutes(
       const scope = await scopeOf(request)
       const { has_replay } = parseParams(sessionsInput, request.query)
       const { data, total } = await querySessionList(events, scope, { onlyReplayed: has_replay === true })
-      const ids = data.map((row) => row.session_id)
-      const replayed = await sessionsWithReplay(events, scope.siteId, ids)
-      const rows = data.map((row) => ({ ...row, hasReplay: replayed.has(row.session_id) }))
+      const rows = await withReplayFlags(events, scope.siteId, data)
       return { data: rows, meta: pageMeta(scope.params, total) }
     },
   )

@@ -80,3 +80,17 @@ export const deleteSessionReplayRows = (events: EventsStore, siteId: number, ses
 /** Delete every recording of a site. */
 export const deleteSiteReplays = (events: EventsStore, siteId: number): Promise<void> =>
   events.command('DELETE FROM replay WHERE site_id = {site:UInt32}', { site: siteId })
+
+/** `rows` with `hasReplay`: whether each session (`session_id`) has a recording. */
+export async function withReplayFlags<Row extends { session_id: string }>(
+  events: EventsStore,
+  siteId: number,
+  rows: readonly Row[],
+): Promise<(Row & { hasReplay: boolean })[]> {
+  const replayed = await sessionsWithReplay(
+    events,
+    siteId,
+    rows.map((row) => row.session_id),
+  )
+  return rows.map((row) => ({ ...row, hasReplay: replayed.has(row.session_id) }))
+}

@@ -28,6 +28,7 @@ import { siteForMember } from '../../auth/site-access.js'
 import { queryEventNames } from '../../query/event-names.js'
 import { pageSortFields, queryPageStats } from '../../query/page-stats.js'
 import { parseParams, parseQueryParams, single } from '../../query/params.js'
+import { withReplayFlags } from '../../query/replay.js'
 import type { ReportScope } from '../../query/report-scope.js'
 import { queryRevenue } from '../../query/revenue.js'
 import { querySessionList } from '../../query/session-list.js'
@@ -151,7 +152,7 @@ export async function v1ReportRoutes(
       const scope = await scopeOf(request)
       const { has_replay } = parseParams(sessionsInput, request.query)
       const { data, total } = await querySessionList(events, scope, { onlyReplayed: has_replay === true })
-      return { data, meta: pageMeta(scope.params, total) }
+      return { data: await withReplayFlags(events, scope.siteId, data), meta: pageMeta(scope.params, total) }
     },
   )
 
