@@ -1,7 +1,8 @@
 /**
  * Session replay end to end: Debian's Chromium (playwright-core) loads fixture pages of customer sites
- * with the tracking script from the real server; the recorder chunk records the visit and the batches
- * are read back from the events store and through the replay endpoint.
+ * with the tracking script from the real server; the recorder chunk records the visit, the batches
+ * are read back from the events store and through the replay endpoint, and the dashboard's player
+ * plays the recording (a screenshot lands in the temporary directory).
  *
  * Hosts as in tracker-browser.test.ts: the server on http://127.0.0.1:PORT, fixture pages served as
  * http://sN.test:PORT2/... (mapped to 127.0.0.1 by Chromium's flags), one site per test, so the script
@@ -10,11 +11,19 @@
 import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
+import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, newChromeContext } from '../src/testing/browser.js'
+import {
+  addSessionCookie,
+  collectPageErrors,
+  launchChromium,
+  newChromeContext,
+  newDashboardContext,
+} from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'replay')
@@ -66,12 +75,14 @@ let browser: Browser
 let fixtures: ReturnType<typeof startFixtureServer>
 let fixturePort: number
 let siteCounter = 0
+let serverUrl: string
 const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
+  await ensureDashboardBuilt()
   t = await openTestInstance()
   ;({ cookie, organizationId } = await t.seed())
-  const serverUrl = await t.app.listen({ port: 0, host: '127.0.0.1' })
+  serverUrl = await t.app.listen({ port: 0, host: '127.0.0.1' })
   fixtures = startFixtureServer(`${serverUrl}/api/script.js`)
   await new Promise<void>((resolve) => fixtures.server.listen(0, '127.0.0.1', resolve))
   fixturePort = (fixtures.server.address() as AddressInfo).port
@@ -217,7 +228,26 @@ describe('recording a visit', () => {
     // Typing was recorded, as asterisks (IncrementalSnapshot, source Input).
     const inputs = events.filter((event) => event.type === 3 && event.data.source === 5)
     expect(inputs.map((event) => event.data.text)).toContain('*'.repeat(TYPED.length))
-  }, 60_000)
+
+    // And the owner watches it in the dashboard: the player shows the recorded page, never the secrets.
+    const dashboard = await newDashboardContext(browser, serverUrl)
+    contexts.push(dashboard)
+    await addSessionCookie(dashboard, cookie, serverUrl)
+    const owner = await dashboard.newPage()
+    const errors: string[] = []
+    collectPageErrors(owner, errors, 'session page')
+    await owner.goto(`/sites/${siteId}/sessions/${sessions[0]}`)
+    const card = owner.locator('section', { has: owner.getByRole('heading', { name: 'Replay' }) })
+    await card.locator('.rr-controller__btns button').first().click({ timeout: 15_000 })
+    const replayed = owner.frameLocator('.replayer-wrapper iframe')
+    await replayed.getByText('Public product description').waitFor({ state: 'visible', timeout: 15_000 })
+    await owner.screenshot({ path: path.join(os.tmpdir(), 'pathlight-replay-of-tracked-visit.png') })
+    const shown = await replayed.locator('body').innerText()
+    for (const secret of [TYPED, PASSWORD, 'BLOCKED-SECRET', 'MASKED-SECRET']) {
+      expect(shown, secret).not.toContain(secret)
+    }
+    expect(errors).toEqual([])
+  }, 90_000)
 
   it('keeps the query string of recorded URLs when the site tracks URL parameters', async () => {
     const { siteId, origin } = await newSite({ session_replay: 1, track_url_params: 1 })
