@@ -1,6 +1,6 @@
 /**
  * Profile the real server under the ingest load: starts it with `--cpu-prof`, runs the benchmark's load
- * (BENCH_CONNECTIONS, default 50, for BENCH_SECONDS, default 8), stops it, and prints where the main
+ * (the first of BENCH_CONNECTIONS, default 50, for BENCH_SECONDS, default 8), stops it, and prints where the main
  * thread spent its time (self time by function and by package). Profiles land in BENCH_PROFILE_DIR
  * (default a temporary directory) for Chrome DevTools.
  *
@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { startServerProcess } from '../../packages/server/src/testing/start-server-process.js'
+import { readSettings } from './read-settings.js'
 import { runLoad } from './run-load.js'
 import { buildTrackBodies } from './track-bodies.js'
 
@@ -21,7 +22,7 @@ interface CpuProfile {
 
 const dir = process.env.BENCH_PROFILE_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-profile-'))
 const seconds = Number(process.env.BENCH_SECONDS ?? 8)
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const connections = readSettings().connections[0] ?? 50
 const logFile = path.resolve(
   import.meta.dirname,
   '../../packages/server/demo-data/elastic-examples-apache_logs.txt',

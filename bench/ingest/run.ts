@@ -1,169 +1,167 @@
 /**
- * Ingest benchmark: `POST /api/track` throughput, latency, memory and durability of Pathlight against a
- * bare Fastify baseline on the same machine. Run from the repo root:
+ * Ingest benchmark (GitHub issue 17): `POST /api/track` throughput, latency, memory and durability of
+ * Pathlight, keyless and keyed, against a bare Fastify baseline on the same machine. Run from the repo
+ * root (the compiled server must exist: `npm run build -w @pathlight/server`):
  *
  *   npx tsx bench/ingest/run.ts            (or: npm run bench:ingest)
  *
- * Environment: `BENCH_SECONDS` measured seconds per server (default 10), `BENCH_WARMUP_SECONDS`
- * (default 2, 0 to skip), `BENCH_CONNECTIONS` (default 50). Prints progress on stderr, then a table and,
- * as the last stdout line, the same figures as one JSON object (see `IngestSummary`). Exit code 0 when
- * the run completed (targets are reported, not enforced), 1 on a crash. See bench/README.md.
+ * Both servers start up front and stay up; the loads are interleaved per connection count (baseline,
+ * Pathlight keyless, Pathlight keyed, baseline again; see plan-runs.ts), so that ratios compare runs
+ * made minutes, not a whole benchmark, apart. Environment: see read-settings.ts. Prints progress on
+ * stderr, then a table and, as the last stdout line, the same figures as one JSON object
+ * (`IngestSummary`). Exit code 0 when the run completed (targets are reported, not enforced), 1 on a
+ * failure. See bench/README.md.
  */
 import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { formatSummary, type PathlightFigures, type ServerFigures, summarize } from './format-summary.js'
-import { loadStartServerProcess, type ServerProcess, serverContractPath } from './load-server-contract.js'
-import { type LoadResult, runLoad } from './run-load.js'
-import { sampleRss } from './sample-rss.js'
+import { checkKeyless } from './check-keyless.js'
+import type { Durability, ServerMemory } from './format-summary.js'
+import { formatSummary } from './format-summary.js'
+import type { ServerProcess } from './load-server-contract.js'
+import { planRuns, type RunSpec } from './plan-runs.js'
+import { readIngestStats } from './read-ingest-stats.js'
+import { readSettings } from './read-settings.js'
+import { runPlan } from './run-plan.js'
+import { readRssMb, sampleRss } from './sample-rss.js'
 import { startBaselineServer } from './start-baseline-server.js'
+import { startPathlight } from './start-pathlight.js'
+import { summarize } from './summarize.js'
 import { buildTrackBodies } from './track-bodies.js'
+import { trackHeaders } from './track-headers.js'
+import { waitForCommitted } from './wait-for-committed.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const demoLog = path.resolve(here, '../../packages/server/demo-data/elastic-examples-apache_logs.txt')
-const seconds = positiveNumber('BENCH_SECONDS', 10)
-const warmupSeconds = positiveNumber('BENCH_WARMUP_SECONDS', 2)
-const connections = positiveNumber('BENCH_CONNECTIONS', 50)
 const BODY_COUNT = 200
-const COMMIT_WAIT_MS = 60_000
-const COMMIT_STABLE_MS = 3_000
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number ≥ 0, got ${raw}`)
-  return value
-}
+/** Quiet time after start-up (and seeding) before idle RSS is read. */
+const IDLE_QUIET_MS = 5_000
 
 function log(message: string): void {
   process.stderr.write(`[bench:ingest] ${message}\n`)
 }
 
-function figures(result: LoadResult, rssMb: number | null): ServerFigures {
-  return {
-    reqPerSec: result.reqPerSec,
-    p50Ms: result.p50Ms,
-    p99Ms: result.p99Ms,
-    rssMb,
-    statuses: result.statuses,
-    errors: result.errors + result.timeouts,
-  }
-}
-
-/** Warm-up (not measured) then measured load; returns the measured run and acks of both. */
-async function warmThenLoad(
-  opts: Omit<Parameters<typeof runLoad>[0], 'seconds' | 'connections'>,
-): Promise<{ measured: LoadResult; acknowledged: number }> {
-  let acknowledged = 0
-  if (warmupSeconds > 0) {
-    const warm = await runLoad({ ...opts, seconds: warmupSeconds, connections })
-    acknowledged += warm.acknowledged
-  }
-  const measured = await runLoad({ ...opts, seconds, connections })
-  return { measured, acknowledged: acknowledged + measured.acknowledged }
-}
-
-async function benchBaseline(): Promise<{ figures: ServerFigures; distinctBodies: number }> {
-  const requests = buildTrackBodies(demoLog, { siteId: 1, domain: 'bench.example', count: BODY_COUNT })
-  log(`baseline: starting bare Fastify child process (${requests.length} distinct bodies)`)
-  const server = await startBaselineServer()
-  const rss = sampleRss(server.pid)
-  try {
-    log(`baseline: ${server.baseUrl} pid ${server.pid}; load ${warmupSeconds}+${seconds} s`)
-    const { measured } = await warmThenLoad({ baseUrl: server.baseUrl, requests })
-    return { figures: figures(measured, await rss.stop()), distinctBodies: requests.length }
-  } finally {
-    await rss.stop()
-    await server.stop()
-  }
-}
-
-/** Polls `countEvents()` until it reaches `expected` or stops changing for 3 s (at most 60 s). */
-async function waitForCommitted(server: ServerProcess, expected: number): Promise<number> {
-  const deadline = Date.now() + COMMIT_WAIT_MS
-  let count = await server.countEvents()
-  let changedAt = Date.now()
-  while (count < expected && Date.now() < deadline && Date.now() - changedAt < COMMIT_STABLE_MS) {
-    await new Promise((resolve) => setTimeout(resolve, 250))
-    const next = await server.countEvents()
-    if (next !== count) changedAt = Date.now()
-    count = next
-  }
-  return count
-}
-
-async function readIngestStats(server: ServerProcess): Promise<unknown> {
-  try {
-    const response = await fetch(`${server.baseUrl}/api/admin/ingest-stats`, {
-      headers: { Authorization: `Bearer ${server.apiKey}` },
-      signal: AbortSignal.timeout(5_000),
-    })
-    if (!response.ok) return { unavailable: `HTTP ${response.status}` }
-    return (await response.json()) as unknown
-  } catch (error) {
-    return { unavailable: error instanceof Error ? error.message : String(error) }
-  }
-}
-
-async function benchPathlight(): Promise<
-  { figures: PathlightFigures; ingestStats: unknown } | { skipped: string }
-> {
-  const start = await loadStartServerProcess()
-  if (!start) return { skipped: `${path.relative(process.cwd(), serverContractPath)} does not exist yet` }
-  log('pathlight: starting server child process')
-  // LOG_LEVEL as `npm start` ships it (the test harness's default is warn).
-  const server = await start({
-    env: { PATHLIGHT_TRACK_KEY_LIMIT: '100000000', LOG_LEVEL: 'info' },
-    entry: 'build',
-  })
-  const rss = sampleRss(server.pid)
-  try {
-    const requests = buildTrackBodies(demoLog, {
-      siteId: server.siteId,
-      domain: server.domain,
-      count: BODY_COUNT,
-    })
-    const where = `${server.baseUrl} pid ${server.pid} site ${server.siteId}`
-    log(`pathlight: ${where}; load ${warmupSeconds}+${seconds} s`)
-    const headers = { authorization: `Bearer ${server.apiKey}` }
-    const { measured, acknowledged } = await warmThenLoad({ baseUrl: server.baseUrl, requests, headers })
-    log(`pathlight: ${acknowledged} acknowledged; waiting for the events store`)
-    const committed = await waitForCommitted(server, acknowledged)
-    const ingestStats = await readIngestStats(server)
-    const result: PathlightFigures = {
-      ...figures(measured, await rss.stop()),
-      acknowledged,
-      committed,
-      missing: Math.max(0, acknowledged - committed),
-      extra: Math.max(0, committed - acknowledged),
-    }
-    return { figures: result, ingestStats }
-  } finally {
-    await rss.stop()
-    await server.stop()
-  }
+function describe(spec: RunSpec): string {
+  const name = spec.server === 'baseline' ? `baseline#${spec.round}` : `pathlight ${spec.mode}`
+  return `${name} @${spec.connections}`
 }
 
 async function main(): Promise<void> {
-  const baseline = await benchBaseline()
-  const pathlight = await benchPathlight()
-  const summary = summarize({
-    benchmark: 'ingest',
-    seconds,
-    warmupSeconds,
-    connections,
-    distinctBodies: baseline.distinctBodies,
-    cpus: availableParallelism(),
-    node: process.version,
-    baseline: baseline.figures,
-    pathlight: 'figures' in pathlight ? pathlight.figures : null,
-    ...('skipped' in pathlight
-      ? { pathlightSkipped: pathlight.skipped }
-      : { ingestStats: pathlight.ingestStats }),
-  })
-  process.stdout.write(`\n${formatSummary(summary)}`)
-  process.stdout.write(`${JSON.stringify(summary)}\n`)
+  const settings = readSettings()
+  const stops: (() => Promise<unknown>)[] = []
+  try {
+    log('baseline: starting bare Fastify child process')
+    const baselineBegan = performance.now()
+    const baseline = await startBaselineServer()
+    const baselineReadyMs = Math.round(performance.now() - baselineBegan)
+    stops.unshift(() => baseline.stop())
+    log(`baseline: ${baseline.baseUrl} pid ${baseline.pid}, ready in ${baselineReadyMs} ms`)
+
+    log('pathlight: starting the compiled server in a child process')
+    const started = await startPathlight()
+    const pathlight: ServerProcess | null = 'server' in started ? started.server : null
+    const pathlightReadyMs = 'readyMs' in started ? started.readyMs : null
+    if (pathlight) {
+      stops.unshift(() => pathlight.stop())
+      log(
+        `pathlight: ${pathlight.baseUrl} pid ${pathlight.pid} site ${pathlight.siteId} ` +
+          `(${pathlight.domain}), ready and seeded in ${pathlightReadyMs} ms`,
+      )
+    }
+    const skipped = 'skipped' in started ? started.skipped : undefined
+    if (skipped) log(`pathlight: skipped (${skipped})`)
+
+    const site = pathlight ?? { siteId: 1, domain: 'example.com', apiKey: '' }
+    const requests = buildTrackBodies(demoLog, {
+      siteId: site.siteId,
+      domain: site.domain,
+      count: BODY_COUNT,
+    })
+    const [firstRequest] = requests
+    if (!firstRequest) throw new Error(`no tracking requests could be built from ${demoLog}`)
+
+    log(`both servers up; ${IDLE_QUIET_MS / 1000} s quiet before reading idle RSS`)
+    await new Promise((resolve) => setTimeout(resolve, IDLE_QUIET_MS))
+    const idleBaseline = await readRssMb(baseline.pid)
+    const idlePathlight = pathlight ? await readRssMb(pathlight.pid) : null
+
+    // The check's event is stored too, so it counts as acknowledged.
+    let acknowledged = 0
+    if (pathlight) {
+      await checkKeyless(pathlight.baseUrl, firstRequest, trackHeaders('keyless', pathlight))
+      acknowledged += 1
+      log('pathlight: a keyless request is recorded (200 {success:true})')
+    }
+
+    const baselineRss = sampleRss(baseline.pid)
+    const pathlightRss = pathlight ? sampleRss(pathlight.pid) : null
+    stops.unshift(async () => {
+      await baselineRss.stop()
+      await pathlightRss?.stop()
+    })
+    const plan = planRuns(settings.connections, pathlight !== null)
+    log(
+      `${plan.length} runs of ${settings.warmupSeconds}+${settings.seconds} s, ` +
+        `${requests.length} distinct bodies`,
+    )
+    const { runs, pathlightAcknowledged } = await runPlan({
+      plan,
+      servers: { baseline, pathlight },
+      site,
+      requests,
+      timing: settings,
+      onRun: (run) =>
+        log(
+          `${describe(run)}: ${Math.round(run.reqPerSec)} req/s, ` +
+            `p99 ${run.p99Ms.toFixed(2)} ms, errors ${run.errors}`,
+        ),
+    })
+    acknowledged += pathlightAcknowledged
+    const baselineMemory: ServerMemory = {
+      readyMs: baselineReadyMs,
+      idleRssMb: idleBaseline,
+      peakRssMb: await baselineRss.stop(),
+    }
+    const pathlightPeak = pathlightRss ? await pathlightRss.stop() : null
+
+    let durability: Durability | null = null
+    let ingestStats: unknown
+    if (pathlight) {
+      log(`pathlight: ${acknowledged} acknowledged in all; waiting for the events store`)
+      const committed = await waitForCommitted(pathlight, acknowledged)
+      durability = {
+        acknowledged,
+        committed,
+        missing: Math.max(0, acknowledged - committed),
+        extra: Math.max(0, committed - acknowledged),
+      }
+      ingestStats = await readIngestStats(pathlight)
+    }
+
+    const summary = summarize({
+      benchmark: 'ingest',
+      seconds: settings.seconds,
+      warmupSeconds: settings.warmupSeconds,
+      connections: settings.connections,
+      distinctBodies: requests.length,
+      cpus: availableParallelism(),
+      node: process.version,
+      runs,
+      memory: {
+        baseline: baselineMemory,
+        pathlight:
+          pathlightReadyMs === null
+            ? null
+            : { readyMs: pathlightReadyMs, idleRssMb: idlePathlight, peakRssMb: pathlightPeak },
+      },
+      durability,
+      ...(skipped ? { pathlightSkipped: skipped } : { ingestStats }),
+    })
+    process.stdout.write(`\n${formatSummary(summary)}`)
+    process.stdout.write(`${JSON.stringify(summary)}\n`)
+  } finally {
+    for (const stop of stops) await stop().catch(() => {})
+  }
 }
 
 main().catch((error: unknown) => {

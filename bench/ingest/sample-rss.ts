@@ -1,5 +1,21 @@
 import { readFile } from 'node:fs/promises'
 
+/**
+ * Reads a process's current resident set size once (`VmRSS` of `/proc/<pid>/status`).
+ *
+ * @returns MB (1 MB = 1024 × 1024 bytes, one decimal); `null` when the file is not readable (not Linux,
+ *   or the process has exited).
+ */
+export async function readRssMb(pid: number): Promise<number | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8')
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(status)
+    return match ? toMb(Number(match[1])) : null
+  } catch {
+    return null
+  }
+}
+
 /** A running RSS sampler; see {@link sampleRss}. */
 export interface RssSampler {
   /**
@@ -40,7 +56,9 @@ export function sampleRss(pid: number, intervalMs = 200): RssSampler {
     async stop() {
       clearInterval(timer)
       await sample()
-      return readable ? Math.round((peakKb / 1024) * 10) / 10 : null
+      return readable ? toMb(peakKb) : null
     },
   }
 }
+
+const toMb = (kb: number): number => Math.round((kb / 1024) * 10) / 10

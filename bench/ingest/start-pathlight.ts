@@ -1,0 +1,26 @@
+import path from 'node:path'
+import { loadStartServerProcess, type ServerProcess, serverContractPath } from './load-server-contract.js'
+
+/** A started Pathlight server, or why none was started. */
+export type StartedPathlight = { server: ServerProcess; readyMs: number } | { skipped: string }
+
+/**
+ * Starts the compiled Pathlight server (`entry: 'build'`, as `npm start` runs it) in a child process on
+ * a fresh data directory, seeded with an owner, a site and an API key. Env: `PATHLIGHT_TRACK_KEY_LIMIT`
+ * 100,000,000 (the per-key limit of 500 requests / 10 min would stop the keyed load within
+ * milliseconds) and `LOG_LEVEL=info` as `npm start` ships it (the test harness's default is `warn`).
+ *
+ * @returns the server and `readyMs`, wall-clock ms from spawn until it answered and was seeded; or
+ *   `skipped` when the testing module does not exist.
+ * @throws if the server does not start or the seeding fails.
+ */
+export async function startPathlight(): Promise<StartedPathlight> {
+  const start = await loadStartServerProcess()
+  if (!start) return { skipped: `${path.relative(process.cwd(), serverContractPath)} does not exist yet` }
+  const began = performance.now()
+  const server = await start({
+    env: { PATHLIGHT_TRACK_KEY_LIMIT: '100000000', LOG_LEVEL: 'info' },
+    entry: 'build',
+  })
+  return { server, readyMs: Math.round(performance.now() - began) }
+}
