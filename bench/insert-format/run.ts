@@ -11,8 +11,7 @@
  *
  * RowBinary is not among them: chdb-node's raw insert takes text formats only (JSONEachRow,
  * JSONCompactEachRow, TSV, CSV and their WithNames forms), and `chdb/connection` concatenates the body
- * into the SQL string, which binary bytes do not survive. `encodeRowBinary` stays in `encoders.ts` for
- * a ClickHouse server over HTTP.
+ * into the SQL string, which binary bytes do not survive.
  *
  * Per way: serialise ms (building the body; for client-json it is inside insert) and insert ms, summed
  * over `BENCH_ROWS` rows, `BENCH_REPEATS` passes; figures are the medians over the passes, as rows/s
