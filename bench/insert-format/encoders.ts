@@ -13,17 +13,20 @@ export { EVENT_COLUMNS as COLUMN_NAMES } from '../../packages/server/src/storage
 const valueOf = (row: EventRow, column: (typeof EVENT_COLUMNS)[number]) =>
   column === 'timestamp' ? toClickHouseTime(row.timestamp) : row[column]
 
-/** JSONEachRow: one object per row, as inserts were sent before issue 17 (strings made well-formed). */
+/** A row as a JSONEachRow object, as inserts were sent before issue 17 (strings made well-formed). */
+export function jsonEachRowObject(row: EventRow): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...row, timestamp: toClickHouseTime(row.timestamp) }
+  for (const column in out) {
+    const value = out[column]
+    if (typeof value === 'string' && !value.isWellFormed()) out[column] = value.toWellFormed()
+  }
+  return out
+}
+
+/** JSONEachRow: one {@link jsonEachRowObject} per line. */
 export function encodeJsonEachRow(rows: readonly EventRow[]): Buffer {
   let text = ''
-  for (const row of rows) {
-    const out: Record<string, unknown> = { ...row, timestamp: toClickHouseTime(row.timestamp) }
-    for (const column in out) {
-      const value = out[column]
-      if (typeof value === 'string' && !value.isWellFormed()) out[column] = value.toWellFormed()
-    }
-    text += `${JSON.stringify(out)}\n`
-  }
+  for (const row of rows) text += `${JSON.stringify(jsonEachRowObject(row))}\n`
   return Buffer.from(text, 'utf8')
 }
 

@@ -3,8 +3,8 @@
  * (`bench/query/generate-events.ts`) inserted in batches of `BENCH_BATCH` rows, in one process, four
  * ways, interleaved batch by batch so that a shared machine's noise falls on all alike:
  *
- *   client-json  `EventsStore.insert` as today: `@clickhouse/client` over `chdb/connection`, JSONEachRow
- *                objects (serialised by the client, the body handed to chDB as a string)
+ *   client-json  the insert path before issue 17: `@clickhouse/client` over `chdb/connection`,
+ *                JSONEachRow objects (serialised by the client, the body handed to chDB as a string)
  *   raw-json     the body serialised by us as JSONEachRow, handed to chDB as a Buffer (`rawInsert`)
  *   raw-tsv      TabSeparated, Buffer, `rawInsert`
  *   raw-compact  JSONCompactEachRow (one array per row), Buffer, `rawInsert`
@@ -24,12 +24,20 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { createClient } from '@clickhouse/client'
 import { Session } from 'chdb'
+import { createChdbConnection } from 'chdb/connection'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
 import type { EventRow } from '../../packages/server/src/storage/events/event-row.js'
 import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from '../query/generate-events.js'
-import { COLUMN_NAMES, encodeJsonCompactEachRow, encodeJsonEachRow, encodeTsv } from './encoders.js'
+import {
+  COLUMN_NAMES,
+  encodeJsonCompactEachRow,
+  encodeJsonEachRow,
+  encodeTsv,
+  jsonEachRowObject,
+} from './encoders.js'
 
 const ROWS = positiveInteger('BENCH_ROWS', 100_000)
 const REPEATS = positiveInteger('BENCH_REPEATS', 5)
@@ -57,6 +65,12 @@ const median = (values: number[]) =>
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-bench-format-'))
 const store = await openChdbStore(path.join(dir, 'events'))
 const session = new Session(path.join(dir, 'events'))
+// chDB sessions on one data directory coexist: this one is the client path as it was before issue 17.
+const client = createClient({
+  connection: createChdbConnection({ path: path.join(dir, 'events') }) as unknown as NonNullable<
+    Parameters<typeof createClient>[0]
+  >['connection'],
+})
 for (const way of WAYS) {
   await store.command(`CREATE TABLE IF NOT EXISTS events_${way.replace('-', '_')} AS events`)
 }
@@ -82,9 +96,8 @@ log(`${rows.length} rows in ${batches.length} batches of ${BATCH}`)
 async function insertBatch(way: Way, batch: readonly EventRow[]): Promise<[number, number]> {
   const table = tableOf(way)
   if (way === 'client-json') {
-    // The store's insert names its table; the client path is measured on `events` and copied below.
     const start = performance.now()
-    await store.insert(batch)
+    await client.insert({ table, values: batch.map(jsonEachRowObject), format: 'JSONEachRow' })
     return [0, performance.now() - start]
   }
   const { format, encode } = RAW[way]
@@ -95,12 +108,14 @@ async function insertBatch(way: Way, batch: readonly EventRow[]): Promise<[numbe
   return [t1 - t0, performance.now() - t1]
 }
 
-/** count and a checksum over every column, per table. */
+/** count and a checksum over every column, per table. @throws when a table has no checksum */
 async function fingerprint(table: string): Promise<string> {
   const [row] = await store.query<{ n: string; h: string }>(
-    `SELECT count() AS n, toString(sum(cityHash64(${COLUMN_NAMES.join(', ')}))) AS h FROM ${table}`,
+    // Over the text of every column's value: cityHash64 of a NULL argument would be NULL.
+    `SELECT count() AS n, toString(sum(cityHash64(toString(tuple(${COLUMN_NAMES.join(', ')}))))) AS h FROM ${table}`,
   )
-  return `${row?.n}/${row?.h}`
+  if (typeof row?.h !== 'string') throw new Error(`no checksum of ${table}`)
+  return `${row.n}/${row.h}`
 }
 
 const figures: Record<Way, { serialiseMs: number[]; insertMs: number[] }> = Object.fromEntries(
@@ -111,8 +126,7 @@ const figures: Record<Way, { serialiseMs: number[]; insertMs: number[] }> = Obje
 for (const way of WAYS) await insertBatch(way, batches[0] ?? [])
 
 for (let pass = 0; pass < REPEATS; pass++) {
-  for (const way of WAYS)
-    await store.command(`TRUNCATE TABLE ${way === 'client-json' ? 'events' : tableOf(way)}`)
+  for (const way of WAYS) await store.command(`TRUNCATE TABLE ${tableOf(way)}`)
   const sums = Object.fromEntries(WAYS.map((way) => [way, [0, 0]])) as Record<Way, [number, number]>
   for (const [i, batch] of batches.entries()) {
     const order = [...WAYS.slice((i + pass) % WAYS.length), ...WAYS.slice(0, (i + pass) % WAYS.length)]
@@ -122,7 +136,7 @@ for (let pass = 0; pass < REPEATS; pass++) {
       sums[way][1] += insert
     }
   }
-  const reference = await fingerprint('events')
+  const reference = await fingerprint(tableOf('client-json'))
   for (const way of WAYS.slice(1)) {
     const got = await fingerprint(tableOf(way))
     if (got !== reference) throw new Error(`${way} stored ${got}, the client ${reference}`)
@@ -158,5 +172,6 @@ for (const s of summary) {
 }
 console.log(JSON.stringify({ rows: rows.length, batch: BATCH, repeats: REPEATS, summary }))
 session.close()
+await client.close()
 await store.close()
 fs.rmSync(dir, { recursive: true, force: true })
