@@ -60,6 +60,24 @@ describe('createTtlCache', () => {
     expect(cache.get('c')).toBe(3)
   })
 
+  it('with lru, keeps an entry read once per half a cache of insertions, however many keys pass', () => {
+    const cache = createTtlCache<string, number>({
+      ttlMs: Number.POSITIVE_INFINITY,
+      maxEntries: 100,
+      lru: true,
+    })
+    cache.set('hot', 0)
+    for (let i = 0; i < 10_000; i++) {
+      cache.set(`cold-${i}`, i)
+      if (i % 50 === 0) expect(cache.get('hot')).toBe(0)
+    }
+    expect(cache.get('hot')).toBe(0)
+    expect(cache.size).toBe(100)
+    // A key not read is evicted after a cache's worth of insertions, as without lru.
+    expect(cache.get('cold-9899')).toBeUndefined()
+    expect(cache.get('cold-9999')).toBe(9999)
+  })
+
   it('never grows past its bound', () => {
     const cache = createTtlCache<number, number>({ ttlMs: Number.POSITIVE_INFINITY, maxEntries: 100 })
     for (let i = 0; i < 1_000; i++) cache.set(i, i)
