@@ -1,16 +1,3 @@
-/**
- * Session replay end to end: Debian's Chromium (playwright-core) loads fixture pages of customer sites
- * with the tracking script from the real server; the recorder chunk records the visit, the batches
- * are read back from the events store and through the replay endpoint, and the dashboard's player
- * plays the recording (a screenshot lands in the temporary directory).
- *
- * Hosts as in tracker-browser.test.ts: the server on http://127.0.0.1:PORT, fixture pages served as
- * http://sN.test:PORT2/... (mapped to 127.0.0.1 by Chromium's flags), one site per test, so the script
- * and the recorder run cross-origin as on a real site.
- */
-import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
@@ -24,16 +11,11 @@ import {
   newChromeContext,
   newDashboardContext,
 } from '../src/testing/browser.js'
+import { type FixtureSites, type SiteColumns, startFixtureSites } from '../src/testing/fixture-sites.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'replay')
 const POLL = { timeout: 15_000, interval: 100 }
-
-type SiteColumns = Partial<{
-  session_replay: 0 | 1
-  replay_sample_rate: number
-  track_url_params: 0 | 1
-}>
 
 interface StoredBatch {
   session_id: string
@@ -48,33 +30,11 @@ interface RecordedEvent {
   data: { href?: string; source?: number; text?: string }
 }
 
-/** Fixture pages with `{{SCRIPT}}` replaced by the snippet of the site whose domain is the Host. */
-function startFixtureServer(scriptUrl: string) {
-  const sites = new Map<string, { siteId: number; attributes: string }>()
-  const server = http.createServer((request, response) => {
-    const host = (request.headers.host ?? '').replace(/:\d+$/, '')
-    const file = path.join(FIXTURES, path.basename(new URL(request.url ?? '/', 'http://x').pathname))
-    if (!file.endsWith('.html') || !fs.existsSync(file)) {
-      response.writeHead(404).end()
-      return
-    }
-    const site = sites.get(host)
-    const snippet = site
-      ? `<script defer src="${scriptUrl}" data-site-id="${site.siteId}" ${site.attributes}></script>`
-      : ''
-    const html = fs.readFileSync(file, 'utf8').replace('{{SCRIPT}}', snippet)
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
-  })
-  return { server, sites }
-}
-
 let t: TestInstance
 let cookie: string
 let organizationId: string
 let browser: Browser
-let fixtures: ReturnType<typeof startFixtureServer>
-let fixturePort: number
-let siteCounter = 0
+let sites: FixtureSites
 let serverUrl: string
 const contexts: BrowserContext[] = []
 
@@ -83,15 +43,14 @@ beforeAll(async () => {
   t = await openTestInstance()
   ;({ cookie, organizationId } = await t.seed())
   serverUrl = await t.app.listen({ port: 0, host: '127.0.0.1' })
-  fixtures = startFixtureServer(`${serverUrl}/api/script.js`)
-  await new Promise<void>((resolve) => fixtures.server.listen(0, '127.0.0.1', resolve))
-  fixturePort = (fixtures.server.address() as AddressInfo).port
+  const scriptUrl = `${serverUrl}/api/script.js`
+  sites = await startFixtureSites({ t, cookie, organizationId, dir: FIXTURES, scriptUrl, prefix: 'r' })
   browser = await launchChromium()
 })
 
 afterAll(async () => {
   await browser?.close()
-  fixtures?.server.close()
+  await sites?.close()
   await t?.close()
 })
 
@@ -100,15 +59,7 @@ afterEach(async () => {
 })
 
 /** A new site on its own domain rN.test, with `columns` set in the metadata store. */
-async function newSite(columns: SiteColumns = {}, attributes = '') {
-  const domain = `r${++siteCounter}.test`
-  const { siteId } = await t.createSite(cookie, organizationId, domain)
-  if (Object.keys(columns).length > 0) {
-    await t.services.metadata.db.updateTable('site').set(columns).where('site_id', '=', siteId).execute()
-  }
-  fixtures.sites.set(domain, { siteId, attributes })
-  return { siteId, origin: `http://${domain}:${fixturePort}` }
-}
+const newSite = (columns: SiteColumns = {}, attributes = '') => sites.add(columns, attributes)
 
 /**
  * A page in a fresh context with a desktop Chrome user agent; `requested` collects every URL it requested

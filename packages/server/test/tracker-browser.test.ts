@@ -1,19 +1,8 @@
-/**
- * The tracking script end to end: Debian's Chromium (playwright-core) loads fixture pages of customer
- * sites, the script from the real server, and the events are read back from the events store.
- *
- * Hosts: the server listens on http://127.0.0.1:PORT; fixture pages are served by a small node:http
- * server as http://sN.test:PORT2/... (Chromium maps *.test to 127.0.0.1 with --host-resolver-rules), so
- * every test has its own site (domain sN.test) and the script runs cross-origin, as on a real site.
- * Events are awaited with expect.poll; "nothing more" is asserted after a sentinel custom event arrives.
- */
-import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, newChromeContext } from '../src/testing/browser.js'
+import { type FixtureSites, type SiteColumns, startFixtureSites } from '../src/testing/fixture-sites.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'tracker')
@@ -44,53 +33,25 @@ interface StoredEvent {
   error_column: number
 }
 
-type SiteColumns = Partial<
-  Record<'web_vitals' | 'track_errors' | 'track_outbound' | 'track_url_params', 0 | 1>
->
-
-/** Fixture pages with `{{SCRIPT}}` replaced by the snippet of the site whose domain is the Host. */
-function startFixtureServer(scriptUrl: string) {
-  const sites = new Map<string, { siteId: number; attributes: string }>()
-  const server = http.createServer((request, response) => {
-    const host = (request.headers.host ?? '').replace(/:\d+$/, '')
-    const file = path.join(FIXTURES, path.basename(new URL(request.url ?? '/', 'http://x').pathname))
-    if (!file.endsWith('.html') || !fs.existsSync(file)) {
-      response.writeHead(404).end()
-      return
-    }
-    const site = sites.get(host)
-    const snippet = site
-      ? `<script defer src="${scriptUrl}" data-site-id="${site.siteId}" ${site.attributes}></script>`
-      : ''
-    const port = String((server.address() as AddressInfo).port)
-    const html = fs.readFileSync(file, 'utf8').replace('{{SCRIPT}}', snippet).replaceAll('{{PORT}}', port)
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
-  })
-  return { server, sites }
-}
-
 let t: TestInstance
 let cookie: string
 let organizationId: string
 let browser: Browser
-let fixtures: ReturnType<typeof startFixtureServer>
-let fixturePort: number
-let siteCounter = 0
+let sites: FixtureSites
 const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   t = await openTestInstance()
   ;({ cookie, organizationId } = await t.seed())
   const serverUrl = await t.app.listen({ port: 0, host: '127.0.0.1' })
-  fixtures = startFixtureServer(`${serverUrl}/api/script.js`)
-  await new Promise<void>((resolve) => fixtures.server.listen(0, '127.0.0.1', resolve))
-  fixturePort = (fixtures.server.address() as AddressInfo).port
+  const scriptUrl = `${serverUrl}/api/script.js`
+  sites = await startFixtureSites({ t, cookie, organizationId, dir: FIXTURES, scriptUrl, prefix: 's' })
   browser = await launchChromium()
 })
 
 afterAll(async () => {
   await browser?.close()
-  fixtures?.server.close()
+  await sites?.close()
   await t?.close()
 })
 
@@ -99,15 +60,7 @@ afterEach(async () => {
 })
 
 /** A new site on its own domain sN.test, with `columns` set in the metadata store. */
-async function newSite(columns: SiteColumns = {}, attributes = '') {
-  const domain = `s${++siteCounter}.test`
-  const { siteId } = await t.createSite(cookie, organizationId, domain)
-  if (Object.keys(columns).length > 0) {
-    await t.services.metadata.db.updateTable('site').set(columns).where('site_id', '=', siteId).execute()
-  }
-  fixtures.sites.set(domain, { siteId, attributes })
-  return { siteId, origin: `http://${domain}:${fixturePort}` }
-}
+const newSite = (columns: SiteColumns = {}, attributes = '') => sites.add(columns, attributes)
 
 /**
  * A page in a fresh context with a desktop Chrome user agent. `sent` collects the bodies of the page's
@@ -243,7 +196,7 @@ describe('outbound links', () => {
     const [outbound] = await ofType(siteId, 'outbound')
     expect(outbound?.pathname).toBe('/events.html')
     expect(JSON.parse(outbound?.properties ?? '')).toEqual({
-      url: `http://elsewhere.test:${fixturePort}/landing.html`,
+      url: `http://elsewhere.test:${sites.port}/landing.html`,
       text: 'Read the docs',
       target: '',
     })
