@@ -10,7 +10,7 @@ import type { EventRow } from '../../packages/server/src/storage/events/event-ro
 export { EVENT_COLUMNS as COLUMN_NAMES } from '../../packages/server/src/storage/events/encode-event-row.js'
 
 /** A column's value as the insert sends it (the timestamp as ClickHouse parses it). */
-const valueOf = (row: EventRow, column: (typeof EVENT_COLUMNS)[number]) =>
+const columnValue = (row: EventRow, column: (typeof EVENT_COLUMNS)[number]) =>
   column === 'timestamp' ? toClickHouseTime(row.timestamp) : row[column]
 
 /** A row as a JSONEachRow object, as inserts were sent before issue 17 (strings made well-formed). */
@@ -52,7 +52,7 @@ export function encodeTsv(rows: readonly EventRow[]): Buffer {
   for (const row of rows) {
     let line = ''
     for (const [i, column] of EVENT_COLUMNS.entries()) {
-      line += i === 0 ? tsvField(valueOf(row, column)) : `\t${tsvField(valueOf(row, column))}`
+      line += i === 0 ? tsvField(columnValue(row, column)) : `\t${tsvField(columnValue(row, column))}`
     }
     text += `${line}\n`
   }

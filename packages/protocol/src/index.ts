@@ -7,6 +7,7 @@
 export * from './enums.js'
 export * from './openapi-registry.js'
 export * from './replay-batch.js'
+export * from './report-batch.js'
 export * from './response-schemas.js'
 export * from './track-payload.js'
 export type * from './types.js'

@@ -183,6 +183,12 @@ function validRequestOf(entry: OperationEntry): ValidRequest {
     'POST /api/sites/{siteId}/funnels': { name: 'Fuzz', steps: FUZZ_FUNNEL_STEPS },
     'POST /api/sites/{siteId}/funnels/query': { steps: FUZZ_FUNNEL_STEPS },
     'POST /api/sites/{siteId}/funnels/sessions': { steps: FUZZ_FUNNEL_STEPS },
+    'POST /api/sites/{siteId}/reports': {
+      reports: [
+        { name: 'stats', params: { bucket: 'day' } },
+        { name: 'breakdown', params: { name: 'pages' } },
+      ],
+    },
     'POST /api/sites/{siteId}/webhooks': {
       url: 'https://hooks.example.com/fuzz',
       events: ['session.created'],
@@ -491,17 +497,19 @@ async function storeReplay(siteId: number, sessionId: string): Promise<string> {
     JSON.stringify({ site_id: siteId, sequence: 0, events: [{ type: 4, timestamp: 1_700_000_000_000 }] }),
   )
   const now = new Date().toISOString()
-  await w.t.services.events.insertReplay([{
-    site_id: siteId,
-    session_id: sessionId,
-    sequence: 0,
-    timestamp: new Date(1_700_000_000_000).toISOString(),
-    received_at: now,
-    expires_at: new Date(Date.now() + 86_400_000).toISOString(),
-    bytes: payload.length,
-    encoding: 'json',
-    payload,
-  }])
+  await w.t.services.events.insertReplay([
+    {
+      site_id: siteId,
+      session_id: sessionId,
+      sequence: 0,
+      timestamp: new Date(1_700_000_000_000).toISOString(),
+      received_at: now,
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      bytes: payload.length,
+      encoding: 'json',
+      payload,
+    },
+  ])
   return sessionId
 }
 

@@ -22,6 +22,7 @@ import type {
   LiveVisitors,
   Paged,
   ReportFilter,
+  ReportPart,
   RetentionCohort,
   RetentionMeta,
   RetentionPeriod,
@@ -84,6 +85,19 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     eventNames: (query: ReportQuery, page: PageRequest = {}) =>
       get<Paged<EventName>>('event-names', query, { ...page }),
     live: () => data(get<{ data: LiveVisitors }>('live')),
+    /**
+     * Several reports in one request (`POST .../reports`): each part's `{data, meta}` under its id (its
+     * name when it has none), as its GET route answers; the common parameters go in the query string.
+     */
+    batch: (query: ReportQuery, reports: ReportPart[]) =>
+      data(
+        t.request<{ data: Record<string, unknown> }>(
+          'POST',
+          `${base}/reports?${reportSearch(query)}`,
+          { reports },
+          headers,
+        ),
+      ),
     /** With `onlyReplayed`, only the sessions with a session replay recording (`has_replay=true`). */
     sessions: (query: ReportQuery, page: PageRequest = {}, options: { onlyReplayed?: boolean } = {}) =>
       get<Paged<Session>>('sessions', query, {

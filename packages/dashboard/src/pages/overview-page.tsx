@@ -1,8 +1,12 @@
 /**
  * A site's overview: live visitors, the six headline figures against the previous period, a chart
  * of visitors, sessions or pageviews per bucket, and the breakdowns (pages, sources, locations,
- * devices, custom events), every row a filter.
+ * devices, custom events), every row a filter. What the page shows at first paint comes in one request
+ * (`overviewParts`, `POST .../reports`); changing a card's tab, showing all rows or changing the
+ * bucket loads that alone with the GET routes.
  */
+import type { LiveVisitors as Live, ReportPart, SeriesBucket } from '@pathlight/protocol'
+import { useMemo } from 'react'
 
 import { FormError } from '../components/form-error'
 import { BreakdownCard } from '../components/reports/breakdown-card'
@@ -14,6 +18,7 @@ import { ReportToolbar } from '../components/reports/report-toolbar'
 import { Segmented } from '../components/reports/segmented'
 import { TimeSeriesChart } from '../components/reports/time-series-chart'
 import { WorldMapCard } from '../components/reports/world-map-card'
+import { createReportBatch } from '../lib/report-batch'
 import { breakdownCards } from '../lib/report-labels'
 import { bucketOf, bucketsFor, type ChartMetric, chartMetrics, zoneOf } from '../lib/report-view'
 import { useReport } from '../lib/use-report'
@@ -26,17 +31,51 @@ const metricLabels: Record<ChartMetric, string> = {
 }
 const bucketLabels = { hour: 'Hours', day: 'Days', week: 'Weeks', month: 'Months' } as const
 
+const TOP = 8
+const top = (name: string): ReportPart => ({ id: name, name: 'breakdown', params: { name, limit: TOP } })
+
+/**
+ * The reports of the overview's first paint, by the ids its cards ask for: the stats with the series,
+ * the first tab of each breakdown card (countries once, 250 rows, for the map and the locations card),
+ * the custom events and the live visitors.
+ */
+export const overviewParts = (bucket: SeriesBucket): ReportPart[] => [
+  { id: 'stats', name: 'stats', params: { bucket } },
+  top(breakdownCards.pages.tabs[0].name),
+  top(breakdownCards.sources.tabs[0].name),
+  { id: 'countries', name: 'breakdown', params: { name: 'countries', limit: 250 } },
+  top(breakdownCards.devices.tabs[0].name),
+  { id: 'event-names', name: 'event-names', params: { limit: TOP } },
+  { id: 'live', name: 'live' },
+]
+
 /** The overview of the site in `ctx`. */
 export function OverviewPage({ ctx }: { ctx: ReportContext }) {
   const { view, setView } = ctx
   const bucket = bucketOf(view, ctx.days)
   const metric = view.metric ?? 'visitors'
-  const stats = useReport(`stats:${bucket}:${ctx.queryKey}`, () => ctx.reports.stats(ctx.query, bucket))
+  // One batch per range and filters, with the bucket of that moment; a later bucket change loads the
+  // stats alone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: queryKey stands for query; bucket deliberately left out
+  const first = useMemo(
+    () => ({
+      bucket,
+      batch: createReportBatch(overviewParts(bucket), (parts) => ctx.reports.batch(ctx.query, parts)),
+    }),
+    [ctx.queryKey, ctx.reports],
+  )
+  const { batch } = first
+  const stats = useReport(`stats:${bucket}:${ctx.queryKey}`, () => {
+    const single = () => ctx.reports.stats(ctx.query, bucket)
+    return bucket === first.bucket ? batch.load('stats', single) : single()
+  })
+  const firstLive = () =>
+    batch.load<{ data: Live }>('live', async () => ({ data: await ctx.reports.live() })).then((a) => a.data)
   const series = stats.data?.data.series ?? []
   const meta = stats.data?.meta
   return (
     <div className="stack">
-      <ReportToolbar ctx={ctx} aside={<LiveVisitors reports={ctx.reports} />} />
+      <ReportToolbar ctx={ctx} aside={<LiveVisitors reports={ctx.reports} first={firstLive} />} />
       <FormError error={stats.error} />
       <KpiCards
         stats={stats.data?.data}
@@ -72,12 +111,12 @@ export function OverviewPage({ ctx }: { ctx: ReportContext }) {
         )}
       </section>
       <div className="report-grid">
-        <BreakdownCard ctx={ctx} {...breakdownCards.pages} />
-        <BreakdownCard ctx={ctx} {...breakdownCards.sources} />
-        <WorldMapCard ctx={ctx} />
-        <BreakdownCard ctx={ctx} {...breakdownCards.locations} footer={<GeoCredit />} />
-        <BreakdownCard ctx={ctx} {...breakdownCards.devices} />
-        <EventsCard ctx={ctx} />
+        <BreakdownCard ctx={ctx} batch={batch} {...breakdownCards.pages} />
+        <BreakdownCard ctx={ctx} batch={batch} {...breakdownCards.sources} />
+        <WorldMapCard ctx={ctx} batch={batch} />
+        <BreakdownCard ctx={ctx} batch={batch} {...breakdownCards.locations} footer={<GeoCredit />} />
+        <BreakdownCard ctx={ctx} batch={batch} {...breakdownCards.devices} />
+        <EventsCard ctx={ctx} batch={batch} />
       </div>
     </div>
   )

@@ -692,6 +692,17 @@ const table: Row[] = [
     expect: access.reader(200),
     request: sitePath('/error-bucketed?errorMessage=boom&bucket=day'),
   },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/reports',
+    expect: { ...access.reader(200), ownerReadKey: 200 },
+    request: async (w) => ({
+      ...(await sitePath('/reports')(w)),
+      body: {
+        reports: [{ name: 'stats' }, { name: 'breakdown', params: { name: 'pages' } }, { name: 'live' }],
+      },
+    }),
+  },
   ...['summary', 'stats', 'sessions', 'events', 'event-names', 'web-vitals', 'live'].map(
     (report): Row => ({
       method: 'GET',

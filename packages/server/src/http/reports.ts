@@ -21,6 +21,11 @@
  * |                               | device_type) `[{value, events, lcp, ...}]`            | (+ page)     |
  * | `live` (no parameters)        | `{visitors, from, to}`: the last 5 minutes            | `{}`         |
  *
+ * `POST /api/sites/{siteId}/reports` runs several of them (stats, breakdown, sessions, events,
+ * event-names, web-vitals, live) in one request: body `{reports: [{id?, name, params?}]}`, the common
+ * parameters in the query string, answer `{success:true, data: {[id or name]: {data, meta}}}` with each
+ * part's answer as its GET route gives it (`report-batch.ts`).
+ *
  * Page meta is `{total, page, pageSize, totalPages}`. Breakdown names: `query/breakdown.ts`. Routes
  * only translate: figures come from `query/`.
  */
@@ -29,9 +34,11 @@ import {
   doc,
   eventName,
   liveVisitors,
+  MAX_REPORT_PARTS,
   pagedList,
+  reportBatchAnswer,
+  reportBatchBody,
   reportSummary,
-  seriesBuckets,
   session,
   sessionEvent,
   webVitals,
@@ -41,25 +48,13 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { siteForReader } from '../auth/site-access.js'
-import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdown.js'
-import { queryEventList } from '../query/event-list.js'
-import { queryEventNames } from '../query/event-names.js'
-import { queryLiveVisitors } from '../query/live-visitors.js'
-import { booleanParam, parseParams, parseQueryParams, single } from '../query/params.js'
-import { withReplayFlags } from '../query/replay.js'
+import { breakdowns } from '../query/breakdown.js'
+import { parseQueryParams } from '../query/params.js'
 import type { ReportScope } from '../query/report-scope.js'
 import { querySessionEvents } from '../query/session-events.js'
-import { querySessionList } from '../query/session-list.js'
-import { queryStatsReport } from '../query/stats-report.js'
-import {
-  queryWebVitals,
-  queryWebVitalsBy,
-  webVitalDimensions,
-  webVitalThresholds,
-} from '../query/web-vitals.js'
+import { webVitalDimensions } from '../query/web-vitals.js'
 import { notFound } from '../shared/errors.js'
 import { type Clock, systemClock } from '../shared/time.js'
-import { eventTypes } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { analyticsQuery, eventsQuery, sessionsQuery, statsQuery } from './analytics-query.js'
@@ -67,6 +62,8 @@ import { emptyMeta, eventPage, statsAnswer } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
 import { pageMeta } from './page-meta.js'
 import { readerOf } from './reader.js'
+import { runReportBatch } from './report-batch.js'
+import { isBreakdown, reportParts } from './report-parts.js'
 
 /** `GET /api/sites/{siteId}/web-vitals`. */
 const webVitalsQuery = analyticsQuery.extend({
@@ -86,32 +83,8 @@ export interface ReportRouteOptions {
 
 type SiteParams = { Params: { siteId: string } }
 
-/** A single-valued query parameter restricted to `values`. */
-const oneOf = <const Values extends readonly string[]>(name: string, values: Values) =>
-  single(name)
-    .refine((v) => values.includes(v), `${name} must be one of ${values.join(', ')}`)
-    .transform((v) => v as Values[number])
-
-const statsInput = z.object({ bucket: oneOf('bucket', seriesBuckets).optional() })
-const webVitalsInput = z.object({
-  by: oneOf('by', Object.keys(webVitalDimensions) as (keyof typeof webVitalDimensions)[]).optional(),
-})
-const eventsInput = z.object({
-  type: single('type')
-    .transform((list) => list.split(',').map((t) => t.trim()))
-    .refine((types) => types.every((t) => (eventTypes as readonly string[]).includes(t)), {
-      message: `type must be a comma-separated list of ${eventTypes.join(', ')}`,
-    })
-    .transform((types) => types as (typeof eventTypes)[number][])
-    .optional(),
-  event_name: single('event_name').max(256, 'event_name must be at most 256 characters').optional(),
-  cursor: single('cursor').max(200, 'cursor is not valid').optional(),
-})
-
 /** `has_replay` of the sessions list (here and in v1). */
-export const sessionsInput = z.object({ has_replay: booleanParam('has_replay').optional() })
-
-const isBreakdown = (name: string): name is BreakdownName => Object.hasOwn(breakdowns, name)
+export { sessionsInput } from './report-parts.js'
 
 /** Register the routes of the table above. */
 export async function reportRoutes(
@@ -120,10 +93,12 @@ export async function reportRoutes(
 ) {
   const reader = (request: FastifyRequest<SiteParams>) =>
     siteForReader(db, readerOf(request), request.params.siteId)
-  const scopeOf = async (request: FastifyRequest<SiteParams>): Promise<ReportScope> => {
-    const { site } = await reader(request)
-    return { siteId: site.site_id, params: parseQueryParams(request.query, clock()) }
-  }
+  const deps = { events, clock }
+  const siteOf = async (request: FastifyRequest<SiteParams>) => (await reader(request)).site.site_id
+  const scopeOf = async (request: FastifyRequest<SiteParams>): Promise<ReportScope> => ({
+    siteId: await siteOf(request),
+    params: parseQueryParams(request.query, clock()),
+  })
   app.get<SiteParams>(
     '/api/sites/:siteId/summary',
     {
@@ -156,9 +131,7 @@ export async function reportRoutes(
       },
     },
     async (request) => {
-      const scope = await scopeOf(request)
-      const { bucket } = parseParams(statsInput, request.query)
-      return queryStatsReport(events, scope, bucket)
+      return reportParts.stats(deps, await siteOf(request), request.query)()
     },
   )
 
@@ -180,13 +153,12 @@ export async function reportRoutes(
       },
     },
     async (request) => {
-      const scope = await scopeOf(request)
+      const siteId = await siteOf(request)
       const { name } = request.params
       if (!isBreakdown(name)) {
         throw notFound(`Unknown breakdown "${name}"; one of ${Object.keys(breakdowns).join(', ')}`)
       }
-      const { rows, total } = await queryBreakdown(events, scope, name)
-      return { data: rows, meta: pageMeta(scope.params, total) }
+      return reportParts.breakdown(deps, siteId, request.query, name)()
     },
   )
 
@@ -204,11 +176,7 @@ export async function reportRoutes(
       },
     },
     async (request) => {
-      const scope = await scopeOf(request)
-      const { has_replay } = parseParams(sessionsInput, request.query)
-      const { data, total } = await querySessionList(events, scope, { onlyReplayed: has_replay === true })
-      const rows = await withReplayFlags(events, scope.siteId, data)
-      return { data: rows, meta: pageMeta(scope.params, total) }
+      return reportParts.sessions(deps, await siteOf(request), request.query)()
     },
   )
 
@@ -248,15 +216,7 @@ export async function reportRoutes(
       },
     },
     async (request) => {
-      const scope = await scopeOf(request)
-      const own = parseParams(eventsInput, request.query)
-      const page = await queryEventList(events, scope, {
-        types: own.type,
-        eventName: own.event_name,
-        cursor: own.cursor,
-        limit: scope.params.limit,
-      })
-      return { data: page.data, meta: { nextCursor: page.nextCursor, limit: scope.params.limit } }
+      return reportParts.events(deps, await siteOf(request), request.query)()
     },
   )
 
@@ -274,9 +234,7 @@ export async function reportRoutes(
       },
     },
     async (request) => {
-      const scope = await scopeOf(request)
-      const { data, total } = await queryEventNames(events, scope)
-      return { data, meta: pageMeta(scope.params, total) }
+      return reportParts['event-names'](deps, await siteOf(request), request.query)()
     },
   )
 
@@ -312,11 +270,7 @@ export async function reportRoutes(
       },
     },
     async (request) => {
-      const scope = await scopeOf(request)
-      const { by } = parseParams(webVitalsInput, request.query)
-      if (!by) return { data: await queryWebVitals(events, scope), meta: { thresholds: webVitalThresholds } }
-      const { data, total } = await queryWebVitalsBy(events, scope, by)
-      return { data, meta: { ...pageMeta(scope.params, total), by, thresholds: webVitalThresholds } }
+      return reportParts['web-vitals'](deps, await siteOf(request), request.query)()
     },
   )
 
@@ -333,8 +287,32 @@ export async function reportRoutes(
       },
     },
     async (request) => {
-      const { site } = await reader(request)
-      return { data: await queryLiveVisitors(events, site.site_id, clock()), meta: {} }
+      return reportParts.live(deps, await siteOf(request))()
     },
+  )
+
+  app.post<SiteParams>(
+    '/api/sites/:siteId/reports',
+    {
+      config: {
+        keyUse: 'read',
+        doc: {
+          summary: 'Several reports in one request (e.g. every panel of the overview)',
+          description:
+            `Up to ${MAX_REPORT_PARTS} parts, each a report of the GET routes above with its own parameters ` +
+            '(`params`: as its GET route takes them in the query string; `breakdown` takes the dimension as ' +
+            '`name`). The query string holds the common parameters, shared by every part (`page` and ' +
+            '`limit` there are defaults a part may override). Every part is validated before any runs: an ' +
+            'invalid one answers 400 naming it (`reports[3].params.limit`). The answer holds every part under ' +
+            'its `id` (default: its `name`), as its GET route answers.',
+          tag: 'Reports',
+          access: 'reader',
+          query: analyticsQuery,
+          body: reportBatchBody,
+          responses: { 200: json('Every part, by id', reportBatchAnswer) },
+        },
+      },
+    },
+    async (request) => runReportBatch(deps, await siteOf(request), request.query, request.body),
   )
 }

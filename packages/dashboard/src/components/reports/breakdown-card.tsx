@@ -3,6 +3,7 @@
  * rows of the selected one, "Show all" for up to 100, every row a filter.
  */
 import { type ReactNode, useId, useState } from 'react'
+import { firstRows, type ReportBatch } from '../../lib/report-batch'
 import { type BreakdownDef, filterText, valueLabel } from '../../lib/report-labels'
 import { withFilter } from '../../lib/report-view'
 import { useReport } from '../../lib/use-report'
@@ -14,17 +15,22 @@ import { Segmented } from './segmented'
 const TOP = 8
 const ALL = 100
 
-/** The card `title` with its `tabs`; `footer` goes under the rows (a data credit). */
+/**
+ * The card `title` with its `tabs`; `footer` goes under the rows (a data credit). With `batch`, the top
+ * rows come from the page's batch when it holds the tab's breakdown (by its name, at least 8 rows).
+ */
 export function BreakdownCard({
   ctx,
   title,
   tabs,
   footer,
+  batch,
 }: {
   ctx: ReportContext
   title: string
   tabs: readonly BreakdownDef[]
   footer?: ReactNode
+  batch?: ReportBatch
 }) {
   const id = useId()
   const [tab, setTab] = useState(0)
@@ -32,9 +38,11 @@ export function BreakdownCard({
   const def = tabs[tab] ?? tabs[0]
   const limit = expanded ? ALL : TOP
   const name = def?.name ?? ''
-  const report = useReport(`${name}:${limit}:${ctx.queryKey}`, () =>
-    ctx.reports.breakdown(name, ctx.query, { limit }),
-  )
+  const report = useReport(`${name}:${limit}:${ctx.queryKey}`, () => {
+    const single = () => ctx.reports.breakdown(name, ctx.query, { limit })
+    if (!batch || expanded) return single()
+    return batch.load(name, single, (answer) => firstRows(answer, TOP))
+  })
   if (!def) return null
   const rows = report.data?.data ?? []
   const total = report.data?.meta.total ?? 0

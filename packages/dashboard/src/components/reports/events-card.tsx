@@ -1,5 +1,6 @@
 /** Custom events of the range by name (events fired and visitors); a row filters by its event. */
 import { useId } from 'react'
+import type { ReportBatch } from '../../lib/report-batch'
 import { filterText } from '../../lib/report-labels'
 import { withFilter } from '../../lib/report-view'
 import { useReport } from '../../lib/use-report'
@@ -7,12 +8,13 @@ import type { ReportContext } from '../../pages/report-context'
 import { FormError } from '../form-error'
 import { BarList } from './bar-list'
 
-/** The card; the most frequent 8 names. */
-export function EventsCard({ ctx }: { ctx: ReportContext }) {
+/** The card; the most frequent 8 names (from `batch` when it holds them, id `event-names`). */
+export function EventsCard({ ctx, batch }: { ctx: ReportContext; batch?: ReportBatch }) {
   const id = useId()
-  const report = useReport(`event-names:${ctx.queryKey}`, () =>
-    ctx.reports.eventNames(ctx.query, { limit: 8 }),
-  )
+  const report = useReport(`event-names:${ctx.queryKey}`, () => {
+    const single = () => ctx.reports.eventNames(ctx.query, { limit: 8 })
+    return batch ? batch.load('event-names', single) : single()
+  })
   const rows = report.data?.data ?? []
   return (
     <section className="card report-card" aria-labelledby={id} aria-busy={report.loading}>

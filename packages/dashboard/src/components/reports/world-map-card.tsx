@@ -3,6 +3,7 @@
  * lazily loaded map; clicking a country adds a country filter, like the rows of the other cards.
  */
 import { lazy, Suspense, useId } from 'react'
+import type { ReportBatch } from '../../lib/report-batch'
 import { valueLabel } from '../../lib/report-labels'
 import { withFilter } from '../../lib/report-view'
 import { useReport } from '../../lib/use-report'
@@ -12,11 +13,13 @@ import { GeoCredit } from './geo-credit'
 
 const WorldMap = lazy(() => import('./world-map'))
 
-export function WorldMapCard({ ctx }: { ctx: ReportContext }) {
+/** The card; with `batch`, the countries come from it when it holds them (id `countries`, 250 rows). */
+export function WorldMapCard({ ctx, batch }: { ctx: ReportContext; batch?: ReportBatch }) {
   const id = useId()
-  const report = useReport(`countries-map:${ctx.queryKey}`, () =>
-    ctx.reports.breakdown('countries', ctx.query, { limit: 250 }),
-  )
+  const report = useReport(`countries-map:${ctx.queryKey}`, () => {
+    const single = () => ctx.reports.breakdown('countries', ctx.query, { limit: 250 })
+    return batch ? batch.load('countries', single) : single()
+  })
   const visitors = new Map((report.data?.data ?? []).map((row) => [row.value, row.visitors]))
   return (
     <section className="card report-card world-map-card" aria-labelledby={id} aria-busy={report.loading}>

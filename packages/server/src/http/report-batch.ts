@@ -1,0 +1,153 @@
+/**
+ * `POST /api/sites/{siteId}/reports` (issue 16, item 2): several reports of one site in one request.
+ * The query string carries the common parameters (start_date, end_date, time_zone, filters; `page` and
+ * `limit` there are defaults for every part); the body lists the parts (`reportBatchBody` of the
+ * protocol), each with its own parameters, which are laid over the query string and parsed exactly as
+ * the GET route of that report parses its query string (`report-parts.ts`), so a part answers what its
+ * GET route answers.
+ *
+ * Every part is validated before any runs: an invalid one is AppError 400 naming it, e.g.
+ * `Invalid reports[3].params.limit: limit must be an integer from 1 to 1000` with
+ * `details.fieldErrors['reports[3].params.limit']` (a bad common parameter keeps its own name).
+ * The parts then run concurrently (`Promise.all`); on chDB a session runs one query at a time, so they
+ * queue on it (`bench/query/parallel.ts`: a second session on the same directory runs a query beside
+ * the first, but gains nothing for the CPU-bound reports on 2 CPUs), while a ClickHouse server
+ * (`CLICKHOUSE_URL`) runs them side by side. The answer comes once all are done.
+ */
+import { type ReportPart, reportBatchBody } from '@pathlight/protocol'
+import { breakdowns } from '../query/breakdown.js'
+import { invalidParameters } from '../query/params.js'
+import { AppError } from '../shared/errors.js'
+import { invalidBody } from '../shared/invalid-body.js'
+import {
+  isBreakdown,
+  type PreparedReport,
+  type ReportAnswer,
+  type ReportPartDeps,
+  reportParts,
+} from './report-parts.js'
+
+/** `reports[3].params.limit` for zod's path `['reports', 3, 'params', 'limit']`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
+    .join('')
+}
+
+/** A part's own parameters as a query string would carry them (`type` lists joined with commas). */
+function asQueryValues(params: Record<string, unknown>): Record<string, string> {
+  const values: Record<string, string> = {}
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue
+    values[key] = Array.isArray(value) ? value.join(',') : String(value)
+  }
+  return values
+}
+
+/** The shared query string as an object (Fastify's `request.query`; anything else counts as empty). */
+const queryObject = (query: unknown): Record<string, unknown> =>
+  typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {}
+
+/**
+ * Validate one part and return it ready to run.
+ * @throws AppError 400 with the part's parameters named `reports[i].params.<name>`
+ */
+function preparePart(
+  deps: ReportPartDeps,
+  siteId: number,
+  query: Record<string, unknown>,
+  part: ReportPart,
+  index: number,
+): PreparedReport {
+  const { name: dimension, ...own } = (part.params ?? {}) as Record<string, unknown>
+  const params = part.name === 'breakdown' ? own : (part.params ?? {})
+  const merged = { ...query, ...asQueryValues(params) }
+  const prefix = `reports[${index}].params`
+  const rename = (error: unknown) =>
+    renamed(error, (field) => (field in params || field === 'name' ? `${prefix}.${field}` : field))
+  let run: PreparedReport
+  try {
+    run = prepareKind(deps, siteId, merged, part, dimension)
+  } catch (error) {
+    throw rename(error)
+  }
+  // Some checks happen as a report starts (a bucket that makes too many points): named alike.
+  return () =>
+    run().catch((error: unknown) => {
+      throw rename(error)
+    })
+}
+
+function prepareKind(
+  deps: ReportPartDeps,
+  siteId: number,
+  query: Record<string, unknown>,
+  part: ReportPart,
+  dimension: unknown,
+): PreparedReport {
+  switch (part.name) {
+    case 'breakdown': {
+      const name = String(dimension)
+      if (!isBreakdown(name)) {
+        throw invalidParameters({ name: [`Unknown breakdown "${name}"; one of ${breakdownNames()}`] })
+      }
+      return reportParts.breakdown(deps, siteId, query, name)
+    }
+    case 'live':
+      return reportParts.live(deps, siteId)
+    default:
+      return reportParts[part.name](deps, siteId, query)
+  }
+}
+
+const breakdownNames = () => Object.keys(breakdowns).join(', ')
+
+/** An AppError 400 of `invalidParameters` with its fields renamed; anything else as it was. */
+function renamed(error: unknown, rename: (field: string) => string): unknown {
+  if (!(error instanceof AppError) || error.status !== 400) return error
+  const details = error.details as { fieldErrors?: Record<string, string[]> } | undefined
+  if (!details?.fieldErrors) return error
+  return invalidParameters(
+    Object.fromEntries(
+      Object.entries(details.fieldErrors).map(([field, messages]) => [rename(field), messages]),
+    ),
+  )
+}
+
+/**
+ * Run a batch for a site the caller may read.
+ * @param query the request's query string (the common parameters)
+ * @param body the request's body, unparsed
+ * @returns `{success:true, data:{[id or name]: {data, meta}}}`
+ * @throws AppError 400 for an invalid body, a duplicate id or an invalid part, before any query runs
+ */
+export async function runReportBatch(
+  deps: ReportPartDeps,
+  siteId: number,
+  query: unknown,
+  body: unknown,
+): Promise<{ success: true; data: Record<string, ReportAnswer> }> {
+  const parsed = reportBatchBody.safeParse(body ?? {})
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => ({ ...issue, path: [fieldPath(issue.path)] }))
+    throw invalidBody('reports', issues)
+  }
+  const shared = queryObject(query)
+  const ids = new Set<string>()
+  const prepared = parsed.data.reports.map((part, index) => {
+    const id = part.id ?? part.name
+    if (ids.has(id)) {
+      const field = `reports[${index}].id`
+      throw invalidParameters({
+        [field]: [`the id "${id}" is taken by an earlier part: give each part its own id`],
+      })
+    }
+    ids.add(id)
+    return [id, preparePart(deps, siteId, shared, part, index)] as const
+  })
+  const answers = await Promise.all(prepared.map(([, run]) => run()))
+  return {
+    success: true,
+    data: Object.fromEntries(prepared.map(([id], i) => [id, answers[i] as ReportAnswer])),
+  }
+}

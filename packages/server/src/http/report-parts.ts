@@ -1,0 +1,148 @@
+/**
+ * The dashboard's reports as functions of a site and a query string, shared by their GET routes
+ * (`reports.ts`) and the batch route (`report-batch.ts`), so that a report answers the same either
+ * way. Each function validates first and returns the report ready to run (`PreparedReport`): a batch
+ * checks every part before it runs any. Validation failures are AppError 400 naming the parameter
+ * (`query/params.ts`); answers are the `{data, meta}` of the table in `reports.ts`.
+ */
+import { seriesBuckets } from '@pathlight/protocol'
+import { z } from 'zod'
+import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdown.js'
+import { queryEventList } from '../query/event-list.js'
+import { queryEventNames } from '../query/event-names.js'
+import { queryLiveVisitors } from '../query/live-visitors.js'
+import { booleanParam, parseParams, parseQueryParams, single } from '../query/params.js'
+import { withReplayFlags } from '../query/replay.js'
+import type { ReportScope } from '../query/report-scope.js'
+import { querySessionList } from '../query/session-list.js'
+import { queryStatsReport } from '../query/stats-report.js'
+import {
+  queryWebVitals,
+  queryWebVitalsBy,
+  webVitalDimensions,
+  webVitalThresholds,
+} from '../query/web-vitals.js'
+import type { Clock } from '../shared/time.js'
+import { eventTypes } from '../storage/events/event-row.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import { pageMeta } from './page-meta.js'
+
+/** What the reports read from: the events store, and the clock (default ranges, live visitors). */
+export interface ReportPartDeps {
+  events: EventsStore
+  clock: Clock
+}
+
+/** A report's answer, as its GET route sends it. */
+export interface ReportAnswer {
+  data: unknown
+  meta: Record<string, unknown>
+}
+
+/** A validated report: calling it runs its queries. */
+export type PreparedReport = () => Promise<ReportAnswer>
+
+/** A single-valued query parameter restricted to `values`. */
+const oneOf = <const Values extends readonly string[]>(name: string, values: Values) =>
+  single(name)
+    .refine((v) => values.includes(v), `${name} must be one of ${values.join(', ')}`)
+    .transform((v) => v as Values[number])
+
+const statsInput = z.object({ bucket: oneOf('bucket', seriesBuckets).optional() })
+const webVitalsInput = z.object({
+  by: oneOf('by', Object.keys(webVitalDimensions) as (keyof typeof webVitalDimensions)[]).optional(),
+})
+const eventsInput = z.object({
+  type: single('type')
+    .transform((list) => list.split(',').map((t) => t.trim()))
+    .refine((types) => types.every((t) => (eventTypes as readonly string[]).includes(t)), {
+      message: `type must be a comma-separated list of ${eventTypes.join(', ')}`,
+    })
+    .transform((types) => types as (typeof eventTypes)[number][])
+    .optional(),
+  event_name: single('event_name').max(256, 'event_name must be at most 256 characters').optional(),
+  cursor: single('cursor').max(200, 'cursor is not valid').optional(),
+})
+
+/** `has_replay` of the sessions list (here and in v1). */
+export const sessionsInput = z.object({ has_replay: booleanParam('has_replay').optional() })
+
+/** Whether `name` is a breakdown dimension (`query/breakdown.ts`). */
+export const isBreakdown = (name: string): name is BreakdownName => Object.hasOwn(breakdowns, name)
+
+const scopeOf = (deps: ReportPartDeps, siteId: number, query: unknown): ReportScope => ({
+  siteId,
+  params: parseQueryParams(query, deps.clock()),
+})
+
+/**
+ * The reports, by the name of their GET route (`breakdown` takes the dimension apart, as its route
+ * takes it from the path). `query` is a query string as Fastify parses it: the common parameters and
+ * the report's own.
+ * @throws AppError 400 naming the invalid parameter, before anything runs
+ */
+export const reportParts = {
+  stats(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+    const scope = scopeOf(deps, siteId, query)
+    const { bucket } = parseParams(statsInput, query)
+    return () => queryStatsReport(deps.events, scope, bucket)
+  },
+
+  breakdown(deps: ReportPartDeps, siteId: number, query: unknown, name: BreakdownName): PreparedReport {
+    const scope = scopeOf(deps, siteId, query)
+    return async () => {
+      const { rows, total } = await queryBreakdown(deps.events, scope, name)
+      return { data: rows, meta: pageMeta(scope.params, total) }
+    }
+  },
+
+  sessions(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+    const scope = scopeOf(deps, siteId, query)
+    const { has_replay } = parseParams(sessionsInput, query)
+    return async () => {
+      const { data, total } = await querySessionList(deps.events, scope, {
+        onlyReplayed: has_replay === true,
+      })
+      const rows = await withReplayFlags(deps.events, scope.siteId, data)
+      return { data: rows, meta: pageMeta(scope.params, total) }
+    }
+  },
+
+  events(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+    const scope = scopeOf(deps, siteId, query)
+    const own = parseParams(eventsInput, query)
+    return async () => {
+      const page = await queryEventList(deps.events, scope, {
+        types: own.type,
+        eventName: own.event_name,
+        cursor: own.cursor,
+        limit: scope.params.limit,
+      })
+      return { data: page.data, meta: { nextCursor: page.nextCursor, limit: scope.params.limit } }
+    }
+  },
+
+  'event-names'(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+    const scope = scopeOf(deps, siteId, query)
+    return async () => {
+      const { data, total } = await queryEventNames(deps.events, scope)
+      return { data, meta: pageMeta(scope.params, total) }
+    }
+  },
+
+  'web-vitals'(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+    const scope = scopeOf(deps, siteId, query)
+    const { by } = parseParams(webVitalsInput, query)
+    return async () => {
+      if (!by)
+        return { data: await queryWebVitals(deps.events, scope), meta: { thresholds: webVitalThresholds } }
+      const { data, total } = await queryWebVitalsBy(deps.events, scope, by)
+      return { data, meta: { ...pageMeta(scope.params, total), by, thresholds: webVitalThresholds } }
+    }
+  },
+
+  /** The last 5 minutes: takes no parameters. */
+  live(deps: ReportPartDeps, siteId: number): PreparedReport {
+    return async () => ({ data: await queryLiveVisitors(deps.events, siteId, deps.clock()), meta: {} })
+  },
+}
