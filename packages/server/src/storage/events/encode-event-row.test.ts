@@ -3,6 +3,23 @@ import { decodeEventLine, EVENT_COLUMNS, encodeEventRow } from './encode-event-r
 import { eventRow } from './event-row.fixture.js'
 
 describe('encodeEventRow', () => {
+  it('puts every column at its place in EVENT_COLUMNS', () => {
+    const base = eventRow()
+    const row = Object.fromEntries(
+      Object.entries(base).map(([column, value], i) => [
+        column,
+        typeof value === 'string' ? `v${i}` : i + 0.5,
+      ]),
+    ) as unknown as typeof base
+    row.timestamp = base.timestamp
+    row.event_id = base.event_id
+    const values = JSON.parse(encodeEventRow(row)) as unknown[]
+    expect(Object.keys(base).sort()).toEqual([...EVENT_COLUMNS].sort())
+    EVENT_COLUMNS.forEach((column, i) => {
+      if (column !== 'timestamp') expect(values[i], column).toBe(row[column])
+    })
+  })
+
   it('is one JSON array of every column in the table order, the timestamp as ClickHouse reads it', () => {
     const row = eventRow({ timestamp: '2026-03-04T05:06:07.089Z', pathname: '/a\tb\nc', lat: null })
     const values = JSON.parse(encodeEventRow(row)) as unknown[]
