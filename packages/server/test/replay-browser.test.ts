@@ -134,7 +134,7 @@ describe('recording a visit', () => {
     const firstAnswer = page.waitForResponse(
       (response) => response.url().endsWith('/api/replay') && response.request().method() === 'POST',
     )
-    await page.goto(`${origin}/record.html?token=secret-query-77`)
+    await page.goto(`${origin}/record.html?token=secret-query-77#access_token=secret-fragment-88`)
     await chunkLoaded(page)
     expect(requested.filter((url) => url.includes('/api/script-replay.js?v='))).toHaveLength(1)
 
@@ -155,7 +155,14 @@ describe('recording a visit', () => {
     const text = batches.map(textOf).join('\n')
     expect(text).toContain('Public product description')
     expect(text).toContain('Order placed')
-    for (const secret of [TYPED, PASSWORD, 'BLOCKED-SECRET', 'MASKED-SECRET', 'secret-query-77']) {
+    for (const secret of [
+      TYPED,
+      PASSWORD,
+      'BLOCKED-SECRET',
+      'MASKED-SECRET',
+      'secret-query-77',
+      'secret-fragment-88',
+    ]) {
       expect(text, secret).not.toContain(secret)
     }
 

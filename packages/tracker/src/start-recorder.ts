@@ -3,11 +3,11 @@
  * and sent to `POST /api/replay`, continuing the visitor's recording across page loads (`replay-state.ts`).
  */
 import { record } from 'rrweb'
+import { recordedUrl } from './recorded-url.js'
 import { BEACON_MAX_BYTES, batchJson, splitEvents, utf8Length } from './replay-batch.js'
 import type { ReplayStore } from './replay-state.js'
 import { SESSION_GAP_MS } from './replay-state.js'
 import { beaconBatch, postBatch } from './send-replay-batch.js'
-import { withoutQuery } from './without-query.js'
 
 /** Pending events are sent this often, in ms. */
 export const FLUSH_INTERVAL_MS = 5000
@@ -38,6 +38,8 @@ export interface RecorderOptions {
   url: string
   /** The site's `trackUrlParams`: when false, page URLs are recorded without their query string. */
   trackUrlParams: boolean
+  /** The script's `data-hash-mode`: when false, page URLs are recorded without their fragment. */
+  hashMode: boolean
   /** The longest a session's recording runs, in ms from its start; then recording stops. */
   maxMs: number
   /** The visitor's recording state. */
@@ -54,7 +56,15 @@ const refusedStatuses = [400, 403, 404]
  * excluded) stops recording for the rest of the session; a 400, 403 or 404 for this page. A failed
  * send (network, 413, 5xx) loses that batch only. Never throws.
  */
-export function startRecorder({ siteId, url, trackUrlParams, maxMs, store }: RecorderOptions): void {
+export function startRecorder({
+  siteId,
+  url,
+  trackUrlParams,
+  hashMode,
+  maxMs,
+  store,
+}: RecorderOptions): void {
+  const keepOfUrls = { query: trackUrlParams, fragment: hashMode }
   let now = Date.now()
   let state = store.update(now, { lastSentAt: now })
   if (state.stopped || now - state.startedAt >= maxMs) {
@@ -122,7 +132,7 @@ export function startRecorder({ siteId, url, trackUrlParams, maxMs, store }: Rec
         flush(false)
         return stop(true)
       }
-      if (event.type === 4 && !trackUrlParams) event.data.href = withoutQuery(event.data.href)
+      if (event.type === 4) event.data.href = recordedUrl(event.data.href, keepOfUrls)
       const json = JSON.stringify(event)
       pending.push(json)
       pendingChars += json.length + 1
