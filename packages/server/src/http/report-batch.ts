@@ -9,7 +9,7 @@
  * Every part is validated before any runs: an invalid one is AppError 400 naming it, e.g.
  * `Invalid reports[3].params.limit: limit must be an integer from 1 to 1000` with
  * `details.fieldErrors['reports[3].params.limit']` (a bad common parameter keeps its own name).
- * The parts then run concurrently (`Promise.all`); on chDB a session runs one query at a time, so they
+ * The parts then run concurrently (and the answer waits for all of them, failed or not); on chDB a session runs one query at a time, so they
  * queue on it (`bench/query/parallel.ts`: a second session on the same directory runs a query beside
  * the first, but gains nothing for the CPU-bound reports on 2 CPUs), while a ClickHouse server
  * (`CLICKHOUSE_URL`) runs them side by side. The answer comes once all are done.
@@ -145,7 +145,12 @@ export async function runReportBatch(
     ids.add(id)
     return [id, preparePart(deps, siteId, shared, part, index)] as const
   })
-  const answers = await Promise.all(prepared.map(([, run]) => run()))
+  // Settled, not `Promise.all`: a part that fails as it starts must not leave the others' queries
+  // running after the answer (they would outlive the request, and a closing server's events store).
+  const settled = await Promise.allSettled(prepared.map(([, run]) => run()))
+  const failed = settled.find((result) => result.status === 'rejected')
+  if (failed) throw failed.reason
+  const answers = settled.map((result) => (result as PromiseFulfilledResult<ReportAnswer>).value)
   return {
     success: true,
     data: Object.fromEntries(prepared.map(([id], i) => [id, answers[i] as ReportAnswer])),

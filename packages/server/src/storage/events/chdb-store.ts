@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs'
 import { createClient } from '@clickhouse/client'
+import { drainPending } from 'chdb'
 import { createChdbConnection } from 'chdb/connection'
 import { clickHouseStore } from './clickhouse-store.js'
 import type { EventsStore } from './events-store.js'
@@ -32,13 +33,24 @@ export async function openChdbStore(
   const chdb = createChdbConnection({ path: dataPath })
   const connection = chdb as unknown as ClientConnection
   const client = createClient({ connection })
-  if (options.rawInsert === false) return clickHouseStore(client, 'chdb')
-  return clickHouseStore(client, 'chdb', async (body, columns, format) => {
-    await chdb.chdb.rawInsert({
-      table: 'events',
-      values: body,
-      columns,
-      format: format as 'JSONCompactEachRow',
-    })
-  })
+  const store =
+    options.rawInsert === false
+      ? await clickHouseStore(client, 'chdb')
+      : await clickHouseStore(client, 'chdb', async (body, columns, format) => {
+          await chdb.chdb.rawInsert({
+            table: 'events',
+            values: body,
+            columns,
+            format: format as 'JSONCompactEachRow',
+          })
+        })
+  return {
+    ...store,
+    // chDB releases a closed connection only once operations still running on it end; another data
+    // directory cannot be opened in this process before then, so closing waits for that too.
+    async close() {
+      await store.close()
+      await drainPending()
+    },
+  }
 }
