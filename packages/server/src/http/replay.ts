@@ -7,7 +7,8 @@
 import { replayBatchSchema, replayResponse } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { MAX_REPLAY_BODY_BYTES, type ReplayIngest } from '../replay/replay-ingest.js'
-import { empty, json } from './openapi/route-doc.js'
+import { json } from './openapi/route-doc.js'
+import { publicPostPreflight } from './public-post-preflight.js'
 
 export async function replayRoutes(app: FastifyInstance, { replay }: { replay: ReplayIngest }) {
   app.removeAllContentTypeParsers()
@@ -20,26 +21,7 @@ export async function replayRoutes(app: FastifyInstance, { replay }: { replay: R
     reply.header('access-control-allow-origin', '*')
   })
 
-  app.options(
-    '/api/replay',
-    {
-      config: {
-        doc: {
-          summary: 'CORS preflight of the session replay endpoint',
-          tag: 'Tracking',
-          access: 'public',
-          responses: { 204: empty('Allowed: POST with Content-Type from any origin (no Authorization)') },
-        },
-      },
-    },
-    async (_request, reply) =>
-      reply
-        .code(204)
-        .header('access-control-allow-methods', 'POST')
-        .header('access-control-allow-headers', 'content-type')
-        .header('access-control-max-age', '86400')
-        .send(),
-  )
+  publicPostPreflight(app, '/api/replay', 'the session replay endpoint')
 
   app.post(
     '/api/replay',

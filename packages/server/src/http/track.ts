@@ -10,7 +10,8 @@ import type { Redis } from 'ioredis'
 import type { ApiKeys } from '../auth/api-keys.js'
 import { bearerToken } from '../auth/bearer-token.js'
 import type { Ingest } from '../ingest/ingest.js'
-import { empty, json } from './openapi/route-doc.js'
+import { json } from './openapi/route-doc.js'
+import { publicPostPreflight } from './public-post-preflight.js'
 import { rateLimitError } from './rate-limit-error.js'
 import { rateLimitKey } from './rate-limit-key.js'
 
@@ -108,31 +109,10 @@ export async function trackRoutes(
 
 /**
  * CORS for browsers that call the endpoint with `application/json` from a site's own code: the answer
- * is readable from any origin (it holds nothing secret), and the preflight allows `Content-Type` only:
- * API keys must never be used in client-side code, so `Authorization` is not offered.
+ * is readable from any origin (it holds nothing secret).
  */
 export async function trackPreflightRoutes(app: FastifyInstance) {
-  app.options(
-    '/api/track',
-    {
-      config: {
-        doc: {
-          summary: 'CORS preflight of the tracking endpoint',
-          tag: 'Tracking',
-          access: 'public',
-          responses: { 204: empty('Allowed: POST with Content-Type from any origin (no Authorization)') },
-        },
-      },
-    },
-    async (_request, reply) =>
-      reply
-        .code(204)
-        .header('access-control-allow-origin', '*')
-        .header('access-control-allow-methods', 'POST')
-        .header('access-control-allow-headers', 'content-type')
-        .header('access-control-max-age', '86400')
-        .send(),
-  )
+  publicPostPreflight(app, '/api/track', 'the tracking endpoint')
 }
 
 /** Raw body text to a value for the payload parser; invalid JSON is passed on as the raw string. */
