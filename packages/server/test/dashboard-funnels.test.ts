@@ -14,14 +14,9 @@
  * first when `dist/` is stale. The saved funnel is then renamed and its steps updated from the builder.
  */
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  addSessionCookie,
-  collectPageErrors,
-  launchChromium,
-  newDashboardContext,
-} from '../src/testing/browser.js'
+import { launchChromium, openSignedInPage } from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
 const NOW = Date.parse('2026-03-20T12:00:00.000Z')
@@ -30,7 +25,6 @@ const VIEW = 'period=custom&from=2026-03-10&to=2026-03-10&tz=UTC'
 
 let t: TestInstance
 let browser: Browser
-let context: BrowserContext
 let page: Page
 let base: string
 let siteId: number
@@ -79,11 +73,12 @@ beforeAll(async () => {
   expect(imported.statusCode, imported.body).toBe(200)
 
   browser = await launchChromium()
-  context = await newDashboardContext(browser, base)
-  await addSessionCookie(context, seeded.cookie, base)
-  page = await context.newPage()
-  page.setDefaultTimeout(10_000)
-  collectPageErrors(page, pageErrors, 'owner')
+  ;({ page } = await openSignedInPage(browser, {
+    baseURL: base,
+    cookie: seeded.cookie,
+    errors: pageErrors,
+    label: 'owner',
+  }))
 }, 60_000)
 
 afterAll(async () => {

@@ -17,13 +17,7 @@ import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateEvents, loadVocabulary } from '../../../bench/query/generate-events.js'
-import {
-  addSessionCookie,
-  collectPageErrors,
-  launchChromium,
-  newDashboardContext,
-  requireChromium,
-} from '../src/testing/browser.js'
+import { launchChromium, openSignedInPage, requireChromium } from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
 const DIST = path.resolve(import.meta.dirname, '../../dashboard/dist')
@@ -122,11 +116,14 @@ describe('dashboard performance', () => {
       }
 
       browser = await launchChromium()
-      const context = await newDashboardContext(browser, base)
-      await addSessionCookie(context, seeded.cookie, base)
-      page = await context.newPage()
-      page.setDefaultTimeout(30_000)
-      collectPageErrors(page, pageErrors, 'overview', { failedLoads: true })
+      ;({ page } = await openSignedInPage(browser, {
+        baseURL: base,
+        cookie: seeded.cookie,
+        errors: pageErrors,
+        label: 'overview',
+        timeoutMs: 30_000,
+        failedLoads: true,
+      }))
 
       /** API requests of the current navigation: path and duration (ms). */
       let requests: { url: string; at: number; ms: number }[] = []

@@ -24,11 +24,10 @@ import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  addSessionCookie,
   collectPageErrors,
   launchChromium,
   newChromeContext,
-  newDashboardContext,
+  openSignedInPage,
 } from '../src/testing/browser.js'
 import { DESKTOP_CHROME_UA, openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
@@ -130,12 +129,7 @@ async function dashboardPage(
   cookie: string,
   label: string,
 ): Promise<{ page: Page; context: BrowserContext }> {
-  const context = await newDashboardContext(browser, base)
-  await addSessionCookie(context, cookie, base)
-  const page = await context.newPage()
-  page.setDefaultTimeout(15_000)
-  collectPageErrors(page, pageErrors, label)
-  return { page, context }
+  return openSignedInPage(browser, { baseURL: base, cookie, errors: pageErrors, label, timeoutMs: 15_000 })
 }
 
 const replayUrl = () => `/api/sites/${siteId}/sessions/${sessionId}/replay`

@@ -17,13 +17,13 @@
  * The tests run in order and share one page; the dashboard is built first when `dist/` is stale.
  */
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  addSessionCookie,
   collectPageErrors,
   launchChromium,
   newDashboardContext,
+  openSignedInPage,
 } from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
@@ -38,7 +38,6 @@ const VIEW = 'period=custom&from=2026-03-10&to=2026-03-11&tz=UTC'
 let t: TestInstance
 let now = Date.now()
 let browser: Browser
-let context: BrowserContext
 let page: Page
 let base: string
 let siteId: number
@@ -129,11 +128,12 @@ beforeAll(async () => {
   })
 
   browser = await launchChromium()
-  context = await newDashboardContext(browser, base)
-  await addSessionCookie(context, cookie, base)
-  page = await context.newPage()
-  page.setDefaultTimeout(10_000)
-  collectPageErrors(page, pageErrors, 'owner')
+  ;({ page } = await openSignedInPage(browser, {
+    baseURL: base,
+    cookie,
+    errors: pageErrors,
+    label: 'owner',
+  }))
 }, 60_000)
 
 afterAll(async () => {

@@ -4,13 +4,7 @@ import zlib from 'node:zlib'
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import {
-  addSessionCookie,
-  collectPageErrors,
-  launchChromium,
-  newChromeContext,
-  newDashboardContext,
-} from '../src/testing/browser.js'
+import { launchChromium, newChromeContext, openSignedInPage } from '../src/testing/browser.js'
 import { type FixtureSites, type SiteColumns, startFixtureSites } from '../src/testing/fixture-sites.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 
@@ -188,12 +182,15 @@ describe('recording a visit', () => {
     expect(inputs.map((event) => event.data.text)).toContain('*'.repeat(TYPED.length))
 
     // And the owner watches it in the dashboard: the player shows the recorded page, never the secrets.
-    const dashboard = await newDashboardContext(browser, serverUrl)
-    contexts.push(dashboard)
-    await addSessionCookie(dashboard, cookie, serverUrl)
-    const owner = await dashboard.newPage()
     const errors: string[] = []
-    collectPageErrors(owner, errors, 'session page')
+    const { context: dashboard, page: owner } = await openSignedInPage(browser, {
+      baseURL: serverUrl,
+      cookie,
+      errors,
+      label: 'session page',
+      timeoutMs: 15_000,
+    })
+    contexts.push(dashboard)
     await owner.goto(`/sites/${siteId}/sessions/${sessions[0]}`)
     const card = owner.locator('section', { has: owner.getByRole('heading', { name: 'Replay' }) })
     await card.locator('.rr-controller__btns button').first().click({ timeout: 15_000 })

@@ -116,3 +116,34 @@ export async function addSessionCookie(context: BrowserContext, cookie: string, 
 export async function cookieHeaderOf(context: BrowserContext, url: string): Promise<string> {
   return (await context.cookies(url)).map((c) => `${c.name}=${c.value}`).join('; ')
 }
+
+/** What {@link openSignedInPage} needs beyond the browser. */
+export interface SignedInPageOptions {
+  /** The server's origin (`TestInstance.app.listen()`'s URL). */
+  baseURL: string
+  /** The session cookie (`name=value`, as `TestInstance.signUp`/`seed` return it). */
+  cookie: string
+  /** Where the page's errors go (`collectPageErrors`), under `label`. */
+  errors: string[]
+  label: string
+  /** Playwright's default timeout for the page, ms (default 10,000). */
+  timeoutMs?: number
+  /** Also collect Chromium's "Failed to load resource" lines. */
+  failedLoads?: boolean
+}
+
+/**
+ * A dashboard page signed in with `cookie`: a new {@link newDashboardContext} carrying the session,
+ * its page with errors collected. Close the context when done (closing the browser does too).
+ */
+export async function openSignedInPage(
+  browser: Browser,
+  options: SignedInPageOptions,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newDashboardContext(browser, options.baseURL)
+  await addSessionCookie(context, options.cookie, options.baseURL)
+  const page = await context.newPage()
+  page.setDefaultTimeout(options.timeoutMs ?? 10_000)
+  collectPageErrors(page, options.errors, options.label, { failedLoads: options.failedLoads })
+  return { context, page }
+}
