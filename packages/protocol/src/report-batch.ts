@@ -22,7 +22,7 @@ import {
   webVitals,
   webVitalsRow,
   webVitalsThresholds,
-} from './response-schemas.js'
+} from './schemas.js'
 
 /** Most parts in one batch. */
 export const MAX_REPORT_PARTS = 20

@@ -1,5 +1,5 @@
 /**
- * The types of the wire shapes, inferred from the schemas of `response-schemas.ts` (what the server
+ * The types of the wire shapes, inferred from the response schemas (`schemas.ts`) (what the server
  * answers) and, for request bodies, picked from them (what a client sends back is a part of what it
  * reads; the server's tests check each against the server's request schema). Counts are integers,
  * rates fractions 0..1, durations seconds, vitals milliseconds (CLS unitless), timestamps ISO 8601 UTC
@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod'
 import type { FilterParameter, FilterType } from './enums.js'
-import type * as s from './response-schemas.js'
+import type * as s from './schemas.js'
 
 export type {
   AlertMetric,
