@@ -6,21 +6,21 @@
  * delete funnels; saved funnels are listed to members only (not in a shared view). The steps, the
  * sessions listed and the breakdown live in the URL (`?steps=&show=&by=`) beside the report view.
  */
-import type { Funnel, FunnelStep, FunnelStepResult } from '@pathlight/protocol'
-import { type FormEvent, useState } from 'react'
-import { Field } from '../components/field'
+import type { FunnelStep, FunnelStepResult } from '@pathlight/protocol'
+import { useState } from 'react'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { FunnelBuilder } from '../components/reports/funnel-builder'
 import { FunnelChart } from '../components/reports/funnel-chart'
 import { Pager } from '../components/reports/pager'
 import { ReportToolbar } from '../components/reports/report-toolbar'
+import { SavedFunnels } from '../components/reports/saved-funnels'
 import { SessionTable } from '../components/reports/session-table'
 import { decodeSteps, encodeSteps, parseShow, showOf } from '../lib/funnel-steps'
 import { formatCount, formatPercent } from '../lib/report-format'
 import { withFilter, withView } from '../lib/report-view'
-import { type Action, useAction } from '../lib/use-action'
-import { type Report, useReport } from '../lib/use-report'
+import { useAction } from '../lib/use-action'
+import { useReport } from '../lib/use-report'
 import { Link } from '../router/link'
 import { navigate } from '../router/navigation'
 import { type RouteOf, routePath } from '../router/routes'
@@ -311,151 +311,5 @@ function FunnelSessions({
         />
       )}
     </section>
-  )
-}
-
-/** The site's saved funnels (open; rename, delete), and saving the current one (admins). */
-function SavedFunnels({
-  ctx,
-  saved,
-  steps,
-  onOpen,
-  onSaved,
-}: {
-  ctx: ReportContext
-  saved: Report<Funnel[]>
-  steps?: FunnelStep[]
-  onOpen(funnel: Funnel): void
-  onSaved(funnel: Funnel): void
-}) {
-  const save = useAction()
-  const remove = useAction()
-  const rename = useAction()
-  const [name, setName] = useState('')
-  const [renaming, setRenaming] = useState<number>()
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (!steps) return
-    let created: Funnel | undefined
-    if (await save.run(async () => (created = await ctx.reports.createFunnel({ name, steps })))) {
-      setName('')
-      if (created) onSaved(created)
-      saved.reload()
-    }
-  }
-  return (
-    <section className="card" aria-labelledby="saved-funnels-title">
-      <h2 id="saved-funnels-title">Saved funnels</h2>
-      <FormError error={saved.error ?? remove.error} />
-      {saved.data?.length === 0 && <p className="muted">No saved funnels yet.</p>}
-      {saved.data && saved.data.length > 0 && (
-        <ul className="saved-funnels">
-          {saved.data.map((funnel) =>
-            renaming === funnel.funnelId ? (
-              <li key={funnel.funnelId}>
-                <RenameFunnel
-                  funnel={funnel}
-                  action={rename}
-                  onRename={async (next) => {
-                    if (await rename.run(() => ctx.reports.updateFunnel(funnel.funnelId, { name: next }))) {
-                      setRenaming(undefined)
-                      saved.reload()
-                    }
-                  }}
-                  onCancel={() => {
-                    rename.clear()
-                    setRenaming(undefined)
-                  }}
-                />
-              </li>
-            ) : (
-              <li key={funnel.funnelId} className="toolbar-row">
-                <button type="button" className="link-button" onClick={() => onOpen(funnel)}>
-                  {funnel.name}
-                </button>
-                <span className="muted small">{funnel.steps.length} steps</span>
-                {ctx.canAdmin && (
-                  <button
-                    type="button"
-                    className="button button-small button-secondary"
-                    aria-label={`Rename ${funnel.name}`}
-                    onClick={() => {
-                      rename.clear()
-                      setRenaming(funnel.funnelId)
-                    }}
-                  >
-                    Rename
-                  </button>
-                )}
-                {ctx.canAdmin && (
-                  <button
-                    type="button"
-                    className="button button-small button-danger-quiet"
-                    disabled={remove.busy}
-                    onClick={async () => {
-                      if (await remove.run(() => ctx.reports.deleteFunnel(funnel.funnelId))) saved.reload()
-                    }}
-                  >
-                    Delete
-                  </button>
-                )}
-              </li>
-            ),
-          )}
-        </ul>
-      )}
-      {ctx.canAdmin && steps && (
-        <form className="toolbar-row" onSubmit={submit} aria-label="Save funnel">
-          <input
-            aria-label="Funnel name"
-            placeholder="Name of this funnel"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-          />
-          <button type="submit" className="button button-secondary" disabled={save.busy}>
-            Save funnel
-          </button>
-        </form>
-      )}
-      <FormError error={save.error} />
-    </section>
-  )
-}
-
-/** The rename form of one saved funnel; the server's messages show at the name. */
-function RenameFunnel({
-  funnel,
-  action,
-  onRename,
-  onCancel,
-}: {
-  funnel: Funnel
-  action: Action
-  onRename(name: string): void
-  onCancel(): void
-}) {
-  const [name, setName] = useState(funnel.name)
-  return (
-    <form
-      aria-label={`Rename ${funnel.name}`}
-      onSubmit={(event) => {
-        event.preventDefault()
-        onRename(name)
-      }}
-    >
-      <FormError error={action.error} />
-      <Field label="New name" errors={action.error?.field('name')}>
-        {(control) => <input {...control} value={name} onChange={(e) => setName(e.target.value)} required />}
-      </Field>
-      <div className="toolbar-row">
-        <button type="submit" className="button button-small button-primary" disabled={action.busy}>
-          Save name
-        </button>
-        <button type="button" className="button button-small button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
   )
 }
