@@ -32,7 +32,7 @@ describe('compileJourneys', () => {
         '  FROM (',
         '    SELECT arrayFilter((p, i) -> i = 1 OR p != pages[i - 1], pages, arrayEnumerate(pages)) AS seq',
         '    FROM (',
-        "SELECT cityHash64(session_id) AS session_key, arrayMap(t -> t.2, arraySort(groupArrayIf((timestamp, pathname), type = 'pageview'))) AS pages",
+        'SELECT cityHash64(session_id) AS session_key, arraySort((p, t) -> (t, p), groupArray(pathname), groupArray(toUnixTimestamp64Milli(timestamp))) AS pages',
         'FROM events',
         "WHERE site_id = {site:UInt32} AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp < {to:DateTime64(3, 'UTC')} AND type = 'pageview'",
         'GROUP BY session_key',
