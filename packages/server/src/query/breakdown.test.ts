@@ -21,7 +21,7 @@ const RANGE = { site: SITE, from: '2026-03-01 00:00:00.000', to: '2026-04-01 00:
 
 describe('compileBreakdown', () => {
   it('pins an event dimension (pages)', () => {
-    expect(compileBreakdown(marchScope(), 'pages')).toEqual({
+    expect(compileBreakdown({ ...marchScope(), rollups: false }, 'pages')).toEqual({
       sql: [
         "SELECT pathname AS value, uniqExact(cityHash64(user_id)) AS visitors, uniqExact(cityHash64(session_id)) AS sessions, countIf(type = 'pageview') AS pageviews, count() OVER () AS total_values",
         'FROM events',

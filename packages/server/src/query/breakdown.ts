@@ -13,10 +13,14 @@
  */
 import type { BreakdownRow } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { ROLLED_EVENT_DIMENSIONS } from '../storage/events/migrations/003-rollups.js'
 import type { CompiledQuery } from './compiled-query.js'
+import { compileFilters } from './filters.js'
 import { eventMetrics, sessionMetrics } from './metrics.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
+import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
+import { rollupsServeDimension } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { type SessionColumn, sessionFilterRestriction, sessionsSubquery } from './sessions-subquery.js'
 
@@ -89,6 +93,8 @@ export function compileBreakdown(scope: ReportScope, name: BreakdownName): Compi
     offset: offsetOf(scope.params),
   }
   const page = 'LIMIT {limit:UInt32} OFFSET {offset:UInt32}'
+  const rolled = compileRolledBreakdown(scope, dimension, params, page)
+  if (rolled) return rolled
   if (dimension.kind === 'event') {
     const where = [
       SCOPE_SQL,
@@ -116,6 +122,35 @@ export function compileBreakdown(scope: ReportScope, name: BreakdownName): Compi
     page,
   ].join('\n')
   return { sql, params }
+}
+
+/** Event dimensions `event_hours` holds (`pathname` counts pageviews only, as the pages breakdown). */
+const rolledEventColumns: ReadonlySet<string> = new Set([...ROLLED_EVENT_DIMENSIONS, 'pathname'])
+/**
+ * An event breakdown from `event_hours` when it holds the dimension and the scope allows (see
+ * `rollups/rollup-scope.ts`), else null; visitors and sessions are then `uniqCombined64` estimates
+ * (within 1 %). Session breakdowns always read raw events (`003-rollups.ts` says why).
+ */
+function compileRolledBreakdown(
+  scope: ReportScope,
+  dimension: EventDimension | SessionDimension,
+  params: Record<string, unknown>,
+  page: string,
+): CompiledQuery | null {
+  if (dimension.kind !== 'event') return null
+  if (!rolledEventColumns.has(dimension.column) || !rollupsServeDimension(scope, dimension.column)) {
+    return null
+  }
+  const filters = compileFilters(scope.params.filters, 'value')
+  const sql = [
+    `SELECT value, ${rolledEventMetrics.visitors} AS visitors, ${rolledEventMetrics.sessions} AS sessions, ${rolledEventMetrics.pageviews} AS pageviews, count() OVER () AS total_values`,
+    'FROM event_hours',
+    `WHERE ${ROLLED_DIMENSION_SQL}${filters.event === null ? '' : ` AND ${filters.event}`}`,
+    'GROUP BY value',
+    `ORDER BY ${dimension.pageviewsOnly ? 'pageviews' : 'visitors'} DESC, value ASC`,
+    page,
+  ].join('\n')
+  return { sql, params: { ...params, ...filters.params, dimension: dimension.column } }
 }
 
 /** Shape result rows. */

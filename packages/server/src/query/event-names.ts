@@ -6,31 +6,68 @@
 import type { EventName } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
+import { compileFilters } from './filters.js'
 import { eventMetrics } from './metrics.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
+import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
+import { rollupsServeDimension } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 
 export function compileEventNames(scope: ReportScope): CompiledQuery {
+  if (rollupsServeDimension(scope, 'event_name')) {
+    // `event_hours` rows of dimension `event_name` hold custom events only; sessions and visitors estimated.
+    const filters = compileFilters(scope.params.filters, 'value')
+    return namesQuery(scope, {
+      columns: { name: 'value', ...rolledEventMetrics },
+      from: 'event_hours',
+      where: [ROLLED_DIMENSION_SQL, ...(filters.event === null ? [] : [filters.event])],
+      params: { ...filters.params, dimension: 'event_name' },
+    })
+  }
   const filters = filtersOf(scope)
   const where = [SCOPE_SQL, "type = 'custom_event'"]
   if (filters.event) where.push(`(${filters.event})`)
   const restriction = sessionFilterRestriction(filters)
   if (restriction) where.push(restriction)
+  return namesQuery(scope, {
+    columns: {
+      name: 'event_name',
+      events: 'count()',
+      sessions: eventMetrics.sessions.sql,
+      visitors: eventMetrics.visitors.sql,
+    },
+    from: 'events',
+    where,
+    params: filters.params,
+  })
+}
+
+/** The page of event names over `from` (raw events or the rollup), with the expressions of each column. */
+function namesQuery(
+  scope: ReportScope,
+  source: {
+    columns: { name: string; events: string; sessions: string; visitors: string }
+    from: string
+    where: string[]
+    params: Record<string, unknown>
+  },
+): CompiledQuery {
+  const { name, events, sessions, visitors } = source.columns
   return {
     sql: [
-      `SELECT event_name AS name, count() AS events, ${eventMetrics.sessions.sql} AS sessions,`,
-      `  ${eventMetrics.visitors.sql} AS visitors, count() OVER () AS total_names`,
-      'FROM events',
-      `WHERE ${where.join(' AND ')}`,
+      `SELECT ${name} AS name, ${events} AS events, ${sessions} AS sessions,`,
+      `  ${visitors} AS visitors, count() OVER () AS total_names`,
+      `FROM ${source.from}`,
+      `WHERE ${source.where.join(' AND ')}`,
       'GROUP BY name',
       'ORDER BY events DESC, name ASC',
       'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
     ].join('\n'),
     params: {
       ...scopeOf(scope).params,
-      ...filters.params,
+      ...source.params,
       limit: scope.params.limit,
       offset: offsetOf(scope.params),
     },

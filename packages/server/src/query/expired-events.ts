@@ -7,6 +7,7 @@
  */
 import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { expireRollups } from './rollups/rollup-maintenance.js'
 
 const expired = "site_id = {site:UInt32} AND timestamp < {cutoff:DateTime64(3, 'UTC')}"
 
@@ -30,7 +31,10 @@ export async function countExpiredEvents(
   return Number(row?.count ?? 0)
 }
 
-/** Delete the events of a site with a timestamp before `cutoff` (epoch ms); resolves once they are gone. */
+/**
+ * Delete the events of a site with a timestamp before `cutoff` (epoch ms), and their share of the
+ * rollups; resolves once they are gone.
+ */
 export async function deleteExpiredEvents(
   events: EventsStore,
   siteId: number,
@@ -38,4 +42,5 @@ export async function deleteExpiredEvents(
 ): Promise<void> {
   const sql = expiredEventsSql(siteId, cutoff)
   await events.command(sql.delete, sql.params)
+  await expireRollups(events, siteId, cutoff)
 }

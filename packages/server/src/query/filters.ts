@@ -183,13 +183,16 @@ export interface CompiledFilters {
   params: Record<string, unknown>
 }
 
-/** Compile parsed filters; see the module comment for their meaning. */
-export function compileFilters(filters: readonly Filter[]): CompiledFilters {
+/**
+ * Compile parsed filters; see the module comment for their meaning.
+ * @param column compare every filter with this column instead of its parameter's (a rollup's `value`)
+ */
+export function compileFilters(filters: readonly Filter[], column?: string): CompiledFilters {
   const event: string[] = []
   const session: string[] = []
   const params: Record<string, unknown> = {}
   filters.forEach((filter, i) => {
-    const fragment = compileFilter(filter, `f${i}`)
+    const fragment = compileFilter(filter, `f${i}`, column)
     Object.assign(params, fragment.params)
     if (filter.parameter in sessionFilterColumns) session.push(fragment.sql)
     else event.push(fragment.sql)
@@ -207,9 +210,12 @@ function columnOf(parameter: FilterParameter): string {
     : eventFilterColumns[parameter as EventFilterParameter]
 }
 
-/** One filter as a condition; `name` prefixes its parameters. */
-export function compileFilter(filter: Filter, name: string): SqlFragment {
-  const column = columnOf(filter.parameter)
+/** One filter as a condition; `name` prefixes its parameters; `column` overrides the parameter's. */
+export function compileFilter(
+  filter: Filter,
+  name: string,
+  column: string = columnOf(filter.parameter),
+): SqlFragment {
   const array = `{${name}:Array(String)}`
   switch (filter.type) {
     case 'equals':

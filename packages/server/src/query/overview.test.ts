@@ -28,7 +28,7 @@ const OUTER =
 
 describe('compileOverview', () => {
   it('pins the SQL and parameters without filters', () => {
-    expect(compileOverview(marchScope())).toEqual({
+    expect(compileOverview({ ...marchScope(), rollups: false })).toEqual({
       sql: `${OUTER}\nFROM (\n${SESSIONS_UNFILTERED}\n)`,
       params: { site: SITE, from: '2026-03-01 00:00:00.000', to: '2026-04-01 00:00:00.000' },
     })

@@ -8,6 +8,8 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { sessionMetrics } from './metrics.js'
 import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
+import { rolledSessionsSubquery } from './rollups/rolled-sessions.js'
+import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionsSubquery } from './sessions-subquery.js'
 
@@ -27,16 +29,20 @@ const metricNames = [
   'pages_per_session',
 ] as const satisfies readonly (keyof typeof sessionMetrics)[]
 
-/** One row: every session metric over the per-session table. */
+const sessionColumnsRead = [
+  'visitor_key',
+  'pageview_count',
+  'matched_pageview_count',
+  'interaction_count',
+  'duration_seconds',
+] as const
+
+/** One row: every session metric over the per-session table (from the rollup when unfiltered). */
 export function compileOverview(scope: ReportScope): CompiledQuery {
   const filters = filtersOf(scope)
-  const inner = sessionsSubquery(filters, [
-    'visitor_key',
-    'pageview_count',
-    'matched_pageview_count',
-    'interaction_count',
-    'duration_seconds',
-  ])
+  const inner = rollupsServe(scope)
+    ? rolledSessionsSubquery(sessionColumnsRead)
+    : sessionsSubquery(filters, sessionColumnsRead)
   return {
     sql: [
       `SELECT ${metricNames.map((name) => `${sessionMetrics[name].sql} AS ${name}`).join(', ')}`,

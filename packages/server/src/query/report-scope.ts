@@ -13,6 +13,11 @@ import type { QueryParams } from './params.js'
 export interface ReportScope {
   siteId: number
   params: QueryParams
+  /**
+   * false: read raw events even where the rollups could answer (tests and benchmarks compare both).
+   * Default true (`rollups/rollup-scope.ts` says when they can).
+   */
+  rollups?: boolean
 }
 
 /** The scope's condition on `events`: site and half-open UTC time range. */

@@ -5,6 +5,7 @@
  */
 import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { deleteSiteRollups } from './rollups/rollup-maintenance.js'
 
 /** Rows the events store holds for a site, every type counted. */
 export async function countSiteEvents(events: EventsStore, siteId: number): Promise<number> {
@@ -29,6 +30,11 @@ export async function lastSiteEventAt(events: EventsStore, siteId: number): Prom
   return row ? fromClickHouseTime(row.timestamp) : null
 }
 
-/** Delete every event of a site (a mutation; ClickHouse applies it in the background). */
-export const deleteSiteEvents = (events: EventsStore, siteId: number): Promise<void> =>
-  events.command('DELETE FROM events WHERE site_id = {site:UInt32}', { site: siteId })
+/**
+ * Delete every event of a site (a lightweight delete: masked when this resolves) and its rollup rows
+ * (in the background, see `deleteSiteRollups`).
+ */
+export async function deleteSiteEvents(events: EventsStore, siteId: number): Promise<void> {
+  await events.command('DELETE FROM events WHERE site_id = {site:UInt32}', { site: siteId })
+  await deleteSiteRollups(events, siteId)
+}

@@ -24,11 +24,27 @@ export const MAX_BUCKETS = 10_000
  * placeholder. ClickHouse computes these in the zone, with its own copy of the zone rules.
  */
 export const bucketExpressions: Record<BucketUnit, string> = {
-  minute: 'toUnixTimestamp(toStartOfMinute(timestamp, {tz:String}))',
-  hour: 'toUnixTimestamp(toStartOfHour(timestamp, {tz:String}))',
-  day: 'toUnixTimestamp(toStartOfDay(timestamp, {tz:String}))',
-  week: 'toUnixTimestamp(toDateTime(toMonday(timestamp, {tz:String}), {tz:String}))',
-  month: 'toUnixTimestamp(toDateTime(toStartOfMonth(timestamp, {tz:String}), {tz:String}))',
+  minute: bucketExpression('minute', 'timestamp'),
+  hour: bucketExpression('hour', 'timestamp'),
+  day: bucketExpression('day', 'timestamp'),
+  week: bucketExpression('week', 'timestamp'),
+  month: bucketExpression('month', 'timestamp'),
+}
+
+/** The bucket expression over another time column (e.g. a rollup's `hour`). */
+export function bucketExpression(unit: BucketUnit, column: string): string {
+  switch (unit) {
+    case 'minute':
+      return `toUnixTimestamp(toStartOfMinute(${column}, {tz:String}))`
+    case 'hour':
+      return `toUnixTimestamp(toStartOfHour(${column}, {tz:String}))`
+    case 'day':
+      return `toUnixTimestamp(toStartOfDay(${column}, {tz:String}))`
+    case 'week':
+      return `toUnixTimestamp(toDateTime(toMonday(${column}, {tz:String}), {tz:String}))`
+    case 'month':
+      return `toUnixTimestamp(toDateTime(toStartOfMonth(${column}, {tz:String}), {tz:String}))`
+  }
 }
 
 const MINUTE_MS = 60_000

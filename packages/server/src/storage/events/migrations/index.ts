@@ -5,13 +5,16 @@
 import type { EventsStore } from '../events-store.js'
 import { eventsTable } from './001-events.js'
 import { replayTable } from './002-replay.js'
+import { rollupTables } from './003-rollups.js'
 
 export interface EventsMigration {
   name: string
   statements: readonly string[]
+  /** Runs after the statements (e.g. a backfill of existing rows); the migration is recorded after it. */
+  backfill?: (store: EventsStore) => Promise<void>
 }
 
-export const eventsMigrations: readonly EventsMigration[] = [eventsTable, replayTable]
+export const eventsMigrations: readonly EventsMigration[] = [eventsTable, replayTable, rollupTables]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */
 export async function migrateEvents(store: EventsStore): Promise<void> {
@@ -26,6 +29,7 @@ export async function migrateEvents(store: EventsStore): Promise<void> {
     if (applied.has(migration.name)) continue
     try {
       for (const statement of migration.statements) await store.command(statement)
+      await migration.backfill?.(store)
       await store.command(
         'INSERT INTO pathlight_migrations (name, applied_at) VALUES ({name:String}, now64(3))',
         { name: migration.name },

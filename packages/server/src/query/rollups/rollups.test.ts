@@ -1,0 +1,219 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openChdbStore } from '../../storage/events/chdb-store.js'
+import { eventRow } from '../../storage/events/event-row.fixture.js'
+import type { EventRow } from '../../storage/events/event-row.js'
+import type { EventsStore } from '../../storage/events/events-store.js'
+import { backfillRollups } from '../../storage/events/migrations/003-rollups.js'
+import { type BreakdownName, compileBreakdown, queryBreakdown } from '../breakdown.js'
+import { compileCustomEventCount, queryCustomEventCount } from '../custom-event-count.js'
+import { compileEventNames, queryEventNames } from '../event-names.js'
+import { deleteExpiredEvents } from '../expired-events.js'
+import { compileOverview, queryOverview } from '../overview.js'
+import { parseQueryParams } from '../params.js'
+import type { ReportScope } from '../report-scope.js'
+import { deleteSiteEvents } from '../site-events.js'
+import { compileTimeseries, queryTimeseries } from '../timeseries.js'
+
+const SITE = 31
+const OTHER_SITE = 32
+const MINUTE = 60_000
+
+/** mulberry32, so the generated visits are the same in every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), a | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * 400 sessions of 150 visitors from 2026-03-26 to 2026-04-01 (Europe/Berlin changes to summer time on
+ * 2026-03-29), 1 to 8 events 1 to 40 minutes apart, so that many sessions cross hours, days and the
+ * ranges' edges; every event type; distinct timestamps (ties would let `argMin` pick either row).
+ */
+function visits(siteId: number): EventRow[] {
+  const random = seeded(siteId)
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T
+  const rows: EventRow[] = []
+  const start = Date.parse('2026-03-26T00:00:00Z')
+  for (let s = 0; s < 400; s++) {
+    const visitor = `visitor-${siteId}-${Math.floor(random() * 150)}`
+    const session = `session-${siteId}-${s}`
+    let at = start + Math.floor(random() * 6 * 24 * 60) * MINUTE + s
+    const count = 1 + Math.floor(random() * 8)
+    const browser = pick(['Chrome', 'Firefox', 'Safari'])
+    const country = pick(['DE', 'US', 'FR', ''])
+    for (let e = 0; e < count; e++) {
+      const type: EventRow['type'] =
+        e === 0
+          ? 'pageview'
+          : pick(['pageview', 'pageview', 'custom_event', 'outbound', 'error', 'performance'] as const)
+      rows.push(
+        eventRow({
+          site_id: siteId,
+          session_id: session,
+          user_id: visitor,
+          timestamp: new Date(at).toISOString(),
+          type,
+          pathname: pick(['/', '/pricing', '/blog/a', '/blog/b']),
+          event_name: type === 'custom_event' ? pick(['signup', 'play']) : '',
+          browser,
+          country,
+          region: country === 'DE' ? 'Berlin' : '',
+          operating_system: pick(['Linux', 'macOS']),
+          device_type: pick(['desktop', 'mobile']),
+          language: pick(['de-DE', 'en-US']),
+          utm_source: e === 0 ? pick(['', 'newsletter']) : '',
+          utm_medium: e === 0 ? pick(['', 'email']) : '',
+          utm_campaign: e === 0 ? pick(['', 'spring']) : '',
+        }),
+      )
+      at += (1 + Math.floor(random() * 40)) * MINUTE
+    }
+  }
+  return rows
+}
+
+/** The breakdowns `event_hours` holds. */
+const eventBreakdowns: BreakdownName[] = [
+  'pages',
+  'countries',
+  'browsers',
+  'operating_systems',
+  'device_types',
+]
+
+const scopeOf = (query: Record<string, string>, siteId = SITE): ReportScope => ({
+  siteId,
+  params: parseQueryParams({ start_date: '2026-03-27', end_date: '2026-03-30', limit: '100', ...query }, 0),
+})
+const raw = (scope: ReportScope): ReportScope => ({ ...scope, rollups: false })
+
+/** Every report the rollups serve, for one scope. */
+async function reports(events: EventsStore, scope: ReportScope) {
+  return {
+    overview: await queryOverview(events, scope),
+    custom: await queryCustomEventCount(events, scope),
+    eventNames: await queryEventNames(events, scope),
+    hours: await queryTimeseries(events, scope, 'hour'),
+    days: await queryTimeseries(events, scope, 'day'),
+    weeks: await queryTimeseries(events, scope, 'week'),
+    months: await queryTimeseries(events, scope, 'month'),
+    breakdowns: await Promise.all(eventBreakdowns.map((name) => queryBreakdown(events, scope, name))),
+  }
+}
+
+let dir: string
+let events: EventsStore
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-rollups-'))
+  events = await openChdbStore(dir)
+  // Five inserts in shuffled order: one session's hour is spread over several unmerged parts.
+  const rows = [...visits(SITE), ...visits(OTHER_SITE)]
+  const random = seeded(7)
+  const chunks: EventRow[][] = [[], [], [], [], []]
+  for (const row of rows) chunks[Math.floor(random() * chunks.length)]?.push(row)
+  for (const chunk of chunks) await events.insert(chunk)
+})
+
+afterAll(async () => {
+  await events?.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+describe('reports from the rollups', () => {
+  it.each(['UTC', 'Europe/Berlin', 'America/New_York'])(
+    'equal the raw reports over whole-hour time zones (%s)',
+    async (timeZone) => {
+      const scope = scopeOf({ time_zone: timeZone })
+      expect(compileOverview(scope).sql).toContain('FROM session_hours')
+      expect(compileTimeseries(scope, 'day').sql).toContain('FROM event_hours')
+      expect(compileCustomEventCount(scope).sql).toContain('FROM event_hours')
+      expect(compileEventNames(scope).sql).toContain('FROM event_hours')
+      for (const name of eventBreakdowns)
+        expect(compileBreakdown(scope, name).sql).toContain('FROM event_hours')
+      const rolled = await reports(events, scope)
+      expect(rolled).toEqual(await reports(events, raw(scope)))
+      expect(rolled.overview.sessions).toBeGreaterThan(100)
+      expect(rolled.overview.visitors).toBeLessThan(rolled.overview.sessions)
+    },
+  )
+
+  it('keep only the hours of a session inside the range, as raw reports keep its events', async () => {
+    // One day: many sessions start before it or end after it.
+    const scope = scopeOf({ start_date: '2026-03-29', end_date: '2026-03-29', time_zone: 'Europe/Berlin' })
+    expect(await queryOverview(events, scope)).toEqual(await queryOverview(events, raw(scope)))
+  })
+
+  it('read raw events for half-hour time zones, minute buckets, filters and breakdowns they do not hold', () => {
+    const kolkata = scopeOf({ time_zone: 'Asia/Kolkata' })
+    expect(compileOverview(kolkata).sql).toContain('FROM events')
+    expect(compileBreakdown(kolkata, 'pages').sql).toContain('FROM events')
+    expect(compileTimeseries(scopeOf({}), 'minute').sql).toContain('FROM events')
+    const filtered = scopeOf({
+      filters: JSON.stringify([{ parameter: 'browser', type: 'equals', value: ['Chrome'] }]),
+    })
+    expect(compileOverview(filtered).sql).toContain('FROM events')
+    expect(compileBreakdown(filtered, 'countries').sql).toContain('FROM events')
+    expect(compileBreakdown(filtered, 'browsers').sql).toContain('FROM event_hours')
+    for (const name of ['channels', 'regions', 'cities', 'languages', 'utm_source'] as const) {
+      expect(compileBreakdown(scopeOf({}), name).sql).toContain('FROM events')
+    }
+  })
+
+  it('answer a breakdown filtered on its own dimension', async () => {
+    const scope = scopeOf({
+      filters: JSON.stringify([
+        { parameter: 'browser', type: 'not_equals', value: ['Safari'] },
+        { parameter: 'browser', type: 'contains', value: ['f'] },
+      ]),
+    })
+    const rolled = await queryBreakdown(events, scope, 'browsers')
+    expect(rolled.rows.map((row) => row.value)).toEqual(['Firefox'])
+    expect(rolled).toEqual(await queryBreakdown(events, raw(scope), 'browsers'))
+  })
+
+  it('are rebuilt by the backfill with the same figures (it can run twice)', async () => {
+    const scope = scopeOf({ time_zone: 'Europe/Berlin' })
+    const before = await reports(events, scope)
+    await backfillRollups(events)
+    await backfillRollups(events)
+    expect(await reports(events, scope)).toEqual(before)
+  })
+
+  it('follow retention: hours before the cutoff deleted, the cutoff hour rebuilt', async () => {
+    const cutoff = Date.parse('2026-03-28T09:25:00Z')
+    await deleteExpiredEvents(events, OTHER_SITE, cutoff)
+    for (const timeZone of ['UTC', 'Europe/Berlin']) {
+      const scope = scopeOf({ time_zone: timeZone }, OTHER_SITE)
+      const rolled = await reports(events, scope)
+      expect(rolled).toEqual(await reports(events, raw(scope)))
+      expect(
+        rolled.hours.find((point) => point.time === '2026-03-28T09:00:00.000Z')?.pageviews,
+      ).toBeGreaterThan(0)
+    }
+  })
+
+  it('forget a deleted site (rollup rows in a background mutation)', async () => {
+    await deleteSiteEvents(events, OTHER_SITE)
+    const rollupRows = async () => {
+      const [row] = await events.query<{ rows: number }>(
+        'SELECT (SELECT count() FROM session_hours WHERE site_id = {site:UInt32}) + (SELECT count() FROM event_hours WHERE site_id = {site:UInt32}) AS rows',
+        { site: OTHER_SITE },
+      )
+      return Number(row?.rows)
+    }
+    await expect.poll(rollupRows, { timeout: 10_000 }).toBe(0)
+    const rolled = await reports(events, scopeOf({}, OTHER_SITE))
+    expect(rolled.overview.sessions).toBe(0)
+    expect(rolled.custom).toBe(0)
+    expect(rolled.breakdowns.every((breakdown) => breakdown.rows.length === 0)).toBe(true)
+  })
+})
