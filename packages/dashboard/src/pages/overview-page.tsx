@@ -2,10 +2,11 @@
  * A site's overview: live visitors, the six headline figures against the previous period, a chart
  * of visitors, sessions or pageviews per bucket, and the breakdowns (pages, sources, locations,
  * devices, custom events), every row a filter. What the page shows at first paint comes in one request
- * (`overviewParts`, `POST .../reports`); changing a card's tab, showing all rows or changing the
+ * (`overviewParts`, `POST .../reports`; for members started by the site scope, `overview-prefetch.ts`);
+ * changing a card's tab, showing all rows or changing the
  * bucket loads that alone with the GET routes.
  */
-import type { LiveVisitors as Live, ReportPart, SeriesBucket } from '@pathlight/protocol'
+import type { LiveVisitors as Live } from '@pathlight/protocol'
 import { useMemo } from 'react'
 
 import { FormError } from '../components/form-error'
@@ -18,6 +19,8 @@ import { ReportToolbar } from '../components/reports/report-toolbar'
 import { Segmented } from '../components/reports/segmented'
 import { TimeSeriesChart } from '../components/reports/time-series-chart'
 import { WorldMapCard } from '../components/reports/world-map-card'
+import { overviewParts } from '../lib/overview-parts'
+import { takeOverview } from '../lib/overview-prefetch'
 import { createReportBatch } from '../lib/report-batch'
 import { breakdownCards } from '../lib/report-labels'
 import { bucketOf, bucketsFor, type ChartMetric, chartMetrics, zoneOf } from '../lib/report-view'
@@ -31,24 +34,6 @@ const metricLabels: Record<ChartMetric, string> = {
 }
 const bucketLabels = { hour: 'Hours', day: 'Days', week: 'Weeks', month: 'Months' } as const
 
-const TOP = 8
-const top = (name: string): ReportPart => ({ id: name, name: 'breakdown', params: { name, limit: TOP } })
-
-/**
- * The reports of the overview's first paint, by the ids its cards ask for: the stats with the series,
- * the first tab of each breakdown card (countries once, 250 rows, for the map and the locations card),
- * the custom events and the live visitors.
- */
-export const overviewParts = (bucket: SeriesBucket): ReportPart[] => [
-  { id: 'stats', name: 'stats', params: { bucket } },
-  top(breakdownCards.pages.tabs[0].name),
-  top(breakdownCards.sources.tabs[0].name),
-  { id: 'countries', name: 'breakdown', params: { name: 'countries', limit: 250 } },
-  top(breakdownCards.devices.tabs[0].name),
-  { id: 'event-names', name: 'event-names', params: { limit: TOP } },
-  { id: 'live', name: 'live' },
-]
-
 /** The overview of the site in `ctx`. */
 export function OverviewPage({ ctx }: { ctx: ReportContext }) {
   const { view, setView } = ctx
@@ -60,7 +45,12 @@ export function OverviewPage({ ctx }: { ctx: ReportContext }) {
   const first = useMemo(
     () => ({
       bucket,
-      batch: createReportBatch(overviewParts(bucket), (parts) => ctx.reports.batch(ctx.query, parts)),
+      batch: createReportBatch(
+        overviewParts(bucket),
+        (parts) =>
+          (ctx.shared ? null : takeOverview(ctx.siteId, ctx.query, parts)) ??
+          ctx.reports.batch(ctx.query, parts),
+      ),
     }),
     [ctx.queryKey, ctx.reports],
   )

@@ -11,6 +11,7 @@ import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { PageHeading } from '../components/page-heading'
 import { ReportTabLinks, reportTabs, tabOf } from '../components/reports/report-tabs'
+import { prefetchOverviewOf } from '../lib/overview-prefetch'
 import { prefetchSiteStatus } from '../lib/site-status-prefetch'
 import { useResource } from '../lib/use-resource'
 import { Link } from '../router/link'
@@ -51,9 +52,12 @@ export function SiteScope({
   children: (context: SiteContext) => ReactNode
 }) {
   const { roleIn, organizations } = useSession()
-  // The site's home needs to know whether it has events: ask while the site loads, not after.
+  // The site's home needs to know whether it has events, and shows the overview when it has: ask for
+  // both while the site loads, not one after the other.
   useState(() => {
-    if (route.name === 'site') prefetchSiteStatus(siteId)
+    if (route.name !== 'site') return
+    prefetchSiteStatus(siteId)
+    prefetchOverviewOf(Number(siteId), window.location.search.replace(/^\?/, ''))
   })
   const site = useResource(`site:${siteId}`, () => api.site(siteId))
   if (site.error?.status === 404) {
