@@ -45,7 +45,9 @@ async function main() {
       vocabulary: loadVocabulary(demoLog),
       sink: (batch) => events.insert(batch),
     })
-    await events.command('OPTIMIZE TABLE events FINAL')
+    for (const table of ['events', 'session_hours', 'event_hours']) {
+      await events.command(`OPTIMIZE TABLE ${table} FINAL`)
+    }
     log(
       `loaded ${rows.toLocaleString('en')} rows in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`,
     )

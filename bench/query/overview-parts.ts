@@ -1,6 +1,6 @@
 /**
  * The parts of the dashboard overview's first paint (as `overviewParts` in
- * `packages/dashboard/src/pages/overview-page.tsx` sends them), for the benchmarks that time the page as
+ * `packages/dashboard/src/lib/overview-parts.ts` sends them), for the benchmarks that time the page as
  * one `POST /api/sites/{siteId}/reports`.
  */
 import type { ReportBatchBody } from '@pathlight/protocol'

@@ -24,6 +24,7 @@ import { openChdbStore } from '../../packages/server/src/storage/events/chdb-sto
 import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from './generate-events.js'
 import { benchReports } from './reports.js'
+import { measureRollups, printRollupTable, tableSizes } from './rollups.js'
 import { measure, memoryMb } from './timing.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -83,7 +84,9 @@ async function main() {
     let optimizeSeconds: number | null = null
     if (optimize) {
       const start = performance.now()
-      await events.command('OPTIMIZE TABLE events FINAL')
+      for (const table of ['events', 'session_hours', 'event_hours']) {
+        await events.command(`OPTIMIZE TABLE ${table} FINAL`)
+      }
       optimizeSeconds = (performance.now() - start) / 1000
       log(`merged parts in ${optimizeSeconds.toFixed(1)} s`)
     }
@@ -120,8 +123,15 @@ async function main() {
         )
       }
     }
+    const rollups = await measureRollups(events, SITE, END, RANGES, iterations, log)
+    const sizes = await tableSizes(events)
     const memory = await memoryMb()
     printTable(figures)
+    console.log('\nUnfiltered reports from the rollups and from raw events (issue 16):')
+    printRollupTable(rollups)
+    console.log(
+      `\non disk: ${sizes.map((t) => `${t.table} ${t.rows.toLocaleString('en')} rows, ${(t.bytes / 1e6).toFixed(0)} MB`).join('; ')}`,
+    )
     const pass = figures.filter((f) => f.days === 30).every((f) => f.layer.p95 < TARGET_P95_MS)
     console.log(
       `\n30-day p95 < ${TARGET_P95_MS} ms on every report: ${pass ? 'PASS' : 'FAIL'}; rss ${memory.rss} MB, peak ${memory.peak} MB`,
@@ -140,6 +150,8 @@ async function main() {
         memoryMb: memory,
         pass,
         figures,
+        rollups,
+        tables: sizes,
       }),
     )
   } finally {
