@@ -17,6 +17,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runReportBatch } from '../../packages/server/src/http/report-batch.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
+import { ROLLUP_TABLES } from '../../packages/server/src/storage/events/migrations/003-rollups.js'
 import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from './generate-events.js'
 import { overviewBatch } from './overview-parts.js'
@@ -45,7 +46,7 @@ async function main() {
       vocabulary: loadVocabulary(demoLog),
       sink: (batch) => events.insert(batch),
     })
-    for (const table of ['events', 'session_hours', 'event_hours']) {
+    for (const table of ['events', ...ROLLUP_TABLES]) {
       await events.command(`OPTIMIZE TABLE ${table} FINAL`)
     }
     log(

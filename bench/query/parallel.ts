@@ -31,6 +31,7 @@ import type { ReportScope } from '../../packages/server/src/query/report-scope.j
 import { queryTimeseries } from '../../packages/server/src/query/timeseries.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
+import { ROLLUP_TABLES } from '../../packages/server/src/storage/events/migrations/003-rollups.js'
 import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from './generate-events.js'
 import { percentile } from './timing.js'
@@ -85,7 +86,7 @@ async function main() {
       vocabulary: loadVocabulary(demoLog),
       sink: (batch) => first.insert(batch),
     })
-    for (const table of ['events', 'session_hours', 'event_hours']) {
+    for (const table of ['events', ...ROLLUP_TABLES]) {
       await first.command(`OPTIMIZE TABLE ${table} FINAL`)
     }
     log(

@@ -31,6 +31,12 @@ export const rolledReports: RolledReport[] = [
   { name: 'custom event count', run: queryCustomEventCount },
   { name: 'series (day)', run: (events, scope) => queryTimeseries(events, scope, 'day') },
   breakdown('pages'),
+  {
+    // The overview's pages card asks for its first 8 rows (the rows above are the API's default 50).
+    name: 'breakdown pages, 8 rows',
+    run: (events, scope) =>
+      queryBreakdown(events, { ...scope, params: { ...scope.params, limit: 8 } }, 'pages'),
+  },
   breakdown('countries'),
   breakdown('browsers'),
   breakdown('operating_systems'),

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url'
 import { parseQueryParams } from '../../packages/server/src/query/params.js'
 import type { ReportScope } from '../../packages/server/src/query/report-scope.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
+import { ROLLUP_TABLES } from '../../packages/server/src/storage/events/migrations/003-rollups.js'
 import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from './generate-events.js'
 import { benchReports } from './reports.js'
@@ -84,7 +85,7 @@ async function main() {
     let optimizeSeconds: number | null = null
     if (optimize) {
       const start = performance.now()
-      for (const table of ['events', 'session_hours', 'event_hours']) {
+      for (const table of ['events', ...ROLLUP_TABLES]) {
         await events.command(`OPTIMIZE TABLE ${table} FINAL`)
       }
       optimizeSeconds = (performance.now() - start) / 1000

@@ -142,14 +142,29 @@ function compileRolledBreakdown(
     return null
   }
   const filters = compileFilters(scope.params.filters, 'value')
-  const sql = [
-    `SELECT value, ${rolledEventMetrics.visitors} AS visitors, ${rolledEventMetrics.sessions} AS sessions, ${rolledEventMetrics.pageviews} AS pageviews, count() OVER () AS total_values`,
-    'FROM event_hours',
-    `WHERE ${ROLLED_DIMENSION_SQL}${filters.event === null ? '' : ` AND ${filters.event}`}`,
-    'GROUP BY value',
-    `ORDER BY ${dimension.pageviewsOnly ? 'pageviews' : 'visitors'} DESC, value ASC`,
-    page,
-  ].join('\n')
+  const where = `${ROLLED_DIMENSION_SQL}${filters.event === null ? '' : ` AND ${filters.event}`}`
+  const uniques = `${rolledEventMetrics.visitors} AS visitors, ${rolledEventMetrics.sessions} AS sessions`
+  const sql = dimension.pageviewsOnly
+    ? // Ranked by pageviews, exact sums: the page's values first, then the visitor and session states
+      // of those values alone (merging states is the cost; a year's top 10 pages: 276 -> 180 ms).
+      [
+        `SELECT value, ${uniques}, ${rolledEventMetrics.pageviews} AS pageviews,`,
+        `  (SELECT uniqExact(value) FROM event_hours WHERE ${where}) AS total_values`,
+        'FROM event_hours',
+        `WHERE ${where} AND value IN (`,
+        `  SELECT value FROM event_hours WHERE ${where}`,
+        `  GROUP BY value ORDER BY ${rolledEventMetrics.pageviews} DESC, value ASC ${page})`,
+        'GROUP BY value',
+        'ORDER BY pageviews DESC, value ASC',
+      ].join('\n')
+    : [
+        `SELECT value, ${uniques}, ${rolledEventMetrics.pageviews} AS pageviews, count() OVER () AS total_values`,
+        'FROM event_hours',
+        `WHERE ${where}`,
+        'GROUP BY value',
+        'ORDER BY visitors DESC, value ASC',
+        page,
+      ].join('\n')
   return { sql, params: { ...params, ...filters.params, dimension: dimension.column } }
 }
 

@@ -6,9 +6,8 @@
 
 import { toClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
-import { rollupInserts } from '../../storage/events/migrations/003-rollups.js'
+import { ROLLUP_TABLES, rollupInserts } from '../../storage/events/migrations/003-rollups.js'
 
-const ROLLUP_TABLES = ['session_hours', 'event_hours'] as const
 const HOUR_MS = 3_600_000
 
 /**

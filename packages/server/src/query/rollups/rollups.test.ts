@@ -168,6 +168,16 @@ describe('reports from the rollups', () => {
     }
   })
 
+  it('page a breakdown ranked by pageviews as raw events do (the page picked first, then its uniques)', async () => {
+    for (const page of ['1', '2', '3']) {
+      const scope = scopeOf({ limit: '2', page, time_zone: 'Europe/Berlin' })
+      const rolled = await queryBreakdown(events, scope, 'pages')
+      expect(rolled).toEqual(await queryBreakdown(events, raw(scope), 'pages'))
+      expect(rolled.total).toBe(page === '3' ? 0 : 4)
+      expect(rolled.rows).toHaveLength(page === '3' ? 0 : 2)
+    }
+  })
+
   it('answer a breakdown filtered on its own dimension', async () => {
     const scope = scopeOf({
       filters: JSON.stringify([

@@ -29,6 +29,9 @@ import type { EventsStore } from '../events-store.js'
  * (every event adds a row per dimension to the view's block, and its visitor and session hashes to the
  * dimension's states); regions, languages and UTM breakdowns, a click away, read raw events.
  */
+/** The rollup tables (for whole-table chores: merging parts in benchmarks, deleting a site's rows). */
+export const ROLLUP_TABLES = ['session_hours', 'event_hours'] as const
+
 export const ROLLED_EVENT_DIMENSIONS = ['country', 'browser', 'operating_system', 'device_type'] as const
 
 /** The SELECT that turns event rows into `session_hours` rows (the view's, and the backfill's). */
