@@ -20,7 +20,8 @@ import { eventMetrics, sessionMetrics } from './metrics.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
-import { rollupsServeDimension } from './rollups/rollup-scope.js'
+import { rolledSessionsSubquery } from './rollups/rolled-sessions.js'
+import { rollupsServe, rollupsServeDimension } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { type SessionColumn, sessionFilterRestriction, sessionsSubquery } from './sessions-subquery.js'
 
@@ -112,7 +113,11 @@ export function compileBreakdown(scope: ReportScope, name: BreakdownName): Compi
     ].join('\n')
     return { sql, params }
   }
-  const inner = sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', dimension.column])
+  // Unfiltered channels from `session_hours`, exactly as from raw events (`rolled-sessions.ts`).
+  const inner =
+    dimension.column === 'entry_channel' && rollupsServe(scope)
+      ? rolledSessionsSubquery(['visitor_key', 'matched_pageview_count', 'entry_channel'])
+      : sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', dimension.column])
   const sql = [
     `SELECT ${dimension.column} AS value, ${sessionMetrics.visitors.sql} AS visitors, ${sessionMetrics.sessions.sql} AS sessions, ${sessionMetrics.pageviews.sql} AS pageviews, count() OVER () AS total_values`,
     `FROM (\n${inner}\n)`,
@@ -129,7 +134,8 @@ const rolledEventColumns: ReadonlySet<string> = new Set([...ROLLED_EVENT_DIMENSI
 /**
  * An event breakdown from `event_hours` when it holds the dimension and the scope allows (see
  * `rollups/rollup-scope.ts`), else null; visitors and sessions are then `uniqCombined64` estimates
- * (within 1 %). Session breakdowns always read raw events (`003-rollups.ts` says why).
+ * (within 1 %). Of the session breakdowns, unfiltered channels come from `session_hours` (exact; see
+ * `compileBreakdown`), the others read raw events (`003-rollups.ts` says why).
  */
 function compileRolledBreakdown(
   scope: ReportScope,

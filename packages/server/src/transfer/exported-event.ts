@@ -10,6 +10,7 @@
  */
 import { eventTypes, parsePropertiesObject } from '@pathlight/protocol'
 import { z } from 'zod'
+import { channels } from '../ingest/enrich/channel.js'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { StoredEvent } from './import-entry.js'
 
@@ -31,7 +32,9 @@ export const exportedEventSchema = z.strictObject({
   pageTitle: text(512),
   referrer: text(2048),
   referrerDomain: text(253),
-  channel: text(64),
+  channel: z.enum(['', ...channels], {
+    error: `must be '' or one of ${channels.join(', ')} (as Pathlight assigns them)`,
+  }),
   utmSource: text(2048),
   utmMedium: text(2048),
   utmCampaign: text(2048),
@@ -81,7 +84,8 @@ export function toExportedEvent(row: EventRow): ExportedEvent {
     pageTitle: row.page_title,
     referrer: row.referrer,
     referrerDomain: row.referrer_domain,
-    channel: row.channel,
+    // Stored channels are those ingest and the importer let in: '' or one of `channels`.
+    channel: row.channel as ExportedEvent['channel'],
     utmSource: row.utm_source,
     utmMedium: row.utm_medium,
     utmCampaign: row.utm_campaign,

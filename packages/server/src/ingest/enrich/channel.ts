@@ -20,18 +20,22 @@
  * - 'Referral': a link on any other site, `utm_medium` referral/app/link, or tags no rule recognises.
  * - 'Internal': the referrer is the tracked site itself (same host, 'www.' ignored).
  */
-export type Channel =
-  | 'Direct'
-  | 'Organic Search'
-  | 'Paid Search'
-  | 'Organic Social'
-  | 'Paid Social'
-  | 'Email'
-  | 'Affiliates'
-  | 'Display'
-  | 'Video'
-  | 'Referral'
-  | 'Internal'
+export const channels = [
+  'Direct',
+  'Organic Search',
+  'Paid Search',
+  'Organic Social',
+  'Paid Social',
+  'Email',
+  'Affiliates',
+  'Display',
+  'Video',
+  'Referral',
+  'Internal',
+] as const
+
+/** One of `channels`. */
+export type Channel = (typeof channels)[number]
 
 /** The five UTM parameters of a landing URL, each '' when absent; values are decoded and trimmed. */
 export interface UtmParameters {

@@ -3,9 +3,10 @@
  * events: the session's hours inside the range, grouped by session. Each column means exactly what its
  * namesake in `metrics.ts` (`sessionColumns`) means over the session's events in the range, so the
  * session metrics (`sessionMetrics`) run over these rows unchanged. Only for unfiltered scopes
- * (`matched_pageview_count` is every pageview). Session breakdowns (entry/exit pages, channels,
- * referrers) read raw events: see `003-rollups.ts`.
+ * (`matched_pageview_count` is every pageview). Of the session breakdowns, channels are rolled up;
+ * entry and exit pages and referrers read raw events (`003-rollups.ts` says why).
  */
+import { ENTRY_CHANNEL_SQL } from '../../storage/events/migrations/003-rollups.js'
 
 /** Rollup expressions for the per-session columns the reports read, by the raw column's name. */
 export const rolledSessionColumns = {
@@ -15,6 +16,7 @@ export const rolledSessionColumns = {
   interaction_count: 'sum(interactions)',
   duration_seconds:
     'intDiv(toUnixTimestamp64Milli(max(last_at)) - toUnixTimestamp64Milli(min(first_at)), 1000)',
+  entry_channel: ENTRY_CHANNEL_SQL,
 } as const satisfies Record<string, string>
 
 /** A per-session column the rollup provides. */

@@ -2,11 +2,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { channels } from '../../ingest/enrich/channel.js'
 import { openChdbStore } from '../../storage/events/chdb-store.js'
 import { eventRow } from '../../storage/events/event-row.fixture.js'
 import type { EventRow } from '../../storage/events/event-row.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
-import { backfillRollups } from '../../storage/events/migrations/003-rollups.js'
+import { backfillRollups, ROLLED_CHANNELS } from '../../storage/events/migrations/003-rollups.js'
 import { type BreakdownName, compileBreakdown, queryBreakdown } from '../breakdown.js'
 import { compileCustomEventCount, queryCustomEventCount } from '../custom-event-count.js'
 import { compileEventNames, queryEventNames } from '../event-names.js'
@@ -69,6 +70,8 @@ function visits(siteId: number): EventRow[] {
           operating_system: pick(['Linux', 'macOS']),
           device_type: pick(['desktop', 'mobile']),
           language: pick(['de-DE', 'en-US']),
+          // Per event, so that only a session's first event in the range names its channel.
+          channel: pick(['Direct', 'Organic Search', 'Referral', 'Email']),
           utm_source: e === 0 ? pick(['', 'newsletter']) : '',
           utm_medium: e === 0 ? pick(['', 'email']) : '',
           utm_campaign: e === 0 ? pick(['', 'spring']) : '',
@@ -80,7 +83,7 @@ function visits(siteId: number): EventRow[] {
   return rows
 }
 
-/** The breakdowns `event_hours` holds. */
+/** The breakdowns the rollups hold: `event_hours` the event ones, `session_hours` channels. */
 const eventBreakdowns: BreakdownName[] = [
   'pages',
   'countries',
@@ -88,6 +91,7 @@ const eventBreakdowns: BreakdownName[] = [
   'operating_systems',
   'device_types',
 ]
+const rolledBreakdowns: BreakdownName[] = [...eventBreakdowns, 'channels']
 
 const scopeOf = (query: Record<string, string>, siteId = SITE): ReportScope => ({
   siteId,
@@ -105,7 +109,7 @@ async function reports(events: EventsStore, scope: ReportScope) {
     days: await queryTimeseries(events, scope, 'day'),
     weeks: await queryTimeseries(events, scope, 'week'),
     months: await queryTimeseries(events, scope, 'month'),
-    breakdowns: await Promise.all(eventBreakdowns.map((name) => queryBreakdown(events, scope, name))),
+    breakdowns: await Promise.all(rolledBreakdowns.map((name) => queryBreakdown(events, scope, name))),
   }
 }
 
@@ -139,6 +143,7 @@ describe('reports from the rollups', () => {
       expect(compileEventNames(scope).sql).toContain('FROM event_hours')
       for (const name of eventBreakdowns)
         expect(compileBreakdown(scope, name).sql).toContain('FROM event_hours')
+      expect(compileBreakdown(scope, 'channels').sql).toContain('FROM session_hours')
       const rolled = await reports(events, scope)
       expect(rolled).toEqual(await reports(events, raw(scope)))
       expect(rolled.overview.sessions).toBeGreaterThan(100)
@@ -150,6 +155,10 @@ describe('reports from the rollups', () => {
     // One day: many sessions start before it or end after it.
     const scope = scopeOf({ start_date: '2026-03-29', end_date: '2026-03-29', time_zone: 'Europe/Berlin' })
     expect(await queryOverview(events, scope)).toEqual(await queryOverview(events, raw(scope)))
+    // A session that began before the range enters it through its first event inside.
+    expect(await queryBreakdown(events, scope, 'channels')).toEqual(
+      await queryBreakdown(events, raw(scope), 'channels'),
+    )
   })
 
   it('read raw events for half-hour time zones, minute buckets, filters and breakdowns they do not hold', () => {
@@ -163,7 +172,15 @@ describe('reports from the rollups', () => {
     expect(compileOverview(filtered).sql).toContain('FROM events')
     expect(compileBreakdown(filtered, 'countries').sql).toContain('FROM events')
     expect(compileBreakdown(filtered, 'browsers').sql).toContain('FROM event_hours')
-    for (const name of ['channels', 'regions', 'cities', 'languages', 'utm_source'] as const) {
+    expect(compileBreakdown(filtered, 'channels').sql).toContain('FROM events')
+    for (const name of [
+      'entry_pages',
+      'referrers',
+      'regions',
+      'cities',
+      'languages',
+      'utm_source',
+    ] as const) {
       expect(compileBreakdown(scopeOf({}), name).sql).toContain('FROM events')
     }
   })
@@ -176,6 +193,10 @@ describe('reports from the rollups', () => {
       expect(rolled.total).toBe(page === '3' ? 0 : 4)
       expect(rolled.rows).toHaveLength(page === '3' ? 0 : 2)
     }
+  })
+
+  it('code every channel ingest assigns (a new channel needs a migration of session_hours)', () => {
+    expect(ROLLED_CHANNELS).toEqual(channels)
   })
 
   it('answer a breakdown filtered on its own dimension', async () => {
