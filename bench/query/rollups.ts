@@ -25,7 +25,7 @@ const breakdown = (name: Parameters<typeof queryBreakdown>[2]): RolledReport => 
   run: (events, scope) => queryBreakdown(events, scope, name),
 })
 
-/** The overview page's reports that the rollups serve, and the session breakdown they do not. */
+/** The overview page's reports that the rollups serve, and the session breakdown they do not (referrers). */
 export const rolledReports: RolledReport[] = [
   { name: 'overview', run: queryOverview },
   { name: 'custom event count', run: queryCustomEventCount },
@@ -42,6 +42,9 @@ export const rolledReports: RolledReport[] = [
   breakdown('operating_systems'),
   { name: 'event names', run: queryEventNames },
   breakdown('channels'),
+  breakdown('entry_pages'),
+  breakdown('exit_pages'),
+  breakdown('referrers'),
 ]
 
 /** One report over one range, both ways. */

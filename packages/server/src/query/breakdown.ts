@@ -113,11 +113,12 @@ export function compileBreakdown(scope: ReportScope, name: BreakdownName): Compi
     ].join('\n')
     return { sql, params }
   }
-  // Unfiltered channels from `session_hours`, exactly as from raw events (`rolled-sessions.ts`).
+  // Unfiltered channels, entry and exit pages from `session_hours`, exactly as from raw events.
+  const column = dimension.column
   const inner =
-    dimension.column === 'entry_channel' && rollupsServe(scope)
-      ? rolledSessionsSubquery(['visitor_key', 'matched_pageview_count', 'entry_channel'])
-      : sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', dimension.column])
+    isRolledSessionColumn(column) && rollupsServe(scope)
+      ? rolledSessionsSubquery(['visitor_key', 'matched_pageview_count', column])
+      : sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', column])
   const sql = [
     `SELECT ${dimension.column} AS value, ${sessionMetrics.visitors.sql} AS visitors, ${sessionMetrics.sessions.sql} AS sessions, ${sessionMetrics.pageviews.sql} AS pageviews, count() OVER () AS total_values`,
     `FROM (\n${inner}\n)`,
@@ -129,13 +130,17 @@ export function compileBreakdown(scope: ReportScope, name: BreakdownName): Compi
   return { sql, params }
 }
 
+/** Session dimensions `session_hours` holds (`rolled-sessions.ts`). */
+const isRolledSessionColumn = (column: string): column is 'entry_channel' | 'entry_page' | 'exit_page' =>
+  column === 'entry_channel' || column === 'entry_page' || column === 'exit_page'
+
 /** Event dimensions `event_hours` holds (`pathname` counts pageviews only, as the pages breakdown). */
 const rolledEventColumns: ReadonlySet<string> = new Set([...ROLLED_EVENT_DIMENSIONS, 'pathname'])
 /**
  * An event breakdown from `event_hours` when it holds the dimension and the scope allows (see
  * `rollups/rollup-scope.ts`), else null; visitors and sessions are then `uniqCombined64` estimates
- * (within 1 %). Of the session breakdowns, unfiltered channels come from `session_hours` (exact; see
- * `compileBreakdown`), the others read raw events (`003-rollups.ts` says why).
+ * (within 1 %). Of the session breakdowns, unfiltered channels and entry and exit pages come from
+ * `session_hours` (exact; see `compileBreakdown`), referrers read raw events (`003-rollups.ts`).
  */
 function compileRolledBreakdown(
   scope: ReportScope,

@@ -3,10 +3,19 @@
  * events: the session's hours inside the range, grouped by session. Each column means exactly what its
  * namesake in `metrics.ts` (`sessionColumns`) means over the session's events in the range, so the
  * session metrics (`sessionMetrics`) run over these rows unchanged. Only for unfiltered scopes
- * (`matched_pageview_count` is every pageview). Of the session breakdowns, channels are rolled up;
- * entry and exit pages and referrers read raw events (`003-rollups.ts` says why).
+ * (`matched_pageview_count` is every pageview). Of the session breakdowns, channels and entry and exit
+ * pages are rolled up (pathnames come back from their hashes through the range's pathnames in
+ * `event_hours`, where every pageview's pathname is); referrers read raw events.
  */
-import { ENTRY_CHANNEL_SQL } from '../../storage/events/migrations/003-rollups.js'
+import { ENTRY_CHANNEL_SQL, pageviewHash } from '../../storage/events/migrations/003-rollups.js'
+
+/** The range's pageview pathnames (`event_hours`, dimension pathname): a scalar subquery, an array. */
+const rangePathnames =
+  "(SELECT groupArray(value) FROM (SELECT value FROM event_hours WHERE site_id = {site:UInt32} AND hour >= {from:DateTime64(3, 'UTC')} AND hour < {to:DateTime64(3, 'UTC')} AND dimension = 'pathname' GROUP BY value))"
+
+/** A packed pageview aggregate back to its pathname ('' for none: the neutral value matches no hash). */
+const pathnameOf = (aggregate: string): string =>
+  `transform(${pageviewHash(aggregate)}, arrayMap(p -> cityHash64(p), ${rangePathnames}), ${rangePathnames}, '')`
 
 /** Rollup expressions for the per-session columns the reports read, by the raw column's name. */
 export const rolledSessionColumns = {
@@ -17,6 +26,8 @@ export const rolledSessionColumns = {
   duration_seconds:
     'intDiv(toUnixTimestamp64Milli(max(last_at)) - toUnixTimestamp64Milli(min(first_at)), 1000)',
   entry_channel: ENTRY_CHANNEL_SQL,
+  entry_page: pathnameOf('min(first_pageview)'),
+  exit_page: pathnameOf('max(last_pageview)'),
 } as const satisfies Record<string, string>
 
 /** A per-session column the rollup provides. */

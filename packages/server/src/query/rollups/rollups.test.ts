@@ -83,7 +83,7 @@ function visits(siteId: number): EventRow[] {
   return rows
 }
 
-/** The breakdowns the rollups hold: `event_hours` the event ones, `session_hours` channels. */
+/** The breakdowns the rollups hold: `event_hours` the event ones, `session_hours` the session ones. */
 const eventBreakdowns: BreakdownName[] = [
   'pages',
   'countries',
@@ -91,7 +91,8 @@ const eventBreakdowns: BreakdownName[] = [
   'operating_systems',
   'device_types',
 ]
-const rolledBreakdowns: BreakdownName[] = [...eventBreakdowns, 'channels']
+const sessionBreakdowns: BreakdownName[] = ['channels', 'entry_pages', 'exit_pages']
+const rolledBreakdowns: BreakdownName[] = [...eventBreakdowns, ...sessionBreakdowns]
 
 const scopeOf = (query: Record<string, string>, siteId = SITE): ReportScope => ({
   siteId,
@@ -143,7 +144,8 @@ describe('reports from the rollups', () => {
       expect(compileEventNames(scope).sql).toContain('FROM event_hours')
       for (const name of eventBreakdowns)
         expect(compileBreakdown(scope, name).sql).toContain('FROM event_hours')
-      expect(compileBreakdown(scope, 'channels').sql).toContain('FROM session_hours')
+      for (const name of sessionBreakdowns)
+        expect(compileBreakdown(scope, name).sql).toContain('FROM session_hours')
       const rolled = await reports(events, scope)
       expect(rolled).toEqual(await reports(events, raw(scope)))
       expect(rolled.overview.sessions).toBeGreaterThan(100)
@@ -156,9 +158,11 @@ describe('reports from the rollups', () => {
     const scope = scopeOf({ start_date: '2026-03-29', end_date: '2026-03-29', time_zone: 'Europe/Berlin' })
     expect(await queryOverview(events, scope)).toEqual(await queryOverview(events, raw(scope)))
     // A session that began before the range enters it through its first event inside.
-    expect(await queryBreakdown(events, scope, 'channels')).toEqual(
-      await queryBreakdown(events, raw(scope), 'channels'),
-    )
+    for (const name of sessionBreakdowns) {
+      expect(await queryBreakdown(events, scope, name)).toEqual(
+        await queryBreakdown(events, raw(scope), name),
+      )
+    }
   })
 
   it('read raw events for half-hour time zones, minute buckets, filters and breakdowns they do not hold', () => {
@@ -172,15 +176,10 @@ describe('reports from the rollups', () => {
     expect(compileOverview(filtered).sql).toContain('FROM events')
     expect(compileBreakdown(filtered, 'countries').sql).toContain('FROM events')
     expect(compileBreakdown(filtered, 'browsers').sql).toContain('FROM event_hours')
-    expect(compileBreakdown(filtered, 'channels').sql).toContain('FROM events')
-    for (const name of [
-      'entry_pages',
-      'referrers',
-      'regions',
-      'cities',
-      'languages',
-      'utm_source',
-    ] as const) {
+    for (const name of sessionBreakdowns) {
+      expect(compileBreakdown(filtered, name).sql).toContain('FROM events')
+    }
+    for (const name of ['referrers', 'regions', 'cities', 'languages', 'utm_source'] as const) {
       expect(compileBreakdown(scopeOf({}), name).sql).toContain('FROM events')
     }
   })
