@@ -20,7 +20,7 @@ import { eventMetrics, sessionMetrics } from './metrics.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
-import { rolledSessionsSubquery } from './rollups/rolled-sessions.js'
+import { isRolledSessionColumn, rolledSessionsSubquery } from './rollups/rolled-sessions.js'
 import { rollupsServe, rollupsServeDimension } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { type SessionColumn, sessionFilterRestriction, sessionsSubquery } from './sessions-subquery.js'
@@ -130,17 +130,12 @@ export function compileBreakdown(scope: ReportScope, name: BreakdownName): Compi
   return { sql, params }
 }
 
-/** Session dimensions `session_hours` holds (`rolled-sessions.ts`). */
-const isRolledSessionColumn = (column: string): column is 'entry_channel' | 'entry_page' | 'exit_page' =>
-  column === 'entry_channel' || column === 'entry_page' || column === 'exit_page'
-
 /** Event dimensions `event_hours` holds (`pathname` counts pageviews only, as the pages breakdown). */
 const rolledEventColumns: ReadonlySet<string> = new Set([...ROLLED_EVENT_DIMENSIONS, 'pathname'])
 /**
  * An event breakdown from `event_hours` when it holds the dimension and the scope allows (see
  * `rollups/rollup-scope.ts`), else null; visitors and sessions are then `uniqCombined64` estimates
- * (within 1 %). Of the session breakdowns, unfiltered channels and entry and exit pages come from
- * `session_hours` (exact; see `compileBreakdown`), referrers read raw events (`003-rollups.ts`).
+ * (within 1 %). (Session breakdowns the rollups hold come from `session_hours` in `compileBreakdown`.)
  */
 function compileRolledBreakdown(
   scope: ReportScope,

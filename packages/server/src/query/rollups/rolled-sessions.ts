@@ -33,6 +33,10 @@ export const rolledSessionColumns = {
 /** A per-session column the rollup provides. */
 export type RolledSessionColumn = keyof typeof rolledSessionColumns
 
+/** Whether the rollup provides the per-session column (a session breakdown's dimension, say). */
+export const isRolledSessionColumn = (column: string): column is RolledSessionColumn =>
+  Object.hasOwn(rolledSessionColumns, column)
+
 /** The rollup's condition: site and the range's hours (placeholders `site`, `from`, `to` of the scope). */
 export const ROLLUP_SCOPE_SQL =
   "site_id = {site:UInt32} AND hour >= {from:DateTime64(3, 'UTC')} AND hour < {to:DateTime64(3, 'UTC')}"

@@ -30,12 +30,6 @@
 import type { EventsStore } from '../events-store.js'
 
 /**
- * The event dimensions rolled up besides pathnames and event names (`events` column names): those of
- * the overview's first paint and the devices card. Each one costs insert time and disk in proportion
- * (every event adds a row per dimension to the view's block, and its visitor and session hashes to the
- * dimension's states); regions, languages and UTM breakdowns, a click away, read raw events.
- */
-/**
  * The channels `session_hours` codes, by position (code = index + 1; 0 for '' and any other text, which
  * the importer rejects). Frozen with this migration: a channel added later needs a migration that
  * appends it and recreates the view (a test compares this list with `ingest/enrich/channel.ts`).
@@ -71,6 +65,12 @@ export const pageviewHash = (aggregate: string): string =>
 /** The rollup tables (for whole-table chores: merging parts in benchmarks, deleting a site's rows). */
 export const ROLLUP_TABLES = ['session_hours', 'event_hours'] as const
 
+/**
+ * The event dimensions rolled up besides pathnames and event names (`events` column names): those of
+ * the overview's first paint and the devices card. Each one costs insert time and disk in proportion
+ * (every event adds a row per dimension to the view's block, and its visitor and session hashes to the
+ * dimension's states); regions, languages and UTM breakdowns, a click away, read raw events.
+ */
 export const ROLLED_EVENT_DIMENSIONS = ['country', 'browser', 'operating_system', 'device_type'] as const
 
 /** The SELECT that turns event rows into `session_hours` rows (the view's, and the backfill's). */
