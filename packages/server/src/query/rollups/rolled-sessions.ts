@@ -3,19 +3,27 @@
  * events: the session's hours inside the range, grouped by session. Each column means exactly what its
  * namesake in `metrics.ts` (`sessionColumns`) means over the session's events in the range, so the
  * session metrics (`sessionMetrics`) run over these rows unchanged. Only for unfiltered scopes
- * (`matched_pageview_count` is every pageview). Of the session breakdowns, channels and entry and exit
- * pages are rolled up (pathnames come back from their hashes through the range's pathnames in
- * `event_hours`, where every pageview's pathname is); referrers read raw events.
+ * (`matched_pageview_count` is every pageview). The session breakdowns' dimensions are rolled up too:
+ * the entry channel by its code, the entry referrer domain and entry and exit pages by their hashes,
+ * which come back to text through the range's pathnames in `event_hours` (where every pageview's
+ * pathname is) and the range's referrer domains in `events` (a scan of that one column).
  */
-import { ENTRY_CHANNEL_SQL, pageviewHash } from '../../storage/events/migrations/003-rollups.js'
+import { ENTRY_CHANNEL_SQL, packedHash } from '../../storage/events/migrations/003-rollups.js'
+
+/** The rollup's condition: site and the range's hours (placeholders `site`, `from`, `to` of the scope). */
+export const ROLLUP_SCOPE_SQL =
+  "site_id = {site:UInt32} AND hour >= {from:DateTime64(3, 'UTC')} AND hour < {to:DateTime64(3, 'UTC')}"
 
 /** The range's pageview pathnames (`event_hours`, dimension pathname): a scalar subquery, an array. */
-const rangePathnames =
-  "(SELECT groupArray(value) FROM (SELECT value FROM event_hours WHERE site_id = {site:UInt32} AND hour >= {from:DateTime64(3, 'UTC')} AND hour < {to:DateTime64(3, 'UTC')} AND dimension = 'pathname' GROUP BY value))"
+const rangePathnames = `(SELECT groupArray(value) FROM (SELECT value FROM event_hours WHERE ${ROLLUP_SCOPE_SQL} AND dimension = 'pathname' GROUP BY value))`
 
-/** A packed pageview aggregate back to its pathname ('' for none: the neutral value matches no hash). */
-const pathnameOf = (aggregate: string): string =>
-  `transform(${pageviewHash(aggregate)}, arrayMap(p -> cityHash64(p), ${rangePathnames}), ${rangePathnames}, '')`
+/** The range's referrer domains (no rollup lists them): a scalar subquery, an array. */
+const rangeReferrerDomains =
+  "(SELECT groupArray(domain) FROM (SELECT DISTINCT referrer_domain AS domain FROM events WHERE site_id = {site:UInt32} AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp < {to:DateTime64(3, 'UTC')}))"
+
+/** A packed aggregate back to its text, looked up among `texts` ('' for none: no text has that hash). */
+const textOf = (aggregate: string, texts: string): string =>
+  `transform(${packedHash(aggregate)}, arrayMap(t -> cityHash64(t), ${texts}), ${texts}, '')`
 
 /** Rollup expressions for the per-session columns the reports read, by the raw column's name. */
 export const rolledSessionColumns = {
@@ -26,8 +34,9 @@ export const rolledSessionColumns = {
   duration_seconds:
     'intDiv(toUnixTimestamp64Milli(max(last_at)) - toUnixTimestamp64Milli(min(first_at)), 1000)',
   entry_channel: ENTRY_CHANNEL_SQL,
-  entry_page: pathnameOf('min(first_pageview)'),
-  exit_page: pathnameOf('max(last_pageview)'),
+  entry_referrer_domain: textOf('min(first_referrer)', rangeReferrerDomains),
+  entry_page: textOf('min(first_pageview)', rangePathnames),
+  exit_page: textOf('max(last_pageview)', rangePathnames),
 } as const satisfies Record<string, string>
 
 /** A per-session column the rollup provides. */
@@ -36,10 +45,6 @@ export type RolledSessionColumn = keyof typeof rolledSessionColumns
 /** Whether the rollup provides the per-session column (a session breakdown's dimension, say). */
 export const isRolledSessionColumn = (column: string): column is RolledSessionColumn =>
   Object.hasOwn(rolledSessionColumns, column)
-
-/** The rollup's condition: site and the range's hours (placeholders `site`, `from`, `to` of the scope). */
-export const ROLLUP_SCOPE_SQL =
-  "site_id = {site:UInt32} AND hour >= {from:DateTime64(3, 'UTC')} AND hour < {to:DateTime64(3, 'UTC')}"
 
 /** `SELECT session_key, <columns> FROM session_hours WHERE <scope> GROUP BY session_key`. */
 export function rolledSessionsSubquery(columns: readonly RolledSessionColumn[]): string {

@@ -3,18 +3,18 @@
  * reports over any range answer without scanning raw events (`query/rollups/`).
  *
  * - `session_hours`: one row per (site, UTC hour, session) with the session's figures over its events
- *   in that hour: visitor, first and last event time, pageviews, interactions, and three packed
+ *   in that hour: visitor, first and last event time, pageviews, interactions, and four packed
  *   numbers whose minimum or maximum over the hours names what a session breakdown groups by:
  *   `first_channel` (epoch ms × 64 + the first event's channel code in `ROLLED_CHANNELS`),
- *   `first_pageview` and `last_pageview` ((epoch ms + 2^62) × 2^64 + cityHash64 of the pathname, as
- *   UInt128; hours without pageviews hold the neutral value). The overview and the channels, entry
- *   and exit pages breakdowns group the hours of the range by session and get the same per-session
- *   rows the raw queries build, exactly: a session cut by the range's edge keeps only its hours inside
- *   it, as the raw report keeps only its events inside it (ranges are whole hours unless the time zone
- *   has a half-hour offset, and then reports read raw events). Numbers, because the same pairs as
- *   (time, text) tuples measured slower than the raw breakdowns (channels 496 against 353 ms over a
- *   year; (Int64, UInt64) tuples for entry pages no faster than raw). Referrers are not kept (their
- *   domains are open text, not in `event_hours` to map hashes back).
+ *   `first_referrer` ((epoch ms + 2^62) × 2^64 + cityHash64 of the first event's referrer domain, as
+ *   UInt128), `first_pageview` and `last_pageview` (the same of the first and last pageview's
+ *   pathname; hours without pageviews hold the neutral value). The overview and the channels,
+ *   referrers, entry and exit pages breakdowns group the hours of the range by session and get the
+ *   same per-session rows the raw queries build, exactly: a session cut by the range's edge keeps only
+ *   its hours inside it, as the raw report keeps only its events inside it (ranges are whole hours
+ *   unless the time zone has a half-hour offset, and then reports read raw events). Numbers, because
+ *   the same pairs as (time, text) tuples measured slower than the raw breakdowns (channels 496
+ *   against 353 ms over a year; (Int64, UInt64) tuples for entry pages no faster than raw).
  * - `event_hours`: one row per (site, dimension, UTC hour, value): events, pageviews and custom events
  *   counted exactly, visitors and sessions as `uniqCombined64` states (estimates: within 1 % of exact,
  *   exact for small sets). Dimension '' is the site's total (value ''); `pathname` counts pageviews
@@ -53,13 +53,13 @@ const channelArray = `[${ROLLED_CHANNELS.map((name) => `'${name}'`).join(', ')}]
 /** `session_hours.first_channel` back to the entry channel's name (as the aggregate over a session). */
 export const ENTRY_CHANNEL_SQL = `arrayElement(['', ${channelArray.slice(1, -1)}], toUInt8(positiveModulo(min(first_channel), 64)) + 1)`
 
-/** A pageview's time and pathname as one UInt128: (epoch ms + 2^62) × 2^64 + cityHash64(pathname). */
-const packedPageview =
-  'bitShiftLeft(toUInt128(toUnixTimestamp64Milli(timestamp) + 4611686018427387904), 64) + cityHash64(pathname)'
+/** An event's time and a text column as one UInt128: (epoch ms + 2^62) × 2^64 + cityHash64(text). */
+const packedTimeAnd = (column: string): string =>
+  `bitShiftLeft(toUInt128(toUnixTimestamp64Milli(timestamp) + 4611686018427387904), 64) + cityHash64(${column})`
 const UINT128_MAX = "toUInt128('340282366920938463463374607431768211455')"
 
-/** The pathname hash (cityHash64) inside a packed `first_pageview` / `last_pageview` aggregate. */
-export const pageviewHash = (aggregate: string): string =>
+/** The text's hash (cityHash64) inside a packed aggregate (`first_referrer`, `first_pageview`, ...). */
+export const packedHash = (aggregate: string): string =>
   `toUInt64(bitAnd(${aggregate}, toUInt128('18446744073709551615')))`
 
 /** The rollup tables (for whole-table chores: merging parts in benchmarks, deleting a site's rows). */
@@ -84,8 +84,9 @@ export const sessionHoursSelect = `SELECT
   countIf(type = 'pageview') AS pageviews,
   countIf(type IN ('custom_event', 'outbound')) AS interactions,
   min(toUnixTimestamp64Milli(timestamp) * 64 + toInt64(indexOf(${channelArray}, channel))) AS first_channel,
-  min(if(type = 'pageview', ${packedPageview}, ${UINT128_MAX})) AS first_pageview,
-  maxIf(${packedPageview}, type = 'pageview') AS last_pageview
+  min(${packedTimeAnd('referrer_domain')}) AS first_referrer,
+  min(if(type = 'pageview', ${packedTimeAnd('pathname')}, ${UINT128_MAX})) AS first_pageview,
+  maxIf(${packedTimeAnd('pathname')}, type = 'pageview') AS last_pageview
 FROM events`
 
 const dimensionTuples = [
@@ -135,6 +136,7 @@ export const rollupTables = {
       pageviews SimpleAggregateFunction(sum, UInt64),
       interactions SimpleAggregateFunction(sum, UInt64),
       first_channel SimpleAggregateFunction(min, Int64),
+      first_referrer SimpleAggregateFunction(min, UInt128),
       first_pageview SimpleAggregateFunction(min, UInt128),
       last_pageview SimpleAggregateFunction(max, UInt128)
     )
