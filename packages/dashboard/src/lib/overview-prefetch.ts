@@ -2,27 +2,25 @@
  * The overview's first-paint batch (`POST /api/sites/{id}/reports`) started early: the site scope
  * starts it from the URL's view while the site and its event status load, instead of after both (the
  * overview mounts only once the site has events), and the overview takes that answer once. An answer
- * older than a few seconds, taken already, or for another query or parts, is not reused.
+ * older than a few seconds, taken already, or for another query or parts, is not reused
+ * (`prefetch-once.ts`).
  */
 import type { ReportPart } from '@pathlight/protocol'
 import type { ReportQuery } from '../api/reports-api'
 import { createReportsApi } from '../api/reports-api'
 import { daysBetween } from './dates'
 import { overviewParts } from './overview-parts'
+import { createPrefetchOnce } from './prefetch-once'
 import { bucketOf, parseReportView, reportQuery } from './report-view'
 
-const MAX_AGE_MS = 5000
-let pending: { key: string; at: number; answer: Promise<Record<string, unknown>> } | undefined
+const prefetch = createPrefetchOnce<Record<string, unknown>>()
 
 const keyOf = (siteId: number, query: ReportQuery, parts: readonly ReportPart[]) =>
   JSON.stringify([siteId, query, parts])
 
 /** Start loading the batch of `parts` for `query` of `siteId` (signed-in member: no private key). */
 export function prefetchOverview(siteId: number, query: ReportQuery, parts: readonly ReportPart[]): void {
-  const answer = createReportsApi(siteId).batch(query, [...parts])
-  // Nobody may take it: a failure must not be reported as unhandled.
-  answer.catch(() => undefined)
-  pending = { key: keyOf(siteId, query, parts), at: Date.now(), answer }
+  prefetch.start(keyOf(siteId, query, parts), () => createReportsApi(siteId).batch(query, [...parts]))
 }
 
 /** Start the overview's batch for the view in `search` (the location's query string, without `?`). */
@@ -39,8 +37,5 @@ export function takeOverview(
   query: ReportQuery,
   parts: readonly ReportPart[],
 ): Promise<Record<string, unknown>> | null {
-  const current = pending
-  if (!current || current.key !== keyOf(siteId, query, parts)) return null
-  pending = undefined
-  return Date.now() - current.at < MAX_AGE_MS ? current.answer : null
+  return prefetch.take(keyOf(siteId, query, parts))
 }

@@ -1,30 +1,19 @@
 /**
  * `GET /api/sites/{id}/has-events` started early: the site scope asks for it while the site itself
  * loads (instead of after), and the site's home page takes that answer once. An answer older than a
- * few seconds, or taken already, is not reused: the page then asks again.
+ * few seconds, or taken already, is not reused: the page then asks again (`prefetch-once.ts`).
  */
 import type { SiteEventStatus } from '@pathlight/protocol'
 import { api } from '../api/api'
+import { createPrefetchOnce } from './prefetch-once'
 
-const MAX_AGE_MS = 5000
-const pending = new Map<string, { at: number; answer: Promise<SiteEventStatus> }>()
+const prefetch = createPrefetchOnce<SiteEventStatus>()
 
 /** Start loading the event status of `siteId` unless a recent load is pending. */
 export function prefetchSiteStatus(siteId: number | string): void {
-  const key = String(siteId)
-  const current = pending.get(key)
-  if (current && Date.now() - current.at < MAX_AGE_MS) return
-  const answer = api.siteStatus(Number(siteId))
-  // Nobody may take it: a failure must not be reported as unhandled.
-  answer.catch(() => undefined)
-  pending.set(key, { at: Date.now(), answer })
+  prefetch.start(String(siteId), () => api.siteStatus(Number(siteId)))
 }
 
 /** The prefetched status of `siteId` (once), or a fresh request. */
-export function takeSiteStatus(siteId: number): Promise<SiteEventStatus> {
-  const key = String(siteId)
-  const current = pending.get(key)
-  pending.delete(key)
-  if (current && Date.now() - current.at < MAX_AGE_MS) return current.answer
-  return api.siteStatus(siteId)
-}
+export const takeSiteStatus = (siteId: number): Promise<SiteEventStatus> =>
+  prefetch.take(String(siteId)) ?? api.siteStatus(siteId)

@@ -171,8 +171,7 @@ export const rollupTables = {
  * @throws the store's error (the migration is then not recorded and runs again at the next start)
  */
 export async function backfillRollups(store: EventsStore): Promise<void> {
-  await store.command('TRUNCATE TABLE session_hours')
-  await store.command('TRUNCATE TABLE event_hours')
+  for (const table of ROLLUP_TABLES) await store.command(`TRUNCATE TABLE ${table}`)
   const months = await store.query<{ month: number }>(
     'SELECT DISTINCT toYYYYMM(timestamp) AS month FROM events ORDER BY month',
   )
