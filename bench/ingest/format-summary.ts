@@ -2,6 +2,7 @@
  * The ingest benchmark's result: its shape (`IngestSummary`, also the final JSON line) and the
  * human-readable table printed before it.
  */
+import type { CpuSplit } from './cpu-time.js'
 import type { RunMode, ServerName } from './plan-runs.js'
 
 /** One load run's figures (its measured part; `acknowledged` counts its warm-up too). */
@@ -22,6 +23,12 @@ export interface RunFigures {
   statuses: Record<string, number>
   /** 200 responses not saying `tracked:false`/`success:false`, warm-up and measured run together. */
   acknowledged: number
+  /**
+   * Where the measured run's CPU went: server and load generator µs per response, and how busy the
+   * machine's CPUs were. On a machine whose CPUs are all busy, req/s is set by the sum of the two
+   * per-response costs, so these say what a ratio can reach (bench/README.md).
+   */
+  cpu: CpuSplit
   /** `reqPerSec` ÷ the mean of the two baseline runs at the same connections; `null` if unknown. */
   ratio: number | null
 }
@@ -137,7 +144,20 @@ export function formatSummary(summary: IngestSummary): string {
 }
 
 function formatRuns(runs: readonly RunFigures[]): string[] {
-  const header = ['server', 'mode', 'conns', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'errors', 'statuses']
+  const header = [
+    'server',
+    'mode',
+    'conns',
+    'req/s',
+    'ratio',
+    'p50 ms',
+    'p99 ms',
+    'srv µs/req',
+    'load µs/req',
+    'busy %',
+    'errors',
+    'statuses',
+  ]
   const rows = runs.map((r) => [
     r.server === 'baseline' ? `baseline#${r.round}` : r.server,
     r.mode,
@@ -146,13 +166,16 @@ function formatRuns(runs: readonly RunFigures[]): string[] {
     num(r.ratio, 2),
     num(r.p50Ms, 2),
     num(r.p99Ms, 2),
+    num(r.cpu.serverUsPerRequest, 1),
+    num(r.cpu.clientUsPerRequest, 1),
+    num(r.cpu.machineBusy === null ? null : r.cpu.machineBusy * 100),
     String(r.errors),
     formatStatuses(r.statuses),
   ])
   const table = [header, ...rows]
   const widths = header.map((_, col) => Math.max(...table.map((row) => row[col]?.length ?? 0)))
   // Text columns (server, mode, statuses) align left, numbers right.
-  const left = new Set([0, 1, 8])
+  const left = new Set([0, 1, 11])
   return table.map((row) =>
     row
       .map((cell, col) => (left.has(col) ? cell.padEnd(widths[col] ?? 0) : cell.padStart(widths[col] ?? 0)))

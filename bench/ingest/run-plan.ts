@@ -20,7 +20,7 @@ export interface PlanResult {
  */
 export async function runPlan(opts: {
   plan: readonly RunSpec[]
-  servers: Record<ServerName, { baseUrl: string } | null>
+  servers: Record<ServerName, { baseUrl: string; pid: number } | null>
   site: TrackSite
   requests: readonly TrackRequest[]
   timing: { warmupSeconds: number; seconds: number }
@@ -31,9 +31,10 @@ export async function runPlan(opts: {
   for (const spec of opts.plan) {
     const server = opts.servers[spec.server]
     if (!server) continue
-    const { measured, acknowledged } = await warmThenLoad(
+    const { measured, cpu, acknowledged } = await warmThenLoad(
       {
         baseUrl: server.baseUrl,
+        pid: server.pid,
         requests: opts.requests,
         connections: spec.connections,
         headers: trackHeaders(spec.mode, opts.site),
@@ -49,6 +50,7 @@ export async function runPlan(opts: {
       errors: measured.errors + measured.timeouts,
       statuses: measured.statuses,
       acknowledged,
+      cpu,
     }
     runs.push(run)
     opts.onRun?.(run)

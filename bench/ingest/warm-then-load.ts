@@ -1,8 +1,11 @@
+import { type CpuSplit, startCpuSplit } from './cpu-time.js'
 import { type LoadResult, runLoad } from './run-load.js'
 
 /** A measured run and what both its loads acknowledged. */
 export interface WarmedLoad {
   measured: LoadResult
+  /** Where the measured run's CPU went (the server's `pid`, this process, the machine). */
+  cpu: CpuSplit
   /** Acknowledged responses of the warm-up and the measured run together (for the durability check). */
   acknowledged: number
 }
@@ -14,7 +17,7 @@ export interface WarmedLoad {
  * @returns the measured run; rejects only if autocannon cannot start.
  */
 export async function warmThenLoad(
-  opts: Omit<Parameters<typeof runLoad>[0], 'seconds'>,
+  opts: Omit<Parameters<typeof runLoad>[0], 'seconds'> & { pid: number },
   timing: { warmupSeconds: number; seconds: number },
 ): Promise<WarmedLoad> {
   let acknowledged = 0
@@ -22,6 +25,8 @@ export async function warmThenLoad(
     const warm = await runLoad({ ...opts, seconds: timing.warmupSeconds })
     acknowledged += warm.acknowledged
   }
+  const stopCpu = startCpuSplit(opts.pid)
   const measured = await runLoad({ ...opts, seconds: timing.seconds })
-  return { measured, acknowledged: acknowledged + measured.acknowledged }
+  const cpu = stopCpu(measured.responses)
+  return { measured, cpu, acknowledged: acknowledged + measured.acknowledged }
 }
