@@ -11,20 +11,25 @@ import { exportedEventSchema, fromExportedEvent } from '../../packages/server/sr
  * events store (`openChdbStore(...).insert`, chDB in this process, a fresh temporary directory) in
  * batches of `batchRows`, one insert in flight. Only the `insert()` calls are timed (reading and
  * converting the lines is not).
- * @returns rows inserted and the seconds the inserts took
+ * @returns rows inserted, the seconds the inserts took, and this process's CPU µs per row during them
+ *   (user + system over every thread: chDB's insert and merge threads included)
  */
 export async function insertBaseline(
   exportFile: string,
   batchRows: number,
-): Promise<{ rows: number; seconds: number }> {
+): Promise<{ rows: number; seconds: number; cpuUsPerRow: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-bench-import-'))
   const store = await openChdbStore(dir)
   let rows = 0
   let nanoseconds = 0n
+  let cpuMicros = 0
   let batch: EventRow[] = []
   const flush = async () => {
     const started = process.hrtime.bigint()
+    const cpu = process.cpuUsage()
     await store.insert(batch)
+    const used = process.cpuUsage(cpu)
+    cpuMicros += used.user + used.system
     nanoseconds += process.hrtime.bigint() - started
     rows += batch.length
     batch = []
@@ -44,5 +49,5 @@ export async function insertBaseline(
     await store.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }
-  return { rows, seconds: Number(nanoseconds) / 1e9 }
+  return { rows, seconds: Number(nanoseconds) / 1e9, cpuUsPerRow: rows > 0 ? cpuMicros / rows : 0 }
 }

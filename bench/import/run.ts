@@ -31,6 +31,7 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { seedInstance } from '../../packages/server/src/demo/seed-instance.js'
 import { spawnServer } from '../../packages/server/src/testing/start-server-process.js'
+import { type CpuSplit, startCpuSplit } from '../ingest/cpu-time.js'
 import { sampleRss } from '../ingest/sample-rss.js'
 import { positiveInteger } from '../positive-integer.js'
 import { request } from './http-request.js'
@@ -109,12 +110,14 @@ async function main(): Promise<void> {
 
     log(`raw: streaming ${count} events into site ${seeded.siteId}`)
     const rawRss = sampleRss(server.pid)
+    const rawCpu = startCpuSplit(server.pid)
     const rawAnswer = await request(`${server.baseUrl}/api/sites/${seeded.siteId}/import`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/x-ndjson' },
       body: Readable.from(ndjsonChunks(rawEventLines({ count, end, hostname: 'example.com' }))),
     })
     const raw = parseImport(rawAnswer, 'raw import')
+    const rawCpuSplit = rawCpu(count)
     const rawPeakMb = await rawRss.stop()
     log(`raw: ${raw.imported} imported in ${rawAnswer.seconds.toFixed(1)} s (${JSON.stringify(raw.dropped)})`)
 
@@ -129,12 +132,14 @@ async function main(): Promise<void> {
     log(`export: ${(exportBytes / 1e6).toFixed(0)} MB in ${exported.seconds.toFixed(1)} s`)
 
     log(`exported: importing the file into site ${copySiteId}`)
+    const copyCpu = startCpuSplit(server.pid)
     const copyAnswer = await request(`${server.baseUrl}/api/sites/${copySiteId}/import`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/x-ndjson' },
       body: fs.createReadStream(exportFile, { highWaterMark: 1 << 20 }),
     })
     const copy = parseImport(copyAnswer, 'exported import')
+    const copyCpuSplit = copyCpu(copy.imported)
     log(`exported: ${copy.imported} imported in ${copyAnswer.seconds.toFixed(1)} s`)
     const peakMb = await wholeRun.stop()
     await server.stop()
@@ -156,6 +161,7 @@ async function main(): Promise<void> {
         seconds: round(rawAnswer.seconds),
         eventsPerSecond: rate(raw.imported, rawAnswer.seconds),
         peakRssMb: rawPeakMb,
+        cpu: rawCpuSplit,
       },
       export: {
         bytes: exportBytes,
@@ -167,8 +173,14 @@ async function main(): Promise<void> {
         rejected: copy.rejectedCount,
         seconds: round(copyAnswer.seconds),
         eventsPerSecond: rate(copy.imported, copyAnswer.seconds),
+        cpu: copyCpuSplit,
       },
-      baseline: { rows: baseline.rows, seconds: round(baseline.seconds), rowsPerSecond: baselineRate },
+      baseline: {
+        rows: baseline.rows,
+        seconds: round(baseline.seconds),
+        rowsPerSecond: baselineRate,
+        cpuUsPerRow: round(baseline.cpuUsPerRow),
+      },
       ratio: {
         raw: round(rate(raw.imported, rawAnswer.seconds) / baselineRate),
         exported: round(rate(copy.imported, copyAnswer.seconds) / baselineRate),
@@ -194,10 +206,10 @@ const round = (value: number) => Math.round(value * 100) / 100
 function table(s: {
   events: number
   cpus: number
-  raw: { eventsPerSecond: number; seconds: number; peakRssMb: number | null }
+  raw: { eventsPerSecond: number; seconds: number; peakRssMb: number | null; cpu: CpuSplit }
   export: { eventsPerSecond: number; seconds: number }
-  exported: { eventsPerSecond: number; seconds: number }
-  baseline: { rowsPerSecond: number; seconds: number }
+  exported: { eventsPerSecond: number; seconds: number; cpu: CpuSplit }
+  baseline: { rowsPerSecond: number; seconds: number; cpuUsPerRow: number }
   ratio: { raw: number; exported: number }
   peakRssMb: number | null
   target: { rawEventsPerSecond: number; pass: boolean }
@@ -216,6 +228,9 @@ function table(s: {
       s.ratio.exported.toFixed(2),
     ),
     row('baseline EventsStore.insert (5,000)', s.baseline.rowsPerSecond, s.baseline.seconds, '1.00'),
+    cpuLine('raw import', s.raw.cpu),
+    cpuLine('exported import', s.exported.cpu),
+    `CPU per row, baseline insert (this process, all threads): ${s.baseline.cpuUsPerRow.toFixed(1)} µs`,
     `peak RSS of the server: ${s.raw.peakRssMb ?? 'n/a'} MB during the raw import, ${s.peakRssMb ?? 'n/a'} MB over the run`,
     `target ≥ ${s.target.rawEventsPerSecond} raw events/s: ${s.target.pass ? 'PASS' : 'FAIL'}`,
   ].join('\n')
@@ -227,3 +242,10 @@ main().catch((error: unknown) => {
   )
   process.exitCode = 1
 })
+
+/** Where an import's CPU went: the server's and this process's µs per event, and the machine's busy share. */
+function cpuLine(name: string, cpu: CpuSplit): string {
+  const us = (value: number | null) => (value === null ? 'n/a' : value.toFixed(1))
+  const busy = cpu.machineBusy === null ? 'n/a' : `${Math.round(cpu.machineBusy * 100)} %`
+  return `CPU per event, ${name}: server ${us(cpu.serverUsPerRequest)} µs, generator and client ${us(cpu.clientUsPerRequest)} µs; machine busy ${busy}`
+}
