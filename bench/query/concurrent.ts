@@ -49,7 +49,10 @@ interface Phase {
 async function main() {
   const server = await startServerProcess({
     entry: 'build',
-    env: { PATHLIGHT_TRACK_KEY_LIMIT: '100000000' },
+    env: {
+      PATHLIGHT_TRACK_KEY_LIMIT: '100000000',
+      ...(process.env.INGEST_FLUSH_MS ? { INGEST_FLUSH_MS: process.env.INGEST_FLUSH_MS } : {}),
+    },
   })
   const auth = { authorization: `Bearer ${server.apiKey}` }
   try {

@@ -1,18 +1,20 @@
 /**
  * Does chDB run two queries of one process at the same time? Loads synthetic events (default 1 M,
- * `generate-events.ts`) into a chDB data directory, opens a second store (a second chDB session) on the
- * same directory, then times, interleaved round by round:
+ * `generate-events.ts`) into a chDB data directory, opens a second store on the same directory, then
+ * times, interleaved round by round:
  *
  * - `alone`: one report query by itself;
  * - `serial pair`: two of them one after the other;
- * - `pair, one session`: two at once through one store (`Promise.all` on one connection);
- * - `pair, two sessions`: two at once, one through each store.
+ * - `pair, one store`: two at once through one store (`Promise.all`; the store spreads its reads over
+ *   its own sessions, `chdb-store.ts`);
+ * - `pair, two stores`: two at once, one through each store.
  *
- * If two at once on two sessions takes about as long as one alone, the engine runs them in parallel;
- * if it takes as long as the serial pair, it does not (or the CPUs are already busy: a query uses
- * `max_threads` = the CPU count by default, hence the `max_threads 1` variant, and `sleep 100 ms`, which
- * uses no CPU at all). Run from the
- * repository root:
+ * If two at once take about as long as one alone, the engine runs them in parallel; if they take as
+ * long as the serial pair, it does not (or the CPUs are already busy: a query uses `max_threads` = the
+ * CPU count by default, hence the `max_threads 1` variant, and `sleep 100 ms`, which uses no CPU at
+ * all). The store writes query parameters into the SQL as literals on chDB: chdb-node runs queries
+ * with bound parameters one at a time process-wide, whatever the session (`inline-query-params.ts`);
+ * the `bound` variant binds them, to show that. Run from the repository root:
  *
  *   BENCH_EVENTS=1000000 BENCH_ITERATIONS=15 npx tsx bench/query/parallel.ts
  *
@@ -59,11 +61,19 @@ const queries: { name: string; run: (events: EventsStore, scope: ReportScope) =>
   },
   { name: 'breakdown pages', run: (events, scope) => queryBreakdown(events, scope, 'pages') },
   { name: 'daily series', run: (events, scope) => queryTimeseries(events, scope, 'day') },
+  {
+    // Bound parameters reach chdb-node, which chains such queries process-wide.
+    name: 'overview totals, bound',
+    run: (events, scope) => {
+      const { sql, params } = compileOverview(scope)
+      return events.command(sql, params)
+    },
+  },
   // Uses no CPU: shows whether the engine overlaps two queries at all, whatever the CPUs.
   { name: 'sleep 100 ms', run: (events) => events.query('SELECT sleep(0.1) AS slept') },
 ]
 
-const modes = ['alone', 'serial pair', 'pair, one session', 'pair, two sessions'] as const
+const modes = ['alone', 'serial pair', 'pair, one store', 'pair, two stores'] as const
 type Mode = (typeof modes)[number]
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
@@ -111,14 +121,14 @@ async function main() {
           await query.run(first, scope)
           await query.run(first, scope)
         },
-        'pair, one session': () => Promise.all([query.run(first, scope), query.run(first, scope)]),
-        'pair, two sessions': () => Promise.all([query.run(first, scope), query.run(other, scope)]),
+        'pair, one store': () => Promise.all([query.run(first, scope), query.run(first, scope)]),
+        'pair, two stores': () => Promise.all([query.run(first, scope), query.run(other, scope)]),
       }
       const samples: Record<Mode, number[]> = {
         alone: [],
         'serial pair': [],
-        'pair, one session': [],
-        'pair, two sessions': [],
+        'pair, one store': [],
+        'pair, two stores': [],
       }
       for (let round = -2; round < iterations; round++) {
         for (const mode of modes) {
@@ -137,13 +147,13 @@ async function main() {
         log(`${query.name}, ${mode}: median ${fmt(figure.median)} ms, p95 ${fmt(figure.p95)} ms`)
       }
     }
-    console.log(`| query | ${modes.join(' | ')} | two sessions / alone |`)
+    console.log(`| query | ${modes.join(' | ')} | two stores / alone |`)
     console.log(`|---|${modes.map(() => '---').join('|')}|---|`)
     for (const query of queries) {
       const of = (mode: Mode) => figures.find((f) => f.query === query.name && f.mode === mode)?.median ?? NaN
       const cells = modes.map((mode) => `${fmt(of(mode))} ms`)
       console.log(
-        `| ${query.name} | ${cells.join(' | ')} | ${(of('pair, two sessions') / of('alone')).toFixed(2)} |`,
+        `| ${query.name} | ${cells.join(' | ')} | ${(of('pair, two stores') / of('alone')).toFixed(2)} |`,
       )
     }
     console.log(JSON.stringify({ events: rows, days, iterations, cpus: os.availableParallelism(), figures }))

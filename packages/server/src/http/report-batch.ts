@@ -9,10 +9,10 @@
  * Every part is validated before any runs: an invalid one is AppError 400 naming it, e.g.
  * `Invalid reports[3].params.limit: limit must be an integer from 1 to 1000` with
  * `details.fieldErrors['reports[3].params.limit']` (a bad common parameter keeps its own name).
- * The parts then run concurrently (and the answer waits for all of them, failed or not); on chDB a session runs one query at a time, so they
- * queue on it (`bench/query/parallel.ts`: a second session on the same directory runs a query beside
- * the first, but gains nothing for the CPU-bound reports on 2 CPUs), while a ClickHouse server
- * (`CLICKHOUSE_URL`) runs them side by side. The answer comes once all are done.
+ * The parts then run concurrently (and the answer waits for all of them, failed or not): on chDB over
+ * the store's pool of sessions (`chdb-store.ts`; two report queries at once took 1.3-1.45x one alone on
+ * 2 CPUs, `bench/query/parallel.ts`), on a ClickHouse server (`CLICKHOUSE_URL`) side by side. The
+ * answer comes once all are done.
  */
 import { type ReportPart, reportBatchBody } from '@pathlight/protocol'
 import { breakdowns } from '../query/breakdown.js'

@@ -82,15 +82,7 @@ export async function clickHouseStore(
         format: 'JSONEachRow',
       })
     },
-    async query<Row>(sql: string, params: Record<string, unknown> = {}) {
-      const result = await client.query({
-        query: sql,
-        query_params: params,
-        format: 'JSON',
-        clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
-      })
-      return ((await result.json()) as { data: Row[] }).data
-    },
+    query: <Row>(sql: string, params: Record<string, unknown> = {}) => readRows<Row>(client, sql, params),
     async command(sql: string, params: Record<string, unknown> = {}) {
       await client.command({ query: sql, query_params: params })
     },
@@ -103,6 +95,24 @@ export async function clickHouseStore(
     throw error
   }
   return store
+}
+
+/**
+ * Run a read query through `client` and return its rows (JSON output, 64-bit integers as numbers).
+ * @param params values of the query's `{name:Type}` placeholders, bound by the connection
+ */
+export async function readRows<Row>(
+  client: ClickHouseClient,
+  sql: string,
+  params: Record<string, unknown> = {},
+): Promise<Row[]> {
+  const result = await client.query({
+    query: sql,
+    query_params: params,
+    format: 'JSON',
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+  })
+  return ((await result.json()) as { data: Row[] }).data
 }
 
 function quoteIdentifier(name: string): string {

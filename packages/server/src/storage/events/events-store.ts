@@ -3,8 +3,10 @@
  *
  * One adapter, `clickhouse-store.ts`, speaks to ClickHouse through the official `@clickhouse/client`
  * over one of two connections: `chdb/connection` to chDB in this process (`chdb-store.ts`, the
- * default) or HTTP to a ClickHouse server (`CLICKHOUSE_URL`). The queries, their parameters (bound as
- * `{name:Type}`, never concatenated), the insert format (JSONCompactEachRow lines from
+ * default) or HTTP to a ClickHouse server (`CLICKHOUSE_URL`). The queries, their parameters (written as
+ * `{name:Type}` placeholders, never concatenated by the query layer; a ClickHouse server binds them, and
+ * on chDB `inline-query-params.ts` writes them as escaped typed literals so that queries can run side by
+ * side), the insert format (JSONCompactEachRow lines from
  * `encode-event-row.ts`) and
  * the cleanup when opening fails are the adapter's, hence the same on both connections.
  *
