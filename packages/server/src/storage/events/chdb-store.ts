@@ -5,11 +5,11 @@
  * chDB binds one data directory per process, and locks it: one process at a time (a second gets
  * "Cannot lock file").
  *
- * Read queries go to a small pool of sessions on the same directory ({@link querySessionCount}), each
- * to the one with the fewest queries running, with their parameters written into the SQL as typed
- * literals (`inline-query-params.ts`): chdb-node runs queries with bound parameters one at a time
- * across the whole process, and those without side by side. Inserts and statements go through the
- * first session.
+ * Read queries go to a small pool of sessions of their own on the same directory
+ * ({@link querySessionCount}), one query per session at a time, with their parameters written into the
+ * SQL as typed literals (`inline-query-params.ts`): chdb-node runs queries with bound parameters one at
+ * a time across the whole process, and those without side by side. Migrations, inserts and statements
+ * go through another session, so reads never wait behind an insert.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -25,10 +25,10 @@ type ChdbClient = ReturnType<typeof createClient>
 
 /**
  * Sessions for read queries: one per CPU, at least 2 and at most 4. Two queries at once on 2 CPUs
- * took 1.20-1.39x one alone (`bench/query/parallel.ts`), against 2x in a row; more sessions than CPUs
+ * took 1.3-1.45x one alone (`bench/query/parallel.ts`), against 2x in a row; more sessions than CPUs
  * only split the same CPUs further.
  */
-export const querySessionCount = (): number => Math.min(4, Math.max(2, os.availableParallelism()))
+const querySessionCount = (): number => Math.min(4, Math.max(2, os.availableParallelism()))
 
 /** A client of its own chDB session on `dataPath`. */
 function openSession(dataPath: string) {
@@ -39,20 +39,30 @@ function openSession(dataPath: string) {
 }
 
 /**
- * Read queries spread over `clients`: each to the client with the fewest queries running (the first
- * of those on a tie), parameters inlined.
+ * Read queries spread over `clients`, one query per client at a time, the others waiting here in
+ * arrival order; parameters inlined. Waiting in JavaScript matters: chDB runs each call on libuv's
+ * thread pool (4 threads unless `UV_THREADPOOL_SIZE` says otherwise), where a call that a session cannot
+ * take yet would hold a thread, and the ingest journal's file writes need one too.
  */
 function pooledReads(clients: readonly ChdbClient[]): EventsStore['query'] {
-  const running = clients.map(() => 0)
+  const idle = [...clients]
+  const waiting: ((client: ChdbClient) => void)[] = []
+  const acquire = (): Promise<ChdbClient> => {
+    const client = idle.shift()
+    return client ? Promise.resolve(client) : new Promise((resolve) => waiting.push(resolve))
+  }
+  const release = (client: ChdbClient) => {
+    const next = waiting.shift()
+    if (next) next(client)
+    else idle.push(client)
+  }
   return async <Row>(sql: string, params: Record<string, unknown> = {}) => {
-    let pick = 0
-    for (let i = 1; i < clients.length; i++) if ((running[i] ?? 0) < (running[pick] ?? 0)) pick = i
-    const client = clients[pick] as ChdbClient
-    running[pick] = (running[pick] ?? 0) + 1
+    const text = inlineQueryParams(sql, params)
+    const client = await acquire()
     try {
-      return await readRows<Row>(client, inlineQueryParams(sql, params))
+      return await readRows<Row>(client, text)
     } finally {
-      running[pick] = (running[pick] ?? 0) - 1
+      release(client)
     }
   }
 }
@@ -83,11 +93,11 @@ export async function openChdbStore(
             format: format as 'JSONCompactEachRow',
           })
         })
-  // Opened after the migrations (which `clickHouseStore` ran on the first session).
-  const readers = Array.from({ length: querySessionCount() - 1 }, () => openSession(dataPath).client)
+  // Opened after the migrations (which `clickHouseStore` ran on the writing session).
+  const readers = Array.from({ length: querySessionCount() }, () => openSession(dataPath).client)
   return {
     ...store,
-    query: pooledReads([client, ...readers]),
+    query: pooledReads(readers),
     // chDB releases a closed connection only once operations still running on it end; another data
     // directory cannot be opened in this process before then, so closing waits for that too.
     async close() {
