@@ -100,17 +100,22 @@ export async function clickHouseStore(
 /**
  * Run a read query through `client` and return its rows (JSON output, 64-bit integers as numbers).
  * @param params values of the query's `{name:Type}` placeholders, bound by the connection
+ * @param maxThreads ClickHouse's `max_threads` for this query (default: the server's, the CPU count)
  */
 export async function readRows<Row>(
   client: ClickHouseClient,
   sql: string,
   params: Record<string, unknown> = {},
+  maxThreads?: number,
 ): Promise<Row[]> {
   const result = await client.query({
     query: sql,
     query_params: params,
     format: 'JSON',
-    clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+    clickhouse_settings: {
+      output_format_json_quote_64bit_integers: 0,
+      ...(maxThreads === undefined ? {} : { max_threads: maxThreads }),
+    },
   })
   return ((await result.json()) as { data: Row[] }).data
 }
