@@ -30,6 +30,30 @@ describe('chDB store', () => {
     await other.close()
   })
 
+  it('answers a read while another runs, and gives a read beside another fewer CPUs', async () => {
+    const store = await openChdbStore(tempDir())
+    try {
+      let slowDone = false
+      const slow = store.query('SELECT sleep(1) AS slept').then(() => {
+        slowDone = true
+      })
+      const [beside] = await store.query<{ threads: number }>("SELECT getSetting('max_threads') AS threads")
+      // Bound parameters would have queued the second query behind the first.
+      expect(slowDone).toBe(false)
+      expect(beside?.threads).toBe(Math.max(1, Math.floor(os.availableParallelism() / 2)))
+      await slow
+      const [alone] = await store.query<{ threads: number }>("SELECT getSetting('max_threads') AS threads")
+      expect(alone?.threads).toBe(os.availableParallelism())
+      // More reads than sessions: the rest wait their turn, and all answer.
+      const many = await Promise.all(
+        Array.from({ length: 9 }, (_, i) => store.query<{ i: number }>('SELECT {i:UInt8} AS i', { i })),
+      )
+      expect(many.map((rows) => rows[0]?.i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8])
+    } finally {
+      await store.close()
+    }
+  })
+
   it('refuses a second data directory while one is open', async () => {
     const open = await openChdbStore(tempDir())
     try {
