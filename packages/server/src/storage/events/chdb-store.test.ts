@@ -34,7 +34,7 @@ describe('chDB store', () => {
     const store = await openChdbStore(tempDir())
     try {
       let slowDone = false
-      const slow = store.query('SELECT sleep(1) AS slept').then(() => {
+      const slow = store.query('SELECT sleep(2) AS slept').then(() => {
         slowDone = true
       })
       const [beside] = await store.query<{ threads: number }>("SELECT getSetting('max_threads') AS threads")
