@@ -33,7 +33,7 @@ import type { ReportScope } from '../../packages/server/src/query/report-scope.j
 import { queryTimeseries } from '../../packages/server/src/query/timeseries.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
-import { ROLLUP_TABLES } from '../../packages/server/src/storage/events/migrations/003-rollups.js'
+import { ROLLUP_TABLES } from '../../packages/server/src/storage/events/rollup-tables.js'
 import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from './generate-events.js'
 import { percentile } from './timing.js'

@@ -12,6 +12,7 @@ import { parseQueryParams } from '../../packages/server/src/query/params.js'
 import type { ReportScope } from '../../packages/server/src/query/report-scope.js'
 import { queryTimeseries } from '../../packages/server/src/query/timeseries.js'
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
+import { ROLLUP_TABLES } from '../../packages/server/src/storage/events/rollup-tables.js'
 import { measure } from './timing.js'
 
 /** One rollup-served report. */
@@ -25,7 +26,7 @@ const breakdown = (name: Parameters<typeof queryBreakdown>[2]): RolledReport => 
   run: (events, scope) => queryBreakdown(events, scope, name),
 })
 
-/** The overview page's reports that the rollups serve, and the session breakdown they do not (referrers). */
+/** The reports the rollups serve: the overview page's, and the breakdowns a click away. */
 export const rolledReports: RolledReport[] = [
   { name: 'overview', run: queryOverview },
   { name: 'custom event count', run: queryCustomEventCount },
@@ -45,6 +46,11 @@ export const rolledReports: RolledReport[] = [
   breakdown('entry_pages'),
   breakdown('exit_pages'),
   breakdown('referrers'),
+  breakdown('regions'),
+  breakdown('cities'),
+  breakdown('languages'),
+  breakdown('utm_source'),
+  breakdown('utm_campaign'),
 ]
 
 /** One report over one range, both ways. */
@@ -59,7 +65,7 @@ export interface RollupFigure {
   maxDifference: number
 }
 
-/** Time every rolled report over the last `days` of `end` for each range, rolled and raw. */
+/** Time every rolled report whose name `match`es over the last `days` of `end` for each range, rolled and raw. */
 export async function measureRollups(
   events: EventsStore,
   siteId: number,
@@ -67,6 +73,7 @@ export async function measureRollups(
   ranges: readonly number[],
   iterations: number,
   log: (message: string) => void,
+  match: RegExp = /./,
 ): Promise<RollupFigure[]> {
   const figures: RollupFigure[] = []
   for (const days of ranges) {
@@ -75,7 +82,7 @@ export async function measureRollups(
     const params = parseQueryParams({ start_date: startDate, end_date: endDate }, end.getTime())
     const rolledScope: ReportScope = { siteId, params }
     const rawScope: ReportScope = { siteId, params, rollups: false }
-    for (const report of rolledReports) {
+    for (const report of rolledReports.filter((r) => match.test(r.name))) {
       const rolled = await measure(() => report.run(events, rolledScope), iterations)
       const raw = await measure(() => report.run(events, rawScope), iterations)
       const maxDifference = difference(
@@ -127,7 +134,7 @@ export async function tableSizes(
 ): Promise<{ table: string; rows: number; bytes: number }[]> {
   const rows = await events.query<{ table: string; rows: number | string; bytes: number | string }>(
     `SELECT table, sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts
-     WHERE active AND table IN ('events', 'session_hours', 'event_hours') GROUP BY table ORDER BY table`,
+     WHERE active AND table IN ('events', ${ROLLUP_TABLES.map((t) => `'${t}'`).join(', ')}) GROUP BY table ORDER BY table`,
   )
   return rows.map((row) => ({ table: row.table, rows: Number(row.rows), bytes: Number(row.bytes) }))
 }

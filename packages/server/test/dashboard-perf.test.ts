@@ -17,7 +17,7 @@ import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateEvents, loadVocabulary } from '../../../bench/query/generate-events.js'
-import { ROLLUP_TABLES } from '../src/storage/events/migrations/003-rollups.js'
+import { ROLLUP_TABLES } from '../src/storage/events/rollup-tables.js'
 import { launchChromium, openSignedInPage, requireChromium } from '../src/testing/browser.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
 

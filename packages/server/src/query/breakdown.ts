@@ -19,6 +19,7 @@ import { compileFilters } from './filters.js'
 import { eventMetrics, sessionMetrics } from './metrics.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
+import { isSessionDimensionColumn, rolledDimensionBreakdownSql } from './rollups/rolled-dimensions.js'
 import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
 import { isRolledSessionColumn, rolledSessionsSubquery } from './rollups/rolled-sessions.js'
 import { rollupsServe, rollupsServeDimension } from './rollups/rollup-scope.js'
@@ -133,9 +134,11 @@ export function compileBreakdown(scope: ReportScope, name: BreakdownName): Compi
 /** Event dimensions `event_hours` holds (`pathname` counts pageviews only, as the pages breakdown). */
 const rolledEventColumns: ReadonlySet<string> = new Set([...ROLLED_EVENT_DIMENSIONS, 'pathname'])
 /**
- * An event breakdown from `event_hours` when it holds the dimension and the scope allows (see
- * `rollups/rollup-scope.ts`), else null; visitors and sessions are then `uniqCombined64` estimates
- * (within 1 %). (Session breakdowns the rollups hold come from `session_hours` in `compileBreakdown`.)
+ * An event breakdown from the rollups when they hold the dimension and the scope allows (see
+ * `rollups/rollup-scope.ts`), else null: from `event_hours` (pages, countries, browsers, operating
+ * systems, device types; visitors and sessions are then `uniqCombined64` estimates within 1 %), or
+ * from `session_dimension_hours` (regions, cities, languages, UTM; exact). Session breakdowns the
+ * rollups hold come from `session_hours` in `compileBreakdown`.
  */
 function compileRolledBreakdown(
   scope: ReportScope,
@@ -144,6 +147,14 @@ function compileRolledBreakdown(
   page: string,
 ): CompiledQuery | null {
   if (dimension.kind !== 'event') return null
+  if (isSessionDimensionColumn(dimension.column)) {
+    if (!rollupsServeDimension(scope, dimension.column)) return null
+    const filters = compileFilters(scope.params.filters)
+    return {
+      sql: rolledDimensionBreakdownSql(dimension.column, filters.event, page),
+      params: { ...params, ...filters.params },
+    }
+  }
   if (!rolledEventColumns.has(dimension.column) || !rollupsServeDimension(scope, dimension.column)) {
     return null
   }

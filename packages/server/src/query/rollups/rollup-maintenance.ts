@@ -6,7 +6,7 @@
 
 import { toClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
-import { ROLLUP_TABLES, rollupInserts } from '../../storage/events/migrations/003-rollups.js'
+import { ROLLUP_TABLES, rollupInserts } from '../../storage/events/rollup-tables.js'
 
 const HOUR_MS = 3_600_000
 

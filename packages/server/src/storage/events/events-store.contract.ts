@@ -28,7 +28,12 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
       const applied = await store.query<{ name: string }>(
         'SELECT name FROM pathlight_migrations ORDER BY name',
       )
-      expect(applied.map((r) => r.name)).toEqual(['001-events', '002-replay', '003-rollups'])
+      expect(applied.map((r) => r.name)).toEqual([
+        '001-events',
+        '002-replay',
+        '003-rollups',
+        '004-session-dimension-hours',
+      ])
     })
 
     it('reads back an inserted row with every column and millisecond timestamps', async () => {

@@ -62,14 +62,15 @@ const UINT128_MAX = "toUInt128('340282366920938463463374607431768211455')"
 export const packedHash = (aggregate: string): string =>
   `toUInt64(bitAnd(${aggregate}, toUInt128('18446744073709551615')))`
 
-/** The rollup tables (for whole-table chores: merging parts in benchmarks, deleting a site's rows). */
-export const ROLLUP_TABLES = ['session_hours', 'event_hours'] as const
+/** This migration's tables (every rollup table: `ROLLUP_TABLES` of `../rollup-tables.ts`). */
+export const SESSION_AND_EVENT_HOURS = ['session_hours', 'event_hours'] as const
 
 /**
  * The event dimensions rolled up besides pathnames and event names (`events` column names): those of
  * the overview's first paint and the devices card. Each one costs insert time and disk in proportion
  * (every event adds a row per dimension to the view's block, and its visitor and session hashes to the
- * dimension's states); regions, languages and UTM breakdowns, a click away, read raw events.
+ * dimension's states); regions, cities, languages and UTM, a click away, have a cheaper rollup of
+ * their own (`004-session-dimension-hours.ts`).
  */
 export const ROLLED_EVENT_DIMENSIONS = ['country', 'browser', 'operating_system', 'device_type'] as const
 
@@ -116,7 +117,7 @@ const sessionHoursGroup = 'GROUP BY site_id, hour, session_key'
 const eventHoursGroup = 'GROUP BY site_id, dimension, hour, value'
 
 /** `INSERT ... SELECT` statements that roll up the events matching `where` into both tables. */
-export function rollupInserts(where: string): string[] {
+export function sessionAndEventHoursInserts(where: string): string[] {
   return [
     `INSERT INTO session_hours ${sessionHoursSelect} WHERE ${where} ${sessionHoursGroup}`,
     `INSERT INTO event_hours ${eventHoursSelect} WHERE ${where} ${eventHoursGroup}`,
@@ -171,12 +172,12 @@ export const rollupTables = {
  * @throws the store's error (the migration is then not recorded and runs again at the next start)
  */
 export async function backfillRollups(store: EventsStore): Promise<void> {
-  for (const table of ROLLUP_TABLES) await store.command(`TRUNCATE TABLE ${table}`)
+  for (const table of SESSION_AND_EVENT_HOURS) await store.command(`TRUNCATE TABLE ${table}`)
   const months = await store.query<{ month: number }>(
     'SELECT DISTINCT toYYYYMM(timestamp) AS month FROM events ORDER BY month',
   )
   for (const { month } of months) {
-    for (const statement of rollupInserts(`toYYYYMM(timestamp) = ${Number(month)}`)) {
+    for (const statement of sessionAndEventHoursInserts(`toYYYYMM(timestamp) = ${Number(month)}`)) {
       await store.command(statement)
     }
   }

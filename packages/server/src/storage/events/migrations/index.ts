@@ -6,6 +6,7 @@ import type { EventsStore } from '../events-store.js'
 import { eventsTable } from './001-events.js'
 import { replayTable } from './002-replay.js'
 import { rollupTables } from './003-rollups.js'
+import { sessionDimensionHoursTable } from './004-session-dimension-hours.js'
 
 export interface EventsMigration {
   name: string
@@ -14,7 +15,12 @@ export interface EventsMigration {
   backfill?: (store: EventsStore) => Promise<void>
 }
 
-export const eventsMigrations: readonly EventsMigration[] = [eventsTable, replayTable, rollupTables]
+export const eventsMigrations: readonly EventsMigration[] = [
+  eventsTable,
+  replayTable,
+  rollupTables,
+  sessionDimensionHoursTable,
+]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */
 export async function migrateEvents(store: EventsStore): Promise<void> {

@@ -1,0 +1,38 @@
+/**
+ * The regions, cities, languages and UTM breakdowns from the `session_dimension_hours` rollup
+ * (`storage/events/migrations/004-session-dimension-hours.ts`) instead of raw events. Its rows carry
+ * each session's and visitor's hash with the values their events had in an hour, so the figures are
+ * the raw breakdown's exactly: visitors and sessions `uniqExact` over the same hashes the raw report
+ * counts (`VISITOR_KEY`, `SESSION_KEY` of `metrics.ts`), pageviews summed. A session cut by the range's
+ * edge keeps only its hours inside, as the raw report keeps only its events inside.
+ */
+import {
+  SESSION_DIMENSION_COLUMNS,
+  type SessionDimensionColumn,
+} from '../../storage/events/migrations/004-session-dimension-hours.js'
+import { ROLLUP_SCOPE_SQL } from './rolled-sessions.js'
+
+/** Whether `session_dimension_hours` holds the `events` column. */
+export const isSessionDimensionColumn = (column: string): column is SessionDimensionColumn =>
+  (SESSION_DIMENSION_COLUMNS as readonly string[]).includes(column)
+
+/**
+ * A breakdown by `column` over the scope's hours (placeholders `site`, `from`, `to`), rows `value,
+ * visitors, sessions, pageviews, total_values` sorted by visitors then value, as the raw breakdown.
+ * @param condition extra condition on the table's columns (the filters on the broken-down column), or null
+ * @param page the `LIMIT ... OFFSET ...` clause
+ */
+export function rolledDimensionBreakdownSql(
+  column: SessionDimensionColumn,
+  condition: string | null,
+  page: string,
+): string {
+  return [
+    `SELECT ${column} AS value, uniqExact(visitor) AS visitors, uniqExact(session_key) AS sessions, sum(pageview_count) AS pageviews, count() OVER () AS total_values`,
+    'FROM session_dimension_hours',
+    `WHERE ${ROLLUP_SCOPE_SQL}${condition === null ? '' : ` AND ${condition}`}`,
+    'GROUP BY value',
+    'ORDER BY visitors DESC, value ASC',
+    page,
+  ].join('\n')
+}

@@ -1,0 +1,19 @@
+/**
+ * Every rollup table of the events store and how to refill them, across the migrations that made
+ * them (`migrations/003-rollups.ts`: `session_hours`, `event_hours`; `migrations/004-session-dimension-hours.ts`:
+ * `session_dimension_hours`), for the chores that must reach all of them: deleting a site's rows,
+ * retention, benchmarks that merge parts.
+ */
+import { SESSION_AND_EVENT_HOURS, sessionAndEventHoursInserts } from './migrations/003-rollups.js'
+import { sessionDimensionHoursInsert } from './migrations/004-session-dimension-hours.js'
+
+/** The rollup tables' names. */
+export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hours'] as const
+
+/**
+ * `INSERT ... SELECT` statements that roll up the events matching `where` (a condition on `events`)
+ * into every rollup table. The caller makes sure those events are in no rollup row yet.
+ */
+export function rollupInserts(where: string): string[] {
+  return [...sessionAndEventHoursInserts(where), sessionDimensionHoursInsert(where)]
+}
