@@ -10,8 +10,7 @@
  * number of dimensions: the view is one GROUP BY of the inserted block by plain columns. Measured on
  * 200,000 generated events in 5,000-row inserts (chDB, 2 CPUs): +3-7 µs of CPU per inserted row
  * (33-37 without), 2.3 MB on disk against 15.5 MB of events. The rows hold the session and visitor
- * hashes themselves, so a breakdown counts them with `uniqExact`: the same figures as raw events, not
- * estimates (`query/rollups/rolled-dimensions.ts`).
+ * hashes themselves, which a breakdown counts (`query/rollups/rolled-dimensions.ts`).
  *
  * AggregatingMergeTree sums `event_count` and `pageview_count` of rows with the same key in background
  * merges; readers aggregate, so unmerged rows are never counted twice. Deletes follow the raw events'
