@@ -133,6 +133,13 @@ export type FilterType = (typeof filterTypes)[number]
 export const seriesBuckets = ['hour', 'day', 'week', 'month'] as const
 export type SeriesBucket = (typeof seriesBuckets)[number]
 
+/**
+ * The counts a breakdown row may carry (`metrics` of `GET .../breakdown/{name}`): fewer counts answer
+ * faster (each distinct count is a set of hashes to build or merge).
+ */
+export const breakdownMetrics = ['visitors', 'sessions', 'pageviews'] as const
+export type BreakdownMetric = (typeof breakdownMetrics)[number]
+
 /** Period sizes of a retention report: calendar days, weeks (Monday to Sunday) and months. */
 export const retentionPeriods = ['day', 'week', 'month'] as const
 export type RetentionPeriod = (typeof retentionPeriods)[number]

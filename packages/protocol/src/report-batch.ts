@@ -7,7 +7,7 @@
  * answers, keyed by the part's `id` (its `name` when it has none).
  */
 import { z } from 'zod'
-import { eventTypes, seriesBuckets } from './enums.js'
+import { breakdownMetrics, eventTypes, seriesBuckets } from './enums.js'
 import { doc } from './openapi-registry.js'
 import {
   breakdownRow,
@@ -56,6 +56,10 @@ export const reportPart = z.discriminatedUnion(
     part('stats', { bucket: doc(z.enum(seriesBuckets), 'With a time series of this bucket').optional() }),
     part('breakdown', {
       name: doc(z.string(), 'The dimension, as `{name}` of `GET .../breakdown/{name}`'),
+      metrics: doc(
+        z.array(z.enum(breakdownMetrics)).min(1),
+        'The counts the rows carry (as `metrics` of the GET route, a list here)',
+      ).optional(),
       page,
       limit,
     }),

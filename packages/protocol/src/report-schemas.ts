@@ -305,11 +305,11 @@ export const breakdownRow = component(
   'BreakdownRow',
   z.object({
     value: doc(z.string(), "The dimension's value ('' when unknown)"),
-    visitors: count('Visitors'),
-    sessions: count('Sessions'),
-    pageviews: count('Pageviews'),
+    visitors: count('Visitors (absent when `metrics` leaves it out)').optional(),
+    sessions: count('Sessions (absent when `metrics` leaves it out)').optional(),
+    pageviews: count('Pageviews (absent when `metrics` leaves it out)').optional(),
   }),
-  'One value of a breakdown dimension.',
+  'One value of a breakdown dimension, with the counts `metrics` asked for (all three by default).',
 )
 
 const vital = (description: string) => doc(z.number().min(0), description).nullable()

@@ -4,6 +4,7 @@
  * Goal and saved-funnel writes are here too (they need a member with the admin role; the server decides).
  */
 import type {
+  BreakdownMetric,
   BreakdownRow,
   ErrorBucket,
   ErrorEvent,
@@ -80,8 +81,17 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     summary: () => data(get<{ data: SiteSummary }>('summary')),
     stats: (query: ReportQuery, bucket?: SeriesBucket) =>
       get<{ data: Stats; meta: StatsMeta }>('stats', query, { bucket }),
-    breakdown: (name: string, query: ReportQuery, page: PageRequest = {}) =>
-      get<Paged<BreakdownRow>>(`breakdown/${encodeURIComponent(name)}`, query, { ...page }),
+    /** A breakdown's page; with `metrics`, its rows carry those counts (and the one they rank by) only. */
+    breakdown: (
+      name: string,
+      query: ReportQuery,
+      page: PageRequest = {},
+      metrics?: readonly BreakdownMetric[],
+    ) =>
+      get<Paged<BreakdownRow>>(`breakdown/${encodeURIComponent(name)}`, query, {
+        ...page,
+        metrics: metrics?.join(','),
+      }),
     eventNames: (query: ReportQuery, page: PageRequest = {}) =>
       get<Paged<EventName>>('event-names', query, { ...page }),
     live: () => data(get<{ data: LiveVisitors }>('live')),

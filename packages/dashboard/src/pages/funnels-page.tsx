@@ -67,7 +67,7 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
       }),
     )
   const pages = useReport(`funnel-pages:${ctx.queryKey}`, () =>
-    ctx.reports.breakdown('pages', ctx.query, { limit: 200 }),
+    ctx.reports.breakdown('pages', ctx.query, { limit: 200 }, ['pageviews']),
   )
   const eventNames = useReport(`funnel-events:${ctx.queryKey}`, () =>
     ctx.reports.eventNames(ctx.query, { limit: 200 }),

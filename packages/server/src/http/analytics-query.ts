@@ -3,7 +3,7 @@
  * (`query/params.ts` validates them, from the same bounds and enums) and those several routes share.
  * A route's own parameters extend these beside the route.
  */
-import { doc, seriesBuckets } from '@pathlight/protocol'
+import { breakdownMetrics, doc, seriesBuckets } from '@pathlight/protocol'
 import { z } from 'zod'
 import {
   filterParameters,
@@ -64,6 +64,16 @@ export const seriesBucket = doc(z.enum(seriesBuckets), 'Bucket size (weeks start
 /** `GET /api/sites/{siteId}/stats` and `GET /api/v1/sites/{siteId}/stats`. */
 export const statsQuery = analyticsQuery.extend({
   bucket: doc(seriesBucket, 'With it, a time series of the range in buckets of this size').optional(),
+})
+
+/** `GET /api/sites/{siteId}/breakdown/{name}`: the common parameters and the counts to answer. */
+export const breakdownQuery = analyticsQuery.extend({
+  metrics: doc(
+    z.string(),
+    `Comma-separated counts the rows carry: ${breakdownMetrics.join(', ')} (default all three). ` +
+      'The one the breakdown ranks by (pageviews for pages, visitors for the others) is always among them. ' +
+      'Fewer counts answer faster: over long ranges, pages with pageviews alone take a tenth of the time',
+  ).optional(),
 })
 
 /** `GET /api/sites/{siteId}/events` and the v1 events: the common parameters (no page: a cursor). */

@@ -84,6 +84,16 @@ const parts: { part: { id?: string; name: string; params?: object }; path: strin
     path: 'breakdown/browsers',
     extra: 'page=2&limit=1',
   },
+  {
+    part: { id: 'top-pages', name: 'breakdown', params: { name: 'pages', metrics: ['pageviews'] } },
+    path: 'breakdown/pages',
+    extra: 'metrics=pageviews',
+  },
+  {
+    part: { id: 'countries', name: 'breakdown', params: { name: 'countries', metrics: ['sessions'] } },
+    path: 'breakdown/countries',
+    extra: 'metrics=sessions',
+  },
   { part: { name: 'sessions', params: { has_replay: false } }, path: 'sessions', extra: 'has_replay=false' },
   {
     part: { name: 'events', params: { type: ['pageview', 'custom_event'], limit: 2 } },
@@ -156,6 +166,16 @@ describe('POST /api/sites/{site}/reports', () => {
         { reports: [{ name: 'stats' }, { name: 'breakdown', params: { name: 'pages', limit: 5000 } }] },
         'reports[1].params.limit',
         'Invalid reports[1].params.limit: limit must be an integer from 1 to 1000',
+      ],
+      [
+        { reports: [{ name: 'breakdown', params: { name: 'pages', metrics: ['bounces'] } }] },
+        'reports[0].params.metrics[0]',
+        'Invalid reports: reports[0].params.metrics[0]:',
+      ],
+      [
+        { reports: [{ name: 'breakdown', params: { name: 'pages', metrics: [] } }] },
+        'reports[0].params.metrics',
+        'Invalid reports: reports[0].params.metrics:',
       ],
       [
         { reports: [{ name: 'breakdown', params: { name: 'nope' } }] },

@@ -5,7 +5,7 @@
  * checks every part before it runs any. Validation failures are AppError 400 naming the parameter
  * (`query/params.ts`); answers are the `{data, meta}` of the table in `reports.ts`.
  */
-import { seriesBuckets } from '@pathlight/protocol'
+import { breakdownMetrics, seriesBuckets } from '@pathlight/protocol'
 import { z } from 'zod'
 import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdown.js'
 import { queryEventList } from '../query/event-list.js'
@@ -52,6 +52,15 @@ const statsInput = z.object({ bucket: oneOf('bucket', seriesBuckets).optional() 
 const webVitalsInput = z.object({
   by: oneOf('by', Object.keys(webVitalDimensions) as (keyof typeof webVitalDimensions)[]).optional(),
 })
+const breakdownInput = z.object({
+  metrics: single('metrics')
+    .transform((list) => list.split(',').map((m) => m.trim()))
+    .refine((metrics) => metrics.every((m) => (breakdownMetrics as readonly string[]).includes(m)), {
+      message: `metrics must be a comma-separated list of ${breakdownMetrics.join(', ')}`,
+    })
+    .transform((metrics) => metrics as (typeof breakdownMetrics)[number][])
+    .optional(),
+})
 const eventsInput = z.object({
   type: single('type')
     .transform((list) => list.split(',').map((t) => t.trim()))
@@ -90,8 +99,9 @@ export const reportParts = {
 
   breakdown(deps: ReportPartDeps, siteId: number, query: unknown, name: BreakdownName): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
+    const { metrics } = parseParams(breakdownInput, query)
     return async () => {
-      const { rows, total } = await queryBreakdown(deps.events, scope, name)
+      const { rows, total } = await queryBreakdown(deps.events, scope, name, metrics)
       return { data: rows, meta: pageMeta(scope.params, total) }
     }
   },

@@ -179,6 +179,31 @@ describe('GET /api/sites/{site}/breakdown/{name}', () => {
     expect(entries.data).toEqual([{ value: '/', visitors: 2, sessions: 2, pageviews: 3 }])
   })
 
+  it('answers the counts `metrics` asks for, and the one the rows rank by', async () => {
+    expect((await json(`breakdown/pages?${RANGE}&metrics=pageviews`)).data).toEqual([
+      { value: '/', pageviews: 3 },
+      { value: '/blog', pageviews: 1 },
+      { value: '/pricing', pageviews: 1 },
+    ])
+    // Device types rank by visitors: they come with the sessions asked for.
+    expect((await json(`breakdown/device_types?${RANGE}&metrics=sessions`)).data).toEqual([
+      { value: 'desktop', visitors: 2, sessions: 2 },
+      { value: 'mobile', visitors: 1, sessions: 1 },
+    ])
+    const all = await json(`breakdown/pages?${RANGE}&metrics=pageviews,sessions, visitors`)
+    expect(all).toEqual(await json(`breakdown/pages?${RANGE}`))
+    for (const bad of ['bounces', 'pageviews,', '']) {
+      const response = await get(`breakdown/pages?${RANGE}&metrics=${bad}`)
+      expect(response.statusCode, bad).toBe(400)
+      expect(response.json().details.fieldErrors.metrics).toEqual([
+        'metrics must be a comma-separated list of visitors, sessions, pageviews',
+      ])
+    }
+    const twice = await get(`breakdown/pages?${RANGE}&metrics=pageviews&metrics=visitors`)
+    expect(twice.statusCode).toBe(400)
+    expect(twice.json().details.fieldErrors.metrics).toEqual(['metrics must be given once'])
+  })
+
   it('answers every breakdown, and 404 for an unknown one', async () => {
     for (const name of [
       'pages',

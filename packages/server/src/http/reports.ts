@@ -57,7 +57,7 @@ import { notFound } from '../shared/errors.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import { analyticsQuery, eventsQuery, sessionsQuery, statsQuery } from './analytics-query.js'
+import { analyticsQuery, breakdownQuery, eventsQuery, sessionsQuery, statsQuery } from './analytics-query.js'
 import { emptyMeta, eventPage, statsAnswer } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
 import { pageMeta } from './page-meta.js'
@@ -144,7 +144,7 @@ export async function reportRoutes(
           tag: 'Reports',
           access: 'reader',
           params: { name: `The dimension: ${Object.keys(breakdowns).join(', ')}` },
-          query: analyticsQuery,
+          query: breakdownQuery,
           responses: {
             200: json('A page of values, most first', pagedList(breakdownRow)),
             404: 'Unknown dimension, or the credentials do not reach this site',

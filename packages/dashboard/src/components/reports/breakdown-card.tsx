@@ -38,8 +38,10 @@ export function BreakdownCard({
   const def = tabs[tab] ?? tabs[0]
   const limit = expanded ? ALL : TOP
   const name = def?.name ?? ''
+  const metric = def?.metric ?? 'visitors'
+  // The card shows one count: the rows carry only it (the server builds no other count's sets).
   const report = useReport(`${name}:${limit}:${ctx.queryKey}`, () => {
-    const single = () => ctx.reports.breakdown(name, ctx.query, { limit })
+    const single = () => ctx.reports.breakdown(name, ctx.query, { limit }, [metric])
     if (!batch || expanded) return single()
     return batch.load(name, single, (answer) => firstRows(answer, TOP))
   })
@@ -73,7 +75,7 @@ export function BreakdownCard({
             return {
               key: row.value,
               label: valueLabel(def.parameter, row.value),
-              count: row[def.metric],
+              count: row[def.metric] ?? 0,
               action: `Filter: ${filterText(filter)}`,
               onSelect: () => ctx.setView(withFilter(ctx.view, filter)),
             }

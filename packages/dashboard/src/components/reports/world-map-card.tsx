@@ -17,10 +17,10 @@ const WorldMap = lazy(() => import('./world-map'))
 export function WorldMapCard({ ctx, batch }: { ctx: ReportContext; batch?: ReportBatch }) {
   const id = useId()
   const report = useReport(`countries-map:${ctx.queryKey}`, () => {
-    const single = () => ctx.reports.breakdown('countries', ctx.query, { limit: 250 })
+    const single = () => ctx.reports.breakdown('countries', ctx.query, { limit: 250 }, ['visitors'])
     return batch ? batch.load('countries', single) : single()
   })
-  const visitors = new Map((report.data?.data ?? []).map((row) => [row.value, row.visitors]))
+  const visitors = new Map((report.data?.data ?? []).map((row) => [row.value, row.visitors ?? 0]))
   return (
     <section className="card report-card world-map-card" aria-labelledby={id} aria-busy={report.loading}>
       <div className="card-head">

@@ -9,29 +9,39 @@
  * 168 ms in `bench/query`, over the 150 ms target). A session cut by the range's edge keeps only its
  * hours inside, as the raw report keeps only its events inside.
  */
+import type { BreakdownMetric } from '@pathlight/protocol'
 import {
   SESSION_DIMENSION_COLUMNS,
   type SessionDimensionColumn,
 } from '../../storage/events/migrations/004-session-dimension-hours.js'
 import { ROLLUP_SCOPE_SQL } from './rolled-sessions.js'
 
+/** Each count of a breakdown row over `session_dimension_hours` rows. */
+const rolledDimensionCounts: Record<BreakdownMetric, string> = {
+  visitors: 'uniqCombined64(visitor)',
+  sessions: 'uniqCombined64(session_key)',
+  pageviews: 'sum(pageview_count)',
+}
+
 /** Whether `session_dimension_hours` holds the `events` column. */
 export const isSessionDimensionColumn = (column: string): column is SessionDimensionColumn =>
   (SESSION_DIMENSION_COLUMNS as readonly string[]).includes(column)
 
 /**
- * A breakdown by `column` over the scope's hours (placeholders `site`, `from`, `to`), rows `value,
- * visitors, sessions, pageviews, total_values` sorted by visitors then value, as the raw breakdown.
+ * A breakdown by `column` over the scope's hours (placeholders `site`, `from`, `to`), rows `value`, the
+ * `counts` (visitors among them) and `total_values`, sorted by visitors then value, as the raw breakdown.
  * @param condition extra condition on the table's columns (the filters on the broken-down column), or null
  * @param page the `LIMIT ... OFFSET ...` clause
  */
 export function rolledDimensionBreakdownSql(
   column: SessionDimensionColumn,
+  counts: readonly BreakdownMetric[],
   condition: string | null,
   page: string,
 ): string {
+  const select = counts.map((count) => `${rolledDimensionCounts[count]} AS ${count}`).join(', ')
   return [
-    `SELECT ${column} AS value, uniqCombined64(visitor) AS visitors, uniqCombined64(session_key) AS sessions, sum(pageview_count) AS pageviews, count() OVER () AS total_values`,
+    `SELECT ${column} AS value, ${select}, count() OVER () AS total_values`,
     'FROM session_dimension_hours',
     `WHERE ${ROLLUP_SCOPE_SQL}${condition === null ? '' : ` AND ${condition}`}`,
     'GROUP BY value',

@@ -255,6 +255,27 @@ describe('reports from the rollups', () => {
     expect(rolled).toEqual(await queryBreakdown(events, raw(scope), 'languages'))
   })
 
+  it('answer the counts asked for as the full answer has them, pages by pageviews merging no state', async () => {
+    const scope = scopeOf({ time_zone: 'Europe/Berlin' })
+    expect(compileBreakdown(scope, 'pages', ['pageviews']).sql).not.toContain('Merge')
+    for (const name of rolledBreakdowns) {
+      const rank = name === 'pages' ? 'pageviews' : 'visitors'
+      for (const metrics of [['pageviews'], ['sessions'], ['visitors']] as const) {
+        for (const each of [scope, raw(scope)]) {
+          const full = await queryBreakdown(events, each, name)
+          const keep = new Set<string>(['value', rank, ...metrics])
+          const rows = full.rows.map((row) =>
+            Object.fromEntries(Object.entries(row).filter(([key]) => keep.has(key))),
+          )
+          expect(await queryBreakdown(events, each, name, metrics), `${name} ${metrics}`).toEqual({
+            rows,
+            total: full.total,
+          })
+        }
+      }
+    }
+  })
+
   it('answer a breakdown filtered on its own dimension', async () => {
     const scope = scopeOf({
       filters: JSON.stringify([
