@@ -24,7 +24,11 @@ import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { isSessionDimensionColumn, rolledDimensionBreakdownSql } from './rollups/rolled-dimensions.js'
 import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
-import { isRolledSessionColumn, rolledSessionsSubquery } from './rollups/rolled-sessions.js'
+import {
+  isRolledSessionColumn,
+  rolledSessionMetrics,
+  rolledSessionsSubquery,
+} from './rollups/rolled-sessions.js'
 import { rollupsServe, rollupsServeDimension } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { type SessionColumn, sessionFilterRestriction, sessionsSubquery } from './sessions-subquery.js'
@@ -148,12 +152,13 @@ export function compileBreakdown(
   }
   // Unfiltered channels, entry and exit pages from `session_hours`, exactly as from raw events.
   const column = dimension.column
-  const inner =
-    isRolledSessionColumn(column) && rollupsServe(scope)
-      ? rolledSessionsSubquery(['visitor_key', 'matched_pageview_count', column])
-      : sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', column])
+  const fromRollup = isRolledSessionColumn(column) && rollupsServe(scope)
+  const inner = fromRollup
+    ? rolledSessionsSubquery(['visitor_key', 'matched_pageview_count', column])
+    : sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', column])
+  const sessionCounts = sqlOf(fromRollup ? rolledSessionMetrics : sessionMetrics)
   const sql = [
-    `SELECT ${dimension.column} AS value, ${selectCounts(sqlOf(sessionMetrics), counts)}, count() OVER () AS total_values`,
+    `SELECT ${dimension.column} AS value, ${selectCounts(sessionCounts, counts)}, count() OVER () AS total_values`,
     `FROM (\n${inner}\n)`,
     ...(dimension.skipEmpty ? [`WHERE ${dimension.column} != ''`] : []),
     'GROUP BY value',

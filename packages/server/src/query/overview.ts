@@ -8,7 +8,7 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { sessionMetrics } from './metrics.js'
 import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
-import { rolledSessionsSubquery } from './rollups/rolled-sessions.js'
+import { rolledSessionMetrics, rolledSessionsSubquery } from './rollups/rolled-sessions.js'
 import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionsSubquery } from './sessions-subquery.js'
@@ -37,15 +37,20 @@ const sessionColumnsRead = [
   'duration_seconds',
 ] as const
 
-/** One row: every session metric over the per-session table (from the rollup when unfiltered). */
+/**
+ * One row: every session metric over the per-session table (from the rollup when unfiltered, where
+ * visitors are estimated: `rolledSessionMetrics`).
+ */
 export function compileOverview(scope: ReportScope): CompiledQuery {
   const filters = filtersOf(scope)
-  const inner = rollupsServe(scope)
+  const rolled = rollupsServe(scope)
+  const inner = rolled
     ? rolledSessionsSubquery(sessionColumnsRead)
     : sessionsSubquery(filters, sessionColumnsRead)
+  const metrics = rolled ? rolledSessionMetrics : sessionMetrics
   return {
     sql: [
-      `SELECT ${metricNames.map((name) => `${sessionMetrics[name].sql} AS ${name}`).join(', ')}`,
+      `SELECT ${metricNames.map((name) => `${metrics[name].sql} AS ${name}`).join(', ')}`,
       `FROM (\n${inner}\n)`,
     ].join('\n'),
     params: { ...scopeOf(scope).params, ...filters.params },

@@ -2,13 +2,29 @@
  * The per-session rows of `sessions-subquery.ts`, built from the `session_hours` rollup instead of raw
  * events: the session's hours inside the range, grouped by session. Each column means exactly what its
  * namesake in `metrics.ts` (`sessionColumns`) means over the session's events in the range, so the
- * session metrics (`sessionMetrics`) run over these rows unchanged. Only for unfiltered scopes
+ * session metrics run over these rows unchanged (`rolledSessionMetrics`: but visitors, estimated as
+ * the `event_hours` reports estimate them). Only for unfiltered scopes
  * (`matched_pageview_count` is every pageview). The session breakdowns' dimensions are rolled up too:
  * the entry channel by its code, the entry referrer domain and entry and exit pages by their hashes,
  * which come back to text through the range's pathnames in `event_hours` (where every pageview's
  * pathname is) and the range's referrer domains in `events` (a scan of that one column).
  */
 import { ENTRY_CHANNEL_SQL, packedHash } from '../../storage/events/migrations/003-rollups.js'
+import { sessionMetrics } from '../metrics.js'
+
+/**
+ * `sessionMetrics` over the rolled per-session rows, but visitors counted with `uniqCombined64`
+ * (exact for small sets, within 1 % above, as the other rolled reports): counting a year's ~1 M
+ * visitor hashes exactly took a quarter of the rolled overview (10 M events, 365 days: 169 against
+ * 128 ms p50). Sessions, pageviews, bounce rate and durations stay exact.
+ */
+export const rolledSessionMetrics = {
+  ...sessionMetrics,
+  visitors: {
+    sql: 'uniqCombined64(visitor_key)',
+    means: 'distinct visitors of the counted sessions (estimated: within 1 %)',
+  },
+} as const satisfies Record<keyof typeof sessionMetrics, { sql: string; means: string }>
 
 /** The rollup's condition: site and the range's hours (placeholders `site`, `from`, `to` of the scope). */
 export const ROLLUP_SCOPE_SQL =
