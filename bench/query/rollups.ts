@@ -38,6 +38,12 @@ export const rolledReports: RolledReport[] = [
     run: (events, scope) =>
       queryBreakdown(events, { ...scope, params: { ...scope.params, limit: 8 } }, 'pages'),
   },
+  {
+    // The same with the one count the card shows (`metrics`): no visitor or session state merged.
+    name: 'breakdown pages, 8 rows, pageviews',
+    run: (events, scope) =>
+      queryBreakdown(events, { ...scope, params: { ...scope.params, limit: 8 } }, 'pages', ['pageviews']),
+  },
   breakdown('countries'),
   breakdown('browsers'),
   breakdown('operating_systems'),
