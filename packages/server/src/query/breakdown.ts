@@ -16,7 +16,6 @@
  */
 import { type BreakdownMetric, type BreakdownRow, breakdownMetrics } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { ROLLED_EVENT_DIMENSIONS } from '../storage/events/migrations/003-rollups.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { compileFilters } from './filters.js'
 import { eventMetrics, sessionMetrics } from './metrics.js'
@@ -169,13 +168,12 @@ export function compileBreakdown(
 }
 
 /** Event dimensions `event_hours` holds (`pathname` counts pageviews only, as the pages breakdown). */
-const rolledEventColumns: ReadonlySet<string> = new Set([...ROLLED_EVENT_DIMENSIONS, 'pathname'])
+const rolledEventColumns: ReadonlySet<string> = new Set(['pathname'])
 /**
  * An event breakdown from the rollups when they hold the dimension and the scope allows (see
- * `rollups/rollup-scope.ts`), else null: from `event_hours` (pages, countries, browsers, operating
- * systems, device types; visitors and sessions are then `uniqCombined64` estimates within 1 %), or
- * from `session_dimension_hours` (regions, cities, languages, UTM; exact). Session breakdowns the
- * rollups hold come from `session_hours` in `compileBreakdown`.
+ * `rollups/rollup-scope.ts`), else null: pages from `event_hours`, the others from
+ * `session_dimension_hours`; visitors and sessions are `uniqCombined64` estimates (within 1 %), the
+ * rest exact. Session breakdowns the rollups hold come from `session_hours` in `compileBreakdown`.
  */
 function compileRolledBreakdown(
   scope: ReportScope,

@@ -7,7 +7,11 @@ import { openChdbStore } from '../../storage/events/chdb-store.js'
 import { eventRow } from '../../storage/events/event-row.fixture.js'
 import type { EventRow } from '../../storage/events/event-row.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
-import { backfillRollups, ROLLED_CHANNELS } from '../../storage/events/migrations/003-rollups.js'
+import {
+  backfillRollups,
+  ROLLED_CHANNELS,
+  rollupTables,
+} from '../../storage/events/migrations/003-rollups.js'
 import { backfillSessionDimensionHours } from '../../storage/events/migrations/004-session-dimension-hours.js'
 import { migrateEvents } from '../../storage/events/migrations/index.js'
 import { ROLLUP_TABLES } from '../../storage/events/rollup-tables.js'
@@ -100,18 +104,16 @@ function visits(siteId: number): EventRow[] {
 }
 
 /**
- * The breakdowns the rollups hold: `event_hours` the event ones of the overview, `session_hours` the
- * session ones, `session_dimension_hours` the event ones a click away.
+ * The breakdowns the rollups hold: `event_hours` pages, `session_hours` the session ones,
+ * `session_dimension_hours` the other event ones.
  */
-const eventBreakdowns: BreakdownName[] = [
-  'pages',
+const eventBreakdowns: BreakdownName[] = ['pages']
+const sessionBreakdowns: BreakdownName[] = ['channels', 'referrers', 'entry_pages', 'exit_pages']
+const dimensionBreakdowns: BreakdownName[] = [
   'countries',
   'browsers',
   'operating_systems',
   'device_types',
-]
-const sessionBreakdowns: BreakdownName[] = ['channels', 'referrers', 'entry_pages', 'exit_pages']
-const dimensionBreakdowns: BreakdownName[] = [
   'regions',
   'cities',
   'languages',
@@ -204,13 +206,13 @@ describe('reports from the rollups', () => {
     })
     expect(compileOverview(filtered).sql).toContain('FROM events')
     expect(compileBreakdown(filtered, 'countries').sql).toContain('FROM events')
-    expect(compileBreakdown(filtered, 'browsers').sql).toContain('FROM event_hours')
+    expect(compileBreakdown(filtered, 'browsers').sql).toContain('FROM session_dimension_hours')
     for (const name of sessionBreakdowns) {
       expect(compileBreakdown(filtered, name).sql).toContain('FROM events')
     }
     for (const name of dimensionBreakdowns) {
       expect(compileBreakdown(kolkata, name).sql).toContain('FROM events')
-      expect(compileBreakdown(filtered, name).sql).toContain('FROM events')
+      if (name !== 'browsers') expect(compileBreakdown(filtered, name).sql).toContain('FROM events')
     }
     // The referrers' texts come from a scan of the range's referrer domains.
     expect(compileBreakdown(scopeOf({}), 'referrers').sql).toContain('FROM events')
@@ -329,17 +331,34 @@ describe('reports from the rollups', () => {
 })
 
 describe('upgrading a data directory from before session_dimension_hours', () => {
-  it('backfills it from the stored events at the next start', async () => {
-    // The directory as a release without migration 004 left it, then the migrations of a start.
+  it('backfills it from the stored events and moves the four dimensions out of event_hours', async () => {
+    // The directory as the release with migration 003 only left it: event_hours with country,
+    // browser, operating system and device type rows, its view writing them; then a start.
     await events.command('DROP VIEW session_dimension_hours_view')
     await events.command('DROP TABLE session_dimension_hours')
+    await events.command('DROP VIEW event_hours_view')
+    const oldView = rollupTables.statements.find((statement) => statement.includes('event_hours_view'))
+    await events.command(String(oldView))
+    await backfillRollups(events)
     await events.command("DELETE FROM pathlight_migrations WHERE name = '004-session-dimension-hours'")
+    const movedRows = async () => {
+      const [row] = await events.query<{ rows: number }>(
+        "SELECT count() AS rows FROM event_hours WHERE dimension IN ('country', 'browser', 'operating_system', 'device_type')",
+      )
+      return Number(row?.rows)
+    }
+    expect(await movedRows()).toBeGreaterThan(0)
     await migrateEvents(events)
+    expect(await movedRows()).toBe(0)
     const scope = scopeOf({ time_zone: 'Europe/Berlin' })
     for (const name of dimensionBreakdowns) {
       const rolled = await queryBreakdown(events, scope, name)
       expect(rolled.rows.length).toBeGreaterThan(0)
       expect(rolled).toEqual(await queryBreakdown(events, raw(scope), name))
     }
+    expect(await reports(events, scope)).toEqual(await reports(events, raw(scope)))
+    // New events no longer add those rows to event_hours.
+    await events.insert(visits(33))
+    expect(await movedRows()).toBe(0)
   })
 })

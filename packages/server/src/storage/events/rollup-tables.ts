@@ -4,8 +4,8 @@
  * `session_dimension_hours`), for the chores that must reach all of them: deleting a site's rows,
  * retention, benchmarks that merge parts.
  */
-import { SESSION_AND_EVENT_HOURS, sessionAndEventHoursInserts } from './migrations/003-rollups.js'
-import { sessionDimensionHoursInsert } from './migrations/004-session-dimension-hours.js'
+import { SESSION_AND_EVENT_HOURS, sessionHoursInsert } from './migrations/003-rollups.js'
+import { eventHoursInsert, sessionDimensionHoursInsert } from './migrations/004-session-dimension-hours.js'
 
 /** The rollup tables' names. */
 export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hours'] as const
@@ -15,5 +15,5 @@ export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hou
  * into every rollup table. The caller makes sure those events are in no rollup row yet.
  */
 export function rollupInserts(where: string): string[] {
-  return [...sessionAndEventHoursInserts(where), sessionDimensionHoursInsert(where)]
+  return [sessionHoursInsert(where), eventHoursInsert(where), sessionDimensionHoursInsert(where)]
 }

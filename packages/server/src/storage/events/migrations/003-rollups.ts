@@ -66,11 +66,10 @@ export const packedHash = (aggregate: string): string =>
 export const SESSION_AND_EVENT_HOURS = ['session_hours', 'event_hours'] as const
 
 /**
- * The event dimensions rolled up besides pathnames and event names (`events` column names): those of
- * the overview's first paint and the devices card. Each one costs insert time and disk in proportion
- * (every event adds a row per dimension to the view's block, and its visitor and session hashes to the
- * dimension's states); regions, cities, languages and UTM, a click away, have a cheaper rollup of
- * their own (`004-session-dimension-hours.ts`).
+ * The event dimensions this migration rolled up besides pathnames and event names (`events` column
+ * names). Each one costs insert time and disk in proportion (every event adds a row per dimension to
+ * the view's block, and its visitor and session hashes to the dimension's states); migration 004 moved
+ * them to a cheaper and faster table of their own (`004-session-dimension-hours.ts`).
  */
 export const ROLLED_EVENT_DIMENSIONS = ['country', 'browser', 'operating_system', 'device_type'] as const
 
@@ -90,13 +89,15 @@ export const sessionHoursSelect = `SELECT
   maxIf(${packedTimeAnd('pathname')}, type = 'pageview') AS last_pageview
 FROM events`
 
-const dimensionTuples = [
-  "('', '')",
-  ...ROLLED_EVENT_DIMENSIONS.map((name) => `('${name}', toString(${name}))`),
-].join(', ')
-
-/** The SELECT that turns event rows into `event_hours` rows. */
-export const eventHoursSelect = `SELECT
+/**
+ * The SELECT that turns event rows into `event_hours` rows: the site's total, pathnames of pageviews,
+ * names of custom events, and one row per event for each of `dimensions` (`events` columns).
+ */
+export const eventHoursSelectOf = (dimensions: readonly string[]): string => {
+  const dimensionTuples = ["('', '')", ...dimensions.map((name) => `('${name}', toString(${name}))`)].join(
+    ', ',
+  )
+  return `SELECT
   site_id,
   dimension_value.1 AS dimension,
   toStartOfHour(timestamp) AS hour,
@@ -112,14 +113,23 @@ ARRAY JOIN arrayConcat(
   if(type = 'pageview', [('pathname', pathname)], []),
   if(type = 'custom_event', [('event_name', event_name)], [])
 ) AS dimension_value`
+}
+
+/** This migration's `event_hours` SELECT (migration 004 replaces the view with one of fewer dimensions). */
+export const eventHoursSelect = eventHoursSelectOf(ROLLED_EVENT_DIMENSIONS)
 
 const sessionHoursGroup = 'GROUP BY site_id, hour, session_key'
-const eventHoursGroup = 'GROUP BY site_id, dimension, hour, value'
+/** The GROUP BY of every `event_hours` SELECT. */
+export const eventHoursGroup = 'GROUP BY site_id, dimension, hour, value'
 
-/** `INSERT ... SELECT` statements that roll up the events matching `where` into both tables. */
-export function sessionAndEventHoursInserts(where: string): string[] {
+/** The `INSERT ... SELECT` that rolls up the events matching `where` into `session_hours`. */
+export const sessionHoursInsert = (where: string): string =>
+  `INSERT INTO session_hours ${sessionHoursSelect} WHERE ${where} ${sessionHoursGroup}`
+
+/** `INSERT ... SELECT` statements that roll up the events matching `where` into both tables, as of this migration. */
+function sessionAndEventHoursInserts(where: string): string[] {
   return [
-    `INSERT INTO session_hours ${sessionHoursSelect} WHERE ${where} ${sessionHoursGroup}`,
+    sessionHoursInsert(where),
     `INSERT INTO event_hours ${eventHoursSelect} WHERE ${where} ${eventHoursGroup}`,
   ]
 }

@@ -1,33 +1,42 @@
 /**
- * 004: `session_dimension_hours`, the rollup of the breakdowns a click away from the overview:
- * regions, cities, languages and UTM source, medium and campaign. One row per (site, UTC hour,
- * session, visitor, and the combination of those six values among the session's events in that
- * hour), with the events and pageviews of that combination, kept by a materialized view.
+ * 004: `session_dimension_hours`, the rollup of the event breakdowns but pages: countries, regions,
+ * cities, languages, browsers, operating systems, device types and UTM source, medium and campaign.
+ * One row per (site, UTC hour, session, visitor, and the combination of those ten values among the
+ * session's events in that hour), with the events and pageviews of that combination, kept by a
+ * materialized view. The four of them `event_hours` held (003) leave it: its view is replaced by one
+ * without them, and their rows are deleted.
  *
- * Why not more dimensions of `event_hours` (003): there every event adds a row per dimension and its
- * visitor and session hashes to that row's `uniqCombined64` states. A session keeps its region,
- * language and UTM values through an hour, so here nearly every session-hour is one row, whatever the
- * number of dimensions: the view is one GROUP BY of the inserted block by plain columns. Measured on
- * 200,000 generated events in 5,000-row inserts (chDB, 2 CPUs): +3-7 µs of CPU per inserted row
- * (33-37 without), 2.3 MB on disk against 15.5 MB of events. The rows hold the session and visitor
- * hashes themselves, which a breakdown counts (`query/rollups/rolled-dimensions.ts`).
+ * Why: in `event_hours` every event adds a row per dimension and its visitor and session hashes to
+ * that row's `uniqCombined64` states, so each dimension costs insert time and disk in proportion, and a
+ * year's breakdown merges a state per hour and value, which holds most of the same hashes again. A
+ * session keeps its country, browser, language and UTM values through an hour, so here nearly every
+ * session-hour is one row whatever the number of dimensions, the view is one GROUP BY of the inserted
+ * block by plain columns, and a breakdown counts the rows' hashes with `uniqCombined64` once
+ * (`query/rollups/rolled-dimensions.ts`). Measured on 200,000 generated events in 5,000-row inserts
+ * (chDB, 2 CPUs): +3-7 µs of CPU per inserted row for six dimensions (33-37 without); a year's regions
+ * breakdown at 10 M events 66 ms p50 where `event_hours`' countries took 104.
  *
  * AggregatingMergeTree sums `event_count` and `pageview_count` of rows with the same key in background
  * merges; readers aggregate, so unmerged rows are never counted twice. Deletes follow the raw events'
  * (`query/rollups/rollup-maintenance.ts`). Backfill: from the stored events, month by month, before the
- * process accepts traffic (several processes sharing one ClickHouse server: upgrade with ingest
- * stopped, or events arriving meanwhile count twice).
+ * process accepts traffic (6 s per 10 M events; several processes sharing one ClickHouse server:
+ * upgrade with ingest stopped, or events arriving meanwhile count twice).
  */
 import type { EventsStore } from '../events-store.js'
+import { eventHoursGroup, eventHoursSelectOf, ROLLED_EVENT_DIMENSIONS } from './003-rollups.js'
 
 /**
  * The `events` columns this rollup keeps, each also a column of `session_dimension_hours` with the
  * same name and type (the raw breakdowns' columns: `query/breakdown.ts`).
  */
 export const SESSION_DIMENSION_COLUMNS = [
+  'country',
   'region',
   'city',
   'language',
+  'browser',
+  'operating_system',
+  'device_type',
   'utm_source',
   'utm_medium',
   'utm_campaign',
@@ -50,6 +59,10 @@ const sessionDimensionHoursSelect = `SELECT
   countIf(type = 'pageview') AS pageview_count
 FROM events`
 
+/** The `INSERT ... SELECT` that rolls up the events matching `where` into `event_hours`, from this migration on. */
+export const eventHoursInsert = (where: string): string =>
+  `INSERT INTO event_hours ${eventHoursSelectOf([])} WHERE ${where} ${eventHoursGroup}`
+
 /** The `INSERT ... SELECT` that rolls up the events matching `where` into `session_dimension_hours`. */
 export const sessionDimensionHoursInsert = (where: string): string =>
   `INSERT INTO session_dimension_hours ${sessionDimensionHoursSelect} WHERE ${where} ${group}`
@@ -62,9 +75,13 @@ export const sessionDimensionHoursTable = {
       hour DateTime('UTC'),
       session_key UInt64,
       visitor UInt64,
+      country LowCardinality(String),
       region LowCardinality(String),
       city String,
       language LowCardinality(String),
+      browser LowCardinality(String),
+      operating_system LowCardinality(String),
+      device_type LowCardinality(String),
       utm_source String,
       utm_medium LowCardinality(String),
       utm_campaign String,
@@ -76,6 +93,10 @@ export const sessionDimensionHoursTable = {
     ORDER BY (site_id, hour, session_key, visitor, ${columns})`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS session_dimension_hours_view TO session_dimension_hours AS
      ${sessionDimensionHoursSelect} ${group}`,
+    // `event_hours` keeps the site's total, pathnames and event names only.
+    'DROP VIEW IF EXISTS event_hours_view',
+    `CREATE MATERIALIZED VIEW event_hours_view TO event_hours AS ${eventHoursSelectOf([])} ${eventHoursGroup}`,
+    `DELETE FROM event_hours WHERE dimension IN (${ROLLED_EVENT_DIMENSIONS.map((d) => `'${d}'`).join(', ')})`,
   ],
   backfill: backfillSessionDimensionHours,
 } as const
