@@ -71,7 +71,7 @@ export interface RollupFigure {
   maxDifference: number
 }
 
-/** Time every rolled report whose name `match`es over the last `days` of `end` for each range, rolled and raw. */
+/** Time each rolled report whose name `match`es over the last `days` of `end` per range, rolled and raw. */
 export async function measureRollups(
   events: EventsStore,
   siteId: number,

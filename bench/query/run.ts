@@ -1,8 +1,8 @@
 /**
  * Query benchmark: loads synthetic realistic events (default 10 million, 5 sites, 90 days) into an
  * embedded chDB store in a temporary directory, then times each read route's query function over
- * the last 30 and the last 90 days (and 365 with `BENCH_DAYS=365`) of the busiest site (40 % of the events), next to the same SQL run
- * directly on the store. Run from the repository root:
+ * the last 30 and the last 90 days (and 365 with `BENCH_DAYS=365`) of the busiest site (40 % of the
+ * events), next to the same SQL run directly on the store. Run from the repository root:
  *
  *   npx tsx bench/query/run.ts
  *   BENCH_EVENTS=1000000 BENCH_ITERATIONS=10 npx tsx bench/query/run.ts

@@ -1,8 +1,8 @@
 /**
  * Every rollup table of the events store and how to refill them, across the migrations that made
- * them (`migrations/003-rollups.ts`: `session_hours`, `event_hours`; `migrations/004-session-dimension-hours.ts`:
- * `session_dimension_hours`), for the chores that must reach all of them: deleting a site's rows,
- * retention, benchmarks that merge parts.
+ * them (`migrations/003-rollups.ts`: `session_hours`, `event_hours`;
+ * `migrations/004-session-dimension-hours.ts`: `session_dimension_hours`), for the chores that must
+ * reach all of them: deleting a site's rows, retention, benchmarks that merge parts.
  */
 import { SESSION_AND_EVENT_HOURS, sessionHoursInsert } from './migrations/003-rollups.js'
 import { eventHoursInsert, sessionDimensionHoursInsert } from './migrations/004-session-dimension-hours.js'

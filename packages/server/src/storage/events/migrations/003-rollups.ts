@@ -18,7 +18,8 @@
  * - `event_hours`: one row per (site, dimension, UTC hour, value): events, pageviews and custom events
  *   counted exactly, visitors and sessions as `uniqCombined64` states (estimates: within 1 % of exact,
  *   exact for small sets). Dimension '' is the site's total (value ''); `pathname` counts pageviews
- *   only and `event_name` custom events only, as their reports do; the others every event.
+ *   only and `event_name` custom events only, as their reports do; the others every event. (Migration
+ *   004 moved the others, `ROLLED_EVENT_DIMENSIONS`, to a table of their own.)
  *
  * AggregatingMergeTree merges rows of the same key in the background; readers always aggregate
  * (GROUP BY), so unmerged rows of separate inserts are never counted twice. Deletes of raw events
@@ -28,6 +29,7 @@
  * server: upgrade with ingest stopped, or events arriving between the two steps count twice).
  */
 import type { EventsStore } from '../events-store.js'
+import { refillByMonth } from './refill-by-month.js'
 
 /**
  * The channels `session_hours` codes, by position (code = index + 1; 0 for '' and any other text, which
@@ -126,7 +128,7 @@ export const eventHoursGroup = 'GROUP BY site_id, dimension, hour, value'
 export const sessionHoursInsert = (where: string): string =>
   `INSERT INTO session_hours ${sessionHoursSelect} WHERE ${where} ${sessionHoursGroup}`
 
-/** `INSERT ... SELECT` statements that roll up the events matching `where` into both tables, as of this migration. */
+/** `INSERT ... SELECT` statements rolling up the events matching `where` into both tables, as of 003. */
 function sessionAndEventHoursInserts(where: string): string[] {
   return [
     sessionHoursInsert(where),
@@ -177,18 +179,10 @@ export const rollupTables = {
 } as const
 
 /**
- * Roll up the events stored before the views existed, one month at a time (bounded memory). Empties both
- * tables first, so that a backfill cut off halfway and run again counts nothing twice.
+ * Roll up the events stored before the views existed into both tables, month by month
+ * (`refillByMonth`: it can run again after being cut off).
  * @throws the store's error (the migration is then not recorded and runs again at the next start)
  */
-export async function backfillRollups(store: EventsStore): Promise<void> {
-  for (const table of SESSION_AND_EVENT_HOURS) await store.command(`TRUNCATE TABLE ${table}`)
-  const months = await store.query<{ month: number }>(
-    'SELECT DISTINCT toYYYYMM(timestamp) AS month FROM events ORDER BY month',
-  )
-  for (const { month } of months) {
-    for (const statement of sessionAndEventHoursInserts(`toYYYYMM(timestamp) = ${Number(month)}`)) {
-      await store.command(statement)
-    }
-  }
+export function backfillRollups(store: EventsStore): Promise<void> {
+  return refillByMonth(store, SESSION_AND_EVENT_HOURS, sessionAndEventHoursInserts)
 }

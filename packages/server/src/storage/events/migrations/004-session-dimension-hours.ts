@@ -24,6 +24,7 @@
  */
 import type { EventsStore } from '../events-store.js'
 import { eventHoursGroup, eventHoursSelectOf, ROLLED_EVENT_DIMENSIONS } from './003-rollups.js'
+import { refillByMonth } from './refill-by-month.js'
 
 /**
  * The `events` columns this rollup keeps, each also a column of `session_dimension_hours` with the
@@ -59,7 +60,7 @@ const sessionDimensionHoursSelect = `SELECT
   countIf(type = 'pageview') AS pageview_count
 FROM events`
 
-/** The `INSERT ... SELECT` that rolls up the events matching `where` into `event_hours`, from this migration on. */
+/** The `INSERT ... SELECT` rolling up the events matching `where` into `event_hours`, from 004 on. */
 export const eventHoursInsert = (where: string): string =>
   `INSERT INTO event_hours ${eventHoursSelectOf([])} WHERE ${where} ${eventHoursGroup}`
 
@@ -102,16 +103,10 @@ export const sessionDimensionHoursTable = {
 } as const
 
 /**
- * Roll up the events stored before the view existed, one month at a time (bounded memory). Empties the
- * table first, so a backfill cut off halfway and run again counts nothing twice.
+ * Roll up the events stored before the view existed into `session_dimension_hours`, month by month
+ * (`refillByMonth`: it can run again after being cut off).
  * @throws the store's error (the migration is then not recorded and runs again at the next start)
  */
-export async function backfillSessionDimensionHours(store: EventsStore): Promise<void> {
-  await store.command('TRUNCATE TABLE session_dimension_hours')
-  const months = await store.query<{ month: number }>(
-    'SELECT DISTINCT toYYYYMM(timestamp) AS month FROM events ORDER BY month',
-  )
-  for (const { month } of months) {
-    await store.command(sessionDimensionHoursInsert(`toYYYYMM(timestamp) = ${Number(month)}`))
-  }
+export function backfillSessionDimensionHours(store: EventsStore): Promise<void> {
+  return refillByMonth(store, ['session_dimension_hours'], (where) => [sessionDimensionHoursInsert(where)])
 }
