@@ -16,8 +16,7 @@ const top = ({ name, metric }: BreakdownDef): ReportPart => ({
 /**
  * The reports of the overview's first paint, by the ids its cards ask for: the stats with the series,
  * the first tab of each breakdown card with the count it shows (countries once, 250 rows of visitors,
- * for the map and the locations card),
- * the custom events and the live visitors.
+ * for the map and the locations card), the custom events and the live visitors.
  */
 export const overviewParts = (bucket: SeriesBucket): ReportPart[] => [
   { id: 'stats', name: 'stats', params: { bucket } },
