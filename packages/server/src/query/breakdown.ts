@@ -102,7 +102,7 @@ function countsOf(dimension: EventDimension | SessionDimension, asked?: Breakdow
 }
 
 /** `<expression> AS <count>, ...` for the `counts`, from the expressions of one source. */
-export const selectCounts = (expressions: Record<BreakdownMetric, string>, counts: BreakdownCounts): string =>
+const selectCounts = (expressions: Record<BreakdownMetric, string>, counts: BreakdownCounts): string =>
   counts.map((count) => `${expressions[count]} AS ${count}`).join(', ')
 
 const sqlOf = (metrics: Record<BreakdownMetric, { sql: string }>): Record<BreakdownMetric, string> => ({
