@@ -1,10 +1,11 @@
 /**
- * The regions, cities, languages and UTM breakdowns from the `session_dimension_hours` rollup
+ * The countries, regions, cities, languages, browsers, operating systems, device types and UTM
+ * breakdowns from the `session_dimension_hours` rollup
  * (`storage/events/migrations/004-session-dimension-hours.ts`) instead of raw events. Its rows carry
  * each session's and visitor's hash with the values their events had in an hour: pageviews are
  * summed exactly; visitors and sessions are counted over the same hashes the raw report counts
  * (`VISITOR_KEY`, `SESSION_KEY` of `metrics.ts`) with `uniqCombined64`, exact for small sets and
- * within 1 % above, as the `event_hours` breakdowns estimate them. `uniqExact` gave the raw figures
+ * within 1 % above, as the other rolled reports estimate them. `uniqExact` gave the raw figures
  * to the unit but took twice as long over a year (regions 104 against 57 ms p50 at 10 M events; p95
  * 168 ms in `bench/query`, over the 150 ms target). A session cut by the range's edge keeps only its
  * hours inside, as the raw report keeps only its events inside.

@@ -69,6 +69,7 @@ export const eventHoursInsert = (where: string): string =>
 export const sessionDimensionHoursInsert = (where: string): string =>
   `INSERT INTO session_dimension_hours ${sessionDimensionHoursSelect} WHERE ${where} ${group}`
 
+/** Migration 004: the table, its view, `event_hours`' narrower view, and the backfill. */
 export const sessionDimensionHoursTable = {
   name: '004-session-dimension-hours',
   statements: [
