@@ -11,7 +11,7 @@ import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdo
 import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
-import { booleanParam, parseParams, parseQueryParams, single } from '../query/params.js'
+import { booleanParam, listParam, parseParams, parseQueryParams, single } from '../query/params.js'
 import { withReplayFlags } from '../query/replay.js'
 import type { ReportScope } from '../query/report-scope.js'
 import { querySessionList } from '../query/session-list.js'
@@ -53,22 +53,10 @@ const webVitalsInput = z.object({
   by: oneOf('by', Object.keys(webVitalDimensions) as (keyof typeof webVitalDimensions)[]).optional(),
 })
 const breakdownInput = z.object({
-  metrics: single('metrics')
-    .transform((list) => list.split(',').map((m) => m.trim()))
-    .refine((metrics) => metrics.every((m) => (breakdownMetrics as readonly string[]).includes(m)), {
-      message: `metrics must be a comma-separated list of ${breakdownMetrics.join(', ')}`,
-    })
-    .transform((metrics) => metrics as (typeof breakdownMetrics)[number][])
-    .optional(),
+  metrics: listParam('metrics', breakdownMetrics).optional(),
 })
 const eventsInput = z.object({
-  type: single('type')
-    .transform((list) => list.split(',').map((t) => t.trim()))
-    .refine((types) => types.every((t) => (eventTypes as readonly string[]).includes(t)), {
-      message: `type must be a comma-separated list of ${eventTypes.join(', ')}`,
-    })
-    .transform((types) => types as (typeof eventTypes)[number][])
-    .optional(),
+  type: listParam('type', eventTypes).optional(),
   event_name: single('event_name').max(256, 'event_name must be at most 256 characters').optional(),
   cursor: single('cursor').max(200, 'cursor is not valid').optional(),
 })

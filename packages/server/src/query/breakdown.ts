@@ -167,8 +167,6 @@ export function compileBreakdown(
   return { sql, params }
 }
 
-/** Event dimensions `event_hours` holds (`pathname` counts pageviews only, as the pages breakdown). */
-const rolledEventColumns: ReadonlySet<string> = new Set(['pathname'])
 /**
  * An event breakdown from the rollups when they hold the dimension and the scope allows (see
  * `rollups/rollup-scope.ts`), else null: pages from `event_hours`, the others from
@@ -191,7 +189,8 @@ function compileRolledBreakdown(
       params: { ...params, ...filters.params },
     }
   }
-  if (!rolledEventColumns.has(dimension.column) || !rollupsServeDimension(scope, dimension.column)) {
+  // `event_hours` holds pathnames of pageviews (the pages breakdown) besides totals and event names.
+  if (dimension.column !== 'pathname' || !rollupsServeDimension(scope, dimension.column)) {
     return null
   }
   const filters = compileFilters(scope.params.filters, 'value')

@@ -77,6 +77,15 @@ export const booleanParam = (name: string) =>
     .refine((v) => v === 'true' || v === 'false', `${name} must be true or false`)
     .transform((v) => v === 'true')
 
+/** A query parameter holding a comma-separated list of `values` (`type=pageview,custom_event`). */
+export const listParam = <const Values extends readonly string[]>(name: string, values: Values) =>
+  single(name)
+    .transform((list) => list.split(',').map((v) => v.trim()))
+    .refine((list) => list.every((v) => values.includes(v)), {
+      message: `${name} must be a comma-separated list of ${values.join(', ')}`,
+    })
+    .transform((list) => list as Values[number][])
+
 const commonSchema = z.object({
   start_date: day('start_date').optional(),
   end_date: day('end_date').optional(),

@@ -8,9 +8,9 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { siteForMember } from '../../auth/site-access.js'
 import { queryEventList } from '../../query/event-list.js'
-import { MAX_LIMIT, parseParams, parseQueryParams, single } from '../../query/params.js'
+import { listParam, MAX_LIMIT, parseParams, parseQueryParams, single } from '../../query/params.js'
 import type { Clock } from '../../shared/time.js'
-import { type EventType, eventTypes } from '../../storage/events/event-row.js'
+import { eventTypes } from '../../storage/events/event-row.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import type { MetadataDb } from '../../storage/metadata/db.js'
 import { eventsQuery } from '../analytics-query.js'
@@ -23,12 +23,7 @@ export const v1EventsQuery = eventsQuery.extend({
 })
 
 const eventListQuery = z.object({
-  type: single('type')
-    .transform((text) => text.split(',').map((t) => t.trim()))
-    .refine((types) => types.every((t) => (eventTypes as readonly string[]).includes(t)), {
-      message: `type must be a comma-separated list of ${eventTypes.join(', ')}`,
-    })
-    .optional(),
+  type: listParam('type', eventTypes).optional(),
   event_name: single('event_name').max(256, 'event_name must be at most 256 characters').optional(),
   cursor: single('cursor').max(200, 'cursor is not valid').optional(),
 })
@@ -67,7 +62,7 @@ export async function v1EventRoutes(
         events,
         { siteId: site.site_id, params },
         {
-          types: own.type as EventType[] | undefined,
+          types: own.type,
           eventName: own.event_name,
           cursor: own.cursor,
           limit: params.limit,
