@@ -17,10 +17,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runReportBatch } from '../../packages/server/src/http/report-batch.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
-import { ROLLUP_TABLES } from '../../packages/server/src/storage/events/rollup-tables.js'
 import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from './generate-events.js'
 import { overviewBatch } from './overview-parts.js'
+import { settleRollups } from './settle-rollups.js'
 import { measure } from './timing.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -46,9 +46,7 @@ async function main() {
       vocabulary: loadVocabulary(demoLog),
       sink: (batch) => events.insert(batch),
     })
-    for (const table of ['events', ...ROLLUP_TABLES]) {
-      await events.command(`OPTIMIZE TABLE ${table} FINAL`)
-    }
+    await settleRollups(events)
     log(
       `loaded ${rows.toLocaleString('en')} rows in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`,
     )

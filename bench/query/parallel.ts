@@ -33,9 +33,9 @@ import type { ReportScope } from '../../packages/server/src/query/report-scope.j
 import { queryTimeseries } from '../../packages/server/src/query/timeseries.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
-import { ROLLUP_TABLES } from '../../packages/server/src/storage/events/rollup-tables.js'
 import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from './generate-events.js'
+import { settleRollups } from './settle-rollups.js'
 import { percentile } from './timing.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -96,9 +96,7 @@ async function main() {
       vocabulary: loadVocabulary(demoLog),
       sink: (batch) => first.insert(batch),
     })
-    for (const table of ['events', ...ROLLUP_TABLES]) {
-      await first.command(`OPTIMIZE TABLE ${table} FINAL`)
-    }
+    await settleRollups(first)
     log(
       `loaded ${rows.toLocaleString('en')} rows in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`,
     )

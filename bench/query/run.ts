@@ -9,8 +9,8 @@
  *
  * Environment: `BENCH_EVENTS` (default 10,000,000), `BENCH_ITERATIONS` measured runs per report and
  * range (default 15, after 2 warm-ups), `BENCH_BATCH` rows per insert (default 100,000),
- * `BENCH_OPTIMIZE` (default 1: merge the table's parts after loading, as a long-running server's
- * background merges would have; 0 skips), `BENCH_DAYS` of traffic (default 90; with 365 the reports
+ * `BENCH_OPTIMIZE` (default 1: fold the sessions and merge the tables' parts after loading, as a
+ * long-running server's fold job and background merges would have: `settle-rollups.ts`; 0 skips), `BENCH_DAYS` of traffic (default 90; with 365 the reports
  * also run over the last 365 days, e.g. for issue 16's filtered long-range figures), `BENCH_MATCH` (a
  * regular expression: only the reports whose names match, e.g. `BENCH_MATCH='regions|languages'`).
  * Progress on stderr; a table, then the figures as one JSON
@@ -23,11 +23,11 @@ import { fileURLToPath } from 'node:url'
 import { parseQueryParams } from '../../packages/server/src/query/params.js'
 import type { ReportScope } from '../../packages/server/src/query/report-scope.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
-import { ROLLUP_TABLES } from '../../packages/server/src/storage/events/rollup-tables.js'
 import { positiveInteger } from '../positive-integer.js'
 import { generateEvents, loadVocabulary } from './generate-events.js'
 import { benchReports } from './reports.js'
 import { measureRollups, printRollupTable, tableSizes } from './rollups.js'
+import { settleRollups } from './settle-rollups.js'
 import { measure, memoryMb } from './timing.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -88,9 +88,7 @@ async function main() {
     let optimizeSeconds: number | null = null
     if (optimize) {
       const start = performance.now()
-      for (const table of ['events', ...ROLLUP_TABLES]) {
-        await events.command(`OPTIMIZE TABLE ${table} FINAL`)
-      }
+      await settleRollups(events)
       optimizeSeconds = (performance.now() - start) / 1000
       log(`merged parts in ${optimizeSeconds.toFixed(1)} s`)
     }

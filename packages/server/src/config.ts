@@ -93,6 +93,21 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(24 * 60 * 60_000),
+  /** How often closed sessions are folded into their summaries (`storage/events/fold-sessions.ts`). */
+  SESSION_FOLD_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 60_000),
+  /**
+   * How long an hour must have had no insert before its sessions are folded (0: at the next fold;
+   * benchmarks that import history and read it at once).
+   */
+  SESSION_FOLD_SETTLE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5 * 60_000),
   /** Bearer token of `GET /metrics` (Prometheus); unset: the route does not exist. */
   METRICS_TOKEN: z
     .string()
@@ -135,6 +150,8 @@ export interface Config {
   alertIntervalMs: number
   /** Event retention (`retention/`): the default period of sites without their own (null: forever). */
   retention: { defaultDays: number | null; intervalMs: number }
+  /** The session fold (`storage/events/fold-sessions.ts`): how often it runs (also at start), how long hours settle. */
+  sessionFold: { intervalMs: number; settleMs: number }
   /** The bearer token of `GET /metrics`, from METRICS_TOKEN; undefined: no metrics are kept or served. */
   metricsToken: string | undefined
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
@@ -200,6 +217,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     alertIntervalMs: e.ALERT_INTERVAL_MS,
     retention: { defaultDays: e.RETENTION_DAYS ?? null, intervalMs: e.RETENTION_INTERVAL_MS },
+    sessionFold: { intervalMs: e.SESSION_FOLD_INTERVAL_MS, settleMs: e.SESSION_FOLD_SETTLE_MS },
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     accessLog: e.ACCESS_LOG,

@@ -55,7 +55,8 @@ import { createOutbox, type Outbox } from './webhooks/outbox.js'
 import { postWebhook } from './webhooks/post-webhook.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js'
 import { startAlertScheduler } from './workers/alert-scheduler.js'
-import { startRetentionJob } from './workers/retention-job.js'
+import { startPeriodicJob } from './workers/periodic-job.js'
+import { sessionFoldPass } from './workers/session-fold-pass.js'
 import { startWebhookWorker } from './workers/webhook-worker.js'
 
 export interface Services {
@@ -242,7 +243,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
               intervalMs: config.alertIntervalMs,
               onError: (error) => console.error('alert scheduler:', error),
             }),
-            startRetentionJob(
+            startPeriodicJob(
               () =>
                 expireEvents({
                   db: metadata.db,
@@ -255,6 +256,10 @@ export async function openServices(config: Config, options: ServiceOptions = {})
                 onError: (error) => console.error('retention job:', error),
               },
             ),
+            startPeriodicJob(sessionFoldPass(events, redis, { settleMs: config.sessionFold.settleMs }), {
+              intervalMs: config.sessionFold.intervalMs,
+              onError: (error) => console.error('session fold:', error),
+            }),
           ]
 
     return {

@@ -1,15 +1,23 @@
 /**
- * The per-session rows of `sessions-subquery.ts`, built from the `session_hours` rollup instead of raw
- * events: the session's hours inside the range, grouped by session. Each column means exactly what its
- * namesake in `metrics.ts` (`sessionColumns`) means over the session's events in the range, so the
- * session metrics run over these rows unchanged (`rolledSessionMetrics`: but visitors, estimated as
- * the `event_hours` reports estimate them). Only for unfiltered scopes
- * (`matched_pageview_count` is every pageview). The session breakdowns' dimensions are rolled up too:
- * the entry channel by its code, the entry referrer domain and entry and exit pages by their hashes,
- * which come back to text through the range's pathnames in `event_hours` (where every pageview's
- * pathname is) and the range's referrer domains in `events` (a scan of that one column).
+ * The per-session rows of `sessions-subquery.ts`, built from the rollups instead of raw events: each
+ * session's hours inside the range, folded into one row. Each column means exactly what its namesake in
+ * `metrics.ts` (`sessionColumns`) means over the session's events in the range, so the session metrics
+ * run over these rows unchanged (`rolledSessionMetrics`: but visitors, estimated as the `event_hours`
+ * reports estimate them). Only for unfiltered scopes (`matched_pageview_count` is every pageview).
+ *
+ * Two sources, one row per session either way:
+ * - `session_summaries` (migration 005), a row per folded session: the sessions wholly inside the
+ *   range whose summary is current (none of their hours pending in `session_changes`), read as is;
+ * - `session_hours` (003), grouped by session over the range's hours: the rest, i.e. the sessions
+ *   crossing the range's start or end (only their hours inside count, as the raw report counts only
+ *   their events inside) and the sessions with a pending hour (open, or changed since folded).
+ * The session breakdowns' dimensions are rolled up too: the entry channel by its code, the entry
+ * referrer domain and entry and exit pages by their hashes, which come back to text through the range's
+ * pathnames in `event_hours` (where every pageview's pathname is) and the range's referrer domains in
+ * `events` (a scan of that one column).
  */
-import { ENTRY_CHANNEL_SQL, packedHash } from '../../storage/events/migrations/003-rollups.js'
+import { type FoldedColumn, SESSION_FOLDS } from '../../storage/events/fold-sessions.js'
+import { entryChannelOf, packedHash } from '../../storage/events/migrations/003-rollups.js'
 import { sessionMetrics } from '../metrics.js'
 
 /**
@@ -37,23 +45,34 @@ const rangePathnames = `(SELECT groupArray(value) FROM (SELECT value FROM event_
 const rangeReferrerDomains =
   "(SELECT groupArray(domain) FROM (SELECT DISTINCT referrer_domain AS domain FROM events WHERE site_id = {site:UInt32} AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp < {to:DateTime64(3, 'UTC')}))"
 
-/** A packed aggregate back to its text, looked up among `texts` ('' for none: no text has that hash). */
-const textOf = (aggregate: string, texts: string): string =>
-  `transform(${packedHash(aggregate)}, arrayMap(t -> cityHash64(t), ${texts}), ${texts}, '')`
+/** A packed value back to its text, looked up among `texts` ('' for none: no text has that hash). */
+const textOf = (packed: string, texts: string): string =>
+  `transform(${packedHash(packed)}, arrayMap(t -> cityHash64(t), ${texts}), ${texts}, '')`
 
-/** Rollup expressions for the per-session columns the reports read, by the raw column's name. */
+/** A session's folded stored column, as the union below names it. */
+const folded = (column: FoldedColumn): string => `folded_${column}`
+
+/**
+ * The per-session columns the reports read, by the raw column's name: the stored columns each needs
+ * (`SESSION_FOLDS`) and its expression over them once folded.
+ */
 export const rolledSessionColumns = {
-  visitor_key: 'any(visitor)',
-  pageview_count: 'sum(pageviews)',
-  matched_pageview_count: 'sum(pageviews)',
-  interaction_count: 'sum(interactions)',
-  duration_seconds:
-    'intDiv(toUnixTimestamp64Milli(max(last_at)) - toUnixTimestamp64Milli(min(first_at)), 1000)',
-  entry_channel: ENTRY_CHANNEL_SQL,
-  entry_referrer_domain: textOf('min(first_referrer)', rangeReferrerDomains),
-  entry_page: textOf('min(first_pageview)', rangePathnames),
-  exit_page: textOf('max(last_pageview)', rangePathnames),
-} as const satisfies Record<string, string>
+  visitor_key: { reads: ['visitor'], sql: folded('visitor') },
+  pageview_count: { reads: ['pageviews'], sql: folded('pageviews') },
+  matched_pageview_count: { reads: ['pageviews'], sql: folded('pageviews') },
+  interaction_count: { reads: ['interactions'], sql: folded('interactions') },
+  duration_seconds: {
+    reads: ['first_at', 'last_at'],
+    sql: `intDiv(toUnixTimestamp64Milli(${folded('last_at')}) - toUnixTimestamp64Milli(${folded('first_at')}), 1000)`,
+  },
+  entry_channel: { reads: ['first_channel'], sql: entryChannelOf(folded('first_channel')) },
+  entry_referrer_domain: {
+    reads: ['first_referrer'],
+    sql: textOf(folded('first_referrer'), rangeReferrerDomains),
+  },
+  entry_page: { reads: ['first_pageview'], sql: textOf(folded('first_pageview'), rangePathnames) },
+  exit_page: { reads: ['last_pageview'], sql: textOf(folded('last_pageview'), rangePathnames) },
+} as const satisfies Record<string, { reads: readonly FoldedColumn[]; sql: string }>
 
 /** A per-session column the rollup provides. */
 export type RolledSessionColumn = keyof typeof rolledSessionColumns
@@ -62,12 +81,38 @@ export type RolledSessionColumn = keyof typeof rolledSessionColumns
 export const isRolledSessionColumn = (column: string): column is RolledSessionColumn =>
   Object.hasOwn(rolledSessionColumns, column)
 
-/** `SELECT session_key, <columns> FROM session_hours WHERE <scope> GROUP BY session_key`. */
+const SITE = 'site_id = {site:UInt32}'
+const FROM = "{from:DateTime64(3, 'UTC')}"
+const TO = "{to:DateTime64(3, 'UTC')}"
+
+/** Sessions with a row in an hour changed since it was folded (`session_changes`). */
+const PENDING_SESSIONS = `SELECT session_key FROM session_hours WHERE ${SITE} AND hour IN (
+  SELECT hour FROM session_changes WHERE ${SITE} GROUP BY hour HAVING max(changed_at) > max(folded_at))`
+
+/** Folded sessions crossing the range's start or end. */
+const EDGE_SESSIONS = `SELECT session_key FROM session_summaries
+  WHERE ${SITE} AND start_hour < ${TO} AND end_hour >= ${FROM} AND (start_hour < ${FROM} OR end_hour >= ${TO})`
+
+/**
+ * One row per session with an event in the range: `session_key` and `columns`, from the summaries and
+ * the session-hours as the file's doc says. Placeholders `site`, `from`, `to` of the scope.
+ */
 export function rolledSessionsSubquery(columns: readonly RolledSessionColumn[]): string {
+  const reads = [...new Set(columns.flatMap((column) => rolledSessionColumns[column].reads))]
+  const stored = reads.map((column) => `${column} AS ${folded(column)}`)
+  const grouped = reads.map((column) => `${SESSION_FOLDS[column]}(${column}) AS ${folded(column)}`)
   return [
-    `SELECT session_key, ${columns.map((c) => `${rolledSessionColumns[c]} AS ${c}`).join(', ')}`,
-    'FROM session_hours',
-    `WHERE ${ROLLUP_SCOPE_SQL}`,
-    'GROUP BY session_key',
+    `SELECT session_key, ${columns.map((c) => `${rolledSessionColumns[c].sql} AS ${c}`).join(', ')}`,
+    'FROM (',
+    `  SELECT session_key, ${stored.join(', ')}`,
+    '  FROM session_summaries',
+    `  WHERE ${SITE} AND start_hour >= ${FROM} AND end_hour < ${TO}`,
+    `    AND session_key NOT IN (${PENDING_SESSIONS})`,
+    '  UNION ALL',
+    `  SELECT session_key, ${grouped.join(', ')}`,
+    '  FROM session_hours',
+    `  WHERE ${ROLLUP_SCOPE_SQL} AND session_key IN (${EDGE_SESSIONS} UNION ALL ${PENDING_SESSIONS})`,
+    '  GROUP BY session_key',
+    ')',
   ].join('\n')
 }

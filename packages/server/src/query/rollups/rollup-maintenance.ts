@@ -1,12 +1,13 @@
 /**
- * Keeping the rollups (`storage/events/migrations/003-rollups.ts`) equal to the raw events they sum when
- * raw events are deleted: a site's deletion deletes its rollup rows; retention deletes the whole hours
- * before the cutoff and rebuilds the hour the cutoff falls in from the events left in it.
+ * Keeping the rollups (`storage/events/migrations/003-rollups.ts` to `005-session-summaries.ts`) equal
+ * to the raw events they sum when raw events are deleted: a site's deletion deletes its rollup rows;
+ * retention deletes the whole hours before the cutoff, rebuilds the hour the cutoff falls in from the
+ * events left in it, and sends the folded sessions it cut back to be folded again.
  */
 
 import { toClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
-import { ROLLUP_TABLES, rollupInserts } from '../../storage/events/rollup-tables.js'
+import { ROLLUP_TABLES, rollupInserts, SESSION_FOLD_TABLES } from '../../storage/events/rollup-tables.js'
 
 const HOUR_MS = 3_600_000
 
@@ -18,7 +19,7 @@ const HOUR_MS = 3_600_000
  * on a loaded machine, during which the embedded store answers nothing else.
  */
 export async function deleteSiteRollups(events: EventsStore, siteId: number): Promise<void> {
-  for (const table of ROLLUP_TABLES) {
+  for (const table of [...ROLLUP_TABLES, ...SESSION_FOLD_TABLES]) {
     await events.command(
       `ALTER TABLE ${table} DELETE WHERE site_id = {site:UInt32} SETTINGS mutations_sync = 0`,
       { site: siteId },
@@ -29,7 +30,9 @@ export async function deleteSiteRollups(events: EventsStore, siteId: number): Pr
 /**
  * After a site's events before `cutoff` (epoch ms) were deleted: delete its rollup rows of the hours
  * before the cutoff's hour, and when the cutoff is inside an hour, roll that hour up again from the
- * events that remain in it.
+ * events that remain in it. Summaries of sessions that began in the deleted hours are deleted; the
+ * hours such a session has left are marked changed, so the next fold summarises what remains of it
+ * (readers group those hours meanwhile).
  */
 export async function expireRollups(events: EventsStore, siteId: number, cutoff: number): Promise<void> {
   const hour = Math.floor(cutoff / HOUR_MS) * HOUR_MS
@@ -39,8 +42,21 @@ export async function expireRollups(events: EventsStore, siteId: number, cutoff:
     hour: toClickHouseTime(hour),
     next: toClickHouseTime(hour + HOUR_MS),
   }
-  const before = partial ? "hour <= {hour:DateTime64(3, 'UTC')}" : "hour < {hour:DateTime64(3, 'UTC')}"
-  for (const table of ROLLUP_TABLES) {
+  const beforeOf = (column: string) => `${column} ${partial ? '<=' : '<'} {hour:DateTime64(3, 'UTC')}`
+  const before = beforeOf('hour')
+  await events.command(
+    `INSERT INTO session_changes
+     SELECT site_id, hour, now64(3, 'UTC'), toDateTime64(0, 3, 'UTC') FROM session_hours
+     WHERE site_id = {site:UInt32} AND NOT (${before}) AND session_key IN (
+       SELECT session_key FROM session_summaries WHERE site_id = {site:UInt32} AND ${beforeOf('start_hour')})
+     GROUP BY site_id, hour`,
+    params,
+  )
+  await events.command(
+    `DELETE FROM session_summaries WHERE site_id = {site:UInt32} AND ${beforeOf('start_hour')}`,
+    params,
+  )
+  for (const table of [...ROLLUP_TABLES, 'session_changes']) {
     await events.command(`DELETE FROM ${table} WHERE site_id = {site:UInt32} AND ${before}`, params)
   }
   if (!partial) return

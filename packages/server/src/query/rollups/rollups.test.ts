@@ -4,9 +4,11 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { channels } from '../../ingest/enrich/channel.js'
 import { openChdbStore } from '../../storage/events/chdb-store.js'
+import { fromClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import { eventRow } from '../../storage/events/event-row.fixture.js'
 import type { EventRow } from '../../storage/events/event-row.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
+import { foldSessions } from '../../storage/events/fold-sessions.js'
 import {
   backfillRollups,
   ROLLED_CHANNELS,
@@ -15,7 +17,7 @@ import {
 import { backfillSessionDimensionHours } from '../../storage/events/migrations/004-session-dimension-hours.js'
 import { migrateEvents } from '../../storage/events/migrations/index.js'
 import { refillByMonth } from '../../storage/events/migrations/refill-by-month.js'
-import { ROLLUP_TABLES, rollupInserts } from '../../storage/events/rollup-tables.js'
+import { ROLLUP_TABLES, rollupInserts, SESSION_FOLD_TABLES } from '../../storage/events/rollup-tables.js'
 import { type BreakdownName, compileBreakdown, queryBreakdown } from '../breakdown.js'
 import { compileCustomEventCount, queryCustomEventCount } from '../custom-event-count.js'
 import { compileEventNames, queryEventNames } from '../event-names.js'
@@ -147,6 +149,19 @@ async function reports(events: EventsStore, scope: ReportScope) {
 let dir: string
 let events: EventsStore
 
+/** The site's summaries, distinct sessions among them, and pending sessions (rows in changed hours). */
+async function summaryCounts(siteId: number) {
+  const [row] = await events.query<{ summaries: number; sessions: number; pending: number }>(
+    `SELECT (SELECT count() FROM session_summaries WHERE site_id = {site:UInt32}) AS summaries,
+       (SELECT uniqExact(session_key) FROM session_summaries WHERE site_id = {site:UInt32}) AS sessions,
+       (SELECT uniqExact(session_key) FROM session_hours WHERE site_id = {site:UInt32} AND hour IN (
+         SELECT hour FROM session_changes WHERE site_id = {site:UInt32}
+         GROUP BY hour HAVING max(changed_at) > max(folded_at))) AS pending`,
+    { site: siteId },
+  )
+  return { summaries: Number(row?.summaries), sessions: Number(row?.sessions), pending: Number(row?.pending) }
+}
+
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-rollups-'))
   events = await openChdbStore(dir)
@@ -195,6 +210,64 @@ describe('reports from the rollups', () => {
         await queryBreakdown(events, raw(scope), name),
       )
     }
+  })
+
+  it('read the summaries of folded sessions and group the rest, with the same figures', async () => {
+    const scopes = [
+      ...['UTC', 'Europe/Berlin', 'America/New_York'].map((timeZone) => scopeOf({ time_zone: timeZone })),
+      scopeOf({ start_date: '2026-03-29', end_date: '2026-03-29', time_zone: 'Europe/Berlin' }),
+      scopeOf({ start_date: '2026-03-26', end_date: '2026-04-02' }),
+    ]
+    expect(compileOverview(scopes[0] as ReportScope).sql).toContain('FROM session_summaries')
+    const expected = await Promise.all(scopes.map((scope) => reports(events, raw(scope))))
+    // Nothing folded yet, then the sessions closed before a time inside the range, then all.
+    for (const closedBefore of [null, '2026-03-29T12:00:00Z', '2026-04-03T00:00:00Z']) {
+      if (closedBefore) await foldSessions(events, { closedBefore: Date.parse(closedBefore), settleMs: 0 })
+      for (const [i, scope] of scopes.entries()) {
+        expect(await reports(events, scope), `${closedBefore} ${i}`).toEqual(expected[i])
+      }
+    }
+    expect(await summaryCounts(SITE)).toEqual({ summaries: 400, sessions: 400, pending: 0 })
+  })
+
+  it('refold a session when a late event changes it, its old summary unused meanwhile', async () => {
+    const [session] = await events.query<{
+      session_id: string
+      user_id: string
+      first: string
+      last: string
+    }>(
+      `SELECT session_id, any(user_id) AS user_id, min(timestamp) AS first, max(timestamp) AS last
+       FROM events WHERE site_id = {site:UInt32} GROUP BY session_id ORDER BY session_id LIMIT 1`,
+      { site: SITE },
+    )
+    const late = (instant: number) =>
+      eventRow({
+        site_id: SITE,
+        session_id: String(session?.session_id),
+        user_id: String(session?.user_id),
+        timestamp: new Date(instant).toISOString(),
+        type: 'pageview',
+        pathname: '/late',
+        country: '',
+        region: '',
+        city: '',
+      })
+    const first = Date.parse(fromClickHouseTime(String(session?.first)))
+    const last = Date.parse(fromClickHouseTime(String(session?.last)))
+    // Earlier than its first hour and later than its last: the summary's start and end both move.
+    await events.insert([late(first - 2 * 3_600_000), late(last + 2 * 3_600_000)])
+    const scope = scopeOf({ start_date: '2026-03-25', end_date: '2026-04-02' })
+    expect((await summaryCounts(SITE)).pending).toBeGreaterThan(0)
+    expect(await reports(events, scope)).toEqual(await reports(events, raw(scope)))
+    // Inserted just now: a default fold leaves the hours to settle; a settled fold refolds the session.
+    expect(await foldSessions(events, { closedBefore: Date.parse('2026-04-03T00:00:00Z') })).toEqual({
+      hours: 0,
+      chunks: 0,
+    })
+    await foldSessions(events, { closedBefore: Date.parse('2026-04-03T00:00:00Z'), settleMs: 0 })
+    expect(await summaryCounts(SITE)).toEqual({ summaries: 400, sessions: 400, pending: 0 })
+    expect(await reports(events, scope)).toEqual(await reports(events, raw(scope)))
   })
 
   it('read raw events for half-hour time zones, minute buckets, filters and breakdowns they do not hold', () => {
@@ -311,12 +384,21 @@ describe('reports from the rollups', () => {
         rolled.hours.find((point) => point.time === '2026-03-28T09:00:00.000Z')?.pageviews,
       ).toBeGreaterThan(0)
     }
+    // The sessions retention cut are folded again from what is left of them.
+    expect((await summaryCounts(OTHER_SITE)).pending).toBeGreaterThan(0)
+    await foldSessions(events, { closedBefore: Date.parse('2026-04-03T00:00:00Z'), settleMs: 0 })
+    const counts = await summaryCounts(OTHER_SITE)
+    expect(counts).toEqual({ summaries: counts.sessions, sessions: counts.sessions, pending: 0 })
+    const scope = scopeOf({ start_date: '2026-03-25', end_date: '2026-04-02' }, OTHER_SITE)
+    expect(await reports(events, scope)).toEqual(await reports(events, raw(scope)))
   })
 
   it('forget a deleted site (rollup rows in a background mutation)', async () => {
     await deleteSiteEvents(events, OTHER_SITE)
     const rollupRows = async () => {
-      const counts = ROLLUP_TABLES.map((t) => `(SELECT count() FROM ${t} WHERE site_id = {site:UInt32})`)
+      const counts = [...ROLLUP_TABLES, ...SESSION_FOLD_TABLES].map(
+        (t) => `(SELECT count() FROM ${t} WHERE site_id = {site:UInt32})`,
+      )
       const [row] = await events.query<{ rows: number }>(`SELECT ${counts.join(' + ')} AS rows`, {
         site: OTHER_SITE,
       })
@@ -330,8 +412,8 @@ describe('reports from the rollups', () => {
   })
 })
 
-describe('upgrading a data directory from before session_dimension_hours', () => {
-  it('backfills it from the stored events and moves the four dimensions out of event_hours', async () => {
+describe('upgrading a data directory from before session_dimension_hours and session_summaries', () => {
+  it('backfills both from the stored events and moves the four dimensions out of event_hours', async () => {
     // The directory as the release with migration 003 only left it: event_hours with country,
     // browser, operating system and device type rows, its view writing them; then a start.
     await events.command('DROP VIEW session_dimension_hours_view')
@@ -340,7 +422,13 @@ describe('upgrading a data directory from before session_dimension_hours', () =>
     const oldView = rollupTables.statements.find((statement) => statement.includes('event_hours_view'))
     await events.command(String(oldView))
     await backfillRollups(events)
-    await events.command("DELETE FROM pathlight_migrations WHERE name = '004-session-dimension-hours'")
+    // And from before session_summaries (005).
+    await events.command('DROP VIEW session_changes_view')
+    await events.command('DROP TABLE session_changes')
+    await events.command('DROP TABLE session_summaries')
+    await events.command(
+      "DELETE FROM pathlight_migrations WHERE name IN ('004-session-dimension-hours', '005-session-summaries')",
+    )
     const movedRows = async () => {
       const [row] = await events.query<{ rows: number }>(
         "SELECT count() AS rows FROM event_hours WHERE dimension IN ('country', 'browser', 'operating_system', 'device_type')",
@@ -357,6 +445,8 @@ describe('upgrading a data directory from before session_dimension_hours', () =>
       expect(rolled).toEqual(await queryBreakdown(events, raw(scope), name))
     }
     expect(await reports(events, scope)).toEqual(await reports(events, raw(scope)))
+    // Every stored session closed an hour ago is summarised.
+    expect(await summaryCounts(SITE)).toEqual({ summaries: 400, sessions: 400, pending: 0 })
     // New events no longer add those rows to event_hours.
     await events.insert(visits(33))
     expect(await movedRows()).toBe(0)

@@ -33,6 +33,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '002-replay',
         '003-rollups',
         '004-session-dimension-hours',
+        '005-session-summaries',
       ])
     })
 

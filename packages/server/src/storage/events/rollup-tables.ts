@@ -1,14 +1,18 @@
 /**
  * Every rollup table of the events store and how to refill them, across the migrations that made
  * them (`migrations/003-rollups.ts`: `session_hours`, `event_hours`;
- * `migrations/004-session-dimension-hours.ts`: `session_dimension_hours`), for the chores that must
- * reach all of them: deleting a site's rows, retention, benchmarks that merge parts.
+ * `migrations/004-session-dimension-hours.ts`: `session_dimension_hours`; `migrations/005-session-summaries.ts`:
+ * `session_summaries`, `session_changes`), for the chores that must reach all of them: deleting a site's
+ * rows, retention, benchmarks that merge parts.
  */
 import { SESSION_AND_EVENT_HOURS, sessionHoursInsert } from './migrations/003-rollups.js'
 import { eventHoursInsert, sessionDimensionHoursInsert } from './migrations/004-session-dimension-hours.js'
 
-/** The rollup tables' names. */
+/** The hourly rollup tables' names: the ones `rollupInserts` fills from events. */
 export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hours'] as const
+
+/** The tables of folded sessions (`fold-sessions.ts`), which follow `session_hours`, not events. */
+export const SESSION_FOLD_TABLES = ['session_summaries', 'session_changes'] as const
 
 /**
  * `INSERT ... SELECT` statements that roll up the events matching `where` (a condition on `events`)

@@ -52,8 +52,9 @@ export const ROLLED_CHANNELS = [
 
 const channelArray = `[${ROLLED_CHANNELS.map((name) => `'${name}'`).join(', ')}]`
 
-/** `session_hours.first_channel` back to the entry channel's name (as the aggregate over a session). */
-export const ENTRY_CHANNEL_SQL = `arrayElement(['', ${channelArray.slice(1, -1)}], toUInt8(positiveModulo(min(first_channel), 64)) + 1)`
+/** A session's `first_channel` (its hours' minimum: an SQL expression) back to the entry channel's name. */
+export const entryChannelOf = (firstChannel: string): string =>
+  `arrayElement(['', ${channelArray.slice(1, -1)}], toUInt8(positiveModulo(${firstChannel}, 64)) + 1)`
 
 /** An event's time and a text column as one UInt128: (epoch ms + 2^62) × 2^64 + cityHash64(text). */
 const packedTimeAnd = (column: string): string =>

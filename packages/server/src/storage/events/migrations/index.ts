@@ -7,6 +7,7 @@ import { eventsTable } from './001-events.js'
 import { replayTable } from './002-replay.js'
 import { rollupTables } from './003-rollups.js'
 import { sessionDimensionHoursTable } from './004-session-dimension-hours.js'
+import { sessionSummariesTables } from './005-session-summaries.js'
 
 export interface EventsMigration {
   name: string
@@ -20,6 +21,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   replayTable,
   rollupTables,
   sessionDimensionHoursTable,
+  sessionSummariesTables,
 ]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */

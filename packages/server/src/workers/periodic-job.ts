@@ -1,11 +1,13 @@
 /**
- * The retention job: runs a pass (`retention/expire-events.ts`) at start and then every `intervalMs`
- * (RETENTION_INTERVAL_MS, default 24 h). Passes never overlap; `stop()` cancels the next one and waits
- * for one in progress.
+ * A periodic job: runs a pass at start and then every `intervalMs`. Passes never overlap; `stop()`
+ * cancels the next one and waits for one in progress. The retention pass (`retention/expire-events.ts`,
+ * every RETENTION_INTERVAL_MS) and the session fold (`session-fold-pass.ts`, every
+ * SESSION_FOLD_INTERVAL_MS) run this way.
  */
 import type { Worker } from './webhook-worker.js'
 
-export function startRetentionJob(
+/** Start the job; a failed pass goes to `onError` and the next one runs as planned. */
+export function startPeriodicJob(
   pass: () => Promise<unknown>,
   options: { intervalMs: number; onError?: (error: unknown) => void },
 ): Worker {

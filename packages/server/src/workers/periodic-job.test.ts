@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { startRetentionJob } from './retention-job.js'
+import { startPeriodicJob } from './periodic-job.js'
 
 /** A promise and the function that resolves it. */
 function signal() {
@@ -10,13 +10,13 @@ function signal() {
   return { promise, resolve }
 }
 
-describe('startRetentionJob', () => {
+describe('startPeriodicJob', () => {
   it('runs a pass at start and then every interval, never two at once, and stops after the one running', async () => {
     let passes = 0
     let active = 0
     let overlapped = false
     const third = signal()
-    const job = startRetentionJob(
+    const job = startPeriodicJob(
       async () => {
         active++
         overlapped ||= active > 1
@@ -40,7 +40,7 @@ describe('startRetentionJob', () => {
     const errors: unknown[] = []
     const second = signal()
     let calls = 0
-    const job = startRetentionJob(
+    const job = startPeriodicJob(
       async () => {
         calls++
         if (calls === 2) second.resolve()

@@ -1,0 +1,66 @@
+/** The fold pass on real chDB and real Redis: one process at a time, under the lock. */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openChdbStore } from '../storage/events/chdb-store.js'
+import { eventRow } from '../storage/events/event-row.fixture.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import { SESSION_FOLD_LOCK, sessionFoldPass } from './session-fold-pass.js'
+
+const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', {
+  keyPrefix: `test:fold:${process.pid}:${Date.now()}:`,
+  lazyConnect: true,
+})
+let dir: string
+let events: EventsStore
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-fold-pass-'))
+  events = await openChdbStore(dir)
+  const at = Date.parse('2026-03-02T10:00:00Z')
+  await events.insert(
+    [0, 1, 2].map((i) =>
+      eventRow({ site_id: 5, session_id: `s-${i}`, timestamp: new Date(at + i * 3_600_000).toISOString() }),
+    ),
+  )
+})
+
+afterAll(async () => {
+  await redis.quit()
+  await events?.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const summaries = async () =>
+  Number((await events.query<{ n: number }>('SELECT count() AS n FROM session_summaries'))[0]?.n)
+
+describe('sessionFoldPass', () => {
+  it('skips while another process holds the lock, then folds and releases it', async () => {
+    const pass = sessionFoldPass(events, redis, { settleMs: 0 })
+    await redis.set(SESSION_FOLD_LOCK, 'another process', 'PX', 60_000)
+    expect(await pass()).toBeNull()
+    expect(await summaries()).toBe(0)
+    // The lock is someone else's: the pass left it.
+    expect(await redis.get(SESSION_FOLD_LOCK)).toBe('another process')
+    await redis.del(SESSION_FOLD_LOCK)
+    expect(await pass()).toEqual({ hours: 3, chunks: 1 })
+    expect(await summaries()).toBe(3)
+    expect(await redis.get(SESSION_FOLD_LOCK)).toBeNull()
+    // Nothing pending: the next pass folds nothing.
+    expect(await pass()).toEqual({ hours: 0, chunks: 0 })
+  })
+
+  it('folds without Redis, leaving hours inserted less than 5 minutes ago by default', async () => {
+    await events.insert([
+      eventRow({ site_id: 5, session_id: 's-late', timestamp: '2026-03-03T10:00:00.000Z' }),
+    ])
+    expect(await sessionFoldPass(events)()).toEqual({ hours: 0, chunks: 0 })
+    expect(await sessionFoldPass(events, undefined, { settleMs: 0 })()).toEqual({
+      hours: 1,
+      chunks: 1,
+    })
+    expect(await summaries()).toBe(4)
+  })
+})

@@ -1,0 +1,42 @@
+/**
+ * The session fold as the server runs it (`storage/events/fold-sessions.ts`, every
+ * SESSION_FOLD_INTERVAL_MS through `periodic-job.ts`). Two folds at once would write the same
+ * summaries twice, so with Redis (several processes sharing a ClickHouse server, which need Redis for
+ * their sessions anyway) a pass runs only while it holds the lock `pl:lock:session-fold` (under the
+ * configured key prefix), set with a random token and a 15-minute expiry, and deletes it only if the
+ * token is still its own; a pass that finds the lock taken skips. Without Redis there is one process,
+ * and the periodic job never overlaps its passes.
+ */
+import crypto from 'node:crypto'
+import type { Redis } from 'ioredis'
+import type { EventsStore } from '../storage/events/events-store.js'
+import { type FoldOptions, type FoldResult, foldSessions } from '../storage/events/fold-sessions.js'
+
+/** The lock's key (Redis adds the client's key prefix). */
+export const SESSION_FOLD_LOCK = 'pl:lock:session-fold'
+const LOCK_MS = 15 * 60_000
+const RELEASE =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+/**
+ * A pass: fold the sessions now, under the lock when `redis` is given.
+ * @param options the fold's (the server keeps the defaults)
+ * @returns the fold's result, or null when another process held the lock
+ * @throws the store's or Redis' error (the lock is released first)
+ */
+export function sessionFoldPass(
+  events: EventsStore,
+  redis?: Redis,
+  options: FoldOptions = {},
+): () => Promise<FoldResult | null> {
+  return async () => {
+    if (!redis) return foldSessions(events, options)
+    const token = crypto.randomUUID()
+    if ((await redis.set(SESSION_FOLD_LOCK, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return null
+    try {
+      return await foldSessions(events, options)
+    } finally {
+      await redis.eval(RELEASE, 1, SESSION_FOLD_LOCK, token)
+    }
+  }
+}
