@@ -263,7 +263,7 @@ describe('reports from the rollups', () => {
     // Inserted just now: a default fold leaves the hours to settle; a settled fold refolds the session.
     expect(await foldSessions(events, { closedBefore: Date.parse('2026-04-03T00:00:00Z') })).toEqual({
       hours: 0,
-      chunks: 0,
+      parts: 0,
     })
     await foldSessions(events, { closedBefore: Date.parse('2026-04-03T00:00:00Z'), settleMs: 0 })
     expect(await summaryCounts(SITE)).toEqual({ summaries: 400, sessions: 400, pending: 0 })
