@@ -54,7 +54,6 @@ import { ingestFacts } from './webhooks/ingest-facts.js'
 import { createOutbox, type Outbox } from './webhooks/outbox.js'
 import { postWebhook } from './webhooks/post-webhook.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js'
-import { startAlertScheduler } from './workers/alert-scheduler.js'
 import { startPeriodicJob } from './workers/periodic-job.js'
 import { sessionFoldPass } from './workers/session-fold-pass.js'
 import { startWebhookWorker } from './workers/webhook-worker.js'
@@ -239,8 +238,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
               pollMs: config.webhooks.pollMs,
               onError: (error) => console.error('webhook worker:', error),
             }),
-            startAlertScheduler(evaluate, {
+            startPeriodicJob(evaluate, {
               intervalMs: config.alertIntervalMs,
+              atStart: false,
               onError: (error) => console.error('alert scheduler:', error),
             }),
             startPeriodicJob(

@@ -52,4 +52,18 @@ describe('startPeriodicJob', () => {
     await job.stop()
     expect(errors).toEqual([new Error('store down')])
   })
+  it('with atStart false, waits one interval before the first pass', async () => {
+    let passes = 0
+    const job = startPeriodicJob(
+      async () => {
+        passes++
+      },
+      { intervalMs: 40, atStart: false },
+    )
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(passes).toBe(0)
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    await job.stop()
+    expect(passes).toBeGreaterThan(0)
+  })
 })
