@@ -11,7 +11,7 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { eventMetrics } from './metrics.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
-import { rolledSessionMetrics, rolledSessionsSubquery } from './rollups/rolled-sessions.js'
+import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
 import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
@@ -33,18 +33,16 @@ function rolledSeries(scope: ReportScope, unit: BucketUnit): boolean {
 
 export function compileTimeseries(scope: ReportScope, unit: BucketUnit): CompiledQuery {
   if (rolledSeries(scope, unit)) {
-    const sessions = rolledSessionsSubquery(['visitor_key', 'pageview_count'], (column) =>
-      bucketExpression(unit, column),
-    )
     return {
       sql: [
-        `SELECT bucket, ${rolledSessionMetrics.visitors.sql} AS visitors, count() AS sessions,`,
-        '  sum(pageview_count) AS pageviews',
-        `FROM (\n${sessions}\n)`,
+        `SELECT ${bucketExpression(unit, 'hour')} AS bucket, ${rolledEventMetrics.visitors} AS visitors,`,
+        `  ${rolledEventMetrics.sessions} AS sessions, ${rolledEventMetrics.pageviews} AS pageviews`,
+        'FROM event_hours',
+        `WHERE ${ROLLED_DIMENSION_SQL}`,
         'GROUP BY bucket',
         'ORDER BY bucket',
       ].join('\n'),
-      params: { ...scopeOf(scope).params, tz: scope.params.timeZone },
+      params: { ...scopeOf(scope).params, dimension: '', tz: scope.params.timeZone },
     }
   }
   const filters = filtersOf(scope)

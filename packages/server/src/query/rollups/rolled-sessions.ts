@@ -96,33 +96,23 @@ const EDGE_SESSIONS = `SELECT session_key FROM session_summaries
 /**
  * One row per session with an event in the range: `session_key` and `columns`, from the summaries and
  * the session-hours as the file's doc says. Placeholders `site`, `from`, `to` of the scope.
- * @param bucket for a time series: the SQL of the bucket of an hour column (`time-buckets.ts`); then
- *   the rows are per (bucket, session) with a `bucket` column, each holding the session's hours in that
- *   bucket, and only summaries of sessions inside one bucket are read as they are.
  */
-export function rolledSessionsSubquery(
-  columns: readonly RolledSessionColumn[],
-  bucket?: (column: string) => string,
-): string {
+export function rolledSessionsSubquery(columns: readonly RolledSessionColumn[]): string {
   const reads = [...new Set(columns.flatMap((column) => rolledSessionColumns[column].reads))]
   const stored = reads.map((column) => `${column} AS ${folded(column)}`)
   const grouped = reads.map((column) => `${SESSION_FOLDS[column]}(${column}) AS ${folded(column)}`)
-  const oneBucket = bucket ? `${bucket('start_hour')} = ${bucket('end_hour')}` : null
-  const split = bucket
-    ? ` UNION ALL SELECT session_key FROM session_summaries WHERE ${SITE} AND start_hour >= ${FROM} AND end_hour < ${TO} AND NOT (${oneBucket})`
-    : ''
   return [
-    `SELECT ${bucket ? 'bucket, ' : ''}session_key, ${columns.map((c) => `${rolledSessionColumns[c].sql} AS ${c}`).join(', ')}`,
+    `SELECT session_key, ${columns.map((c) => `${rolledSessionColumns[c].sql} AS ${c}`).join(', ')}`,
     'FROM (',
-    `  SELECT ${bucket ? `${bucket('start_hour')} AS bucket, ` : ''}session_key, ${stored.join(', ')}`,
+    `  SELECT session_key, ${stored.join(', ')}`,
     '  FROM session_summaries',
-    `  WHERE ${SITE} AND start_hour >= ${FROM} AND end_hour < ${TO}${oneBucket ? ` AND ${oneBucket}` : ''}`,
+    `  WHERE ${SITE} AND start_hour >= ${FROM} AND end_hour < ${TO}`,
     `    AND session_key NOT IN (${PENDING_SESSIONS})`,
     '  UNION ALL',
-    `  SELECT ${bucket ? `${bucket('hour')} AS bucket, ` : ''}session_key, ${grouped.join(', ')}`,
+    `  SELECT session_key, ${grouped.join(', ')}`,
     '  FROM session_hours',
-    `  WHERE ${ROLLUP_SCOPE_SQL} AND session_key IN (${EDGE_SESSIONS} UNION ALL ${PENDING_SESSIONS}${split})`,
-    `  GROUP BY ${bucket ? 'bucket, ' : ''}session_key`,
+    `  WHERE ${ROLLUP_SCOPE_SQL} AND session_key IN (${EDGE_SESSIONS} UNION ALL ${PENDING_SESSIONS})`,
+    '  GROUP BY session_key',
     ')',
   ].join('\n')
 }

@@ -184,7 +184,7 @@ describe('reports from the rollups', () => {
     async (timeZone) => {
       const scope = scopeOf({ time_zone: timeZone })
       expect(compileOverview(scope).sql).toContain('FROM session_hours')
-      expect(compileTimeseries(scope, 'day').sql).toContain('FROM session_summaries')
+      expect(compileTimeseries(scope, 'day').sql).toContain('FROM event_hours')
       expect(compileCustomEventCount(scope).sql).toContain('FROM event_hours')
       expect(compileEventNames(scope).sql).toContain('FROM event_hours')
       for (const name of eventBreakdowns)
