@@ -5,12 +5,16 @@
  */
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
 import { foldSessions } from '../../packages/server/src/storage/events/fold-sessions.js'
-import { ROLLUP_TABLES, SESSION_FOLD_TABLES } from '../../packages/server/src/storage/events/rollup-tables.js'
+import {
+  PAGE_ROLLUP_TABLES,
+  ROLLUP_TABLES,
+  SESSION_FOLD_TABLES,
+} from '../../packages/server/src/storage/events/rollup-tables.js'
 
 /** Fold (no settling time), then `OPTIMIZE TABLE ... FINAL` the events and every rollup table. */
 export async function settleRollups(events: EventsStore): Promise<void> {
   await foldSessions(events, { settleMs: 0 })
-  for (const table of ['events', ...ROLLUP_TABLES, ...SESSION_FOLD_TABLES]) {
+  for (const table of ['events', ...ROLLUP_TABLES, ...PAGE_ROLLUP_TABLES, ...SESSION_FOLD_TABLES]) {
     await events.command(`OPTIMIZE TABLE ${table} FINAL`)
   }
 }

@@ -22,7 +22,8 @@ import { eventMetrics, sessionMetrics } from './metrics.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { isSessionDimensionColumn, rolledDimensionBreakdownSql } from './rollups/rolled-dimensions.js'
-import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
+import { rolledEventMetrics } from './rollups/rolled-events.js'
+import { rolledPagesParams, rolledPagesSql } from './rollups/rolled-pages.js'
 import {
   isRolledSessionColumn,
   rolledSessionMetrics,
@@ -169,7 +170,7 @@ export function compileBreakdown(
 
 /**
  * An event breakdown from the rollups when they hold the dimension and the scope allows (see
- * `rollups/rollup-scope.ts`), else null: pages from `event_hours`, the others from
+ * `rollups/rollup-scope.ts`), else null: pages from `page_months`, `page_days` and `event_hours`, the others from
  * `session_dimension_hours`; visitors and sessions are `uniqCombined64` estimates (within 1 %), the
  * rest exact. Session breakdowns the rollups hold come from `session_hours` in `compileBreakdown`.
  */
@@ -189,48 +190,43 @@ function compileRolledBreakdown(
       params: { ...params, ...filters.params },
     }
   }
-  // `event_hours` holds pathnames of pageviews (the pages breakdown) besides totals and event names.
+  // Pathnames of pageviews (the pages breakdown) by month, day and hour (`rollups/rolled-pages.ts`).
   if (dimension.column !== 'pathname' || !rollupsServeDimension(scope, dimension.column)) {
     return null
   }
   const filters = compileFilters(scope.params.filters, 'value')
-  const where = `${ROLLED_DIMENSION_SQL}${filters.event === null ? '' : ` AND ${filters.event}`}`
-  const sql = dimension.pageviewsOnly
-    ? rolledByPageviewsSql(where, counts, page)
-    : [
-        `SELECT value, ${selectCounts(rolledEventMetrics, counts)}, count() OVER () AS total_values`,
-        'FROM event_hours',
-        `WHERE ${where}`,
-        'GROUP BY value',
-        'ORDER BY visitors DESC, value ASC',
-        page,
-      ].join('\n')
-  return { sql, params: { ...params, ...filters.params, dimension: dimension.column } }
+  return {
+    sql: rolledPagesBreakdownSql(filters.event, counts, page),
+    params: { ...params, ...filters.params, ...rolledPagesParams(scope) },
+  }
 }
 
 /**
- * A breakdown of `event_hours` rows matching `where`, ranked by their exact pageview sums. With
- * pageviews alone no state is merged; with visitors or sessions, the page's values are picked first
- * and only their states merged (merging states is the cost; a year's top 10 pages: 276 -> 180 ms).
+ * The pages breakdown from the rolled pathnames matching `condition` (on `value`; null for all),
+ * ranked by their exact pageview sums. With pageviews alone no state is merged; with visitors or
+ * sessions, the page's paths are picked first and only their states read and merged (merging states is
+ * the cost: a year's top 10 pages from `event_hours` 276 -> 180 ms).
  */
-function rolledByPageviewsSql(where: string, counts: BreakdownCounts, page: string): string {
+function rolledPagesBreakdownSql(condition: string | null, counts: BreakdownCounts, page: string): string {
+  const rows = (extra: string | null) =>
+    `(\n${rolledPagesSql([condition, extra].filter((c) => c !== null).join(' AND ') || null)}\n)`
   if (counts.every((count) => count === 'pageviews')) {
     return [
       `SELECT value, ${rolledEventMetrics.pageviews} AS pageviews, count() OVER () AS total_values`,
-      'FROM event_hours',
-      `WHERE ${where}`,
+      `FROM ${rows(null)}`,
       'GROUP BY value',
       'ORDER BY pageviews DESC, value ASC',
       page,
     ].join('\n')
   }
+  const pagePaths = [
+    `SELECT value FROM ${rows(null)}`,
+    `GROUP BY value ORDER BY ${rolledEventMetrics.pageviews} DESC, value ASC ${page}`,
+  ].join('\n')
   return [
     `SELECT value, ${selectCounts(rolledEventMetrics, counts)},`,
-    `  (SELECT uniqExact(value) FROM event_hours WHERE ${where}) AS total_values`,
-    'FROM event_hours',
-    `WHERE ${where} AND value IN (`,
-    `  SELECT value FROM event_hours WHERE ${where}`,
-    `  GROUP BY value ORDER BY ${rolledEventMetrics.pageviews} DESC, value ASC ${page})`,
+    `  (SELECT uniqExact(value) FROM ${rows(null)}) AS total_values`,
+    `FROM ${rows(`value IN (${pagePaths})`)}`,
     'GROUP BY value',
     'ORDER BY pageviews DESC, value ASC',
   ].join('\n')

@@ -1,15 +1,24 @@
 /**
- * Keeping the rollups (`storage/events/migrations/003-rollups.ts` to `005-session-summaries.ts`) equal
- * to the raw events they sum when raw events are deleted: a site's deletion deletes its rollup rows;
+ * Keeping the rollups (`storage/events/migrations/003-rollups.ts` to `006-page-days.ts`) equal to the
+ * raw events they sum when raw events are deleted: a site's deletion deletes its rollup rows;
  * retention deletes the whole hours before the cutoff, rebuilds the hour the cutoff falls in from the
- * events left in it, and sends the folded sessions it cut back to be folded again.
+ * events left in it, does the same for the pages' days and months from the grain below, and sends the
+ * folded sessions it cut back to be folded again.
  */
 
 import { toClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
-import { ROLLUP_TABLES, rollupInserts, SESSION_FOLD_TABLES } from '../../storage/events/rollup-tables.js'
+import { pageDaysInsert, pageMonthsInsert } from '../../storage/events/migrations/006-page-days.js'
+import {
+  PAGE_ROLLUP_TABLES,
+  ROLLUP_TABLES,
+  rollupInserts,
+  SESSION_FOLD_TABLES,
+} from '../../storage/events/rollup-tables.js'
+import { startOfMonth, startOfNextMonth } from './rolled-pages.js'
 
 const HOUR_MS = 3_600_000
+const DAY_MS = 24 * HOUR_MS
 
 /**
  * Delete every rollup row of a site (after its raw events), as background mutations: the statement
@@ -19,7 +28,7 @@ const HOUR_MS = 3_600_000
  * on a loaded machine, during which the embedded store answers nothing else.
  */
 export async function deleteSiteRollups(events: EventsStore, siteId: number): Promise<void> {
-  for (const table of [...ROLLUP_TABLES, ...SESSION_FOLD_TABLES]) {
+  for (const table of [...ROLLUP_TABLES, ...PAGE_ROLLUP_TABLES, ...SESSION_FOLD_TABLES]) {
     await events.command(
       `ALTER TABLE ${table} DELETE WHERE site_id = {site:UInt32} SETTINGS mutations_sync = 0`,
       { site: siteId },
@@ -59,8 +68,52 @@ export async function expireRollups(events: EventsStore, siteId: number, cutoff:
   for (const table of [...ROLLUP_TABLES, 'session_changes']) {
     await events.command(`DELETE FROM ${table} WHERE site_id = {site:UInt32} AND ${before}`, params)
   }
-  if (!partial) return
-  const remaining =
-    "site_id = {site:UInt32} AND timestamp >= {hour:DateTime64(3, 'UTC')} AND timestamp < {next:DateTime64(3, 'UTC')}"
-  for (const statement of rollupInserts(remaining)) await events.command(statement, params)
+  if (partial) {
+    const remaining =
+      "site_id = {site:UInt32} AND timestamp >= {hour:DateTime64(3, 'UTC')} AND timestamp < {next:DateTime64(3, 'UTC')}"
+    for (const statement of rollupInserts(remaining)) await events.command(statement, params)
+  }
+  await expirePageRollups(events, siteId, cutoff)
+}
+
+/**
+ * After `event_hours` was cut at `cutoff`: delete the site's `page_days` and `page_months` rows before
+ * the cutoff's day and month, and rebuild the day and month the cutoff falls in from the grain below
+ * (`event_hours`, then `page_days`). The day's rebuild passes on to `page_months` through its view, as
+ * the cutoff hour's refill did; the month's rebuild, last, replaces whatever they added to it.
+ */
+async function expirePageRollups(events: EventsStore, siteId: number, cutoff: number): Promise<void> {
+  const day = Math.floor(cutoff / DAY_MS) * DAY_MS
+  const month = startOfMonth(cutoff)
+  const within = (column: string) =>
+    `site_id = {site:UInt32} AND ${column} >= {start:DateTime64(3, 'UTC')} AND ${column} < {end:DateTime64(3, 'UTC')}`
+  const grains = [
+    {
+      table: 'page_days',
+      column: 'day',
+      start: day,
+      end: day + DAY_MS,
+      refill: pageDaysInsert(within('hour')),
+    },
+    {
+      table: 'page_months',
+      column: 'month',
+      start: month,
+      end: startOfNextMonth(month),
+      refill: pageMonthsInsert(within('day')),
+    },
+  ]
+  for (const grain of grains) {
+    const partial = grain.start !== cutoff
+    const params = {
+      site: siteId,
+      start: toClickHouseTime(grain.start),
+      end: toClickHouseTime(grain.end),
+    }
+    await events.command(
+      `DELETE FROM ${grain.table} WHERE site_id = {site:UInt32} AND ${grain.column} ${partial ? '<=' : '<'} {start:DateTime64(3, 'UTC')}`,
+      params,
+    )
+    if (partial) await events.command(grain.refill, params)
+  }
 }

@@ -17,7 +17,12 @@ import {
 import { backfillSessionDimensionHours } from '../../storage/events/migrations/004-session-dimension-hours.js'
 import { migrateEvents } from '../../storage/events/migrations/index.js'
 import { refillByMonth } from '../../storage/events/migrations/refill-by-month.js'
-import { ROLLUP_TABLES, rollupInserts, SESSION_FOLD_TABLES } from '../../storage/events/rollup-tables.js'
+import {
+  PAGE_ROLLUP_TABLES,
+  ROLLUP_TABLES,
+  rollupInserts,
+  SESSION_FOLD_TABLES,
+} from '../../storage/events/rollup-tables.js'
 import { type BreakdownName, compileBreakdown, queryBreakdown } from '../breakdown.js'
 import { compileCustomEventCount, queryCustomEventCount } from '../custom-event-count.js'
 import { compileEventNames, queryEventNames } from '../event-names.js'
@@ -55,19 +60,20 @@ const referrerOf = (channel: 'Direct' | 'Organic Search' | 'Referral' | 'Email')
 })
 
 /**
- * 400 sessions of 150 visitors from 2026-03-26 to 2026-04-01 (Europe/Berlin changes to summer time on
- * 2026-03-29), 1 to 8 events 1 to 40 minutes apart, so that many sessions cross hours, days and the
- * ranges' edges; every event type; distinct timestamps (ties would let `argMin` pick either row).
+ * 400 sessions of 150 visitors over `days` days from `from` (by default 2026-03-26 to 2026-04-01;
+ * Europe/Berlin changes to summer time on 2026-03-29), 1 to 8 events 1 to 40 minutes apart, so that
+ * many sessions cross hours, days and the ranges' edges; every event type; distinct timestamps (ties
+ * would let `argMin` pick either row).
  */
-function visits(siteId: number): EventRow[] {
+function visits(siteId: number, from = '2026-03-26T00:00:00Z', days = 6): EventRow[] {
   const random = seeded(siteId)
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T
   const rows: EventRow[] = []
-  const start = Date.parse('2026-03-26T00:00:00Z')
+  const start = Date.parse(from)
   for (let s = 0; s < 400; s++) {
     const visitor = `visitor-${siteId}-${Math.floor(random() * 150)}`
     const session = `session-${siteId}-${s}`
-    let at = start + Math.floor(random() * 6 * 24 * 60) * MINUTE + s
+    let at = start + Math.floor(random() * days * 24 * 60) * MINUTE + s
     const count = 1 + Math.floor(random() * 8)
     const browser = pick(['Chrome', 'Firefox', 'Safari'])
     const country = pick(['DE', 'US', 'FR', ''])
@@ -368,7 +374,8 @@ describe('reports from the rollups', () => {
     const scope = scopeOf({ time_zone: 'Europe/Berlin' })
     const before = await reports(events, scope)
     // The statements retention uses to rebuild an hour, over every month: what the views wrote.
-    await refillByMonth(events, ROLLUP_TABLES, rollupInserts)
+    // `event_hours`' inserts pass on to the pages' days and months through their views.
+    await refillByMonth(events, [...ROLLUP_TABLES, ...PAGE_ROLLUP_TABLES], rollupInserts)
     await backfillSessionDimensionHours(events)
     expect(await reports(events, scope)).toEqual(before)
   })
@@ -396,7 +403,7 @@ describe('reports from the rollups', () => {
   it('forget a deleted site (rollup rows in a background mutation)', async () => {
     await deleteSiteEvents(events, OTHER_SITE)
     const rollupRows = async () => {
-      const counts = [...ROLLUP_TABLES, ...SESSION_FOLD_TABLES].map(
+      const counts = [...ROLLUP_TABLES, ...PAGE_ROLLUP_TABLES, ...SESSION_FOLD_TABLES].map(
         (t) => `(SELECT count() FROM ${t} WHERE site_id = {site:UInt32})`,
       )
       const [row] = await events.query<{ rows: number }>(`SELECT ${counts.join(' + ')} AS rows`, {
@@ -412,10 +419,85 @@ describe('reports from the rollups', () => {
   })
 })
 
+describe('the pages breakdown over months', () => {
+  const MONTHS_SITE = 34
+  /** Rows of the site in the pages' month rollup. */
+  const monthRows = async () => {
+    const [row] = await events.query<{ rows: number }>(
+      'SELECT count() AS rows FROM page_months WHERE site_id = {site:UInt32}',
+      { site: MONTHS_SITE },
+    )
+    return Number(row?.rows)
+  }
+  /** Each page of 3 pages' rows, rolled and raw, over the range in the time zone. */
+  const pagesOf = async (query: Record<string, string>) => {
+    const pages = []
+    for (const page of ['1', '2', '3']) {
+      const scope = scopeOf({ limit: '3', page, ...query }, MONTHS_SITE)
+      pages.push({
+        rolled: await queryBreakdown(events, scope, 'pages'),
+        raw: await queryBreakdown(events, raw(scope), 'pages'),
+        pageviews: await queryBreakdown(events, scope, 'pages', ['pageviews']),
+      })
+    }
+    return pages
+  }
+
+  beforeAll(async () => {
+    // 400 sessions from 2026-01-10 to 2026-04-20, in two inserts.
+    const rows = visits(MONTHS_SITE, '2026-01-10T00:00:00Z', 100)
+    await events.insert(rows.slice(0, 200))
+    await events.insert(rows.slice(200))
+  })
+
+  it.each(['UTC', 'Europe/Berlin', 'America/New_York'])(
+    'read whole months, the days and the hours outside them, as the hours alone answer (%s)',
+    async (timeZone) => {
+      const query = { start_date: '2026-01-15', end_date: '2026-04-10', time_zone: timeZone }
+      expect(compileBreakdown(scopeOf(query), 'pages').sql).toMatch(
+        /FROM page_months[\s\S]*FROM page_days[\s\S]*FROM event_hours/,
+      )
+      expect(await monthRows()).toBeGreaterThan(0)
+      for (const { rolled, raw: fromEvents, pageviews } of await pagesOf(query)) {
+        expect(rolled).toEqual(fromEvents)
+        expect(pageviews.rows.map((row) => [row.value, row.pageviews])).toEqual(
+          rolled.rows.map((row) => [row.value, row.pageviews]),
+        )
+      }
+      // A filter on the pathname reads the same rollups.
+      const filtered = scopeOf(
+        { ...query, filters: JSON.stringify([{ parameter: 'pathname', type: 'contains', value: ['blog'] }]) },
+        MONTHS_SITE,
+      )
+      expect(compileBreakdown(filtered, 'pages').sql).toContain('FROM page_months')
+      const rolled = await queryBreakdown(events, filtered, 'pages')
+      expect(rolled.rows.map((row) => row.value).sort()).toEqual(['/blog/a', '/blog/b'])
+      expect(rolled).toEqual(await queryBreakdown(events, raw(filtered), 'pages'))
+    },
+  )
+
+  it("follow retention into the middle of a month and then to a month's start", async () => {
+    const whole = { start_date: '2026-01-01', end_date: '2026-04-30' }
+    for (const cutoff of ['2026-02-17T09:25:00Z', '2026-03-01T00:00:00Z']) {
+      await deleteExpiredEvents(events, MONTHS_SITE, Date.parse(cutoff))
+      for (const timeZone of ['UTC', 'Europe/Berlin']) {
+        for (const { rolled, raw: fromEvents } of await pagesOf({ ...whole, time_zone: timeZone })) {
+          expect(rolled, `${cutoff} ${timeZone}`).toEqual(fromEvents)
+        }
+      }
+    }
+    expect((await pagesOf(whole))[0]?.rolled.rows.length).toBeGreaterThan(0)
+  })
+})
+
 describe('upgrading a data directory from before session_dimension_hours and session_summaries', () => {
   it('backfills both from the stored events and moves the four dimensions out of event_hours', async () => {
     // The directory as the release with migration 003 only left it: event_hours with country,
     // browser, operating system and device type rows, its view writing them; then a start.
+    for (const table of PAGE_ROLLUP_TABLES) {
+      await events.command(`DROP VIEW ${table}_view`)
+      await events.command(`DROP TABLE ${table}`)
+    }
     await events.command('DROP VIEW session_dimension_hours_view')
     await events.command('DROP TABLE session_dimension_hours')
     await events.command('DROP VIEW event_hours_view')
@@ -427,7 +509,7 @@ describe('upgrading a data directory from before session_dimension_hours and ses
     await events.command('DROP TABLE session_changes')
     await events.command('DROP TABLE session_summaries')
     await events.command(
-      "DELETE FROM pathlight_migrations WHERE name IN ('004-session-dimension-hours', '005-session-summaries')",
+      "DELETE FROM pathlight_migrations WHERE name IN ('004-session-dimension-hours', '005-session-summaries', '006-page-days')",
     )
     const movedRows = async () => {
       const [row] = await events.query<{ rows: number }>(

@@ -1,15 +1,22 @@
 /**
  * Every rollup table of the events store and how to refill them, across the migrations that made
  * them (`migrations/003-rollups.ts`: `session_hours`, `event_hours`;
- * `migrations/004-session-dimension-hours.ts`: `session_dimension_hours`; `migrations/005-session-summaries.ts`:
- * `session_summaries`, `session_changes`), for the chores that must reach all of them: deleting a site's
- * rows, retention, benchmarks that merge parts.
+ * `migrations/004-session-dimension-hours.ts`: `session_dimension_hours`;
+ * `migrations/005-session-summaries.ts`: `session_summaries`, `session_changes`;
+ * `migrations/006-page-days.ts`: `page_days`, `page_months`), for the chores that must reach all of
+ * them: deleting a site's rows, retention, benchmarks that merge parts.
  */
 import { SESSION_AND_EVENT_HOURS, sessionHoursInsert } from './migrations/003-rollups.js'
 import { eventHoursInsert, sessionDimensionHoursInsert } from './migrations/004-session-dimension-hours.js'
 
 /** The hourly rollup tables' names: the ones `rollupInserts` fills from events. */
 export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hours'] as const
+
+/**
+ * The pages breakdown's day and month rollups, which follow `event_hours` through chained views (an
+ * insert into `event_hours`, such as `rollupInserts`', reaches them too).
+ */
+export { PAGE_ROLLUP_TABLES } from './migrations/006-page-days.js'
 
 /** The tables of folded sessions (`fold-sessions.ts`), which follow `session_hours`, not events. */
 export const SESSION_FOLD_TABLES = ['session_summaries', 'session_changes'] as const

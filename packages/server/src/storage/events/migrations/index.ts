@@ -8,6 +8,7 @@ import { replayTable } from './002-replay.js'
 import { rollupTables } from './003-rollups.js'
 import { sessionDimensionHoursTable } from './004-session-dimension-hours.js'
 import { sessionSummariesTables } from './005-session-summaries.js'
+import { pageDaysTable } from './006-page-days.js'
 
 export interface EventsMigration {
   name: string
@@ -22,6 +23,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   rollupTables,
   sessionDimensionHoursTable,
   sessionSummariesTables,
+  pageDaysTable,
 ]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */
