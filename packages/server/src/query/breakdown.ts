@@ -203,9 +203,11 @@ function compileRolledBreakdown(
 
 /**
  * The pages breakdown from the rolled pathnames matching `condition` (on `value`; null for all),
- * ranked by their exact pageview sums. With pageviews alone no state is merged; with visitors or
- * sessions, the page's paths are picked first and only their states read and merged (merging states is
- * the cost: a year's top 10 pages from `event_hours` 276 -> 180 ms).
+ * ranked by their exact pageview sums. With pageviews alone no state is merged. With visitors or
+ * sessions, one scan ranks the paths and counts them (a scalar subquery: the page's paths and the
+ * number of paths), and only the page's paths' states are read and merged: merging states is the cost
+ * (10 M events, a year's 50 rows: 157 ms p50 with the page picked by an `IN` subquery in each part,
+ * 122 with the scalar; over 30 days 106 against 56).
  */
 function rolledPagesBreakdownSql(condition: string | null, counts: BreakdownCounts, page: string): string {
   const rows = (extra: string | null) =>
@@ -219,14 +221,13 @@ function rolledPagesBreakdownSql(condition: string | null, counts: BreakdownCoun
       page,
     ].join('\n')
   }
-  const pagePaths = [
-    `SELECT value FROM ${rows(null)}`,
-    `GROUP BY value ORDER BY ${rolledEventMetrics.pageviews} DESC, value ASC ${page}`,
-  ].join('\n')
   return [
-    `SELECT value, ${selectCounts(rolledEventMetrics, counts)},`,
-    `  (SELECT uniqExact(value) FROM ${rows(null)}) AS total_values`,
-    `FROM ${rows(`value IN (${pagePaths})`)}`,
+    'WITH (SELECT (groupArray(value), any(total)) FROM (',
+    `  SELECT value, count() OVER () AS total FROM ${rows(null)}`,
+    `  GROUP BY value ORDER BY ${rolledEventMetrics.pageviews} DESC, value ASC ${page}`,
+    ')) AS ranked',
+    `SELECT value, ${selectCounts(rolledEventMetrics, counts)}, ranked.2 AS total_values`,
+    `FROM ${rows('value IN ranked.1')}`,
     'GROUP BY value',
     'ORDER BY pageviews DESC, value ASC',
   ].join('\n')
