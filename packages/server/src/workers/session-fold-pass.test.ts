@@ -45,32 +45,37 @@ describe('sessionFoldPass', () => {
     // The lock is someone else's: the pass left it.
     expect(await redis.get(SESSION_FOLD_LOCK)).toBe('another process')
     await redis.del(SESSION_FOLD_LOCK)
-    expect(await pass()).toEqual({ hours: 3, parts: 1 })
+    // March is closed: its pages' month is sealed too.
+    expect(await pass()).toEqual({ hours: 3, parts: 1, sealedMonths: 1 })
     expect(await summaries()).toBe(3)
+    expect(
+      Number((await events.query<{ n: number }>('SELECT count() AS n FROM page_months'))[0]?.n),
+    ).toBeGreaterThan(0)
     expect(await redis.get(SESSION_FOLD_LOCK)).toBeNull()
-    // Nothing pending: the next pass folds nothing.
-    expect(await pass()).toEqual({ hours: 0, parts: 0 })
+    // Nothing pending: the next pass folds and seals nothing.
+    expect(await pass()).toEqual({ hours: 0, parts: 0, sealedMonths: 0 })
   })
 
   it('folds without Redis, leaving hours inserted less than 5 minutes ago by default', async () => {
     await events.insert([
       eventRow({ site_id: 5, session_id: 's-late', timestamp: '2026-03-03T10:00:00.000Z' }),
     ])
-    expect(await sessionFoldPass(events)()).toEqual({ hours: 0, parts: 0 })
+    expect(await sessionFoldPass(events)()).toEqual({ hours: 0, parts: 0, sealedMonths: 0 })
     expect(await sessionFoldPass(events, undefined, { settleMs: 0 })()).toEqual({
       hours: 1,
       parts: 1,
+      sealedMonths: 1,
     })
     expect(await summaries()).toBe(4)
   })
-  it('queues two passes of one process: the second finds the sessions folded', async () => {
+  it('queues two passes of one process: the second finds the sessions folded and the month sealed', async () => {
     await events.insert([
       eventRow({ site_id: 5, session_id: 's-twice', timestamp: '2026-03-04T10:00:00.000Z' }),
     ])
     const pass = sessionFoldPass(events, undefined, { settleMs: 0 })
     expect(await Promise.all([pass(), pass()])).toEqual([
-      { hours: 1, parts: 1 },
-      { hours: 0, parts: 0 },
+      { hours: 1, parts: 1, sealedMonths: 1 },
+      { hours: 0, parts: 0, sealedMonths: 0 },
     ])
     expect(await summaries()).toBe(5)
   })

@@ -1,11 +1,12 @@
 /**
  * The pages breakdown's rows from the rollups at three grains (`storage/events/migrations/006-page-days.ts`):
- * a range of whole UTC hours is read as its whole UTC months from `page_months`, its other whole UTC
- * days from `page_days`, and its other hours from `event_hours`. Each grain's rows carry `value` (the
- * pathname), `pageview_count` (exact) and the `uniqCombined64` states `visitor_state` and
- * `session_state`; merging the states of all three is the union of the hours' sets, so the answers
- * equal those of the hours alone. A year in a whole-hour time zone is about 11 months, 30 days and 24
- * hours per path instead of 8,760 hours.
+ * a range of whole UTC hours is read as its whole sealed UTC months from `page_months`, its other whole
+ * UTC days (months not sealed, or not sealed since their last insert, among them:
+ * `storage/events/seal-page-months.ts`) from `page_days`, and its other hours from `event_hours`. Each
+ * grain's rows carry `value` (the pathname), `pageview_count` (exact) and the `uniqCombined64` states
+ * `visitor_state` and `session_state`; merging the states of all three is the union of the hours'
+ * sets, so the answers equal those of the hours alone. A year in a whole-hour time zone is about 11
+ * months, 30 days and 24 hours per path instead of 8,760 hours.
  */
 import { toClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import type { ReportScope } from '../report-scope.js'
@@ -31,7 +32,7 @@ export const startOfMonth = (ms: number): number => {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)
 }
 /** The start of the UTC month after the one holding `ms` (epoch ms). */
-export const startOfNextMonth = (ms: number): number => {
+const startOfNextMonth = (ms: number): number => {
   const date = new Date(ms)
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)
 }
@@ -65,6 +66,19 @@ const time = (name: string) => `{${name}:DateTime64(3, 'UTC')}`
 const COLUMNS = 'pageview_count, visitor_state, session_state'
 
 /**
+ * The site's months sealed since their last insert (an `IN` subquery): their `page_months` rows hold
+ * all their days. `session_changes` has a row per site and hour inserted into.
+ */
+const SEALED_MONTHS_SQL = `SELECT s.month FROM (
+    SELECT month, max(sealed_at) AS sealed FROM page_month_seals WHERE site_id = {site:UInt32} GROUP BY month
+  ) AS s
+  LEFT JOIN (
+    SELECT toDateTime(toStartOfMonth(hour), 'UTC') AS month, max(changed_at) AS changed FROM session_changes
+    WHERE site_id = {site:UInt32} GROUP BY month
+  ) AS c ON s.month = c.month
+  WHERE c.changed <= s.sealed`
+
+/**
  * The rows of the scope's range at the three grains, columns `value`, `pageview_count`,
  * `visitor_state`, `session_state` (a `UNION ALL`, to be read as a subquery), placeholders `site`,
  * `from`, `to` and `rolledPagesParams`'.
@@ -75,11 +89,14 @@ export function rolledPagesSql(condition: string | null): string {
   const and = condition === null ? '' : ` AND ${condition}`
   return [
     `SELECT pathname AS value, ${COLUMNS} FROM page_months`,
-    `WHERE site_id = {site:UInt32} AND month >= ${time('month_from')} AND month < ${time('month_to')}${and}`,
+    `WHERE site_id = {site:UInt32} AND month >= ${time('month_from')} AND month < ${time('month_to')}`,
+    `  AND month IN (${SEALED_MONTHS_SQL})${and}`,
     'UNION ALL',
     `SELECT pathname AS value, ${COLUMNS} FROM page_days`,
     `WHERE site_id = {site:UInt32} AND (day >= ${time('day_from')} AND day < ${time('month_from')}`,
-    `  OR day >= ${time('month_to')} AND day < ${time('day_to')})${and}`,
+    `  OR day >= ${time('month_to')} AND day < ${time('day_to')}`,
+    `  OR day >= ${time('month_from')} AND day < ${time('month_to')}`,
+    `    AND toDateTime(toStartOfMonth(day), 'UTC') NOT IN (${SEALED_MONTHS_SQL}))${and}`,
     'UNION ALL',
     `SELECT value, ${COLUMNS} FROM event_hours`,
     `WHERE site_id = {site:UInt32} AND dimension = 'pathname' AND (hour >= ${time('from')} AND hour < ${time('day_from')}`,

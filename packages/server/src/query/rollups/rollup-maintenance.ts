@@ -2,20 +2,20 @@
  * Keeping the rollups (`storage/events/migrations/003-rollups.ts` to `006-page-days.ts`) equal to the
  * raw events they sum when raw events are deleted: a site's deletion deletes its rollup rows;
  * retention deletes the whole hours before the cutoff, rebuilds the hour the cutoff falls in from the
- * events left in it, does the same for the pages' days and months from the grain below, and sends the
- * folded sessions it cut back to be folded again.
+ * events left in it, does the same for the pages' days, unseals the pages' months it reaches, and sends
+ * the folded sessions it cut back to be folded again.
  */
 
 import { toClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
-import { pageDaysInsert, pageMonthsInsert } from '../../storage/events/migrations/006-page-days.js'
+import { pageDaysInsert } from '../../storage/events/migrations/006-page-days.js'
 import {
   PAGE_ROLLUP_TABLES,
   ROLLUP_TABLES,
   rollupInserts,
   SESSION_FOLD_TABLES,
 } from '../../storage/events/rollup-tables.js'
-import { startOfMonth, startOfNextMonth } from './rolled-pages.js'
+import { startOfMonth } from './rolled-pages.js'
 
 const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
@@ -77,43 +77,37 @@ export async function expireRollups(events: EventsStore, siteId: number, cutoff:
 }
 
 /**
- * After `event_hours` was cut at `cutoff`: delete the site's `page_days` and `page_months` rows before
- * the cutoff's day and month, and rebuild the day and month the cutoff falls in from the grain below
- * (`event_hours`, then `page_days`). The day's rebuild passes on to `page_months` through its view, as
- * the cutoff hour's refill did; the month's rebuild, last, replaces whatever they added to it.
+ * After `event_hours` was cut at `cutoff`: delete the site's `page_days` rows before the cutoff's day
+ * and rebuild that day from `event_hours` when the cutoff is inside it; delete its sealed months up to
+ * the cutoff's (before it, when the cutoff starts a month) with their seals: readers take the cutoff's
+ * month from `page_days` until the fold pass seals it again (`storage/events/seal-page-months.ts`).
  */
 async function expirePageRollups(events: EventsStore, siteId: number, cutoff: number): Promise<void> {
   const day = Math.floor(cutoff / DAY_MS) * DAY_MS
   const month = startOfMonth(cutoff)
-  const within = (column: string) =>
-    `site_id = {site:UInt32} AND ${column} >= {start:DateTime64(3, 'UTC')} AND ${column} < {end:DateTime64(3, 'UTC')}`
-  const grains = [
-    {
-      table: 'page_days',
-      column: 'day',
-      start: day,
-      end: day + DAY_MS,
-      refill: pageDaysInsert(within('hour')),
-    },
-    {
-      table: 'page_months',
-      column: 'month',
-      start: month,
-      end: startOfNextMonth(month),
-      refill: pageMonthsInsert(within('day')),
-    },
-  ]
-  for (const grain of grains) {
-    const partial = grain.start !== cutoff
-    const params = {
-      site: siteId,
-      start: toClickHouseTime(grain.start),
-      end: toClickHouseTime(grain.end),
-    }
+  const params = {
+    site: siteId,
+    day: toClickHouseTime(day),
+    next: toClickHouseTime(day + DAY_MS),
+    month: toClickHouseTime(month),
+  }
+  const partialDay = day !== cutoff
+  await events.command(
+    `DELETE FROM page_days WHERE site_id = {site:UInt32} AND day ${partialDay ? '<=' : '<'} {day:DateTime64(3, 'UTC')}`,
+    params,
+  )
+  if (partialDay) {
     await events.command(
-      `DELETE FROM ${grain.table} WHERE site_id = {site:UInt32} AND ${grain.column} ${partial ? '<=' : '<'} {start:DateTime64(3, 'UTC')}`,
+      pageDaysInsert(
+        "site_id = {site:UInt32} AND hour >= {day:DateTime64(3, 'UTC')} AND hour < {next:DateTime64(3, 'UTC')}",
+      ),
       params,
     )
-    if (partial) await events.command(grain.refill, params)
+  }
+  for (const table of ['page_months', 'page_month_seals']) {
+    await events.command(
+      `DELETE FROM ${table} WHERE site_id = {site:UInt32} AND month ${month === cutoff ? '<' : '<='} {month:DateTime64(3, 'UTC')}`,
+      params,
+    )
   }
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -23,6 +24,7 @@ import {
   rollupInserts,
   SESSION_FOLD_TABLES,
 } from '../../storage/events/rollup-tables.js'
+import { sealPageMonths } from '../../storage/events/seal-page-months.js'
 import { type BreakdownName, compileBreakdown, queryBreakdown } from '../breakdown.js'
 import { compileCustomEventCount, queryCustomEventCount } from '../custom-event-count.js'
 import { compileEventNames, queryEventNames } from '../event-names.js'
@@ -429,7 +431,7 @@ describe('the pages breakdown over months', () => {
     )
     return Number(row?.rows)
   }
-  /** Each page of 3 pages' rows, rolled and raw, over the range in the time zone. */
+  /** Pages of 3 rows, rolled, raw and by pageviews alone, over the range in the time zone. */
   const pagesOf = async (query: Record<string, string>) => {
     const pages = []
     for (const page of ['1', '2', '3']) {
@@ -442,6 +444,17 @@ describe('the pages breakdown over months', () => {
     }
     return pages
   }
+  /** Every page rolled equals raw, and ranks by the same pageviews as the pageviews-only answer. */
+  const expectPagesAsRaw = async (query: Record<string, string>, label = '') => {
+    for (const { rolled, raw: fromEvents, pageviews } of await pagesOf(query)) {
+      expect(rolled, label).toEqual(fromEvents)
+      expect(pageviews.rows.map((row) => [row.value, row.pageviews])).toEqual(
+        rolled.rows.map((row) => [row.value, row.pageviews]),
+      )
+    }
+  }
+  const timeZones = ['UTC', 'Europe/Berlin', 'America/New_York']
+  const range = { start_date: '2026-01-15', end_date: '2026-04-10' }
 
   beforeAll(async () => {
     // 400 sessions from 2026-01-10 to 2026-04-20, in two inserts.
@@ -450,20 +463,21 @@ describe('the pages breakdown over months', () => {
     await events.insert(rows.slice(200))
   })
 
-  it.each(['UTC', 'Europe/Berlin', 'America/New_York'])(
-    'read whole months, the days and the hours outside them, as the hours alone answer (%s)',
+  it('read months not sealed yet from their days', async () => {
+    expect(await monthRows()).toBe(0)
+    for (const timeZone of timeZones) await expectPagesAsRaw({ ...range, time_zone: timeZone }, timeZone)
+  })
+
+  it.each(timeZones)(
+    'read sealed whole months, the days and the hours outside them, as the hours alone answer (%s)',
     async (timeZone) => {
-      const query = { start_date: '2026-01-15', end_date: '2026-04-10', time_zone: timeZone }
+      await sealPageMonths(events, { settleMs: 0 })
+      expect(await monthRows()).toBeGreaterThan(0)
+      const query = { ...range, time_zone: timeZone }
       expect(compileBreakdown(scopeOf(query), 'pages').sql).toMatch(
         /FROM page_months[\s\S]*FROM page_days[\s\S]*FROM event_hours/,
       )
-      expect(await monthRows()).toBeGreaterThan(0)
-      for (const { rolled, raw: fromEvents, pageviews } of await pagesOf(query)) {
-        expect(rolled).toEqual(fromEvents)
-        expect(pageviews.rows.map((row) => [row.value, row.pageviews])).toEqual(
-          rolled.rows.map((row) => [row.value, row.pageviews]),
-        )
-      }
+      await expectPagesAsRaw(query)
       // A filter on the pathname reads the same rollups.
       const filtered = scopeOf(
         { ...query, filters: JSON.stringify([{ parameter: 'pathname', type: 'contains', value: ['blog'] }]) },
@@ -476,13 +490,33 @@ describe('the pages breakdown over months', () => {
     },
   )
 
-  it("follow retention into the middle of a month and then to a month's start", async () => {
+  it('read a sealed month inserted into since from its days, until sealed again', async () => {
+    await sealPageMonths(events, { settleMs: 0 })
+    const late = eventRow({
+      site_id: MONTHS_SITE,
+      session_id: 'late-in-february',
+      timestamp: '2026-02-11T10:00:00.000Z',
+      pathname: '/late',
+    })
+    await events.insert([late, { ...late, event_id: crypto.randomUUID(), pathname: '/blog/a' }])
+    const query = { ...range, time_zone: 'Europe/Berlin', limit: '10' }
+    const withLate = await queryBreakdown(events, scopeOf(query, MONTHS_SITE), 'pages')
+    expect(withLate.rows.map((row) => row.value)).toContain('/late')
+    expect(withLate).toEqual(await queryBreakdown(events, raw(scopeOf(query, MONTHS_SITE)), 'pages'))
+    // The seal waits until the month has had no insert for the settling time.
+    expect(await sealPageMonths(events, { settleMs: 60_000 })).toBe(0)
+    expect(await sealPageMonths(events, { settleMs: 0 })).toBe(1)
+    expect(await queryBreakdown(events, scopeOf(query, MONTHS_SITE), 'pages')).toEqual(withLate)
+  })
+
+  it("follow retention into the middle of a month and to a month's start, then sealed again", async () => {
     const whole = { start_date: '2026-01-01', end_date: '2026-04-30' }
     for (const cutoff of ['2026-02-17T09:25:00Z', '2026-03-01T00:00:00Z']) {
       await deleteExpiredEvents(events, MONTHS_SITE, Date.parse(cutoff))
-      for (const timeZone of ['UTC', 'Europe/Berlin']) {
-        for (const { rolled, raw: fromEvents } of await pagesOf({ ...whole, time_zone: timeZone })) {
-          expect(rolled, `${cutoff} ${timeZone}`).toEqual(fromEvents)
+      for (const sealed of [false, true]) {
+        if (sealed) await sealPageMonths(events, { settleMs: 0 })
+        for (const timeZone of ['UTC', 'Europe/Berlin']) {
+          await expectPagesAsRaw({ ...whole, time_zone: timeZone }, `${cutoff} ${timeZone} ${sealed}`)
         }
       }
     }
@@ -494,10 +528,8 @@ describe('upgrading a data directory from before session_dimension_hours and ses
   it('backfills both from the stored events and moves the four dimensions out of event_hours', async () => {
     // The directory as the release with migration 003 only left it: event_hours with country,
     // browser, operating system and device type rows, its view writing them; then a start.
-    for (const table of PAGE_ROLLUP_TABLES) {
-      await events.command(`DROP VIEW ${table}_view`)
-      await events.command(`DROP TABLE ${table}`)
-    }
+    await events.command('DROP VIEW page_days_view')
+    for (const table of PAGE_ROLLUP_TABLES) await events.command(`DROP TABLE ${table}`)
     await events.command('DROP VIEW session_dimension_hours_view')
     await events.command('DROP TABLE session_dimension_hours')
     await events.command('DROP VIEW event_hours_view')

@@ -1,0 +1,98 @@
+/**
+ * Sealing months into `page_months` (migration `006-page-days.ts`): the pages' rollup of whole closed
+ * UTC months, one row per (site, month, pathname), rolled up from `page_days` by the server's fold pass
+ * instead of a view, so that inserts do not rewrite a month's states (96 KiB HyperLogLogs for busy
+ * paths) with every part they make.
+ *
+ * Which months: `session_changes` has, per (site, hour), the time of the last insert into
+ * `session_hours`, which every insert of events (and every backfill or refill) makes for the hours it
+ * touches, as it makes its rows of `event_hours` and `page_days`. A month of a site is sealed when
+ * `page_month_seals` records a `sealed_at` at least its hours' latest change; readers
+ * (`query/rollups/rolled-pages.ts`, `SEALED_MONTHS_SQL`) read sealed months from `page_months` and the
+ * others from `page_days`. A seal takes the months before the current one whose latest change is
+ * `settleMs` old or more and not yet sealed at it: it deletes their old rows (when there are any),
+ * rolls their days up again, and records the latest change it saw first, so an insert it missed makes
+ * the month unsealed again. Why `settleMs` (default 5 minutes, as the fold's): an insert stamped before
+ * the seal read the month but committed after would be sealed unseen.
+ */
+import { toClickHouseTime } from './clickhouse-time.js'
+import type { EventsStore } from './events-store.js'
+import { DEFAULT_SETTLE_MS } from './fold-sessions.js'
+
+/** Options of `sealPageMonths`. */
+export interface SealOptions {
+  /** Seal only months without inserts for this long (ms; 0: every closed month). Default 5 minutes. */
+  settleMs?: number
+  /** Seal months that start before this (epoch ms). Default: the start of the store's current month. */
+  before?: number
+}
+
+/** The (site, month) pairs to seal: closed, settled, and changed since sealed (or never sealed). */
+const MONTHS_TO_SEAL = `SELECT c.site_id AS site_id, c.month AS month, c.last_change AS last_change FROM (
+    SELECT site_id, toDateTime(toStartOfMonth(hour), 'UTC') AS month, max(changed_at) AS last_change
+    FROM session_changes
+    GROUP BY site_id, month
+    HAVING month < {before:DateTime('UTC')} AND last_change <= {settled:DateTime64(3, 'UTC')}
+  ) AS c
+  LEFT JOIN (SELECT site_id, month, max(sealed_at) AS sealed FROM page_month_seals GROUP BY site_id, month) AS s
+    ON c.site_id = s.site_id AND c.month = s.month
+  WHERE s.sealed < c.last_change
+  ORDER BY month, site_id`
+
+/** The seal running or queued last on each store object. */
+const sealing = new WeakMap<EventsStore, Promise<unknown>>()
+
+/**
+ * Seal the closed months changed since they were last sealed (see the file's doc), after any seal this
+ * process started on `store` before (two at once would both write a month's rows). Across processes the
+ * server's pass takes a lock (`workers/session-fold-pass.ts`).
+ * @returns the number of (site, month) pairs sealed
+ * @throws the store's error; what was not sealed stays read from `page_days` and is sealed next time
+ */
+export function sealPageMonths(store: EventsStore, options: SealOptions = {}): Promise<number> {
+  const previous = sealing.get(store) ?? Promise.resolve()
+  const next = previous.catch(() => undefined).then(() => sealOnce(store, options))
+  sealing.set(store, next)
+  return next
+}
+
+async function sealOnce(store: EventsStore, options: SealOptions): Promise<number> {
+  const [clock] = await store.query<{ before: string; settled: string }>(
+    `SELECT toDateTime(toStartOfMonth(now('UTC')), 'UTC') AS before,
+       now64(3, 'UTC') - toIntervalMillisecond({settle:UInt64}) AS settled`,
+    { settle: options.settleMs ?? DEFAULT_SETTLE_MS },
+  )
+  const params = {
+    before:
+      options.before === undefined ? String(clock?.before) : toClickHouseTime(options.before).slice(0, 19),
+    settled: String(clock?.settled),
+  }
+  const months = await store.query<{ site_id: number; month: string; last_change: string }>(
+    MONTHS_TO_SEAL,
+    params,
+  )
+  for (const { site_id: site, month, last_change: lastChange } of months) {
+    const pair = { site: Number(site), month: String(month), sealed: String(lastChange) }
+    const where = "site_id = {site:UInt32} AND month = {month:DateTime('UTC')}"
+    const [existing] = await store.query<{ n: number }>(
+      `SELECT count() AS n FROM page_months WHERE ${where}`,
+      pair,
+    )
+    // A lightweight DELETE rewrites parts (seconds on a loaded table): only for a month sealed before.
+    if (Number(existing?.n ?? 0) > 0) await store.command(`DELETE FROM page_months WHERE ${where}`, pair)
+    await store.command(
+      `INSERT INTO page_months
+       SELECT site_id, toDateTime(toStartOfMonth(day), 'UTC') AS month, pathname, sum(pageview_count),
+         uniqCombined64MergeState(visitor_state), uniqCombined64MergeState(session_state)
+       FROM page_days
+       WHERE site_id = {site:UInt32} AND day >= {month:DateTime('UTC')} AND day < {month:DateTime('UTC')} + INTERVAL 1 MONTH
+       GROUP BY site_id, month, pathname`,
+      pair,
+    )
+    await store.command(
+      `INSERT INTO page_month_seals VALUES ({site:UInt32}, {month:DateTime('UTC')}, {sealed:DateTime64(3, 'UTC')})`,
+      pair,
+    )
+  }
+  return months.length
+}
