@@ -66,17 +66,12 @@ const time = (name: string) => `{${name}:DateTime64(3, 'UTC')}`
 const COLUMNS = 'pageview_count, visitor_state, session_state'
 
 /**
- * The site's months sealed since their last insert (an `IN` subquery): their `page_months` rows hold
- * all their days. `session_changes` has a row per site and hour inserted into.
+ * The site's months of the range sealed since their last insert (an `IN` subquery over a row per site
+ * and month): their `page_months` rows hold all their days.
  */
-const SEALED_MONTHS_SQL = `SELECT s.month FROM (
-    SELECT month, max(sealed_at) AS sealed FROM page_month_seals WHERE site_id = {site:UInt32} GROUP BY month
-  ) AS s
-  LEFT JOIN (
-    SELECT toDateTime(toStartOfMonth(hour), 'UTC') AS month, max(changed_at) AS changed FROM session_changes
-    WHERE site_id = {site:UInt32} GROUP BY month
-  ) AS c ON s.month = c.month
-  WHERE c.changed <= s.sealed`
+const SEALED_MONTHS_SQL = `SELECT month FROM page_month_seals
+  WHERE site_id = {site:UInt32} AND month >= ${time('month_from')} AND month < ${time('month_to')}
+  GROUP BY month HAVING max(sealed_at) >= max(changed_at)`
 
 /**
  * The rows of the scope's range at the three grains, columns `value`, `pageview_count`,

@@ -78,9 +78,10 @@ export async function expireRollups(events: EventsStore, siteId: number, cutoff:
 
 /**
  * After `event_hours` was cut at `cutoff`: delete the site's `page_days` rows before the cutoff's day
- * and rebuild that day from `event_hours` when the cutoff is inside it; delete its sealed months up to
- * the cutoff's (before it, when the cutoff starts a month) with their seals: readers take the cutoff's
- * month from `page_days` until the fold pass seals it again (`storage/events/seal-page-months.ts`).
+ * and rebuild that day from `event_hours` when the cutoff is inside it (its view marks the month
+ * changed); delete the sealed months before the cutoff's with their seals, and when the cutoff is
+ * inside a month, mark that month changed before deleting its rows: readers take it from `page_days`
+ * until the fold pass seals it again (`storage/events/seal-page-months.ts`).
  */
 async function expirePageRollups(events: EventsStore, siteId: number, cutoff: number): Promise<void> {
   const day = Math.floor(cutoff / DAY_MS) * DAY_MS
@@ -104,10 +105,22 @@ async function expirePageRollups(events: EventsStore, siteId: number, cutoff: nu
       params,
     )
   }
-  for (const table of ['page_months', 'page_month_seals']) {
+  const partialMonth = month !== cutoff
+  if (partialMonth) {
     await events.command(
-      `DELETE FROM ${table} WHERE site_id = {site:UInt32} AND month ${month === cutoff ? '<' : '<='} {month:DateTime64(3, 'UTC')}`,
+      `INSERT INTO page_month_seals (site_id, month, changed_at, sealed_at)
+       VALUES ({site:UInt32}, {month:DateTime64(3, 'UTC')}, now64(3, 'UTC'), toDateTime64(0, 3, 'UTC'))`,
       params,
     )
   }
+  const through = (column: string, last: boolean) =>
+    `${column} ${last ? '<=' : '<'} {month:DateTime64(3, 'UTC')}`
+  await events.command(
+    `DELETE FROM page_months WHERE site_id = {site:UInt32} AND ${through('month', partialMonth)}`,
+    params,
+  )
+  await events.command(
+    `DELETE FROM page_month_seals WHERE site_id = {site:UInt32} AND ${through('month', false)}`,
+    params,
+  )
 }

@@ -529,6 +529,7 @@ describe('upgrading a data directory from before session_dimension_hours and ses
     // The directory as the release with migration 003 only left it: event_hours with country,
     // browser, operating system and device type rows, its view writing them; then a start.
     await events.command('DROP VIEW page_days_view')
+    await events.command('DROP VIEW page_month_changes_view')
     for (const table of PAGE_ROLLUP_TABLES) await events.command(`DROP TABLE ${table}`)
     await events.command('DROP VIEW session_dimension_hours_view')
     await events.command('DROP TABLE session_dimension_hours')

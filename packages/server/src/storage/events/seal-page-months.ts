@@ -4,16 +4,15 @@
  * instead of a view, so that inserts do not rewrite a month's states (96 KiB HyperLogLogs for busy
  * paths) with every part they make.
  *
- * Which months: `session_changes` has, per (site, hour), the time of the last insert into
- * `session_hours`, which every insert of events (and every backfill or refill) makes for the hours it
- * touches, as it makes its rows of `event_hours` and `page_days`. A month of a site is sealed when
- * `page_month_seals` records a `sealed_at` at least its hours' latest change; readers
- * (`query/rollups/rolled-pages.ts`, `SEALED_MONTHS_SQL`) read sealed months from `page_months` and the
- * others from `page_days`. A seal takes the months before the current one whose latest change is
- * `settleMs` old or more and not yet sealed at it: it deletes their old rows (when there are any),
- * rolls their days up again, and records the latest change it saw first, so an insert it missed makes
- * the month unsealed again. Why `settleMs` (default 5 minutes, as the fold's): an insert stamped before
- * the seal read the month but committed after would be sealed unseen.
+ * Which months: `page_month_seals` has per (site, month) the time of the last insert into `page_days`
+ * (`changed_at`, kept by a view: every insert of events, backfill or refill reaches `page_days` through
+ * `event_hours`) and the last change a seal saw (`sealed_at`). A month is sealed while
+ * `sealed_at >= changed_at`; readers (`query/rollups/rolled-pages.ts`) read sealed months from
+ * `page_months` and the others from `page_days`. A seal takes the months before the current one whose
+ * last change is `settleMs` old or more and not sealed at it: it deletes their old rows (when there are
+ * any), rolls their days up again, and records the last change it saw before reading them, so an insert
+ * it missed leaves the month unsealed. Why `settleMs` (default 5 minutes, as the fold's): an insert
+ * stamped before the seal read the month but committed after would be sealed unseen.
  */
 import { toClickHouseTime } from './clickhouse-time.js'
 import type { EventsStore } from './events-store.js'
@@ -28,15 +27,10 @@ export interface SealOptions {
 }
 
 /** The (site, month) pairs to seal: closed, settled, and changed since sealed (or never sealed). */
-const MONTHS_TO_SEAL = `SELECT c.site_id AS site_id, c.month AS month, c.last_change AS last_change FROM (
-    SELECT site_id, toDateTime(toStartOfMonth(hour), 'UTC') AS month, max(changed_at) AS last_change
-    FROM session_changes
-    GROUP BY site_id, month
-    HAVING month < {before:DateTime('UTC')} AND last_change <= {settled:DateTime64(3, 'UTC')}
-  ) AS c
-  LEFT JOIN (SELECT site_id, month, max(sealed_at) AS sealed FROM page_month_seals GROUP BY site_id, month) AS s
-    ON c.site_id = s.site_id AND c.month = s.month
-  WHERE s.sealed < c.last_change
+const MONTHS_TO_SEAL = `SELECT site_id, month, max(changed_at) AS last_change FROM page_month_seals
+  GROUP BY site_id, month
+  HAVING month < {before:DateTime('UTC')} AND last_change <= {settled:DateTime64(3, 'UTC')}
+    AND max(sealed_at) < last_change
   ORDER BY month, site_id`
 
 /** The seal running or queued last on each store object. */
@@ -90,7 +84,8 @@ async function sealOnce(store: EventsStore, options: SealOptions): Promise<numbe
       pair,
     )
     await store.command(
-      `INSERT INTO page_month_seals VALUES ({site:UInt32}, {month:DateTime('UTC')}, {sealed:DateTime64(3, 'UTC')})`,
+      `INSERT INTO page_month_seals (site_id, month, changed_at, sealed_at)
+       VALUES ({site:UInt32}, {month:DateTime('UTC')}, {sealed:DateTime64(3, 'UTC')}, {sealed:DateTime64(3, 'UTC')})`,
       pair,
     )
   }

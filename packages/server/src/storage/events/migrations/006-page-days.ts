@@ -7,11 +7,12 @@
  *   `event_hours`, by its own view on `events`, a backfill or retention's refill, passes its pathname
  *   rows on, already grouped by hour, so the view merges a few states per inserted block).
  * - `page_months` holds closed months only, written once from `page_days` by the server's fold pass
- *   (`../seal-page-months.ts`), which records in `page_month_seals` the month's last change it saw
- *   (`session_changes`); a month inserted into since is read from its days until sealed again. A view
- *   here cost 9 µs of CPU per inserted event in the store (200,000 events in 5,000-row inserts: 47-58
- *   against 38-48 µs with the day view alone): every insert rewrote the current month's states,
- *   HyperLogLogs of 96 KiB for busy paths, in the merges of the parts it made.
+ *   (`../seal-page-months.ts`). `page_month_seals` has per (site, month) the last insert into
+ *   `page_days` (`changed_at`, kept by a view) and the last one a seal saw (`sealed_at`); a month inserted
+ *   into since is read from its days until sealed again. A view filling `page_months` cost 9 µs of CPU
+ *   per inserted event in the store (200,000 events in 5,000-row inserts: 47-58 against 38-48 µs with
+ *   the day view alone): every insert rewrote the current month's states, HyperLogLogs of 96 KiB for
+ *   busy paths, in the merges of the parts it made.
  *
  * Why: the pages breakdown with visitors or sessions (the API's default) merged one state per hour and
  * path of the range from `event_hours`, 8,760 per path over a year, and `event_hours`, sorted by hour,
@@ -56,7 +57,7 @@ const pageDaysGroup = 'GROUP BY site_id, day, pathname'
 export const pageDaysInsert = (where: string): string =>
   `INSERT INTO page_days ${pageDaysSelect} WHERE dimension = 'pathname' AND ${where} ${pageDaysGroup}`
 
-/** Migration 006: the tables, the view of `page_days`, and the backfill. */
+/** Migration 006: the tables, the views filling `page_days` and marking changed months, the backfill. */
 export const pageDaysTable = {
   name: '006-page-days',
   statements: [
@@ -85,10 +86,16 @@ export const pageDaysTable = {
     `CREATE TABLE IF NOT EXISTS page_month_seals (
       site_id UInt32,
       month DateTime('UTC'),
+      changed_at SimpleAggregateFunction(max, DateTime64(3, 'UTC')),
       sealed_at SimpleAggregateFunction(max, DateTime64(3, 'UTC'))
     )
     ENGINE = AggregatingMergeTree
     ORDER BY (site_id, month)`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS page_month_changes_view TO page_month_seals AS
+     SELECT site_id, toDateTime(toStartOfMonth(day), 'UTC') AS month, now64(3, 'UTC') AS changed_at,
+       toDateTime64(0, 3, 'UTC') AS sealed_at
+     FROM page_days
+     GROUP BY site_id, month`,
   ],
   backfill: backfillPageRollups,
 } as const
