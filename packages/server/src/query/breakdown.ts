@@ -23,7 +23,7 @@ import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { isSessionDimensionColumn, rolledDimensionBreakdownSql } from './rollups/rolled-dimensions.js'
 import { rolledEventMetrics } from './rollups/rolled-events.js'
-import { rolledPagesParams, rolledPagesSql } from './rollups/rolled-pages.js'
+import { rolledPagesParams, rolledPagesSql, SEALED_MONTHS_WITH } from './rollups/rolled-pages.js'
 import {
   isRolledSessionColumn,
   rolledSessionMetrics,
@@ -214,6 +214,7 @@ function rolledPagesBreakdownSql(condition: string | null, counts: BreakdownCoun
     `(\n${rolledPagesSql([condition, extra].filter((c) => c !== null).join(' AND ') || null)}\n)`
   if (counts.every((count) => count === 'pageviews')) {
     return [
+      `WITH ${SEALED_MONTHS_WITH}`,
       `SELECT value, ${rolledEventMetrics.pageviews} AS pageviews, count() OVER () AS total_values`,
       `FROM ${rows(null)}`,
       'GROUP BY value',
@@ -222,7 +223,8 @@ function rolledPagesBreakdownSql(condition: string | null, counts: BreakdownCoun
     ].join('\n')
   }
   return [
-    'WITH (SELECT (groupArray(value), any(total)) FROM (',
+    `WITH ${SEALED_MONTHS_WITH},`,
+    '(SELECT (groupArray(value), any(total)) FROM (',
     `  SELECT value, count() OVER () AS total FROM ${rows(null)}`,
     `  GROUP BY value ORDER BY ${rolledEventMetrics.pageviews} DESC, value ASC ${page}`,
     ')) AS ranked',

@@ -66,17 +66,21 @@ const time = (name: string) => `{${name}:DateTime64(3, 'UTC')}`
 const COLUMNS = 'pageview_count, visitor_state, session_state'
 
 /**
- * The site's months of the range sealed since their last insert (an `IN` subquery over a row per site
- * and month): their `page_months` rows hold all their days.
+ * The `WITH` item `rolledPagesSql` needs: `sealed_months`, the site's months of the range sealed since
+ * their last insert (their `page_months` rows hold all their days), computed once per query as an
+ * array from a row per site and month (as an `IN` subquery in each part instead, 10 M events, a year's
+ * 8 pages took 118-129 ms p50 where this took 89-114 in the next run).
  */
-const SEALED_MONTHS_SQL = `SELECT month FROM page_month_seals
-  WHERE site_id = {site:UInt32} AND month >= ${time('month_from')} AND month < ${time('month_to')}
-  GROUP BY month HAVING max(sealed_at) >= max(changed_at)`
+export const SEALED_MONTHS_WITH = `(SELECT groupArray(month) FROM (
+    SELECT month FROM page_month_seals
+    WHERE site_id = {site:UInt32} AND month >= ${time('month_from')} AND month < ${time('month_to')}
+    GROUP BY month HAVING max(sealed_at) >= max(changed_at)
+  )) AS sealed_months`
 
 /**
  * The rows of the scope's range at the three grains, columns `value`, `pageview_count`,
- * `visitor_state`, `session_state` (a `UNION ALL`, to be read as a subquery), placeholders `site`,
- * `from`, `to` and `rolledPagesParams`'.
+ * `visitor_state`, `session_state` (a `UNION ALL`, to be read as a subquery of a query that starts
+ * `WITH ${SEALED_MONTHS_WITH}`), placeholders `site`, `from`, `to` and `rolledPagesParams`'.
  * @param condition on `value`, applied in each part so that the tables' sort keys (site, pathname,
  *   time) pick the paths' rows; null for none
  */
@@ -85,13 +89,13 @@ export function rolledPagesSql(condition: string | null): string {
   return [
     `SELECT pathname AS value, ${COLUMNS} FROM page_months`,
     `WHERE site_id = {site:UInt32} AND month >= ${time('month_from')} AND month < ${time('month_to')}`,
-    `  AND month IN (${SEALED_MONTHS_SQL})${and}`,
+    `  AND has(sealed_months, month)${and}`,
     'UNION ALL',
     `SELECT pathname AS value, ${COLUMNS} FROM page_days`,
     `WHERE site_id = {site:UInt32} AND (day >= ${time('day_from')} AND day < ${time('month_from')}`,
     `  OR day >= ${time('month_to')} AND day < ${time('day_to')}`,
     `  OR day >= ${time('month_from')} AND day < ${time('month_to')}`,
-    `    AND toDateTime(toStartOfMonth(day), 'UTC') NOT IN (${SEALED_MONTHS_SQL}))${and}`,
+    `    AND NOT has(sealed_months, toDateTime(toStartOfMonth(day), 'UTC')))${and}`,
     'UNION ALL',
     `SELECT value, ${COLUMNS} FROM event_hours`,
     `WHERE site_id = {site:UInt32} AND dimension = 'pathname' AND (hour >= ${time('from')} AND hour < ${time('day_from')}`,
