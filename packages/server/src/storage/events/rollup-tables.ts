@@ -13,8 +13,9 @@ import { eventHoursInsert, sessionDimensionHoursInsert } from './migrations/004-
 export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hours'] as const
 
 /**
- * The pages breakdown's day and month rollups, which follow `event_hours` through chained views (an
- * insert into `event_hours`, such as `rollupInserts`', reaches them too).
+ * The pages breakdown's day and month rollups and the months' seals: `page_days` follows `event_hours`
+ * through a chained view (an insert into `event_hours`, such as `rollupInserts`', reaches it too);
+ * `page_months` is written by `seal-page-months.ts`.
  */
 export { PAGE_ROLLUP_TABLES } from './migrations/006-page-days.js'
 
