@@ -33,6 +33,7 @@
  */
 import { toClickHouseTime } from './clickhouse-time.js'
 import type { EventsStore } from './events-store.js'
+import { createStoreQueue } from './store-queue.js'
 
 /** How long an hour must have had no insert before it is folded, by default (ms). */
 export const DEFAULT_SETTLE_MS = 5 * 60_000
@@ -92,8 +93,8 @@ const folds = Object.entries(SESSION_FOLDS)
   .map(([column, fold]) => `${fold}(${column})`)
   .join(', ')
 
-/** The fold running or queued last on each store object. */
-const folding = new WeakMap<EventsStore, Promise<unknown>>()
+/** Folds of one process, one at a time per store object. */
+const folding = createStoreQueue()
 
 /**
  * Fold the sessions of the pending hours before `closedBefore` (see the file's doc), after any fold
@@ -101,10 +102,7 @@ const folding = new WeakMap<EventsStore, Promise<unknown>>()
  * @throws the store's error; whatever was not marked folded is folded again by the next call
  */
 export function foldSessions(store: EventsStore, options: FoldOptions = {}): Promise<FoldResult> {
-  const previous = folding.get(store) ?? Promise.resolve()
-  const next = previous.catch(() => undefined).then(() => foldOnce(store, options))
-  folding.set(store, next)
-  return next
+  return folding(store, () => foldOnce(store, options))
 }
 
 async function foldOnce(store: EventsStore, options: FoldOptions): Promise<FoldResult> {

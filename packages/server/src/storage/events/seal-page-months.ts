@@ -17,6 +17,7 @@
 import { toClickHouseTime } from './clickhouse-time.js'
 import type { EventsStore } from './events-store.js'
 import { DEFAULT_SETTLE_MS } from './fold-sessions.js'
+import { createStoreQueue } from './store-queue.js'
 
 /** Options of `sealPageMonths`. */
 export interface SealOptions {
@@ -33,8 +34,8 @@ const MONTHS_TO_SEAL = `SELECT site_id, month, max(changed_at) AS last_change FR
     AND max(sealed_at) < last_change
   ORDER BY month, site_id`
 
-/** The seal running or queued last on each store object. */
-const sealing = new WeakMap<EventsStore, Promise<unknown>>()
+/** Seals of one process, one at a time per store object. */
+const sealing = createStoreQueue()
 
 /**
  * Seal the closed months changed since they were last sealed (see the file's doc), after any seal this
@@ -44,10 +45,7 @@ const sealing = new WeakMap<EventsStore, Promise<unknown>>()
  * @throws the store's error; what was not sealed stays read from `page_days` and is sealed next time
  */
 export function sealPageMonths(store: EventsStore, options: SealOptions = {}): Promise<number> {
-  const previous = sealing.get(store) ?? Promise.resolve()
-  const next = previous.catch(() => undefined).then(() => sealOnce(store, options))
-  sealing.set(store, next)
-  return next
+  return sealing(store, () => sealOnce(store, options))
 }
 
 async function sealOnce(store: EventsStore, options: SealOptions): Promise<number> {
