@@ -170,9 +170,9 @@ export function compileBreakdown(
 
 /**
  * An event breakdown from the rollups when they hold the dimension and the scope allows (see
- * `rollups/rollup-scope.ts`), else null: pages from `page_months`, `page_days` and `event_hours`, the others from
- * `session_dimension_hours`; visitors and sessions are `uniqCombined64` estimates (within 1 %), the
- * rest exact. Session breakdowns the rollups hold come from `session_hours` in `compileBreakdown`.
+ * `rollups/rollup-scope.ts`), else null: pages from `page_months`, `page_days` and `event_hours`
+ * (`rollups/rolled-pages.ts`), the others from `session_dimension_hours`; visitors and sessions are
+ * `uniqCombined64` estimates (within 1 %), the rest exact. Session breakdowns the rollups hold come from `session_hours` in `compileBreakdown`.
  */
 function compileRolledBreakdown(
   scope: ReportScope,

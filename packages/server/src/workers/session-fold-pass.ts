@@ -2,11 +2,11 @@
  * The session fold as the server runs it (`storage/events/fold-sessions.ts`, every
  * SESSION_FOLD_INTERVAL_MS through `periodic-job.ts`), followed by the sealing of the pages' closed
  * months (`storage/events/seal-page-months.ts`, with the same settling time). Two folds at once would
- * write the same summaries twice (two seals the same months), so with Redis (several processes sharing a ClickHouse server, which need Redis for
- * their sessions anyway) a pass runs only while it holds the lock `pl:lock:session-fold` (under the
- * configured key prefix), set with a random token and a 15-minute expiry, and deletes it only if the
- * token is still its own; a pass that finds the lock taken skips. Without Redis there is one process,
- * and the periodic job never overlaps its passes.
+ * write the same summaries twice (two seals the same months), so with Redis (several processes sharing
+ * a ClickHouse server, which need Redis for their sessions anyway) a pass runs only while it holds the
+ * lock `pl:lock:session-fold` (under the configured key prefix), set with a random token and a
+ * 15-minute expiry, and deletes it only if the token is still its own; a pass that finds the lock taken
+ * skips. Without Redis there is one process, and the periodic job never overlaps its passes.
  */
 import crypto from 'node:crypto'
 import type { Redis } from 'ioredis'

@@ -113,14 +113,8 @@ async function expirePageRollups(events: EventsStore, siteId: number, cutoff: nu
       params,
     )
   }
-  const through = (column: string, last: boolean) =>
-    `${column} ${last ? '<=' : '<'} {month:DateTime64(3, 'UTC')}`
-  await events.command(
-    `DELETE FROM page_months WHERE site_id = {site:UInt32} AND ${through('month', partialMonth)}`,
-    params,
-  )
-  await events.command(
-    `DELETE FROM page_month_seals WHERE site_id = {site:UInt32} AND ${through('month', false)}`,
-    params,
-  )
+  const monthsThrough = (last: boolean) =>
+    `site_id = {site:UInt32} AND month ${last ? '<=' : '<'} {month:DateTime64(3, 'UTC')}`
+  await events.command(`DELETE FROM page_months WHERE ${monthsThrough(partialMonth)}`, params)
+  await events.command(`DELETE FROM page_month_seals WHERE ${monthsThrough(false)}`, params)
 }

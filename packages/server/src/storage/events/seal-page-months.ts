@@ -14,7 +14,6 @@
  * it missed leaves the month unsealed. Why `settleMs` (default 5 minutes, as the fold's): an insert
  * stamped before the seal read the month but committed after would be sealed unseen.
  */
-import { toClickHouseTime } from './clickhouse-time.js'
 import type { EventsStore } from './events-store.js'
 import { DEFAULT_SETTLE_MS } from './fold-sessions.js'
 import { createStoreQueue } from './store-queue.js'
@@ -23,11 +22,12 @@ import { createStoreQueue } from './store-queue.js'
 export interface SealOptions {
   /** Seal only months without inserts for this long (ms; 0: every closed month). Default 5 minutes. */
   settleMs?: number
-  /** Seal months that start before this (epoch ms). Default: the start of the store's current month. */
-  before?: number
 }
 
-/** The (site, month) pairs to seal: closed, settled, and changed since sealed (or never sealed). */
+/**
+ * The (site, month) pairs to seal: before the store's current month, settled, and changed since sealed
+ * (or never sealed).
+ */
 const MONTHS_TO_SEAL = `SELECT site_id, month, max(changed_at) AS last_change FROM page_month_seals
   GROUP BY site_id, month
   HAVING month < {before:DateTime('UTC')} AND last_change <= {settled:DateTime64(3, 'UTC')}
@@ -54,11 +54,7 @@ async function sealOnce(store: EventsStore, options: SealOptions): Promise<numbe
        now64(3, 'UTC') - toIntervalMillisecond({settle:UInt64}) AS settled`,
     { settle: options.settleMs ?? DEFAULT_SETTLE_MS },
   )
-  const params = {
-    before:
-      options.before === undefined ? String(clock?.before) : toClickHouseTime(options.before).slice(0, 19),
-    settled: String(clock?.settled),
-  }
+  const params = { before: String(clock?.before), settled: String(clock?.settled) }
   const months = await store.query<{ site_id: number; month: string; last_change: string }>(
     MONTHS_TO_SEAL,
     params,
