@@ -34,6 +34,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '003-rollups',
         '004-session-dimension-hours',
         '005-session-summaries',
+        '006-page-days',
       ])
     })
 
