@@ -172,6 +172,8 @@ describe('demo log (packages/server/demo-data, always present)', () => {
   })
 })
 
+// These read the workplace's shared/data logs beside the checkout; a clone elsewhere (CI's, say) has none,
+// and the tests skip with the reason in the suite's name. The demo log the project ships is tested above.
 describe(`shared/data access logs${skipNote}`, () => {
   const files = [
     ['basjes-hackers-access.txt', 3456],
