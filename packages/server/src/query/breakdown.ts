@@ -26,8 +26,8 @@ import { rolledEventMetrics } from './rollups/rolled-events.js'
 import { rolledPagesParams, rolledPagesSql, SEALED_MONTHS_WITH } from './rollups/rolled-pages.js'
 import {
   isRolledSessionColumn,
+  rolledSessionBreakdownSql,
   rolledSessionMetrics,
-  rolledSessionsSubquery,
 } from './rollups/rolled-sessions.js'
 import { rollupsServe, rollupsServeDimension } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
@@ -150,17 +150,20 @@ export function compileBreakdown(
     ].join('\n')
     return { sql, params }
   }
-  // Unfiltered channels, entry and exit pages from `session_hours`, exactly as from raw events.
   const column = dimension.column
-  const fromRollup = isRolledSessionColumn(column) && rollupsServe(scope)
-  const inner = fromRollup
-    ? rolledSessionsSubquery(['visitor_key', 'matched_pageview_count', column])
-    : sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', column])
-  const sessionCounts = sqlOf(fromRollup ? rolledSessionMetrics : sessionMetrics)
+  if (isRolledSessionColumn(column) && rollupsServe(scope)) {
+    // Unfiltered referrers, channels, entry and exit pages from the session rollups.
+    const rolledCounts = selectCounts(sqlOf(rolledSessionMetrics), counts)
+    return {
+      sql: rolledSessionBreakdownSql(column, rolledCounts, dimension.skipEmpty === true, page),
+      params,
+    }
+  }
+  const inner = sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', column])
   const sql = [
-    `SELECT ${dimension.column} AS value, ${selectCounts(sessionCounts, counts)}, count() OVER () AS total_values`,
+    `SELECT ${column} AS value, ${selectCounts(sqlOf(sessionMetrics), counts)}, count() OVER () AS total_values`,
     `FROM (\n${inner}\n)`,
-    ...(dimension.skipEmpty ? [`WHERE ${dimension.column} != ''`] : []),
+    ...(dimension.skipEmpty ? [`WHERE ${column} != ''`] : []),
     'GROUP BY value',
     'ORDER BY visitors DESC, value ASC',
     page,

@@ -1,9 +1,10 @@
 /**
- * Keeping the rollups (`storage/events/migrations/003-rollups.ts` to `006-page-days.ts`) equal to the
- * raw events they sum when raw events are deleted: a site's deletion deletes its rollup rows;
- * retention deletes the whole hours before the cutoff, rebuilds the hour the cutoff falls in from the
- * events left in it, does the same for the pages' days, unseals the pages' months it reaches, and sends
- * the folded sessions it cut back to be folded again.
+ * Keeping the rollups (`storage/events/migrations/003-rollups.ts` to `007-referrer-domain-days.ts`)
+ * equal to the raw events they sum when raw events are deleted: a site's deletion deletes its rollup
+ * rows; retention deletes the whole hours before the cutoff, rebuilds the hour the cutoff falls in from
+ * the events left in it, does the same for the pages' days, unseals the pages' months it reaches, sends
+ * the folded sessions it cut back to be folded again, and deletes the referrer domains of the days
+ * before the cutoff's (the cutoff's day keeps its list: a superset, see 007).
  */
 
 import { toClickHouseTime } from '../../storage/events/clickhouse-time.js'
@@ -11,6 +12,7 @@ import type { EventsStore } from '../../storage/events/events-store.js'
 import { pageDaysInsert } from '../../storage/events/migrations/006-page-days.js'
 import {
   PAGE_ROLLUP_TABLES,
+  REFERRER_DOMAIN_DAYS,
   ROLLUP_TABLES,
   rollupInserts,
   SESSION_FOLD_TABLES,
@@ -28,7 +30,12 @@ const DAY_MS = 24 * HOUR_MS
  * on a loaded machine, during which the embedded store answers nothing else.
  */
 export async function deleteSiteRollups(events: EventsStore, siteId: number): Promise<void> {
-  for (const table of [...ROLLUP_TABLES, ...PAGE_ROLLUP_TABLES, ...SESSION_FOLD_TABLES]) {
+  for (const table of [
+    ...ROLLUP_TABLES,
+    ...PAGE_ROLLUP_TABLES,
+    ...SESSION_FOLD_TABLES,
+    REFERRER_DOMAIN_DAYS,
+  ]) {
     await events.command(
       `ALTER TABLE ${table} DELETE WHERE site_id = {site:UInt32} SETTINGS mutations_sync = 0`,
       { site: siteId },
@@ -74,6 +81,10 @@ export async function expireRollups(events: EventsStore, siteId: number, cutoff:
     for (const statement of rollupInserts(remaining)) await events.command(statement, params)
   }
   await expirePageRollups(events, siteId, cutoff)
+  await events.command(
+    `DELETE FROM ${REFERRER_DOMAIN_DAYS} WHERE site_id = {site:UInt32} AND day < toDate({cutoff:DateTime64(3, 'UTC')})`,
+    { site: siteId, cutoff: toClickHouseTime(cutoff) },
+  )
 }
 
 /**

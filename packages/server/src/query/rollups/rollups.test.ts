@@ -20,6 +20,7 @@ import { migrateEvents } from '../../storage/events/migrations/index.js'
 import { refillByMonth } from '../../storage/events/migrations/refill-by-month.js'
 import {
   PAGE_ROLLUP_TABLES,
+  REFERRER_DOMAIN_DAYS,
   ROLLUP_TABLES,
   rollupInserts,
   SESSION_FOLD_TABLES,
@@ -199,6 +200,11 @@ describe('reports from the rollups', () => {
         expect(compileBreakdown(scope, name).sql).toContain('FROM event_hours')
       for (const name of sessionBreakdowns)
         expect(compileBreakdown(scope, name).sql).toContain('FROM session_hours')
+      // Hashes back to text through the range's days, not a scan of the range's events.
+      expect(compileBreakdown(scope, 'referrers').sql).toContain('FROM referrer_domain_days')
+      expect(compileBreakdown(scope, 'entry_pages').sql).toContain('FROM page_days')
+      for (const name of sessionBreakdowns)
+        expect(compileBreakdown(scope, name).sql).not.toContain('FROM events')
       for (const name of dimensionBreakdowns)
         expect(compileBreakdown(scope, name).sql).toContain('FROM session_dimension_hours')
       const rolled = await reports(events, scope)
@@ -296,8 +302,6 @@ describe('reports from the rollups', () => {
       expect(compileBreakdown(kolkata, name).sql).toContain('FROM events')
       if (name !== 'browsers') expect(compileBreakdown(filtered, name).sql).toContain('FROM events')
     }
-    // The referrers' texts come from a scan of the range's referrer domains.
-    expect(compileBreakdown(scopeOf({}), 'referrers').sql).toContain('FROM events')
   })
 
   it('page a breakdown ranked by pageviews as raw events do (the page picked first, then its uniques)', async () => {
@@ -393,6 +397,12 @@ describe('reports from the rollups', () => {
         rolled.hours.find((point) => point.time === '2026-03-28T09:00:00.000Z')?.pageviews,
       ).toBeGreaterThan(0)
     }
+    // The referrer domains of the days before the cutoff's are gone; the cutoff's day keeps its list.
+    const [days] = await events.query<{ first: string }>(
+      `SELECT toString(min(day)) AS first FROM ${REFERRER_DOMAIN_DAYS} WHERE site_id = {site:UInt32}`,
+      { site: OTHER_SITE },
+    )
+    expect(days?.first).toBe('2026-03-28')
     // The sessions retention cut are folded again from what is left of them.
     expect((await summaryCounts(OTHER_SITE)).pending).toBeGreaterThan(0)
     await foldSessions(events, { closedBefore: Date.parse('2026-04-03T00:00:00Z'), settleMs: 0 })
@@ -405,9 +415,8 @@ describe('reports from the rollups', () => {
   it('forget a deleted site (rollup rows in a background mutation)', async () => {
     await deleteSiteEvents(events, OTHER_SITE)
     const rollupRows = async () => {
-      const counts = [...ROLLUP_TABLES, ...PAGE_ROLLUP_TABLES, ...SESSION_FOLD_TABLES].map(
-        (t) => `(SELECT count() FROM ${t} WHERE site_id = {site:UInt32})`,
-      )
+      const tables = [...ROLLUP_TABLES, ...PAGE_ROLLUP_TABLES, ...SESSION_FOLD_TABLES, REFERRER_DOMAIN_DAYS]
+      const counts = tables.map((t) => `(SELECT count() FROM ${t} WHERE site_id = {site:UInt32})`)
       const [row] = await events.query<{ rows: number }>(`SELECT ${counts.join(' + ')} AS rows`, {
         site: OTHER_SITE,
       })
@@ -524,10 +533,12 @@ describe('the pages breakdown over months', () => {
   })
 })
 
-describe('upgrading a data directory from before session_dimension_hours and session_summaries', () => {
-  it('backfills both from the stored events and moves the four dimensions out of event_hours', async () => {
+describe('upgrading a data directory from before migrations 004 to 007', () => {
+  it('backfills the new rollups from the stored events and moves the four dimensions out of event_hours', async () => {
     // The directory as the release with migration 003 only left it: event_hours with country,
     // browser, operating system and device type rows, its view writing them; then a start.
+    await events.command('DROP VIEW referrer_domain_days_view')
+    await events.command(`DROP TABLE ${REFERRER_DOMAIN_DAYS}`)
     await events.command('DROP VIEW page_days_view')
     await events.command('DROP VIEW page_month_changes_view')
     for (const table of PAGE_ROLLUP_TABLES) await events.command(`DROP TABLE ${table}`)
@@ -542,7 +553,7 @@ describe('upgrading a data directory from before session_dimension_hours and ses
     await events.command('DROP TABLE session_changes')
     await events.command('DROP TABLE session_summaries')
     await events.command(
-      "DELETE FROM pathlight_migrations WHERE name IN ('004-session-dimension-hours', '005-session-summaries', '006-page-days')",
+      "DELETE FROM pathlight_migrations WHERE name IN ('004-session-dimension-hours', '005-session-summaries', '006-page-days', '007-referrer-domain-days')",
     )
     const movedRows = async () => {
       const [row] = await events.query<{ rows: number }>(

@@ -35,6 +35,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '004-session-dimension-hours',
         '005-session-summaries',
         '006-page-days',
+        '007-referrer-domain-days',
       ])
     })
 

@@ -3,7 +3,8 @@
  * them (`migrations/003-rollups.ts`: `session_hours`, `event_hours`;
  * `migrations/004-session-dimension-hours.ts`: `session_dimension_hours`;
  * `migrations/005-session-summaries.ts`: `session_summaries`, `session_changes`;
- * `migrations/006-page-days.ts`: `page_days`, `page_months`), for the chores that must reach all of
+ * `migrations/006-page-days.ts`: `page_days`, `page_months`;
+ * `migrations/007-referrer-domain-days.ts`: `referrer_domain_days`), for the chores that must reach all of
  * them: deleting a site's rows, retention, benchmarks that merge parts.
  */
 import { SESSION_AND_EVENT_HOURS, sessionHoursInsert } from './migrations/003-rollups.js'
@@ -18,6 +19,9 @@ export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hou
  * `page_months` is written by `seal-page-months.ts`.
  */
 export { PAGE_ROLLUP_TABLES } from './migrations/006-page-days.js'
+
+/** The referrer domains by day, which the referrers breakdown looks its hashes up in (a view on events). */
+export { REFERRER_DOMAIN_DAYS } from './migrations/007-referrer-domain-days.js'
 
 /** The tables of folded sessions (`fold-sessions.ts`), which follow `session_hours`, not events. */
 export const SESSION_FOLD_TABLES = ['session_summaries', 'session_changes'] as const

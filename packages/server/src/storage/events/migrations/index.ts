@@ -9,6 +9,7 @@ import { rollupTables } from './003-rollups.js'
 import { sessionDimensionHoursTable } from './004-session-dimension-hours.js'
 import { sessionSummariesTables } from './005-session-summaries.js'
 import { pageDaysTable } from './006-page-days.js'
+import { referrerDomainDaysTable } from './007-referrer-domain-days.js'
 
 export interface EventsMigration {
   name: string
@@ -24,6 +25,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   sessionDimensionHoursTable,
   sessionSummariesTables,
   pageDaysTable,
+  referrerDomainDaysTable,
 ]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */
