@@ -1,9 +1,10 @@
 /**
  * The per-session rows of `sessions-subquery.ts`, built from the rollups instead of raw events: each
- * session's hours inside the range, folded into one row. Each column means exactly what its namesake in
- * `metrics.ts` (`sessionColumns`) means over the session's events in the range, so the session metrics
- * run over these rows unchanged (`rolledSessionMetrics`: but visitors, estimated as the `event_hours`
- * reports estimate them). Only for unfiltered scopes (`matched_pageview_count` is every pageview).
+ * session's hours inside the range, folded into one row. Each column means exactly what its namesake
+ * in `metrics.ts` (`sessionColumns`) means over the session's events in the range (the referrer domain
+ * and the entry and exit pages as the text's cityHash64), so the session metrics run over these rows
+ * unchanged (`rolledSessionMetrics`: but visitors, estimated as the `event_hours` reports estimate
+ * them). Only for unfiltered scopes (`matched_pageview_count` is every pageview).
  *
  * Two sources, one row per session either way:
  * - `session_summaries` (migration 005), a row per folded session: the sessions wholly inside the
@@ -126,8 +127,8 @@ export function rolledSessionsSubquery(columns: readonly RolledSessionColumn[]):
  * <name>, ...` over the per-session rows, which must include `visitors`), sorted by visitors
  * descending then value, and `total_values`; `page` is the LIMIT clause. Sessions whose value is ''
  * are left out when `skipEmpty`. A hashed column (`texts`) is grouped by hash, and only the groups'
- * hashes are looked up: a text per session cost most of a year's entry pages (10 M events, 365 days:
- * 1.3 M lookups); a hash with no text (no pageview, no referrer) reads as '' and is always left out,
+ * hashes are looked up: a text per session was about a third of a year's entry pages (10 M events,
+ * 365 days: 1.3 M lookups); a hash with no text (no pageview, no referrer) reads as '' and is always left out,
  * as the three breakdowns by hashed columns leave '' out.
  */
 export function rolledSessionBreakdownSql(
