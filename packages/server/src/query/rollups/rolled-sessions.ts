@@ -40,8 +40,11 @@ export const rolledSessionMetrics = {
 export const ROLLUP_SCOPE_SQL =
   "site_id = {site:UInt32} AND hour >= {from:DateTime64(3, 'UTC')} AND hour < {to:DateTime64(3, 'UTC')}"
 
-/** The condition on a day table's `day` (a Date or a day's start) for every day the range touches. */
-const RANGE_DAYS = "day >= toDate({from:DateTime64(3, 'UTC')}) AND day < {to:DateTime64(3, 'UTC')}"
+/**
+ * The condition on a day table's `day` (a UTC day's start, `DateTime('UTC')`) for every day the range
+ * touches (tested with the server's time zone America/New_York as well as UTC).
+ */
+const RANGE_DAYS = "day >= toStartOfDay({from:DateTime64(3, 'UTC')}) AND day < {to:DateTime64(3, 'UTC')}"
 
 /**
  * The pathnames of pageviews on the range's days (`page_days`), an array: every entry or exit page of

@@ -82,7 +82,7 @@ export async function expireRollups(events: EventsStore, siteId: number, cutoff:
   }
   await expirePageRollups(events, siteId, cutoff)
   await events.command(
-    `DELETE FROM ${REFERRER_DOMAIN_DAYS} WHERE site_id = {site:UInt32} AND day < toDate({cutoff:DateTime64(3, 'UTC')})`,
+    `DELETE FROM ${REFERRER_DOMAIN_DAYS} WHERE site_id = {site:UInt32} AND day < toStartOfDay({cutoff:DateTime64(3, 'UTC')})`,
     { site: siteId, cutoff: toClickHouseTime(cutoff) },
   )
 }

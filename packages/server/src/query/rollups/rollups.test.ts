@@ -402,7 +402,7 @@ describe('reports from the rollups', () => {
       `SELECT toString(min(day)) AS first FROM ${REFERRER_DOMAIN_DAYS} WHERE site_id = {site:UInt32}`,
       { site: OTHER_SITE },
     )
-    expect(days?.first).toBe('2026-03-28')
+    expect(days?.first).toBe('2026-03-28 00:00:00')
     // The sessions retention cut are folded again from what is left of them.
     expect((await summaryCounts(OTHER_SITE)).pending).toBeGreaterThan(0)
     await foldSessions(events, { closedBefore: Date.parse('2026-04-03T00:00:00Z'), settleMs: 0 })

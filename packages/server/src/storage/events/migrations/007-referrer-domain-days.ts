@@ -23,7 +23,7 @@ import { refillByMonth } from './refill-by-month.js'
 export const REFERRER_DOMAIN_DAYS = 'referrer_domain_days'
 
 /** The SELECT turning event rows into `referrer_domain_days` rows (the view's and the backfill's). */
-const referrerDomainDaysSelect = `SELECT site_id, toDate(timestamp) AS day, referrer_domain
+const referrerDomainDaysSelect = `SELECT site_id, toStartOfDay(timestamp) AS day, referrer_domain
 FROM events`
 const referrerDomainDaysGroup = 'GROUP BY site_id, day, referrer_domain'
 
@@ -38,7 +38,7 @@ export const referrerDomainDaysTable = {
   statements: [
     `CREATE TABLE IF NOT EXISTS ${REFERRER_DOMAIN_DAYS} (
       site_id UInt32,
-      day Date,
+      day DateTime('UTC'),
       referrer_domain String
     )
     ENGINE = ReplacingMergeTree
