@@ -133,6 +133,13 @@ export const ingestStats = component(
       'Authentication attempts since this process started',
     ),
     rssBytes: count('Resident set size of the process'),
+    rollups: doc(
+      z.object({
+        hoursToFold: count('Closed hours inserted into since the session fold last took them'),
+        monthsToSeal: count("Closed months whose pages' days changed since last sealed"),
+      }),
+      'How far the background fold and seal are behind, over every site (read from the events store; 0 and 0 once caught up, e.g. after an import)',
+    ),
   }),
   'Ingest counters of this process.',
 )

@@ -1,8 +1,8 @@
 /**
  * Operator routes (instance owner only): `GET /api/admin/ingest-stats` gives events accepted and
  * requests dropped by reason since this process started, plus the write buffer's figures, the
- * authentication throttle's counts (failed sign-ins, sign-ups and password changes; throttled attempts)
- * and RSS;
+ * authentication throttle's counts (failed sign-ins, sign-ups and password changes; throttled attempts),
+ * RSS, and the fold pass's backlog (`storage/events/rollup-backlog.ts`, from the events store);
  * `GET /api/admin/events-count?site_id=N` counts the rows the events store holds for a site (read from
  * the store itself, so it checks the acknowledgement counters independently);
  * `PUT /api/admin/sites/{siteId}/limits {monthlyPageviewLimit}` sets a site's monthly pageview limit
@@ -21,6 +21,7 @@ import { badRequest, forbidden } from '../shared/errors.js'
 import { setMonthlyPageviewLimit } from '../sites/monthly-pageview-limit.js'
 import { parseSiteId } from '../sites/sites.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { rollupBacklog } from '../storage/events/rollup-backlog.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { getSetting } from '../storage/metadata/instance-settings.js'
 import { callerOf } from './caller-of.js'
@@ -80,6 +81,7 @@ export async function adminRoutes(
         writeBuffer: buffer.stats(),
         auth: authThrottle.stats(),
         rssBytes: process.memoryUsage.rss(),
+        rollups: await rollupBacklog(events),
       }
     },
   )

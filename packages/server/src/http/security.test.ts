@@ -99,6 +99,11 @@ describe.each([
           headers: { cookie: ownerCookie },
         })
         expect(response.statusCode).toBe(200)
+        // The fold pass's backlog comes with the counters (its figures: session-fold-pass.test.ts).
+        expect(response.json().rollups).toEqual({
+          hoursToFold: expect.any(Number),
+          monthsToSeal: expect.any(Number),
+        })
         return response.json().auth as { failures: { sign_in: number }; throttled: number }
       }
       const before = await counters()

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openChdbStore } from '../storage/events/chdb-store.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { rollupBacklog } from '../storage/events/rollup-backlog.js'
 import { SESSION_FOLD_LOCK, sessionFoldPass } from './session-fold-pass.js'
 
 const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', {
@@ -42,6 +43,8 @@ describe('sessionFoldPass', () => {
     await redis.set(SESSION_FOLD_LOCK, 'another process', 'PX', 60_000)
     expect(await pass()).toBeNull()
     expect(await summaries()).toBe(0)
+    // Three closed hours and their month wait for a pass.
+    expect(await rollupBacklog(events)).toEqual({ hoursToFold: 3, monthsToSeal: 1 })
     // The lock is someone else's: the pass left it.
     expect(await redis.get(SESSION_FOLD_LOCK)).toBe('another process')
     await redis.del(SESSION_FOLD_LOCK)
@@ -54,6 +57,7 @@ describe('sessionFoldPass', () => {
     expect(await redis.get(SESSION_FOLD_LOCK)).toBeNull()
     // Nothing pending: the next pass folds and seals nothing.
     expect(await pass()).toEqual({ hours: 0, parts: 0, sealedMonths: 0 })
+    expect(await rollupBacklog(events)).toEqual({ hoursToFold: 0, monthsToSeal: 0 })
   })
 
   it('folds without Redis, leaving hours inserted less than 5 minutes ago by default', async () => {
@@ -61,6 +65,8 @@ describe('sessionFoldPass', () => {
       eventRow({ site_id: 5, session_id: 's-late', timestamp: '2026-03-03T10:00:00.000Z' }),
     ])
     expect(await sessionFoldPass(events)()).toEqual({ hours: 0, parts: 0, sealedMonths: 0 })
+    // Behind from the insert on, though a pass waits for the hour to settle.
+    expect(await rollupBacklog(events)).toEqual({ hoursToFold: 1, monthsToSeal: 1 })
     expect(await sessionFoldPass(events, undefined, { settleMs: 0 })()).toEqual({
       hours: 1,
       parts: 1,
