@@ -19,7 +19,12 @@ export async function startPathlight(): Promise<StartedPathlight> {
   if (!start) return { skipped: `${path.relative(process.cwd(), serverContractPath)} does not exist yet` }
   const began = performance.now()
   const server = await start({
-    env: { PATHLIGHT_TRACK_KEY_LIMIT: '100000000', LOG_LEVEL: 'info' },
+    env: {
+      PATHLIGHT_TRACK_KEY_LIMIT: '100000000',
+      LOG_LEVEL: 'info',
+      // Passed through to compare flush delays; unset, the server's default.
+      ...(process.env.INGEST_FLUSH_MS ? { INGEST_FLUSH_MS: process.env.INGEST_FLUSH_MS } : {}),
+    },
     entry: 'build',
   })
   return { server, readyMs: Math.round(performance.now() - began) }

@@ -72,7 +72,7 @@ const envSchema = z.object({
   INGEST_JOURNAL: z.enum(['on', 'off']).default('on'),
   /** fsync each journal append: survives power loss, not only process death; slower. */
   INGEST_JOURNAL_FSYNC: booleanFromEnv.default(false),
-  /** Events-store inserts: at this many rows or this many ms (default 250 with the journal, 10 without). */
+  /** Events-store inserts: at this many rows or this many ms (default 1000 with the journal, 10 without: see README "Durability"). */
   INGEST_FLUSH_ROWS: z.coerce.number().int().positive().default(5000),
   INGEST_FLUSH_MS: z.coerce.number().int().positive().optional(),
   /** Path of the DB-IP City Lite files; empty uses the bundled npm package. 'off' disables geolocation. */
@@ -206,7 +206,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     ingestFlush: {
       rows: e.INGEST_FLUSH_ROWS,
-      ms: e.INGEST_FLUSH_MS ?? (e.INGEST_JOURNAL === 'on' ? 250 : 10),
+      ms: e.INGEST_FLUSH_MS ?? (e.INGEST_JOURNAL === 'on' ? 1000 : 10),
     },
     ingestJournal: { enabled: e.INGEST_JOURNAL === 'on', fsync: e.INGEST_JOURNAL_FSYNC },
     geoip: e.GEOIP === 'on',
