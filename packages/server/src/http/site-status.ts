@@ -3,7 +3,7 @@
  * dashboard's "waiting for the first event" check (authenticated scope, any member of the site's
  * organization). Answers `{success:true, data:{hasEvents, lastEventAt}}`, `lastEventAt` ISO 8601 UTC
  * with milliseconds or null. Reads the events store itself, so an event shows once it is stored
- * (about 250 ms after its acknowledgement).
+ * (within about a second of its acknowledgement: `INGEST_FLUSH_MS`).
  */
 import { siteEventStatus, successData } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
