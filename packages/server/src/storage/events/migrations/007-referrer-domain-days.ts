@@ -5,7 +5,8 @@
  * Why: the session rollups keep a session's entry referrer domain as a hash (`session_hours`,
  * `session_summaries`). The referrers breakdown turns the hashes back into text by hashing the range's
  * domains. Those came from a scan of `events.referrer_domain` over the range, 60 ms of the breakdown's
- * 145 ms p50 at 10 M events and 365 days. This table lists a year's domains in a few thousand rows.
+ * 145 ms p50 at 10 M events and 365 days. This table lists them in far fewer rows: 156 k for those
+ * 10 M events of five sites over a year (0.3 MB), read in a few milliseconds.
  *
  * The day grain makes the list a superset of a range's domains: a range that starts or ends inside a
  * day also lists the domains of that day's other hours. Retention keeps the cutoff's own day, so the
@@ -17,6 +18,7 @@
  * accepts traffic (as 003 and 004; several processes sharing one ClickHouse server: upgrade with ingest
  * stopped, or the domains of events arriving meanwhile are listed twice, which a lookup ignores).
  */
+import type { EventsStore } from '../events-store.js'
 import { refillByMonth } from './refill-by-month.js'
 
 /** This migration's table. */
@@ -47,6 +49,6 @@ export const referrerDomainDaysTable = {
     `CREATE MATERIALIZED VIEW IF NOT EXISTS referrer_domain_days_view TO ${REFERRER_DOMAIN_DAYS} AS
      ${referrerDomainDaysSelect} WHERE referrer_domain != '' ${referrerDomainDaysGroup}`,
   ],
-  backfill: (store: Parameters<typeof refillByMonth>[0]) =>
+  backfill: (store: EventsStore) =>
     refillByMonth(store, [REFERRER_DOMAIN_DAYS], (where) => [referrerDomainDaysInsert(where)]),
 } as const
