@@ -83,6 +83,25 @@ describe('queryFunnelReport', () => {
       ['/', [2, 1]],
     ])
   })
+
+  it('answers the overall steps with a breakdown as without one, from the same query', async () => {
+    const steps: FunnelStep[] = [
+      { type: 'path', pathPattern: '/pricing' },
+      { type: 'event', eventName: 'signup' },
+    ]
+    for (const breakdown of ['browser', 'entry_page', 'country'] as const) {
+      expect(compileFunnelReport(marchScope(), steps, breakdown).sql).toContain('GROUPING SETS')
+      const report = await queryFunnelReport(events, marchScope(), steps, breakdown)
+      expect(report.steps).toEqual((await queryFunnelReport(events, marchScope(), steps)).steps)
+      const perValue = report.breakdown?.values.map((v) => v.steps[0]?.sessions ?? 0) ?? []
+      expect(perValue.reduce((sum, n) => sum + n, 0)).toBe(report.steps[0]?.sessions)
+    }
+    // No session matches: zeros, no values, as without a breakdown.
+    const none: FunnelStep[] = [{ type: 'path', pathPattern: '/nowhere' }]
+    const empty = await queryFunnelReport(events, marchScope(), none, 'browser')
+    expect(empty.steps).toEqual((await queryFunnelReport(events, marchScope(), none)).steps)
+    expect(empty.breakdown?.values).toEqual([])
+  })
 })
 
 describe('toFunnelSteps', () => {
