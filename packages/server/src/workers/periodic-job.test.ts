@@ -36,6 +36,29 @@ describe('startPeriodicJob', () => {
     expect(overlapped).toBe(false)
   })
 
+  it('skips the ticks that come while a pass runs instead of running them after it', async () => {
+    let passes = 0
+    const long = signal()
+    const job = startPeriodicJob(
+      async () => {
+        passes++
+        // The first pass outlasts about ten intervals; the later ones are instant.
+        if (passes === 1) await new Promise((resolve) => setTimeout(resolve, 50))
+        if (passes === 1) long.resolve()
+      },
+      { intervalMs: 5 },
+    )
+    await long.promise
+    // Queued, the ten ticks would run as soon as the long pass ends; skipped, at most the next tick's.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(passes).toBeLessThanOrEqual(2)
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    await job.stop()
+    // Then one pass per tick again.
+    expect(passes).toBeGreaterThan(1)
+    expect(passes).toBeLessThan(12)
+  })
+
   it('reports a failed pass and keeps running', async () => {
     const errors: unknown[] = []
     const second = signal()
