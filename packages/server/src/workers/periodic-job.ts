@@ -1,10 +1,9 @@
 /**
  * A periodic job: runs a pass at start (unless `atStart: false`) and then every `intervalMs`. Passes
  * never overlap: a tick while one runs is skipped; `stop()` cancels the next one and waits for one in
- * progress. The retention pass
- * (`retention/expire-events.ts`, every RETENTION_INTERVAL_MS), the session fold
- * (`session-fold-pass.ts`, every SESSION_FOLD_INTERVAL_MS) and the alert rules' evaluation
- * (`alerts/evaluate-alerts.ts`, every ALERT_INTERVAL_MS, not at start) run this way.
+ * progress. The retention pass (`retention/expire-events.ts`, every RETENTION_INTERVAL_MS), the
+ * session fold (`session-fold-pass.ts`, every SESSION_FOLD_INTERVAL_MS) and the alert rules'
+ * evaluation (`alerts/evaluate-alerts.ts`, every ALERT_INTERVAL_MS, not at start) run this way.
  */
 import type { Worker } from './webhook-worker.js'
 
@@ -21,7 +20,8 @@ export function startPeriodicJob(
   const run = () => {
     if (stopped || busy) return
     busy = true
-    running = pass()
+    running = Promise.resolve()
+      .then(pass)
       .catch((error) => options.onError?.(error))
       .finally(() => {
         busy = false

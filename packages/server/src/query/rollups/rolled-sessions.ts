@@ -42,7 +42,7 @@ export const ROLLUP_SCOPE_SQL =
 
 /**
  * The condition on a day table's `day` (a UTC day's start, `DateTime('UTC')`) for every day the range
- * touches (tested with the server's time zone America/New_York as well as UTC).
+ * touches (the rollup tests also pass with the server's time zone set to America/New_York).
  */
 const RANGE_DAYS = "day >= toStartOfDay({from:DateTime64(3, 'UTC')}) AND day < {to:DateTime64(3, 'UTC')}"
 
