@@ -12,12 +12,7 @@ import { parseQueryParams } from '../../packages/server/src/query/params.js'
 import type { ReportScope } from '../../packages/server/src/query/report-scope.js'
 import { queryTimeseries } from '../../packages/server/src/query/timeseries.js'
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
-import {
-  PAGE_ROLLUP_TABLES,
-  REFERRER_DOMAIN_DAYS,
-  ROLLUP_TABLES,
-  SESSION_FOLD_TABLES,
-} from '../../packages/server/src/storage/events/rollup-tables.js'
+import { EVERY_ROLLUP_TABLE } from '../../packages/server/src/storage/events/rollup-tables.js'
 import { measure } from './timing.js'
 
 /** One rollup-served report. */
@@ -145,7 +140,7 @@ export async function tableSizes(
 ): Promise<{ table: string; rows: number; bytes: number }[]> {
   const rows = await events.query<{ table: string; rows: number | string; bytes: number | string }>(
     `SELECT table, sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts
-     WHERE active AND table IN ('events', ${[...ROLLUP_TABLES, ...PAGE_ROLLUP_TABLES, ...SESSION_FOLD_TABLES, REFERRER_DOMAIN_DAYS].map((t) => `'${t}'`).join(', ')}) GROUP BY table ORDER BY table`,
+     WHERE active AND table IN ('events', ${EVERY_ROLLUP_TABLE.map((t) => `'${t}'`).join(', ')}) GROUP BY table ORDER BY table`,
   )
   return rows.map((row) => ({ table: row.table, rows: Number(row.rows), bytes: Number(row.bytes) }))
 }

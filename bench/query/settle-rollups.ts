@@ -6,12 +6,7 @@
  */
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
 import { foldSessions } from '../../packages/server/src/storage/events/fold-sessions.js'
-import {
-  PAGE_ROLLUP_TABLES,
-  REFERRER_DOMAIN_DAYS,
-  ROLLUP_TABLES,
-  SESSION_FOLD_TABLES,
-} from '../../packages/server/src/storage/events/rollup-tables.js'
+import { EVERY_ROLLUP_TABLE } from '../../packages/server/src/storage/events/rollup-tables.js'
 import { sealPageMonths } from '../../packages/server/src/storage/events/seal-page-months.js'
 
 /**
@@ -21,13 +16,7 @@ import { sealPageMonths } from '../../packages/server/src/storage/events/seal-pa
 export async function settleRollups(events: EventsStore): Promise<void> {
   await foldSessions(events, { settleMs: 0 })
   await sealPageMonths(events, { settleMs: 0 })
-  for (const table of [
-    'events',
-    ...ROLLUP_TABLES,
-    ...PAGE_ROLLUP_TABLES,
-    ...SESSION_FOLD_TABLES,
-    REFERRER_DOMAIN_DAYS,
-  ]) {
+  for (const table of ['events', ...EVERY_ROLLUP_TABLE]) {
     await events.command(`OPTIMIZE TABLE ${table} FINAL`)
   }
 }

@@ -25,9 +25,11 @@ import { isSessionDimensionColumn, rolledDimensionBreakdownSql } from './rollups
 import { rolledEventMetrics } from './rollups/rolled-events.js'
 import { rolledPagesParams, rolledPagesSql, SEALED_MONTHS_WITH } from './rollups/rolled-pages.js'
 import {
+  isHashedSessionColumn,
   isRolledSessionColumn,
-  rolledSessionBreakdownSql,
+  rolledHashedBreakdownSql,
   rolledSessionMetrics,
+  rolledSessionsSubquery,
 } from './rollups/rolled-sessions.js'
 import { rollupsServe, rollupsServeDimension } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
@@ -150,18 +152,18 @@ export function compileBreakdown(
     ].join('\n')
     return { sql, params }
   }
+  // Unfiltered referrers, channels, entry and exit pages from the session rollups, else raw events.
   const column = dimension.column
-  if (isRolledSessionColumn(column) && rollupsServe(scope)) {
-    // Unfiltered referrers, channels, entry and exit pages from the session rollups.
-    const rolledCounts = selectCounts(sqlOf(rolledSessionMetrics), counts)
-    return {
-      sql: rolledSessionBreakdownSql(column, rolledCounts, dimension.skipEmpty === true, page),
-      params,
-    }
+  const fromRollup = isRolledSessionColumn(column) && rollupsServe(scope)
+  const sessionCounts = selectCounts(sqlOf(fromRollup ? rolledSessionMetrics : sessionMetrics), counts)
+  if (fromRollup && isHashedSessionColumn(column)) {
+    return { sql: rolledHashedBreakdownSql(column, sessionCounts, page), params }
   }
-  const inner = sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', column])
+  const inner = fromRollup
+    ? rolledSessionsSubquery(['visitor_key', 'matched_pageview_count', column])
+    : sessionsSubquery(filters, ['visitor_key', 'matched_pageview_count', column])
   const sql = [
-    `SELECT ${column} AS value, ${selectCounts(sqlOf(sessionMetrics), counts)}, count() OVER () AS total_values`,
+    `SELECT ${column} AS value, ${sessionCounts}, count() OVER () AS total_values`,
     `FROM (\n${inner}\n)`,
     ...(dimension.skipEmpty ? [`WHERE ${column} != ''`] : []),
     'GROUP BY value',

@@ -14,7 +14,7 @@
  *   their events inside) and the sessions with a pending hour (open, or changed since folded).
  * The session breakdowns' dimensions are rolled up too: the entry channel by its code, the entry
  * referrer domain and entry and exit pages by their hashes. A breakdown by a hashed column groups the
- * sessions by hash and turns only the grouped hashes back into text (`rolledSessionBreakdownSql`),
+ * sessions by hash and turns only the grouped hashes back into text (`rolledHashedBreakdownSql`),
  * looked up among the pathnames of the range's days in `page_days` (migration 006, where every
  * pageview's pathname is) or its referrer domains in `referrer_domain_days` (007).
  */
@@ -125,35 +125,27 @@ export function rolledSessionsSubquery(columns: readonly RolledSessionColumn[]):
   ].join('\n')
 }
 
+/** A per-session column the rollup keeps as a hash (`texts` in `rolledSessionColumns`). */
+export type HashedSessionColumn = {
+  [K in RolledSessionColumn]: (typeof rolledSessionColumns)[K] extends { texts: string } ? K : never
+}[RolledSessionColumn]
+
+/** Whether the rollup keeps the per-session column as a hash: referrer domain, entry and exit page. */
+export const isHashedSessionColumn = (column: string): column is HashedSessionColumn =>
+  isRolledSessionColumn(column) && 'texts' in rolledSessionColumns[column]
+
 /**
- * A session breakdown from the rollups: one row per value of `column` with `counts` (`<aggregate> AS
- * <name>, ...` over the per-session rows, which must include `visitors`), sorted by visitors
- * descending then value, and `total_values`; `page` is the LIMIT clause. Sessions whose value is ''
- * are left out when `skipEmpty`. A hashed column (`texts`) is grouped by hash, and only the groups'
- * hashes are looked up: a text per session was about a third of a year's entry pages (10 M events,
- * 365 days: 1.3 M lookups); a hash with no text (no pageview, no referrer) reads as '' and is always left out,
- * as the three breakdowns by hashed columns leave '' out.
+ * A session breakdown from the rollups by a hashed column: one row per value with `counts`
+ * (`<aggregate> AS <name>, ...` over the per-session rows, which must include `visitors`), sorted by
+ * visitors descending then value, and `total_values`; `page` is the LIMIT clause. The sessions are
+ * grouped by hash and only the groups' hashes are looked up: a text per session was about a third of a
+ * year's entry pages (10 M events, 365 days: 1.3 M lookups). A hash with no text (no pageview, no
+ * referrer) reads as '' and is left out, as the three breakdowns by these columns leave '' out.
  */
-export function rolledSessionBreakdownSql(
-  column: RolledSessionColumn,
-  counts: string,
-  skipEmpty: boolean,
-  page: string,
-): string {
+export function rolledHashedBreakdownSql(column: HashedSessionColumn, counts: string, page: string): string {
   const inner = rolledSessionsSubquery(['visitor_key', 'matched_pageview_count', column])
-  const spec = rolledSessionColumns[column]
-  if (!('texts' in spec)) {
-    return [
-      `SELECT ${column} AS value, ${counts}, count() OVER () AS total_values`,
-      `FROM (\n${inner}\n)`,
-      ...(skipEmpty ? [`WHERE ${column} != ''`] : []),
-      'GROUP BY value',
-      'ORDER BY visitors DESC, value ASC',
-      page,
-    ].join('\n')
-  }
   return [
-    `WITH ${spec.texts} AS texts`,
+    `WITH ${rolledSessionColumns[column].texts} AS texts`,
     "SELECT transform(hash, arrayMap(t -> cityHash64(t), texts), texts, '') AS value, * EXCEPT hash,",
     '  count() OVER () AS total_values',
     `FROM (SELECT ${column} AS hash, ${counts} FROM (\n${inner}\n) GROUP BY hash)`,

@@ -11,11 +11,10 @@ import { toClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import { pageDaysInsert } from '../../storage/events/migrations/006-page-days.js'
 import {
-  PAGE_ROLLUP_TABLES,
+  EVERY_ROLLUP_TABLE,
   REFERRER_DOMAIN_DAYS,
   ROLLUP_TABLES,
   rollupInserts,
-  SESSION_FOLD_TABLES,
 } from '../../storage/events/rollup-tables.js'
 import { startOfMonth } from './rolled-pages.js'
 
@@ -30,12 +29,7 @@ const DAY_MS = 24 * HOUR_MS
  * on a loaded machine, during which the embedded store answers nothing else.
  */
 export async function deleteSiteRollups(events: EventsStore, siteId: number): Promise<void> {
-  for (const table of [
-    ...ROLLUP_TABLES,
-    ...PAGE_ROLLUP_TABLES,
-    ...SESSION_FOLD_TABLES,
-    REFERRER_DOMAIN_DAYS,
-  ]) {
+  for (const table of EVERY_ROLLUP_TABLE) {
     await events.command(
       `ALTER TABLE ${table} DELETE WHERE site_id = {site:UInt32} SETTINGS mutations_sync = 0`,
       { site: siteId },

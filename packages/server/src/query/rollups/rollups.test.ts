@@ -19,11 +19,11 @@ import { backfillSessionDimensionHours } from '../../storage/events/migrations/0
 import { migrateEvents } from '../../storage/events/migrations/index.js'
 import { refillByMonth } from '../../storage/events/migrations/refill-by-month.js'
 import {
+  EVERY_ROLLUP_TABLE,
   PAGE_ROLLUP_TABLES,
   REFERRER_DOMAIN_DAYS,
   ROLLUP_TABLES,
   rollupInserts,
-  SESSION_FOLD_TABLES,
 } from '../../storage/events/rollup-tables.js'
 import { sealPageMonths } from '../../storage/events/seal-page-months.js'
 import { type BreakdownName, compileBreakdown, queryBreakdown } from '../breakdown.js'
@@ -415,8 +415,7 @@ describe('reports from the rollups', () => {
   it('forget a deleted site (rollup rows in a background mutation)', async () => {
     await deleteSiteEvents(events, OTHER_SITE)
     const rollupRows = async () => {
-      const tables = [...ROLLUP_TABLES, ...PAGE_ROLLUP_TABLES, ...SESSION_FOLD_TABLES, REFERRER_DOMAIN_DAYS]
-      const counts = tables.map((t) => `(SELECT count() FROM ${t} WHERE site_id = {site:UInt32})`)
+      const counts = EVERY_ROLLUP_TABLE.map((t) => `(SELECT count() FROM ${t} WHERE site_id = {site:UInt32})`)
       const [row] = await events.query<{ rows: number }>(`SELECT ${counts.join(' + ')} AS rows`, {
         site: OTHER_SITE,
       })

@@ -76,7 +76,11 @@ export interface FoldResult {
   parts: number
 }
 
-const HOURS_TO_FOLD = `SELECT site_id, hour, max(changed_at) AS last_change FROM session_changes
+/**
+ * The (site, hour) pairs a fold takes: before `closed`, changed since last folded, the last change at or
+ * before `settled` (placeholders `closed`, `settled`). Also counted as the backlog (`rollup-backlog.ts`).
+ */
+export const HOURS_TO_FOLD = `SELECT site_id, hour, max(changed_at) AS last_change FROM session_changes
   WHERE hour < {closed:DateTime('UTC')}
   GROUP BY site_id, hour
   HAVING last_change > max(folded_at) AND last_change <= {settled:DateTime64(3, 'UTC')}`

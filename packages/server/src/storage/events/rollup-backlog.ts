@@ -5,9 +5,12 @@
  * Both are 0 once the pass has caught up. Until then, reports are still right, but slower: they read
  * those sessions from their hours and those months from their days. After an import of history, the
  * backlog shows when its long-range reports are back to full speed. Hours and months count as behind
- * from their last insert on, although a pass waits `SESSION_FOLD_SETTLE_MS` before taking them.
+ * from their last insert on, although a pass waits `SESSION_FOLD_SETTLE_MS` before taking them: the
+ * backlog is what the fold and the seal would take with no settling time.
  */
 import type { EventsStore } from './events-store.js'
+import { HOURS_TO_FOLD } from './fold-sessions.js'
+import { MONTHS_TO_SEAL } from './seal-page-months.js'
 
 /** The fold pass's backlog: counts of (site, hour) and (site, month) pairs. */
 export interface RollupBacklog {
@@ -17,21 +20,18 @@ export interface RollupBacklog {
   monthsToSeal: number
 }
 
-const HOURS_TO_FOLD = `SELECT count() FROM (
-  SELECT site_id, hour FROM session_changes WHERE hour < toStartOfHour(now() - INTERVAL 1 HOUR)
-  GROUP BY site_id, hour HAVING max(changed_at) > max(folded_at))`
-
-const MONTHS_TO_SEAL = `SELECT count() FROM (
-  SELECT site_id, month FROM page_month_seals WHERE month < toDateTime(toStartOfMonth(now('UTC')), 'UTC')
-  GROUP BY site_id, month HAVING max(changed_at) > max(sealed_at))`
-
 /**
  * The fold pass's backlog, read from the store (so it is the same for every process sharing it).
  * @throws the store's error
  */
 export async function rollupBacklog(store: EventsStore): Promise<RollupBacklog> {
+  const [clock] = await store.query<{ closed: string; before: string; settled: string }>(
+    `SELECT toStartOfHour(now() - INTERVAL 1 HOUR) AS closed,
+       toDateTime(toStartOfMonth(now('UTC')), 'UTC') AS before, now64(3, 'UTC') AS settled`,
+  )
   const [row] = await store.query<{ hours: number | string; months: number | string }>(
-    `SELECT (${HOURS_TO_FOLD}) AS hours, (${MONTHS_TO_SEAL}) AS months`,
+    `SELECT (SELECT count() FROM (${HOURS_TO_FOLD})) AS hours, (SELECT count() FROM (${MONTHS_TO_SEAL})) AS months`,
+    { closed: String(clock?.closed), before: String(clock?.before), settled: String(clock?.settled) },
   )
   return { hoursToFold: Number(row?.hours ?? 0), monthsToSeal: Number(row?.months ?? 0) }
 }

@@ -9,6 +9,8 @@
  */
 import { SESSION_AND_EVENT_HOURS, sessionHoursInsert } from './migrations/003-rollups.js'
 import { eventHoursInsert, sessionDimensionHoursInsert } from './migrations/004-session-dimension-hours.js'
+import { PAGE_ROLLUP_TABLES } from './migrations/006-page-days.js'
+import { REFERRER_DOMAIN_DAYS } from './migrations/007-referrer-domain-days.js'
 
 /** The hourly rollup tables' names: the ones `rollupInserts` fills from events. */
 export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hours'] as const
@@ -18,13 +20,19 @@ export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hou
  * through a chained view (an insert into `event_hours`, such as `rollupInserts`', reaches it too);
  * `page_months` is written by `seal-page-months.ts`.
  */
-export { PAGE_ROLLUP_TABLES } from './migrations/006-page-days.js'
-
 /** The referrer domains by day, which the referrers breakdown looks its hashes up in (a view on events). */
-export { REFERRER_DOMAIN_DAYS } from './migrations/007-referrer-domain-days.js'
+export { PAGE_ROLLUP_TABLES, REFERRER_DOMAIN_DAYS }
 
 /** The tables of folded sessions (`fold-sessions.ts`), which follow `session_hours`, not events. */
 export const SESSION_FOLD_TABLES = ['session_summaries', 'session_changes'] as const
+
+/** Every rollup table above: what deleting a site, merging parts or sizing the rollups must reach. */
+export const EVERY_ROLLUP_TABLE = [
+  ...ROLLUP_TABLES,
+  ...PAGE_ROLLUP_TABLES,
+  ...SESSION_FOLD_TABLES,
+  REFERRER_DOMAIN_DAYS,
+] as const
 
 /**
  * `INSERT ... SELECT` statements that roll up the events matching `where` (a condition on `events`)

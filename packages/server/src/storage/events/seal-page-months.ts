@@ -26,9 +26,9 @@ export interface SealOptions {
 
 /**
  * The (site, month) pairs to seal: before the store's current month, settled, and changed since sealed
- * (or never sealed).
+ * (or never sealed). Placeholders `before`, `settled`. Also counted as the backlog (`rollup-backlog.ts`).
  */
-const MONTHS_TO_SEAL = `SELECT site_id, month, max(changed_at) AS last_change FROM page_month_seals
+export const MONTHS_TO_SEAL = `SELECT site_id, month, max(changed_at) AS last_change FROM page_month_seals
   GROUP BY site_id, month
   HAVING month < {before:DateTime('UTC')} AND last_change <= {settled:DateTime64(3, 'UTC')}
     AND max(sealed_at) < last_change
