@@ -1,4 +1,5 @@
 /** Custom events of the scope that pass the filters (the overview's `events` figure in the v1 API). */
+import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { eventTypeConditions } from './metrics.js'
@@ -7,6 +8,9 @@ import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-event
 import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
+
+/** `event_hours`' count of custom events. */
+const CUSTOM = 'custom_event_count'
 
 export function compileCustomEventCount(scope: ReportScope): CompiledQuery {
   if (rollupsServe(scope)) {
@@ -33,4 +37,41 @@ export async function queryCustomEventCount(events: EventsStore, scope: ReportSc
     'custom-event-count',
   )
   return Number(row?.events ?? 0)
+}
+
+/**
+ * The custom events of the scope and of `previous` (the range ending where the scope's begins,
+ * `previousPeriod`): one read of `event_hours` over both when the rollups serve both (the counts are
+ * sums, split at the scope's first hour), one query per range otherwise.
+ */
+export async function queryCustomEventCountPeriods(
+  events: EventsStore,
+  scope: ReportScope,
+  previous: ReportScope,
+): Promise<{ current: number; previous: number }> {
+  if (!rollupsServe(scope) || !rollupsServe(previous) || previous.params.to !== scope.params.from) {
+    const [current, before] = await Promise.all([
+      queryCustomEventCount(events, scope),
+      queryCustomEventCount(events, previous),
+    ])
+    return { current, previous: before }
+  }
+  const split = "{split:DateTime64(3, 'UTC')}"
+  const [row] = await runReport<{ current: number; previous: number }>(
+    events,
+    {
+      sql: [
+        `SELECT sumIf(${CUSTOM}, hour >= ${split}) AS current, sumIf(${CUSTOM}, hour < ${split}) AS previous`,
+        `FROM event_hours WHERE ${ROLLED_DIMENSION_SQL}`,
+      ].join(' '),
+      params: {
+        ...scopeOf(scope).params,
+        from: toClickHouseTime(previous.params.from),
+        split: toClickHouseTime(scope.params.from),
+        dimension: '',
+      },
+    },
+    'custom-event-count',
+  )
+  return { current: Number(row?.current ?? 0), previous: Number(row?.previous ?? 0) }
 }

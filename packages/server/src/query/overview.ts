@@ -1,13 +1,16 @@
 /**
  * The overview report: the headline figures of a site over a range, after filters. Metric
  * definitions live in `metrics.ts` (`sessionMetrics`); this file only composes them.
- * Pipeline: plan (`ReportScope`) -> `compileOverview` -> `runReport` -> `toOverview`.
+ * Pipeline: plan (`ReportScope`) -> `compileOverview` -> `runReport` -> `toOverview`. The stats report
+ * asks for a range and the one just before it: from the rollups that is one query
+ * (`compileRolledOverviewPeriods`).
  */
 import type { Totals } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { sessionMetrics } from './metrics.js'
 import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
+import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import { rolledSessionMetrics, rolledSessionsSubquery } from './rollups/rolled-sessions.js'
 import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
@@ -57,6 +60,31 @@ export function compileOverview(scope: ReportScope): CompiledQuery {
   }
 }
 
+/**
+ * The overview of `scope` and of `previous` (the range ending where the scope's begins, as
+ * `previous-period.ts` makes it) in one query over the rollups: a row per period with a session, `period`
+ * 1 for the scope's and 0 for the previous one, each with the figures the period alone gives
+ * (`rolledSessionsSubquery` with `byPeriod`). Why: the stats report asked for the two apart, and each
+ * rolled overview reads five tables; over an empty previous period that alone took 44 ms (10 M events,
+ * 365 days), its reads and none of its rows.
+ * Only where `rollupsServe` holds for both scopes.
+ */
+export function compileRolledOverviewPeriods(scope: ReportScope, previous: ReportScope): CompiledQuery {
+  const inner = rolledSessionsSubquery(sessionColumnsRead, { byPeriod: true })
+  return {
+    sql: [
+      `SELECT period, ${metricNames.map((name) => `${rolledSessionMetrics[name].sql} AS ${name}`).join(', ')}`,
+      `FROM (\n${inner}\n)`,
+      'GROUP BY period',
+    ].join('\n'),
+    params: {
+      ...scopeOf(scope).params,
+      from: toClickHouseTime(previous.params.from),
+      split: toClickHouseTime(scope.params.from),
+    },
+  }
+}
+
 /** Shape the single result row (numbers may come back as numbers or numeric strings). */
 export function toOverview(rows: readonly Record<string, unknown>[]): Overview {
   const row = rows[0] ?? {}
@@ -71,6 +99,27 @@ export function toOverview(rows: readonly Record<string, unknown>[]): Overview {
     bounce_rate: number('bounce_rate'),
     session_duration: number('session_duration'),
     pages_per_session: number('pages_per_session'),
+  }
+}
+
+/**
+ * The overviews of the scope and of `previous` (the range just before it, `previousPeriod`): one query
+ * when the rollups serve both (`compileRolledOverviewPeriods`), one per range otherwise.
+ */
+export async function queryOverviewPeriods(
+  events: EventsStore,
+  scope: ReportScope,
+  previous: ReportScope,
+): Promise<{ current: Overview; previous: Overview }> {
+  if (!rollupsServe(scope) || !rollupsServe(previous) || previous.params.to !== scope.params.from) {
+    const [current, before] = await Promise.all([queryOverview(events, scope), queryOverview(events, previous)])
+    return { current, previous: before }
+  }
+  const query = compileRolledOverviewPeriods(scope, previous)
+  const rows = await runReport<Record<string, unknown>>(events, query, 'overview')
+  return {
+    current: toOverview(rows.filter((row) => Number(row.period) === 1)),
+    previous: toOverview(rows.filter((row) => Number(row.period) === 0)),
   }
 }
 

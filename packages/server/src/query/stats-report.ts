@@ -7,26 +7,32 @@
  */
 import type { SeriesBucket } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { queryCustomEventCount } from './custom-event-count.js'
-import { queryOverview } from './overview.js'
+import { queryCustomEventCountPeriods } from './custom-event-count.js'
+import { queryOverviewPeriods } from './overview.js'
 import { previousPeriod, relativeChange } from './previous-period.js'
 import type { ReportScope } from './report-scope.js'
 import { queryTimeseries } from './timeseries.js'
 
-async function totals(events: EventsStore, scope: ReportScope) {
-  const [overview, custom] = await Promise.all([
-    queryOverview(events, scope),
-    queryCustomEventCount(events, scope),
+/**
+ * The totals of the scope and of the period before it: overviews and custom event counts, each pair
+ * one query where the rollups serve both periods.
+ */
+async function totals(events: EventsStore, scope: ReportScope, previous: ReportScope) {
+  const [overviews, custom] = await Promise.all([
+    queryOverviewPeriods(events, scope, previous),
+    queryCustomEventCountPeriods(events, scope, previous),
   ])
-  return { ...overview, events: custom }
+  return {
+    current: { ...overviews.current, events: custom.current },
+    previous: { ...overviews.previous, events: custom.previous },
+  }
 }
 
 /** @throws AppError 400 when the bucket makes too many points */
 export async function queryStatsReport(events: EventsStore, scope: ReportScope, bucket?: SeriesBucket) {
   const previousScope = { ...scope, params: previousPeriod(scope.params) }
-  const [current, previous, series] = await Promise.all([
-    totals(events, scope),
-    totals(events, previousScope),
+  const [{ current, previous }, series] = await Promise.all([
+    totals(events, scope, previousScope),
     bucket ? queryTimeseries(events, scope, bucket) : Promise.resolve(undefined),
   ])
   return {

@@ -101,26 +101,52 @@ const PENDING_SESSIONS = `SELECT session_key FROM session_hours WHERE ${SITE} AN
 const EDGE_SESSIONS = `SELECT session_key FROM session_summaries
   WHERE ${SITE} AND start_hour < ${TO} AND end_hour >= ${FROM} AND (start_hour < ${FROM} OR end_hour >= ${TO})`
 
+/** The placeholder of the hour splitting a range into two periods (`byPeriod` below). */
+const SPLIT = "{split:DateTime64(3, 'UTC')}"
+
+/** Folded sessions that start in the range and cross the split (those starting before are edge sessions). */
+const SPLIT_SESSIONS = `SELECT session_key FROM session_summaries
+  WHERE ${SITE} AND start_hour >= ${FROM} AND start_hour < ${SPLIT} AND end_hour >= ${SPLIT}`
+
+/** Options of `rolledSessionsSubquery`. */
+export interface RolledSessionsOptions {
+  /**
+   * Cut the range at the hour of placeholder `split` (inside it, a whole UTC hour) into two periods:
+   * each row then also has `period`, 1 for the session's hours from the split on, 0 for those before.
+   * A session crossing the split has a row in each with only that period's hours, as a session crossing
+   * the range's edge keeps only its hours inside: so the rows of each period are those the period alone
+   * as a range would give (the stats report reads a range and the one before it in one query).
+   */
+  byPeriod?: boolean
+}
+
 /**
  * One row per session with an event in the range: `session_key` and `columns`, from the summaries and
- * the session-hours as the file's doc says. Placeholders `site`, `from`, `to` of the scope.
+ * the session-hours as the file's doc says. Placeholders `site`, `from`, `to` of the scope (and
+ * `split` with `byPeriod`).
  */
-export function rolledSessionsSubquery(columns: readonly RolledSessionColumn[]): string {
+export function rolledSessionsSubquery(
+  columns: readonly RolledSessionColumn[],
+  options: RolledSessionsOptions = {},
+): string {
+  const byPeriod = options.byPeriod === true
   const reads = [...new Set(columns.flatMap((column) => rolledSessionColumns[column].reads))]
   const stored = reads.map((column) => `${column} AS ${folded(column)}`)
   const grouped = reads.map((column) => `${SESSION_FOLDS[column]}(${column}) AS ${folded(column)}`)
+  const regrouped = [EDGE_SESSIONS, ...(byPeriod ? [SPLIT_SESSIONS] : []), PENDING_SESSIONS]
   return [
-    `SELECT session_key, ${columns.map((c) => `${rolledSessionColumns[c].sql} AS ${c}`).join(', ')}`,
+    `SELECT session_key, ${byPeriod ? 'period, ' : ''}${columns.map((c) => `${rolledSessionColumns[c].sql} AS ${c}`).join(', ')}`,
     'FROM (',
-    `  SELECT session_key, ${stored.join(', ')}`,
+    `  SELECT session_key, ${byPeriod ? `start_hour >= ${SPLIT} AS period, ` : ''}${stored.join(', ')}`,
     '  FROM session_summaries',
-    `  WHERE ${SITE} AND start_hour >= ${FROM} AND end_hour < ${TO}`,
+    `  WHERE ${SITE} AND start_hour >= ${FROM} AND start_hour < ${TO} AND end_hour < ${TO}`,
+    ...(byPeriod ? [`    AND (start_hour >= ${SPLIT} OR end_hour < ${SPLIT})`] : []),
     `    AND session_key NOT IN (${PENDING_SESSIONS})`,
     '  UNION ALL',
-    `  SELECT session_key, ${grouped.join(', ')}`,
+    `  SELECT session_key, ${byPeriod ? `hour >= ${SPLIT} AS period, ` : ''}${grouped.join(', ')}`,
     '  FROM session_hours',
-    `  WHERE ${ROLLUP_SCOPE_SQL} AND session_key IN (${EDGE_SESSIONS} UNION ALL ${PENDING_SESSIONS})`,
-    '  GROUP BY session_key',
+    `  WHERE ${ROLLUP_SCOPE_SQL} AND session_key IN (${regrouped.join(' UNION ALL ')})`,
+    `  GROUP BY session_key${byPeriod ? ', period' : ''}`,
     ')',
   ].join('\n')
 }

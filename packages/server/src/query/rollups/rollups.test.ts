@@ -34,6 +34,7 @@ import { compileOverview, queryOverview } from '../overview.js'
 import { parseQueryParams } from '../params.js'
 import type { ReportScope } from '../report-scope.js'
 import { deleteSiteEvents } from '../site-events.js'
+import { queryStatsReport } from '../stats-report.js'
 import { compileTimeseries, queryTimeseries } from '../timeseries.js'
 
 const SITE = 31
@@ -146,6 +147,8 @@ async function reports(events: EventsStore, scope: ReportScope) {
   return {
     overview: await queryOverview(events, scope),
     custom: await queryCustomEventCount(events, scope),
+    // The range and the one before it, read together from the rollups (sessions cross the split).
+    stats: (await queryStatsReport(events, scope)).data,
     eventNames: await queryEventNames(events, scope),
     hours: await queryTimeseries(events, scope, 'hour'),
     days: await queryTimeseries(events, scope, 'day'),
@@ -213,6 +216,23 @@ describe('reports from the rollups', () => {
       expect(rolled.overview.visitors).toBeLessThan(rolled.overview.sessions)
     },
   )
+
+  it('read the totals of a range and of the one before it in one query each', async () => {
+    const queries: string[] = []
+    const counting: EventsStore = {
+      ...events,
+      query: (sql, params, options) => {
+        queries.push(sql)
+        return events.query(sql, params, options)
+      },
+    }
+    const scope = scopeOf({ time_zone: 'Europe/Berlin' })
+    const stats = await queryStatsReport(counting, scope)
+    expect(queries).toHaveLength(2)
+    expect(stats.data.previous.sessions).toBeGreaterThan(0)
+    expect(stats).toEqual(await queryStatsReport(counting, raw(scope)))
+    expect(queries).toHaveLength(6)
+  })
 
   it('keep only the hours of a session inside the range, as raw reports keep its events', async () => {
     // One day: many sessions start before it or end after it.
