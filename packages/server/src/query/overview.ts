@@ -6,11 +6,11 @@
  * (`compileRolledOverviewPeriods`).
  */
 import type { Totals } from '@pathlight/protocol'
+import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { sessionMetrics } from './metrics.js'
 import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
-import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import { rolledSessionMetrics, rolledSessionsSubquery } from './rollups/rolled-sessions.js'
 import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
@@ -112,7 +112,10 @@ export async function queryOverviewPeriods(
   previous: ReportScope,
 ): Promise<{ current: Overview; previous: Overview }> {
   if (!rollupsServe(scope) || !rollupsServe(previous) || previous.params.to !== scope.params.from) {
-    const [current, before] = await Promise.all([queryOverview(events, scope), queryOverview(events, previous)])
+    const [current, before] = await Promise.all([
+      queryOverview(events, scope),
+      queryOverview(events, previous),
+    ])
     return { current, previous: before }
   }
   const query = compileRolledOverviewPeriods(scope, previous)
