@@ -27,6 +27,8 @@ export type StartServerProcess = (opts: {
   env?: Record<string, string>
   /** `build`: the compiled server, as `npm start` runs it (what the benchmark measures). */
   entry?: 'sources' | 'build'
+  /** A data directory to start on instead of a new empty one (removed by `stop` all the same). */
+  dataDir?: string
 }) => Promise<ServerProcess>
 
 const here = path.dirname(fileURLToPath(import.meta.url))

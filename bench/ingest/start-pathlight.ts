@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { loadStartServerProcess, type ServerProcess, serverContractPath } from './load-server-contract.js'
 
@@ -9,6 +11,8 @@ export type StartedPathlight = { server: ServerProcess; readyMs: number } | { sk
  * a fresh data directory, seeded with an owner, a site and an API key. Env: `PATHLIGHT_TRACK_KEY_LIMIT`
  * 100,000,000 (the per-key limit of 500 requests / 10 min would stop the keyed load within
  * milliseconds) and `LOG_LEVEL=info` as `npm start` ships it (the test harness's default is `warn`).
+ * With `BENCH_DATA_TEMPLATE` (a directory from `make-data-template.ts`), the data directory starts as a
+ * copy of it (deleted when the server stops): one tree measured with and without the rollups' views.
  *
  * @returns the server and `readyMs`, wall-clock ms from spawn until it answered and was seeded; or
  *   `skipped` when the testing module does not exist.
@@ -26,6 +30,14 @@ export async function startPathlight(): Promise<StartedPathlight> {
       ...(process.env.INGEST_FLUSH_MS ? { INGEST_FLUSH_MS: process.env.INGEST_FLUSH_MS } : {}),
     },
     entry: 'build',
+    ...(process.env.BENCH_DATA_TEMPLATE ? { dataDir: copyOf(process.env.BENCH_DATA_TEMPLATE) } : {}),
   })
   return { server, readyMs: Math.round(performance.now() - began) }
+}
+
+/** A fresh temporary copy of the directory `template`. */
+function copyOf(template: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-bench-data-'))
+  fs.cpSync(template, dir, { recursive: true })
+  return dir
 }

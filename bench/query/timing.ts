@@ -10,21 +10,29 @@ export function percentile(samples: readonly number[], p: number): number {
 
 /**
  * Run `fn` `warmup` times unmeasured, then `iterations` times measured (sequentially).
- * @returns p50 and p95 in milliseconds
+ * @returns p50 and p95 in milliseconds, and `cpu`: the mean CPU time per run in milliseconds, user and
+ *   system, of this whole process (chDB's query threads run in it), a steadier figure than wall time on
+ *   a machine shared with other work, and the floor of a run's wall time on N CPUs is `cpu / N`
  */
 export async function measure(
   fn: () => Promise<unknown>,
   iterations: number,
   warmup = 2,
-): Promise<{ p50: number; p95: number }> {
+): Promise<{ p50: number; p95: number; cpu: number }> {
   for (let i = 0; i < warmup; i++) await fn()
   const samples: number[] = []
+  const cpuBefore = process.cpuUsage()
   for (let i = 0; i < iterations; i++) {
     const start = performance.now()
     await fn()
     samples.push(performance.now() - start)
   }
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95) }
+  const cpu = process.cpuUsage(cpuBefore)
+  return {
+    p50: percentile(samples, 50),
+    p95: percentile(samples, 95),
+    cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, iterations),
+  }
 }
 
 /** Peak and current resident memory of this process in MB (Linux /proc; null elsewhere). */
