@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { channels } from '../../ingest/enrich/channel.js'
 import { openChdbStore } from '../../storage/events/chdb-store.js'
-import { fromClickHouseTime } from '../../storage/events/clickhouse-time.js'
+import { fromClickHouseTime, toClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import { eventRow } from '../../storage/events/event-row.fixture.js'
 import type { EventRow } from '../../storage/events/event-row.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
@@ -227,6 +227,14 @@ describe('reports from the rollups', () => {
       },
     }
     const scope = scopeOf({ time_zone: 'Europe/Berlin' })
+    // Sessions with events on both sides of the split, each counted in both periods with its own.
+    const [crossing] = await events.query<{ n: number }>(
+      `SELECT count() AS n FROM (SELECT session_id FROM events WHERE site_id = {site:UInt32}
+         GROUP BY session_id HAVING min(timestamp) < {split:DateTime64(3, 'UTC')}
+           AND max(timestamp) >= {split:DateTime64(3, 'UTC')})`,
+      { site: SITE, split: toClickHouseTime(scope.params.from) },
+    )
+    expect(Number(crossing?.n)).toBeGreaterThan(0)
     const stats = await queryStatsReport(counting, scope)
     expect(queries).toHaveLength(2)
     expect(stats.data.previous.sessions).toBeGreaterThan(0)
