@@ -3,6 +3,7 @@ import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { eventTypeConditions } from './metrics.js'
+import { type Periods, queryPeriods } from './previous-period.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
 import { rollupsServe } from './rollups/rollup-scope.js'
@@ -44,34 +45,34 @@ export async function queryCustomEventCount(events: EventsStore, scope: ReportSc
  * `previousPeriod`): one read of `event_hours` over both when the rollups serve both (the counts are
  * sums, split at the scope's first hour), one query per range otherwise.
  */
-export async function queryCustomEventCountPeriods(
+export function queryCustomEventCountPeriods(
   events: EventsStore,
   scope: ReportScope,
   previous: ReportScope,
-): Promise<{ current: number; previous: number }> {
-  if (!rollupsServe(scope) || !rollupsServe(previous) || previous.params.to !== scope.params.from) {
-    const [current, before] = await Promise.all([
-      queryCustomEventCount(events, scope),
-      queryCustomEventCount(events, previous),
-    ])
-    return { current, previous: before }
-  }
+): Promise<Periods<number>> {
   const split = "{split:DateTime64(3, 'UTC')}"
-  const [row] = await runReport<{ current: number; previous: number }>(
-    events,
-    {
-      sql: [
-        `SELECT sumIf(${CUSTOM}, hour >= ${split}) AS current, sumIf(${CUSTOM}, hour < ${split}) AS previous`,
-        `FROM event_hours WHERE ${ROLLED_DIMENSION_SQL}`,
-      ].join(' '),
-      params: {
-        ...scopeOf(scope).params,
-        from: toClickHouseTime(previous.params.from),
-        split: toClickHouseTime(scope.params.from),
-        dimension: '',
-      },
+  return queryPeriods(
+    scope,
+    previous,
+    (one) => queryCustomEventCount(events, one),
+    async () => {
+      const [row] = await runReport<{ current: number; previous: number }>(
+        events,
+        {
+          sql: [
+            `SELECT sumIf(${CUSTOM}, hour >= ${split}) AS current, sumIf(${CUSTOM}, hour < ${split}) AS previous`,
+            `FROM event_hours WHERE ${ROLLED_DIMENSION_SQL}`,
+          ].join(' '),
+          params: {
+            ...scopeOf(scope).params,
+            from: toClickHouseTime(previous.params.from),
+            split: toClickHouseTime(scope.params.from),
+            dimension: '',
+          },
+        },
+        'custom-event-count',
+      )
+      return { current: Number(row?.current ?? 0), previous: Number(row?.previous ?? 0) }
     },
-    'custom-event-count',
   )
-  return { current: Number(row?.current ?? 0), previous: Number(row?.previous ?? 0) }
 }

@@ -10,6 +10,7 @@ import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { sessionMetrics } from './metrics.js'
+import { type Periods, queryPeriods } from './previous-period.js'
 import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
 import { rolledSessionMetrics, rolledSessionsSubquery } from './rollups/rolled-sessions.js'
 import { rollupsServe } from './rollups/rollup-scope.js'
@@ -106,24 +107,24 @@ export function toOverview(rows: readonly Record<string, unknown>[]): Overview {
  * The overviews of the scope and of `previous` (the range just before it, `previousPeriod`): one query
  * when the rollups serve both (`compileRolledOverviewPeriods`), one per range otherwise.
  */
-export async function queryOverviewPeriods(
+export function queryOverviewPeriods(
   events: EventsStore,
   scope: ReportScope,
   previous: ReportScope,
-): Promise<{ current: Overview; previous: Overview }> {
-  if (!rollupsServe(scope) || !rollupsServe(previous) || previous.params.to !== scope.params.from) {
-    const [current, before] = await Promise.all([
-      queryOverview(events, scope),
-      queryOverview(events, previous),
-    ])
-    return { current, previous: before }
-  }
-  const query = compileRolledOverviewPeriods(scope, previous)
-  const rows = await runReport<Record<string, unknown>>(events, query, 'overview')
-  return {
-    current: toOverview(rows.filter((row) => Number(row.period) === 1)),
-    previous: toOverview(rows.filter((row) => Number(row.period) === 0)),
-  }
+): Promise<Periods<Overview>> {
+  return queryPeriods(
+    scope,
+    previous,
+    (one) => queryOverview(events, one),
+    async () => {
+      const query = compileRolledOverviewPeriods(scope, previous)
+      const rows = await runReport<Record<string, unknown>>(events, query, 'overview')
+      return {
+        current: toOverview(rows.filter((row) => Number(row.period) === 1)),
+        previous: toOverview(rows.filter((row) => Number(row.period) === 0)),
+      }
+    },
+  )
 }
 
 /** The overview of one site over the scope's range and filters. */

@@ -4,6 +4,8 @@
  * ending 03-01), and the relative change of each figure against it.
  */
 import type { QueryParams } from './params.js'
+import type { ReportScope } from './report-scope.js'
+import { rollupsServe } from './rollups/rollup-scope.js'
 import { addDays, daysBetween, startOfDayIn } from './zoned-time.js'
 
 /**
@@ -30,4 +32,28 @@ export function relativeChange<Key extends string>(
     change[key] = previous[key] === 0 ? null : (current[key] - previous[key]) / previous[key]
   }
   return change
+}
+
+/** A figure of a range and of its previous period. */
+export interface Periods<T> {
+  current: T
+  previous: T
+}
+
+/**
+ * A figure of `scope` and of `previous` (the period before it, `previousPeriod`): `together()`, one query
+ * over both, when the rollups serve both and `previous` ends where the scope begins; otherwise
+ * `apart(scope)` and `apart(previous)` side by side.
+ */
+export async function queryPeriods<T>(
+  scope: ReportScope,
+  previous: ReportScope,
+  apart: (scope: ReportScope) => Promise<T>,
+  together: () => Promise<Periods<T>>,
+): Promise<Periods<T>> {
+  if (rollupsServe(scope) && rollupsServe(previous) && previous.params.to === scope.params.from) {
+    return together()
+  }
+  const [current, before] = await Promise.all([apart(scope), apart(previous)])
+  return { current, previous: before }
 }
