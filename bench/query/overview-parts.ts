@@ -19,7 +19,7 @@ export const overviewBatch = (bucket: 'day' | 'week' | 'month'): ReportBatchBody
     top('channels'),
     { id: 'countries', name: 'breakdown', params: { name: 'countries', limit: 250, metrics: ['visitors'] } },
     top('browsers'),
-    { id: 'event-names', name: 'event-names', params: { limit: 8 } },
+    { id: 'event-names', name: 'event-names', params: { limit: 8, metrics: ['events'] } },
     { id: 'live', name: 'live' },
   ],
 })

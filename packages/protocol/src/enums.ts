@@ -140,6 +140,13 @@ export type SeriesBucket = (typeof seriesBuckets)[number]
 export const breakdownMetrics = ['visitors', 'sessions', 'pageviews'] as const
 export type BreakdownMetric = (typeof breakdownMetrics)[number]
 
+/**
+ * The counts an event name's row may carry (`metrics` of `GET .../event-names`): `events`, which ranks
+ * the names, always; sessions and visitors each a set of hashes to merge, most of the report's time.
+ */
+export const eventNameMetrics = ['events', 'sessions', 'visitors'] as const
+export type EventNameMetric = (typeof eventNameMetrics)[number]
+
 /** Period sizes of a retention report: calendar days, weeks (Monday to Sunday) and months. */
 export const retentionPeriods = ['day', 'week', 'month'] as const
 export type RetentionPeriod = (typeof retentionPeriods)[number]

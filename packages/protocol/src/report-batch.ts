@@ -7,7 +7,7 @@
  * answers, keyed by the part's `id` (its `name` when it has none).
  */
 import { z } from 'zod'
-import { breakdownMetrics, eventTypes, seriesBuckets } from './enums.js'
+import { breakdownMetrics, eventNameMetrics, eventTypes, seriesBuckets } from './enums.js'
 import { doc } from './openapi-registry.js'
 import {
   breakdownRow,
@@ -74,7 +74,14 @@ export const reportPart = z.discriminatedUnion(
       cursor: z.string().optional(),
       limit,
     }),
-    part('event-names', { page, limit }),
+    part('event-names', {
+      metrics: doc(
+        z.array(z.enum(eventNameMetrics)).min(1),
+        'The counts the rows carry (as `metrics` of the GET route, a list here)',
+      ).optional(),
+      page,
+      limit,
+    }),
     part('web-vitals', {
       by: doc(z.enum(['pathname', 'device_type']), 'Group by this').optional(),
       page,

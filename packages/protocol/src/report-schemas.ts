@@ -211,10 +211,10 @@ export const eventName = component(
   z.object({
     name: z.string(),
     events: count('Events of this name'),
-    sessions: count('Sessions with one'),
-    visitors: count('Visitors with one'),
+    sessions: count('Sessions with one (absent when `metrics` leaves it out)').optional(),
+    visitors: count('Visitors with one (absent when `metrics` leaves it out)').optional(),
   }),
-  'A custom event name with its counts.',
+  'A custom event name with its counts: events, and the others `metrics` asked for (all by default).',
 )
 
 const money = (description: string) => doc(z.number(), description)

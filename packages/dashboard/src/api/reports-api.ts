@@ -10,6 +10,7 @@ import type {
   ErrorEvent,
   ErrorName,
   EventName,
+  EventNameMetric,
   EventType,
   Funnel,
   FunnelReport,
@@ -92,8 +93,9 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
         ...page,
         metrics: metrics?.join(','),
       }),
-    eventNames: (query: ReportQuery, page: PageRequest = {}) =>
-      get<Paged<EventName>>('event-names', query, { ...page }),
+    /** A page of custom event names; with `metrics`, its rows carry those counts (and events) only. */
+    eventNames: (query: ReportQuery, page: PageRequest = {}, metrics?: readonly EventNameMetric[]) =>
+      get<Paged<EventName>>('event-names', query, { ...page, metrics: metrics?.join(',') }),
     live: () => data(get<{ data: LiveVisitors }>('live')),
     /**
      * Several reports in one request (`POST .../reports`): each part's `{data, meta}` under its id (its

@@ -16,7 +16,8 @@ const top = ({ name, metric }: BreakdownDef): ReportPart => ({
 /**
  * The reports of the overview's first paint, by the ids its cards ask for: the stats with the series,
  * the first tab of each breakdown card with the count it shows (countries once, 250 rows of visitors,
- * for the map and the locations card), the custom events and the live visitors.
+ * for the map and the locations card), the custom events (their count only, as the card shows) and the
+ * live visitors.
  */
 export const overviewParts = (bucket: SeriesBucket): ReportPart[] => [
   { id: 'stats', name: 'stats', params: { bucket } },
@@ -24,6 +25,6 @@ export const overviewParts = (bucket: SeriesBucket): ReportPart[] => [
   top(breakdownCards.sources.tabs[0]),
   { id: 'countries', name: 'breakdown', params: { name: 'countries', limit: 250, metrics: ['visitors'] } },
   top(breakdownCards.devices.tabs[0]),
-  { id: 'event-names', name: 'event-names', params: { limit: TOP } },
+  { id: 'event-names', name: 'event-names', params: { limit: TOP, metrics: ['events'] } },
   { id: 'live', name: 'live' },
 ]

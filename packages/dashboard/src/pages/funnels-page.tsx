@@ -70,7 +70,7 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
     ctx.reports.breakdown('pages', ctx.query, { limit: 200 }, ['pageviews']),
   )
   const eventNames = useReport(`funnel-events:${ctx.queryKey}`, () =>
-    ctx.reports.eventNames(ctx.query, { limit: 200 }),
+    ctx.reports.eventNames(ctx.query, { limit: 200 }, ['events']),
   )
   const stepsKey = route.steps ?? ''
   const report = useReport(`funnel:${stepsKey}:${by ?? ''}:${ctx.queryKey}`, async () =>

@@ -101,6 +101,11 @@ const parts: { part: { id?: string; name: string; params?: object }; path: strin
     extra: 'type=pageview%2Ccustom_event&limit=2',
   },
   { part: { name: 'event-names' }, path: 'event-names' },
+  {
+    part: { id: 'event-counts', name: 'event-names', params: { metrics: ['events', 'sessions'] } },
+    path: 'event-names',
+    extra: 'metrics=events%2Csessions',
+  },
   { part: { name: 'web-vitals' }, path: 'web-vitals' },
   {
     part: { id: 'vitals-by', name: 'web-vitals', params: { by: 'pathname' } },

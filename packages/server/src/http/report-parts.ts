@@ -5,7 +5,7 @@
  * checks every part before it runs any. Validation failures are AppError 400 naming the parameter
  * (`query/params.ts`); answers are the `{data, meta}` of the table in `reports.ts`.
  */
-import { breakdownMetrics, seriesBuckets } from '@pathlight/protocol'
+import { breakdownMetrics, eventNameMetrics, seriesBuckets } from '@pathlight/protocol'
 import { z } from 'zod'
 import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdown.js'
 import { queryEventList } from '../query/event-list.js'
@@ -54,6 +54,9 @@ const webVitalsInput = z.object({
 })
 const breakdownInput = z.object({
   metrics: listParam('metrics', breakdownMetrics).optional(),
+})
+const eventNamesInput = z.object({
+  metrics: listParam('metrics', eventNameMetrics).optional(),
 })
 const eventsInput = z.object({
   type: listParam('type', eventTypes).optional(),
@@ -122,8 +125,9 @@ export const reportParts = {
 
   'event-names'(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
+    const { metrics } = parseParams(eventNamesInput, query)
     return async () => {
-      const { data, total } = await queryEventNames(deps.events, scope)
+      const { data, total } = await queryEventNames(deps.events, scope, metrics)
       return { data, meta: pageMeta(scope.params, total) }
     }
   },

@@ -279,6 +279,14 @@ describe('sessions and their events', () => {
       data: [{ name: 'signup', events: 1, sessions: 1, visitors: 1 }],
       meta: { total: 1, page: 1, pageSize: 50, totalPages: 1 },
     })
+    // `metrics` narrows the counts; events, which rank the names, always stay.
+    expect((await json(`event-names?${RANGE}&metrics=events`)).data).toEqual([{ name: 'signup', events: 1 }])
+    expect((await json(`event-names?${RANGE}&metrics=visitors`)).data).toEqual([
+      { name: 'signup', events: 1, visitors: 1 },
+    ])
+    const bad = await get(`event-names?${RANGE}&metrics=pageviews`)
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().error).toMatch(/metrics/)
   })
 })
 

@@ -16,7 +16,7 @@
  * | `sessions/{sessionId}/events` | `[SessionEvent]`, oldest first (filters ignored)      | page         |
  * | `events[?type=&event_name=    | `[ListedEvent]`, newest first                         | `nextCursor` |
  * |   &cursor=]`                  |                                                       |              |
- * | `event-names`                 | `[{name, events, sessions, visitors}]` custom events  | page         |
+ * | `event-names[?metrics=]`      | `[{name, events, sessions, visitors}]` custom events  | page         |
  * | `web-vitals[?by=]`            | `{lcp, inp, cls, fcp, ttfb}`; with `by` (pathname or  | thresholds   |
  * |                               | device_type) `[{value, events, lcp, ...}]`            | (+ page)     |
  * | `live` (no parameters)        | `{visitors, from, to}`: the last 5 minutes            | `{}`         |
@@ -57,7 +57,14 @@ import { notFound } from '../shared/errors.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import { analyticsQuery, breakdownQuery, eventsQuery, sessionsQuery, statsQuery } from './analytics-query.js'
+import {
+  analyticsQuery,
+  breakdownQuery,
+  eventNamesQuery,
+  eventsQuery,
+  sessionsQuery,
+  statsQuery,
+} from './analytics-query.js'
 import { emptyMeta, eventPage, statsAnswer } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
 import { pageMeta } from './page-meta.js'
@@ -228,7 +235,7 @@ export async function reportRoutes(
           summary: 'Custom event names with their counts',
           tag: 'Reports',
           access: 'reader',
-          query: analyticsQuery,
+          query: eventNamesQuery,
           responses: { 200: json('A page of names, most events first', pagedList(eventName)) },
         },
       },

@@ -1,9 +1,11 @@
 /**
  * Custom event names of the scope with their counts: `events` (occurrences) and `sessions` (distinct
  * sessions that fired it), most frequent first, paginated; `total` is the number of distinct names.
- * Rows are the protocol's `EventName` (also `visitors`: distinct visitors that fired it).
+ * Rows are the protocol's `EventName` (also `visitors`: distinct visitors that fired it). `metrics`
+ * narrows the counts to compute: events always (they rank the names); sessions and visitors are sets
+ * of hashes to count or merge, nearly all of the report's CPU (the dashboard's card shows events only).
  */
-import type { EventName } from '@pathlight/protocol'
+import { type EventName, type EventNameMetric, eventNameMetrics } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { compileFilters } from './filters.js'
@@ -15,11 +17,14 @@ import { rollupsServeDimension } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 
-export function compileEventNames(scope: ReportScope): CompiledQuery {
+export function compileEventNames(
+  scope: ReportScope,
+  metrics: readonly EventNameMetric[] = eventNameMetrics,
+): CompiledQuery {
   if (rollupsServeDimension(scope, 'event_name')) {
     // `event_hours` rows of dimension `event_name` hold custom events only; sessions and visitors estimated.
     const filters = compileFilters(scope.params.filters, 'value')
-    return namesQuery(scope, {
+    return namesQuery(scope, metrics, {
       columns: { name: 'value', ...rolledEventMetrics },
       from: 'event_hours',
       where: [ROLLED_DIMENSION_SQL, ...(filters.event === null ? [] : [filters.event])],
@@ -31,7 +36,7 @@ export function compileEventNames(scope: ReportScope): CompiledQuery {
   if (filters.event) where.push(`(${filters.event})`)
   const restriction = sessionFilterRestriction(filters)
   if (restriction) where.push(restriction)
-  return namesQuery(scope, {
+  return namesQuery(scope, metrics, {
     columns: {
       name: 'event_name',
       events: 'count()',
@@ -44,9 +49,13 @@ export function compileEventNames(scope: ReportScope): CompiledQuery {
   })
 }
 
-/** The page of event names over `from` (raw events or the rollup), with the expressions of each column. */
+/**
+ * The page of event names over `from` (raw events or the rollup), with the expressions of each column;
+ * the columns of the counts `metrics` leaves out are not computed.
+ */
 function namesQuery(
   scope: ReportScope,
+  metrics: readonly EventNameMetric[],
   source: {
     columns: { name: string; events: string; sessions: string; visitors: string }
     from: string
@@ -55,10 +64,14 @@ function namesQuery(
   },
 ): CompiledQuery {
   const { name, events, sessions, visitors } = source.columns
+  const extra = [
+    ...(metrics.includes('sessions') ? [`${sessions} AS sessions`] : []),
+    ...(metrics.includes('visitors') ? [`${visitors} AS visitors`] : []),
+  ]
   return {
     sql: [
-      `SELECT ${name} AS name, ${events} AS events, ${sessions} AS sessions,`,
-      `  ${visitors} AS visitors, count() OVER () AS total_names`,
+      `SELECT ${[`${name} AS name`, `${events} AS events`, ...extra].join(', ')},`,
+      '  count() OVER () AS total_names',
       `FROM ${source.from}`,
       `WHERE ${source.where.join(' AND ')}`,
       'GROUP BY name',
@@ -74,17 +87,26 @@ function namesQuery(
   }
 }
 
+/**
+ * The page of the scope's event names with the counts `metrics` asks for (default all three; events
+ * always), and the number of distinct names.
+ */
 export async function queryEventNames(
   events: EventsStore,
   scope: ReportScope,
+  metrics: readonly EventNameMetric[] = eventNameMetrics,
 ): Promise<{ data: EventName[]; total: number }> {
-  const rows = await runReport<Record<string, unknown>>(events, compileEventNames(scope), 'event-names')
+  const rows = await runReport<Record<string, unknown>>(
+    events,
+    compileEventNames(scope, metrics),
+    'event-names',
+  )
   return {
     data: rows.map((r) => ({
       name: String(r.name),
       events: Number(r.events),
-      sessions: Number(r.sessions),
-      visitors: Number(r.visitors),
+      ...(r.sessions === undefined ? {} : { sessions: Number(r.sessions) }),
+      ...(r.visitors === undefined ? {} : { visitors: Number(r.visitors) }),
     })),
     total: rows.length > 0 ? Number(rows[0]?.total_names) : 0,
   }

@@ -1,4 +1,4 @@
-/** Custom events of the range by name (events fired and visitors); a row filters by its event. */
+/** Custom events of the range by name (events fired); a row filters by its event. */
 import { useId } from 'react'
 import type { ReportBatch } from '../../lib/report-batch'
 import { filterText } from '../../lib/report-labels'
@@ -12,7 +12,7 @@ import { BarList } from './bar-list'
 export function EventsCard({ ctx, batch }: { ctx: ReportContext; batch?: ReportBatch }) {
   const id = useId()
   const report = useReport(`event-names:${ctx.queryKey}`, () => {
-    const single = () => ctx.reports.eventNames(ctx.query, { limit: 8 })
+    const single = () => ctx.reports.eventNames(ctx.query, { limit: 8 }, ['events'])
     return batch ? batch.load('event-names', single) : single()
   })
   const rows = report.data?.data ?? []
