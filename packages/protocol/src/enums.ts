@@ -147,6 +147,13 @@ export type BreakdownMetric = (typeof breakdownMetrics)[number]
 export const eventNameMetrics = ['events', 'sessions', 'visitors'] as const
 export type EventNameMetric = (typeof eventNameMetrics)[number]
 
+/**
+ * The counts a time series may carry (`metrics` of `GET .../series`): the dashboard's chart shows one
+ * at a time, and each of visitors and sessions is a merge of a set of hashes per hour of the range.
+ */
+export const seriesMetrics = ['visitors', 'sessions', 'pageviews'] as const
+export type SeriesMetric = (typeof seriesMetrics)[number]
+
 /** Period sizes of a retention report: calendar days, weeks (Monday to Sunday) and months. */
 export const retentionPeriods = ['day', 'week', 'month'] as const
 export type RetentionPeriod = (typeof retentionPeriods)[number]

@@ -7,7 +7,7 @@
  * answers, keyed by the part's `id` (its `name` when it has none).
  */
 import { z } from 'zod'
-import { breakdownMetrics, eventNameMetrics, eventTypes, seriesBuckets } from './enums.js'
+import { breakdownMetrics, eventNameMetrics, eventTypes, seriesBuckets, seriesMetrics } from './enums.js'
 import { doc } from './openapi-registry.js'
 import {
   breakdownRow,
@@ -16,6 +16,8 @@ import {
   liveVisitors,
   pagedList,
   pageMeta,
+  seriesCounts,
+  seriesMeta,
   session,
   stats,
   statsMeta,
@@ -30,6 +32,7 @@ export const MAX_REPORT_PARTS = 20
 /** The reports a batch may hold: the GET report routes of the same names. */
 export const reportPartNames = [
   'stats',
+  'series',
   'breakdown',
   'sessions',
   'events',
@@ -54,6 +57,13 @@ export const reportPart = z.discriminatedUnion(
   'name',
   [
     part('stats', { bucket: doc(z.enum(seriesBuckets), 'With a time series of this bucket').optional() }),
+    part('series', {
+      bucket: doc(z.enum(seriesBuckets), 'The size of each point (as `bucket` of the GET route)'),
+      metrics: doc(
+        z.array(z.enum(seriesMetrics)).min(1),
+        'The counts each point carries (as `metrics` of the GET route, a list here)',
+      ).optional(),
+    }),
     part('breakdown', {
       name: doc(z.string(), 'The dimension, as `{name}` of `GET .../breakdown/{name}`'),
       metrics: doc(
@@ -107,6 +117,7 @@ const pageWithThresholds = pageMeta.extend({ by: z.string(), thresholds: webVita
 /** What one part answers: its GET route's `{data, meta}`. */
 export const reportPartAnswer = z.union([
   z.object({ data: stats, meta: statsMeta }),
+  z.object({ data: z.array(seriesCounts), meta: seriesMeta }),
   pagedList(breakdownRow),
   pagedList(session),
   z.object({

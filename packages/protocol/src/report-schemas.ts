@@ -4,7 +4,7 @@
  * schemas registered as OpenAPI components; see `response-schemas.ts` for how they are used.
  */
 import { z } from 'zod'
-import { eventTypes, experimentStatuses, seriesBuckets, webVitalNames } from './enums.js'
+import { eventTypes, experimentStatuses, seriesBuckets, seriesMetrics, webVitalNames } from './enums.js'
 import { component, doc } from './openapi-registry.js'
 import { count, day, timestamp } from './schema-fields.js'
 
@@ -166,6 +166,21 @@ export const seriesPoint = component(
   }),
   'Traffic in one time bucket.',
 )
+
+export const seriesCounts = component(
+  'SeriesCounts',
+  seriesPoint.partial({ visitors: true, sessions: true, pageviews: true }),
+  'Traffic in one time bucket: the counts `metrics` asked for (all three by default), the others absent.',
+)
+
+/** The `meta` of a series answer (`GET /api/sites/{siteId}/series`): the range, its buckets, the counts. */
+export const seriesMeta = z.object({
+  startDate: day,
+  endDate: day,
+  timeZone: z.string(),
+  bucket: z.enum(seriesBuckets),
+  metrics: doc(z.array(z.enum(seriesMetrics)), 'The counts each point carries'),
+})
 
 export const stats = z.object({
   current: totals,

@@ -75,6 +75,8 @@ export type ExperimentWithResults = z.infer<typeof s.experimentWithResults>
 // Reports
 export type Totals = z.infer<typeof s.totals>
 export type SeriesPoint = z.infer<typeof s.seriesPoint>
+export type SeriesCounts = z.infer<typeof s.seriesCounts>
+export type SeriesMeta = z.infer<typeof s.seriesMeta>
 /** `GET .../stats`. `change` is relative (0.25 = +25 %), null when the previous value is 0. */
 export type Stats = z.infer<typeof s.stats>
 export type StatsMeta = z.infer<typeof s.statsMeta>

@@ -198,6 +198,15 @@ describe('reports in Chromium', () => {
     await page.getByRole('group', { name: 'Bucket' }).getByRole('button', { name: 'Hours' }).click()
     await page.waitForFunction(() => document.querySelectorAll('.chart-table tbody tr').length === 48)
     expect(new URL(page.url()).searchParams.get('bucket')).toBe('hour')
+    // Another figure loads the series with that count alone: pageviews per hour, 6 in all.
+    const pageviews = page.waitForResponse((r) => /\/series\?.*metrics=pageviews/.test(r.url()))
+    await page.getByRole('group', { name: 'Chart figure' }).getByRole('button', { name: 'Pageviews' }).click()
+    expect((await pageviews).status()).toBe(200)
+    await page.locator('#chart-title', { hasText: 'Pageviews' }).waitFor()
+    const hourly = await page.locator('.chart-table tbody td:last-child').allTextContents()
+    expect(hourly).toHaveLength(48)
+    expect(hourly.filter((text) => text !== '0')).toEqual(['2', '1', '2', '1'])
+    expect(new URL(page.url()).searchParams.get('metric')).toBe('pageviews')
 
     const pages = page.getByRole('region', { name: 'Pages' })
     expect(await pages.locator('.bar-label').allTextContents()).toEqual(['/', '/pricing', '/blog'])

@@ -29,6 +29,9 @@ import type {
   RetentionMeta,
   RetentionPeriod,
   SeriesBucket,
+  SeriesCounts,
+  SeriesMeta,
+  SeriesMetric,
   Session,
   SessionEvent,
   SessionReplay,
@@ -82,6 +85,12 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     summary: () => data(get<{ data: SiteSummary }>('summary')),
     stats: (query: ReportQuery, bucket?: SeriesBucket) =>
       get<{ data: Stats; meta: StatsMeta }>('stats', query, { bucket }),
+    /** The time series alone in `bucket`s, each point with `metrics` only (default all three). */
+    series: (query: ReportQuery, bucket: SeriesBucket, metrics?: readonly SeriesMetric[]) =>
+      get<{ data: SeriesCounts[]; meta: SeriesMeta }>('series', query, {
+        bucket,
+        metrics: metrics?.join(','),
+      }),
     /** A breakdown's page; with `metrics`, its rows carry those counts (and the one they rank by) only. */
     breakdown: (
       name: string,

@@ -28,7 +28,7 @@ export function prefetchOverviewOf(siteId: number, search: string): void {
   const view = parseReportView(search)
   const query = reportQuery(view, Date.now())
   const days = daysBetween(query.start_date, query.end_date) + 1
-  prefetchOverview(siteId, query, overviewParts(bucketOf(view, days)))
+  prefetchOverview(siteId, query, overviewParts(bucketOf(view, days), view.metric ?? 'visitors'))
 }
 
 /** The prefetched answer for exactly these arguments (once), or null. */

@@ -17,7 +17,7 @@
  *
  * Parsing never fails: an invalid value falls back to its default.
  */
-import type { ReportFilter, SeriesBucket } from '@pathlight/protocol'
+import { type ReportFilter, type SeriesBucket, type SeriesMetric, seriesMetrics } from '@pathlight/protocol'
 import { filterParameters, filterTypes, seriesBuckets } from '@pathlight/protocol/enums'
 import type { ReportQuery } from '../api/reports-api'
 import { addDays, browserTimeZone, dayIn, daysBetween, isDay, isTimeZone } from './dates'
@@ -34,8 +34,9 @@ export const periodLabels: Record<Period, string> = {
   custom: 'Custom range',
 }
 
-export const chartMetrics = ['visitors', 'sessions', 'pageviews'] as const
-export type ChartMetric = (typeof chartMetrics)[number]
+/** The figures the overview's chart can show, one at a time: the series' counts. */
+export const chartMetrics = seriesMetrics
+export type ChartMetric = SeriesMetric
 
 /** A report view. Optional fields are absent when at their default. */
 export interface ReportView {

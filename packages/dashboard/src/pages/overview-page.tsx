@@ -2,9 +2,9 @@
  * A site's overview: live visitors, the six headline figures against the previous period, a chart
  * of visitors, sessions or pageviews per bucket, and the breakdowns (pages, sources, locations,
  * devices, custom events), every row a filter. What the page shows at first paint comes in one request
- * (`overviewParts`, `POST .../reports`; for members started by the site scope, `overview-prefetch.ts`);
- * changing a card's tab, showing all rows or changing the
- * bucket loads that alone with the GET routes.
+ * (`overviewParts`, `POST .../reports`; for members started by the site scope, `overview-prefetch.ts`),
+ * the chart's series with the one figure it shows; changing a card's tab, showing all rows or changing
+ * the chart's figure or bucket loads that alone with the GET routes.
  */
 import type { LiveVisitors as Live } from '@pathlight/protocol'
 import { useMemo } from 'react'
@@ -39,14 +39,15 @@ export function OverviewPage({ ctx }: { ctx: ReportContext }) {
   const { view, setView } = ctx
   const bucket = bucketOf(view, ctx.days)
   const metric = view.metric ?? 'visitors'
-  // One batch per range and filters, with the bucket of that moment; a later bucket change loads the
-  // stats alone.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: queryKey stands for query; bucket deliberately left out
+  // One batch per range and filters, with the chart's bucket and figure of that moment; a later change
+  // of either loads the series alone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: queryKey stands for query; bucket and metric deliberately left out
   const first = useMemo(
     () => ({
       bucket,
+      metric,
       batch: createReportBatch(
-        overviewParts(bucket),
+        overviewParts(bucket, metric),
         (parts) =>
           (ctx.shared ? null : takeOverview(ctx.siteId, ctx.query, parts)) ??
           ctx.reports.batch(ctx.query, parts),
@@ -55,26 +56,31 @@ export function OverviewPage({ ctx }: { ctx: ReportContext }) {
     [ctx.queryKey, ctx.reports],
   )
   const { batch } = first
-  const stats = useReport(`stats:${bucket}:${ctx.queryKey}`, () => {
-    const single = () => ctx.reports.stats(ctx.query, bucket)
-    return bucket === first.bucket ? batch.load('stats', single) : single()
+  const stats = useReport(`stats:${ctx.queryKey}`, () =>
+    batch.load('stats', () => ctx.reports.stats(ctx.query)),
+  )
+  const seriesReport = useReport(`series:${bucket}:${metric}:${ctx.queryKey}`, () => {
+    const single = () => ctx.reports.series(ctx.query, bucket, [metric])
+    return bucket === first.bucket && metric === first.metric ? batch.load('series', single) : single()
   })
   const firstLive = () =>
     batch.load<{ data: Live }>('live', async () => ({ data: await ctx.reports.live() })).then((a) => a.data)
-  const series = stats.data?.data.series ?? []
   const meta = stats.data?.meta
+  // While another figure or bucket loads, the chart keeps the one it has, under that figure's name.
+  const series = seriesReport.data
+  const shown = series && (series.meta.metrics.includes(metric) ? metric : series.meta.metrics[0])
   return (
     <div className="stack">
       <ReportToolbar ctx={ctx} aside={<LiveVisitors reports={ctx.reports} first={firstLive} />} />
-      <FormError error={stats.error} />
+      <FormError error={stats.error ?? seriesReport.error} />
       <KpiCards
         stats={stats.data?.data}
         stale={stats.loading}
         previousRange={meta && { startDate: meta.previousStartDate, endDate: meta.previousEndDate }}
       />
-      <section className="card" aria-labelledby="chart-title" aria-busy={stats.loading}>
+      <section className="card" aria-labelledby="chart-title" aria-busy={seriesReport.loading}>
         <div className="card-head">
-          <h2 id="chart-title">{metricLabels[metric]}</h2>
+          <h2 id="chart-title">{metricLabels[shown ?? metric]}</h2>
           <div className="card-tools">
             <Segmented
               label="Chart figure"
@@ -90,13 +96,13 @@ export function OverviewPage({ ctx }: { ctx: ReportContext }) {
             />
           </div>
         </div>
-        {stats.data && (
+        {series && shown && (
           <TimeSeriesChart
-            points={series.map((p) => ({ time: p.time, value: p[metric] }))}
-            bucket={bucket}
+            points={series.data.map((p) => ({ time: p.time, value: p[shown] ?? 0 }))}
+            bucket={series.meta.bucket}
             timeZone={zoneOf(view)}
             days={ctx.days}
-            label={metricLabels[metric]}
+            label={metricLabels[shown]}
           />
         )}
       </section>

@@ -713,6 +713,12 @@ const table: Row[] = [
   ),
   {
     method: 'GET',
+    url: '/api/sites/:siteId/series',
+    expect: access.reader(200),
+    request: sitePath('/series?bucket=day&metrics=visitors'),
+  },
+  {
+    method: 'GET',
     url: '/api/sites/:siteId/journeys',
     expect: access.reader(200),
     request: sitePath('/journeys?steps=3&start_path=%2F'),

@@ -73,7 +73,17 @@ const batch = (query: string, body: unknown, headers: Record<string, string> = {
 /** Each kind of part, with the GET request that must answer the same. */
 const parts: { part: { id?: string; name: string; params?: object }; path: string; extra?: string }[] = [
   { part: { name: 'stats' }, path: 'stats' },
-  { part: { id: 'series', name: 'stats', params: { bucket: 'day' } }, path: 'stats', extra: 'bucket=day' },
+  {
+    part: { id: 'stats-series', name: 'stats', params: { bucket: 'day' } },
+    path: 'stats',
+    extra: 'bucket=day',
+  },
+  { part: { name: 'series', params: { bucket: 'hour' } }, path: 'series', extra: 'bucket=hour' },
+  {
+    part: { id: 'visitors', name: 'series', params: { bucket: 'day', metrics: ['visitors'] } },
+    path: 'series',
+    extra: 'bucket=day&metrics=visitors',
+  },
   {
     part: { id: 'pages', name: 'breakdown', params: { name: 'pages', limit: 1 } },
     path: 'breakdown/pages',

@@ -5,7 +5,7 @@
  * checks every part before it runs any. Validation failures are AppError 400 naming the parameter
  * (`query/params.ts`); answers are the `{data, meta}` of the table in `reports.ts`.
  */
-import { breakdownMetrics, eventNameMetrics, seriesBuckets } from '@pathlight/protocol'
+import { breakdownMetrics, eventNameMetrics, seriesBuckets, seriesMetrics } from '@pathlight/protocol'
 import { z } from 'zod'
 import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdown.js'
 import { queryEventList } from '../query/event-list.js'
@@ -16,6 +16,7 @@ import { withReplayFlags } from '../query/replay.js'
 import type { ReportScope } from '../query/report-scope.js'
 import { querySessionList } from '../query/session-list.js'
 import { queryStatsReport } from '../query/stats-report.js'
+import { queryTimeseries } from '../query/timeseries.js'
 import {
   queryWebVitals,
   queryWebVitalsBy,
@@ -49,6 +50,10 @@ const oneOf = <const Values extends readonly string[]>(name: string, values: Val
     .transform((v) => v as Values[number])
 
 const statsInput = z.object({ bucket: oneOf('bucket', seriesBuckets).optional() })
+const seriesInput = z.object({
+  bucket: oneOf('bucket', seriesBuckets),
+  metrics: listParam('metrics', seriesMetrics).optional(),
+})
 const webVitalsInput = z.object({
   by: oneOf('by', Object.keys(webVitalDimensions) as (keyof typeof webVitalDimensions)[]).optional(),
 })
@@ -86,6 +91,23 @@ export const reportParts = {
     const scope = scopeOf(deps, siteId, query)
     const { bucket } = parseParams(statsInput, query)
     return () => queryStatsReport(deps.events, scope, bucket)
+  },
+
+  /** The time series alone, with the counts asked for (the chart's figure): no totals. */
+  series(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+    const scope = scopeOf(deps, siteId, query)
+    const { bucket, metrics } = parseParams(seriesInput, query)
+    const counts = seriesMetrics.filter((metric) => (metrics ?? seriesMetrics).includes(metric))
+    return async () => ({
+      data: await queryTimeseries(deps.events, scope, bucket, counts),
+      meta: {
+        startDate: scope.params.startDate,
+        endDate: scope.params.endDate,
+        timeZone: scope.params.timeZone,
+        bucket,
+        metrics: counts,
+      },
+    })
   },
 
   breakdown(deps: ReportPartDeps, siteId: number, query: unknown, name: BreakdownName): PreparedReport {

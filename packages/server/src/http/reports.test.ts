@@ -161,6 +161,46 @@ describe('GET /api/sites/{site}/stats', () => {
   })
 })
 
+describe('GET /api/sites/{site}/series', () => {
+  it('answers the series alone with the counts asked for', async () => {
+    const meta = { startDate: '2026-03-10', endDate: '2026-03-11', timeZone: 'UTC', bucket: 'day' }
+    const all = await json(`series?${RANGE}&bucket=day`)
+    expect(all).toEqual({
+      data: [
+        { time: '2026-03-10T00:00:00.000Z', visitors: 2, sessions: 2, pageviews: 3 },
+        { time: '2026-03-11T00:00:00.000Z', visitors: 1, sessions: 1, pageviews: 2 },
+      ],
+      meta: { ...meta, metrics: ['visitors', 'sessions', 'pageviews'] },
+    })
+    expect(all.data).toEqual((await json(`stats?${RANGE}&bucket=day`)).data.series)
+    // In the protocol's order, whatever the order asked; each point carries those counts only.
+    expect(await json(`series?${RANGE}&bucket=day&metrics=pageviews,visitors`)).toEqual({
+      data: [
+        { time: '2026-03-10T00:00:00.000Z', visitors: 2, pageviews: 3 },
+        { time: '2026-03-11T00:00:00.000Z', visitors: 1, pageviews: 2 },
+      ],
+      meta: { ...meta, metrics: ['visitors', 'pageviews'] },
+    })
+    const filtered = await json(`series?${RANGE}&bucket=day&metrics=sessions&${filters('pathname', '/blog')}`)
+    expect(filtered.data).toEqual([
+      { time: '2026-03-10T00:00:00.000Z', sessions: 0 },
+      { time: '2026-03-11T00:00:00.000Z', sessions: 1 },
+    ])
+  })
+
+  it('needs a bucket and takes only its counts', async () => {
+    const none = await get(`series?${RANGE}`)
+    expect(none.statusCode).toBe(400)
+    expect(none.json().details.fieldErrors.bucket).toEqual(['bucket is required'])
+    const bad = await get(`series?${RANGE}&bucket=day&metrics=bounce_rate`)
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().error).toMatch(/metrics/)
+    const minute = await get(`series?${RANGE}&bucket=minute`)
+    expect(minute.statusCode).toBe(400)
+    expect(minute.json().error).toMatch(/bucket/)
+  })
+})
+
 describe('GET /api/sites/{site}/breakdown/{name}', () => {
   it('answers a page of rows with the total', async () => {
     expect(await json(`breakdown/pages?${RANGE}`)).toEqual({

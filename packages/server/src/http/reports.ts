@@ -10,6 +10,8 @@
  * |                               | private_link or public                                |              |
  * | `stats[?bucket=]`             | `{current, previous, change, series?}` as v1 stats;   | range, zone  |
  * |                               | bucket hour, day, week or month                       |              |
+ * | `series?bucket=[&metrics=]`   | `[{time, visitors?, sessions?, pageviews?}]`, the     | range, zone, |
+ * |                               | counts `metrics` asks for (default all three)         | bucket, metrics |
  * | `breakdown/{name}`            | `[{value, visitors, sessions, pageviews}]`            | page         |
  * | `sessions[?has_replay=]`      | `[Session]`, newest first, with `hasReplay`; with     | page         |
  * |                               | `has_replay=true` only those with a recording         |              |
@@ -21,7 +23,7 @@
  * |                               | device_type) `[{value, events, lcp, ...}]`            | (+ page)     |
  * | `live` (no parameters)        | `{visitors, from, to}`: the last 5 minutes            | `{}`         |
  *
- * `POST /api/sites/{siteId}/reports` runs several of them (stats, breakdown, sessions, events,
+ * `POST /api/sites/{siteId}/reports` runs several of them (stats, series, breakdown, sessions, events,
  * event-names, web-vitals, live) in one request: body `{reports: [{id?, name, params?}]}`, the common
  * parameters in the query string, answer `{success:true, data: {[id or name]: {data, meta}}}` with each
  * part's answer as its GET route gives it (`report-batch.ts`).
@@ -39,6 +41,8 @@ import {
   reportBatchAnswer,
   reportBatchBody,
   reportSummary,
+  seriesCounts,
+  seriesMeta,
   session,
   sessionEvent,
   webVitals,
@@ -62,6 +66,7 @@ import {
   breakdownQuery,
   eventNamesQuery,
   eventsQuery,
+  seriesQuery,
   sessionsQuery,
   statsQuery,
 } from './analytics-query.js'
@@ -139,6 +144,29 @@ export async function reportRoutes(
     },
     async (request) => {
       return reportParts.stats(deps, await siteOf(request), request.query)()
+    },
+  )
+
+  app.get<SiteParams>(
+    '/api/sites/:siteId/series',
+    {
+      config: {
+        doc: {
+          summary: 'A time series of the range with the counts asked for (the chart of one figure)',
+          tag: 'Reports',
+          access: 'reader',
+          query: seriesQuery,
+          responses: {
+            200: json(
+              'Every bucket of the range',
+              z.object({ data: z.array(seriesCounts), meta: seriesMeta }),
+            ),
+          },
+        },
+      },
+    },
+    async (request) => {
+      return reportParts.series(deps, await siteOf(request), request.query)()
     },
   )
 
