@@ -12,7 +12,7 @@ import { doc } from './openapi-registry.js'
 import {
   breakdownRow,
   event,
-  eventName,
+  eventNameCounts,
   liveVisitors,
   pagedList,
   pageMeta,
@@ -124,7 +124,7 @@ export const reportPartAnswer = z.union([
     data: z.array(event),
     meta: z.object({ nextCursor: z.string().nullable(), limit: z.int().min(1) }),
   }),
-  pagedList(eventName),
+  pagedList(eventNameCounts),
   z.object({ data: webVitals, meta: z.object({ thresholds: webVitalsThresholds }) }),
   z.object({ data: z.array(webVitalsRow), meta: pageWithThresholds }),
   z.object({ data: liveVisitors, meta: z.object({}) }),

@@ -226,10 +226,16 @@ export const eventName = component(
   z.object({
     name: z.string(),
     events: count('Events of this name'),
-    sessions: count('Sessions with one (absent when `metrics` leaves it out)').optional(),
-    visitors: count('Visitors with one (absent when `metrics` leaves it out)').optional(),
+    sessions: count('Sessions with one'),
+    visitors: count('Visitors with one'),
   }),
-  'A custom event name with its counts: events, and the others `metrics` asked for (all by default).',
+  'A custom event name with its counts.',
+)
+
+export const eventNameCounts = component(
+  'EventNameCounts',
+  eventName.partial({ sessions: true, visitors: true }),
+  'A custom event name with its counts: events, and the others `metrics` asked for (all by default), the others absent.',
 )
 
 const money = (description: string) => doc(z.number(), description)

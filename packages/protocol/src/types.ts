@@ -83,6 +83,7 @@ export type StatsMeta = z.infer<typeof s.statsMeta>
 export type BreakdownRow = z.infer<typeof s.breakdownRow>
 export type PageStats = z.infer<typeof s.pageStats>
 export type EventName = z.infer<typeof s.eventName>
+export type EventNameCounts = z.infer<typeof s.eventNameCounts>
 export type RevenueReport = z.infer<typeof s.revenueReport>
 export type Session = z.infer<typeof s.session>
 /** An event of the events list (the `Event` component; named apart from the DOM's `Event`). */

@@ -9,7 +9,7 @@ import type {
   ErrorBucket,
   ErrorEvent,
   ErrorName,
-  EventName,
+  EventNameCounts,
   EventNameMetric,
   EventType,
   Funnel,
@@ -104,7 +104,7 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       }),
     /** A page of custom event names; with `metrics`, its rows carry those counts (and events) only. */
     eventNames: (query: ReportQuery, page: PageRequest = {}, metrics?: readonly EventNameMetric[]) =>
-      get<Paged<EventName>>('event-names', query, { ...page, metrics: metrics?.join(',') }),
+      get<Paged<EventNameCounts>>('event-names', query, { ...page, metrics: metrics?.join(',') }),
     live: () => data(get<{ data: LiveVisitors }>('live')),
     /**
      * Several reports in one request (`POST .../reports`): each part's `{data, meta}` under its id (its

@@ -34,7 +34,7 @@
 import {
   breakdownRow,
   doc,
-  eventName,
+  eventNameCounts,
   liveVisitors,
   MAX_REPORT_PARTS,
   pagedList,
@@ -264,7 +264,7 @@ export async function reportRoutes(
           tag: 'Reports',
           access: 'reader',
           query: eventNamesQuery,
-          responses: { 200: json('A page of names, most events first', pagedList(eventName)) },
+          responses: { 200: json('A page of names, most events first', pagedList(eventNameCounts)) },
         },
       },
     },

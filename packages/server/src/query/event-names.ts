@@ -1,11 +1,11 @@
 /**
  * Custom event names of the scope with their counts: `events` (occurrences) and `sessions` (distinct
  * sessions that fired it), most frequent first, paginated; `total` is the number of distinct names.
- * Rows are the protocol's `EventName` (also `visitors`: distinct visitors that fired it). `metrics`
- * narrows the counts to compute: events always (they rank the names); sessions and visitors are sets
+ * Rows are the protocol's `EventNameCounts` (also `visitors`: distinct visitors that fired it), with
+ * every count an `EventName` (the v1 route asks for all three). `metrics` narrows the counts to compute: events always (they rank the names); sessions and visitors are sets
  * of hashes to count or merge, nearly all of the report's CPU (the dashboard's card shows events only).
  */
-import { type EventName, type EventNameMetric, eventNameMetrics } from '@pathlight/protocol'
+import { type EventNameCounts, type EventNameMetric, eventNameMetrics } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { compileFilters } from './filters.js'
@@ -95,7 +95,7 @@ export async function queryEventNames(
   events: EventsStore,
   scope: ReportScope,
   metrics: readonly EventNameMetric[] = eventNameMetrics,
-): Promise<{ data: EventName[]; total: number }> {
+): Promise<{ data: EventNameCounts[]; total: number }> {
   const rows = await runReport<Record<string, unknown>>(
     events,
     compileEventNames(scope, metrics),

@@ -125,6 +125,15 @@ describe('the document', () => {
     }
   })
 
+  it('keeps the v1 rows whole where the dashboard routes may leave counts out (`metrics`)', () => {
+    const required = (name: string) =>
+      [...((document.components.schemas[name] as { required?: string[] }).required ?? [])].sort()
+    expect(required('EventName')).toEqual(['events', 'name', 'sessions', 'visitors'])
+    expect(required('EventNameCounts')).toEqual(['events', 'name'])
+    expect(required('SeriesPoint')).toEqual(['pageviews', 'sessions', 'time', 'visitors'])
+    expect(required('SeriesCounts')).toEqual(['time'])
+  })
+
   it('has the request bodies of the zod schemas the routes validate with', () => {
     const body = (method: string, url: string) =>
       document.paths[toOpenApiPath(url)]?.[method]?.requestBody?.content
