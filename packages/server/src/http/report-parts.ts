@@ -97,6 +97,7 @@ export const reportParts = {
   series(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
     const { bucket, metrics } = parseParams(seriesInput, query)
+    // In the protocol's order, however listed, and each once.
     const counts = seriesMetrics.filter((metric) => (metrics ?? seriesMetrics).includes(metric))
     return async () => ({
       data: await queryTimeseries(deps.events, scope, bucket, counts),
