@@ -13,7 +13,7 @@ import type { Ingest } from '../ingest/ingest.js'
 import { json } from './openapi/route-doc.js'
 import { publicPostPreflight } from './public-post-preflight.js'
 import { rateLimitError } from './rate-limit-error.js'
-import { rateLimitKey } from './rate-limit-key.js'
+import { keyBucketOf } from './rate-limit-key.js'
 
 export const TRACK_BODY_LIMIT = 64 * 1024
 
@@ -22,15 +22,6 @@ export interface TrackRouteOptions {
   apiKeys: Pick<ApiKeys, 'verify'>
   keyLimit: { max: number; windowMs: number }
   redis?: Redis
-}
-
-/**
- * The Authorization header when it carries a bearer token: the per-key bucket is the hash of this
- * whole header, not of the token alone (the key lookup uses the token).
- */
-const bearerHeaderOf = (request: FastifyRequest): string | undefined => {
-  const header = request.headers.authorization
-  return bearerToken(header) === undefined ? undefined : header
 }
 
 export async function trackRoutes(
@@ -79,8 +70,9 @@ export async function trackRoutes(
         rateLimit: {
           max: keyLimit.max,
           timeWindow: keyLimit.windowMs,
-          // Only keyed requests are limited; the key itself is never used as a store key, its hash is.
-          keyGenerator: (request: FastifyRequest) => rateLimitKey(bearerHeaderOf(request) ?? ''),
+          // Only keyed requests are limited, one bucket per token however the header spells the scheme;
+          // the key itself is never used as a store key, its hash is.
+          keyGenerator: (request: FastifyRequest) => keyBucketOf(request.headers.authorization) ?? '',
           // Keyless requests are not limited here; neither are unknown keys, so that the pipeline answers
           // them 401 (a wrong key must read as a wrong key, not as a rate limit) and they get no bucket.
           allowList: async (request: FastifyRequest) => {

@@ -14,7 +14,7 @@ import { bearerToken } from '../../auth/bearer-token.js'
 import { assertScopeAllows } from '../../auth/key-scope.js'
 import { unauthorized } from '../../shared/errors.js'
 import { rateLimitError } from '../rate-limit-error.js'
-import { rateLimitKey } from '../rate-limit-key.js'
+import { keyBucketOf } from '../rate-limit-key.js'
 
 export interface V1ScopeOptions {
   apiKeys: ApiKeys
@@ -34,7 +34,7 @@ export async function registerV1Guard(app: FastifyInstance, { apiKeys, limit, re
     max: limit.max,
     timeWindow: limit.windowMs,
     ...(redis ? { redis, nameSpace: 'pl:rl:v1:' } : {}),
-    keyGenerator: (request) => rateLimitKey(keyOf(request) ?? ''),
+    keyGenerator: (request) => keyBucketOf(request.headers.authorization) ?? '',
     // Requests without a valid key are answered 401 by the guard below and use no bucket.
     allowList: async (request) => {
       const key = keyOf(request)
