@@ -90,6 +90,20 @@ describe('parseFilters', () => {
   })
 })
 
+describe('regex filters', () => {
+  it('refuses values that compile alone but not together, naming the filter', () => {
+    const values = Array.from({ length: 2 }, (_, i) => `${i}\\pL{300}`)
+    expect(values.map((value) => regexProblem(value))).toEqual([null, null])
+    const parsed = parseFilters(JSON.stringify([{ parameter: 'pathname', type: 'regex', value: values }]))
+    expect(parsed).toEqual({
+      ok: false,
+      problems: [
+        expect.stringMatching(/^filter 0 \(value\): the values together: invalid regex: pattern too large/),
+      ],
+    })
+  })
+})
+
 describe('regexProblem', () => {
   it.each([
     ['^/blog/[0-9]+$', null],
@@ -102,6 +116,23 @@ describe('regexProblem', () => {
     ['(?<=a)b', 'lookbehind'],
     ['(?!a)', 'lookahead'],
     ['(a)\\1', 'backreferences'],
+    // Refused by ClickHouse's RE2, once accepted here.
+    ['[[:foo:]]', 'invalid character class range'],
+    ['\\pL{1000}', 'pattern too large'],
+    ['(a{100}){100}', 'invalid repetition size'],
+    ['a{1001}', 'invalid repetition size'],
+    ['[a-\\d]', 'invalid'],
+    ['\\p{Foo}', 'invalid character class'],
+    // JavaScript escapes the re2 package would rewrite, and ClickHouse would not.
+    ['\\u0041', '\\u0 is JavaScript syntax'],
+    ['\\p{Letter}', '\\p{Letter} is JavaScript syntax'],
+    ['\\p{Script=Greek}', 'JavaScript syntax'],
+    ['\\cA', 'JavaScript syntax'],
+    ['\\\\u0041', null], // an escaped backslash, then "u0041"
+    ['\\p{Greek}', null],
+    ['\\p{Old_Italic}', null],
+    ['\\x{41}', null],
+    ['(?P<year>\\d{4})', null],
   ])('%s', (pattern, problem) => {
     const found = regexProblem(pattern)
     if (problem === null) expect(found).toBeNull()

@@ -21,7 +21,9 @@
  *   referrers report shows.
  */
 import { filterParameters, filterTypes } from '@pathlight/protocol'
+import RE2 from 're2'
 import { z } from 'zod'
+import { createTtlCache } from '../shared/ttl-cache.js'
 import type { SqlFragment } from './compiled-query.js'
 import { sessionColumns } from './metrics.js'
 
@@ -80,28 +82,73 @@ export const MAX_VALUE_LENGTH = 2048
 export const MAX_REGEX_LENGTH = 256
 
 /**
- * Why a pattern cannot be used as an RE2 regex, or null when it can. Cheap checks only: it must
- * compile as a JavaScript regex (catches unbalanced brackets, bad quantifiers) and must not use what
- * RE2 lacks (lookaround, backreferences). ClickHouse re-checks; `runReport` maps its refusal to 400.
+ * General category names in long form (`\p{Letter}`), which JavaScript has and RE2 spells short
+ * (`\pL`). The `re2` package rewrites them before compiling, as it rewrites `\uXXXX`, `\cX` and
+ * `\p{Script=...}`; ClickHouse passes a pattern to RE2 as it is and refuses them.
+ */
+const LONG_CATEGORY_NAMES =
+  'Uppercase_Letter|Lowercase_Letter|Titlecase_Letter|Cased_Letter|Modifier_Letter|Other_Letter|Letter|' +
+  'Nonspacing_Mark|Spacing_Mark|Enclosing_Mark|Mark|Decimal_Number|Letter_Number|Other_Number|Number|' +
+  'Connector_Punctuation|Dash_Punctuation|Open_Punctuation|Close_Punctuation|Initial_Punctuation|' +
+  'Final_Punctuation|Other_Punctuation|Punctuation|Math_Symbol|Currency_Symbol|Modifier_Symbol|' +
+  'Other_Symbol|Symbol|Space_Separator|Line_Separator|Paragraph_Separator|Separator|Control|Format|' +
+  'Surrogate|Private_Use|Unassigned|Other'
+const JAVASCRIPT_ONLY_ESCAPE = new RegExp(
+  `^(?:c[A-Za-z]|u[0-9A-Fa-f{]|[pP]\\{(?:Script=|sc=|(?:${LONG_CATEGORY_NAMES})\\}))`,
+)
+
+/** The first escape of `pattern` that only JavaScript understands (e.g. `\u0041`), or null. */
+function javaScriptOnlyEscape(pattern: string): string | null {
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] !== '\\') continue
+    const found = JAVASCRIPT_ONLY_ESCAPE.exec(pattern.slice(i + 1, i + 40))
+    if (found) return `\\${found[0]}`
+    i++ // the escaped character, which may itself be a backslash
+  }
+  return null
+}
+
+/**
+ * Why a pattern cannot be used as a regex filter, or null when it can: it must compile with RE2 (the
+ * `re2` package, Google's library, the one ClickHouse's `match` uses), so that no pattern reaches the
+ * events store only to be refused there. RE2 also bounds a pattern's compiled size, which refuses
+ * the costly ones (`a{1001}`, `(a{100}){100}`).
+ * @param pattern one value of a `regex` filter
+ * @returns a message for the caller (RE2's own reason, or a hint for lookaround, backreferences and
+ *   JavaScript-only escapes), or null
  */
 export function regexProblem(pattern: string): string | null {
   if (pattern.length > MAX_REGEX_LENGTH) return `regex must be at most ${MAX_REGEX_LENGTH} characters`
   if (/\(\?<?[=!]/.test(pattern)) return 'regex lookahead and lookbehind are not supported (RE2 syntax)'
   if (/\\[1-9]|\\k</.test(pattern)) return 'regex backreferences are not supported (RE2 syntax)'
-  try {
-    // Read as a JavaScript regex after rewriting RE2-only syntax: flag groups `(?i)`, `(?i:...)`, and
-    // named groups `(?P<name>...)`. Non-unicode mode, which accepts POSIX classes like [[:alpha:]].
-    new RegExp(
-      pattern
-        .replace(/\(\?[imsU-]+\)/g, '')
-        .replace(/\(\?[imsU-]+:/g, '(?:')
-        .replace(/\(\?P</g, '(?<'),
-    )
-    return null
-  } catch (error) {
-    return `invalid regex: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`
-  }
+  const jsEscape = javaScriptOnlyEscape(pattern)
+  if (jsEscape) return `invalid regex: ${jsEscape} is JavaScript syntax, not RE2 (use \\x{hex} or \\pL)`
+  return re2Problem(pattern)
 }
+
+/**
+ * Verdicts of RE2 by pattern. A compile costs up to a few hundred ms of this thread for a pattern of
+ * large Unicode classes under repetition (`\\pL{300}`); a pattern asked again costs a lookup.
+ */
+const re2Verdicts = createTtlCache<string, string | null>({ ttlMs: Infinity, maxEntries: 2_000, lru: true })
+
+/** RE2's reason for refusing `pattern`, as `invalid regex: <reason>`, or null when it compiles. */
+function re2Problem(pattern: string): string | null {
+  const known = re2Verdicts.get(pattern)
+  if (known !== undefined) return known
+  let verdict: string | null = null
+  try {
+    new RE2(pattern)
+  } catch (error) {
+    verdict = `invalid regex: ${(error as Error).message}`
+  }
+  re2Verdicts.set(pattern, verdict)
+  return verdict
+}
+
+/** The one pattern several regex values are joined into: any of them matches. */
+export const joinedRegex = (values: readonly string[]): string =>
+  values.length === 1 ? (values[0] ?? '') : values.map((value) => `(?:${value})`).join('|')
 
 const filterSchema = z
   .object(
@@ -133,10 +180,16 @@ const filterSchema = z
   .strict()
   .superRefine((filter, ctx) => {
     if (filter.type !== 'regex') return
+    let valid = true
     for (const [i, pattern] of filter.value.entries()) {
       const problem = regexProblem(pattern)
       if (problem) ctx.addIssue({ code: 'custom', path: ['value', i], message: problem })
+      valid &&= problem === null
     }
+    // Each value compiles, but all of them together may pass RE2's size bound.
+    const joinedProblem = valid && filter.value.length > 1 ? re2Problem(joinedRegex(filter.value)) : null
+    if (joinedProblem)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `the values together: ${joinedProblem}` })
   })
 
 const filtersSchema = z
@@ -240,7 +293,7 @@ export function compileFilter(
       return {
         sql: `match(${column}, {${name}:String})`,
         params: {
-          [name]: filter.value.length === 1 ? filter.value[0] : filter.value.map((v) => `(?:${v})`).join('|'),
+          [name]: joinedRegex(filter.value),
         },
       }
   }
