@@ -12,6 +12,7 @@ import { eventTypes, parsePropertiesObject } from '@pathlight/protocol'
 import { z } from 'zod'
 import { channels } from '../ingest/enrich/channel.js'
 import type { EventRow } from '../storage/events/event-row.js'
+import { isoTimestampError } from './calendar-time.js'
 import type { StoredEvent } from './import-entry.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`)
@@ -22,7 +23,11 @@ const uint = (max: number) =>
 /** An exported line as the importer validates it; bounds are those of the stored columns. */
 export const exportedEventSchema = z.strictObject({
   eventId: z.uuid('must be a UUID'),
-  timestamp: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with Z or an offset' }),
+  // zod's pattern refuses impossible dates too; the message then says which part does not exist.
+  timestamp: z.iso.datetime({
+    offset: true,
+    error: (issue) => isoTimestampError(issue.input) ?? 'must be an ISO 8601 date-time with Z or an offset',
+  }),
   type: z.enum(eventTypes, { error: `must be one of ${eventTypes.join(', ')}` }),
   sessionId: text(64),
   userId: text(256),

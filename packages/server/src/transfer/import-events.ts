@@ -37,6 +37,7 @@ import type { SiteRow } from '../sites/site.js'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import { parseIsoTimestamp } from './calendar-time.js'
 import { firstIssue } from './first-issue.js'
 import type { ImportEntry } from './import-entry.js'
 import { createImportSessions } from './import-sessions.js'
@@ -214,8 +215,9 @@ async function enrichRawLine(
 ): Promise<{ row: EventRow } | { dropped: string } | { error: string }> {
   const { timestamp, site_id: _ignored, ...fields } = line
   if (timestamp === undefined) return { error: 'timestamp: is required (ISO 8601 with Z or an offset)' }
-  const at = parseTimestamp(timestamp)
-  if (at === null) return { error: 'timestamp: must be an ISO 8601 date-time with Z or an offset' }
+  const parsedTime = parseIsoTimestamp(timestamp)
+  if ('error' in parsedTime) return { error: `timestamp: ${parsedTime.error}` }
+  const at = parsedTime.at
   if (at > now + FUTURE_SLACK_MS) return { error: 'timestamp: must not be in the future' }
   if (
     fields.properties !== null &&
@@ -258,14 +260,6 @@ async function enrichRawLine(
   }
   return { row: draft.row }
 }
-
-/** ISO 8601 date-time with Z or an offset as epoch ms; null for anything else (dates, local times). */
-function parseTimestamp(value: unknown): number | null {
-  if (typeof value !== 'string' || !ISO_WITH_ZONE.test(value)) return null
-  const at = Date.parse(value)
-  return Number.isFinite(at) && at >= 0 ? at : null
-}
-const ISO_WITH_ZONE = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)$/i
 
 /**
  * The day salts, remembered for the whole import: an import walks many past days, and the store keeps

@@ -9,17 +9,25 @@ const TIMESTAMP = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d(?::\d\d)?)(\.\d+)?(Z|[+-]\d\
 /**
  * @returns the instant as an ISO 8601 UTC string with milliseconds (digits beyond ms truncated), or
  *   null when `text` is not such a timestamp, names a date or time that does not exist (2024-02-30,
- *   25:00), or lies before 1970
+ *   25:00, an offset beyond ±23:59), or lies before 1970
  */
 export function parsePostgresTimestamp(text: string): string | null {
   const match = TIMESTAMP.exec(text)
   if (!match) return null
   const [, date = '', time = '', fraction = '', zone = 'Z'] = match
+  if (!offsetExists(zone)) return null
   const local = Date.parse(`${date}T${time}${fraction.slice(0, 4)}Z`)
   // Date.parse rolls 2024-02-30 over to March 1: accept only dates and times that exist as written.
   if (!Number.isFinite(local) || new Date(local).toISOString().slice(0, 10) !== date) return null
   const at = local - offsetMinutes(zone) * 60_000
   return at >= 0 ? new Date(at).toISOString() : null
+}
+
+/** Whether an offset's hours are 00-23 and its minutes 00-59 (`+25` is no offset). */
+function offsetExists(zone: string): boolean {
+  if (zone.toUpperCase() === 'Z') return true
+  const digits = zone.slice(1).replace(':', '')
+  return Number(digits.slice(0, 2)) <= 23 && Number(digits.slice(2) || '0') <= 59
 }
 
 /** `Z`, `+HH`, `+HHMM` or `+HH:MM` as minutes east of UTC. */
