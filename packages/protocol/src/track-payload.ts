@@ -25,6 +25,7 @@ export const trackPayloadSchema = z
     pathname: text(2048).optional(),
     hostname: text(253).optional(),
     page_title: text(512).optional(),
+    /** The visitor's user agent and address, read only from requests with an API key (a server's). */
     user_agent: text(512).optional(),
     ip_address: text(45).optional(),
     querystring: text(2048).optional(),

@@ -49,7 +49,9 @@ export async function trackRoutes(
           description:
             'The body may be JSON or the same JSON as `text/plain` (beacons), at most 64 KB. Without an API ' +
             "key the request's Origin, Referer or `hostname` must be the site's domain (or a subdomain) and bots " +
-            'are dropped when the site blocks them. Answers 200 only once the event is committed.',
+            "are dropped when the site blocks them; the body's `ip_address` and `user_agent` are read only with an " +
+            "API key (without one, the connection's address and the User-Agent header count). Answers 200 only " +
+            'once the event is committed.',
           tag: 'Tracking',
           access: 'public',
           who: "an API key is optional (server-side tracking); its user must be in the site's organization",

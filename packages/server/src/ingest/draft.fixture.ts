@@ -91,8 +91,9 @@ export interface DraftParts {
 }
 
 /**
- * The draft `ingest.accept` builds for this request before the stages run: the body's `ip_address` and
- * `user_agent` win over the socket address and the header.
+ * The draft for this request as the stages see it: with `authenticated` (as `authenticateKey` leaves a
+ * keyed request) the body's `ip_address` and `user_agent` win over the socket address and the header;
+ * without, the transport's own are used.
  * @throws when the body fails the tracking schema (a fixture mistake, not a stage's case)
  */
 export function stageDraft(parts: DraftParts = {}): Draft {
@@ -116,8 +117,8 @@ export function stageDraft(parts: DraftParts = {}): Draft {
     payload,
     site,
     authenticated: parts.authenticated ?? false,
-    ip: payload.ip_address || incoming.ip,
-    userAgent: payload.user_agent ?? incoming.userAgent ?? '',
+    ip: (parts.authenticated && payload.ip_address) || incoming.ip,
+    userAgent: (parts.authenticated ? payload.user_agent : undefined) ?? incoming.userAgent ?? '',
     newSession: false,
     row: toEventRow(payload, site.siteId, receivedAt),
   }

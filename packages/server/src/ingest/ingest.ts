@@ -69,8 +69,9 @@ export function createIngest(
         payload: parsed.payload,
         site,
         authenticated: false,
-        ip: parsed.payload.ip_address || incoming.ip,
-        userAgent: parsed.payload.user_agent ?? incoming.userAgent ?? '',
+        // The transport's own; a server API key may name the visitor's instead (`authenticateKey`).
+        ip: incoming.ip,
+        userAgent: incoming.userAgent ?? '',
         newSession: false,
         row: toEventRow(parsed.payload, site.siteId, now),
       }

@@ -37,6 +37,11 @@ export interface TrackOptions {
   apiKey?: string
   /** Headers added last: they replace the defaults of the same name. */
   headers?: Record<string, string>
+  /**
+   * The connection's address (default inject's 127.0.0.1): a keyless request's visitor address, since
+   * only a keyed request may name one in the body (`ip_address`).
+   */
+  remoteAddress?: string
 }
 
 export interface TestInstance {
@@ -231,6 +236,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
         url: '/api/track',
         headers: { 'content-type': 'application/json', ...sender, ...options.headers },
         payload: JSON.stringify({ site_id: String(site.siteId), ...body }),
+        ...(options.remoteAddress === undefined ? {} : { remoteAddress: options.remoteAddress }),
       })
     },
     responseChecks,

@@ -72,4 +72,18 @@ describe('authenticateKey', () => {
       authenticated: false,
     })
   })
+
+  it('takes the body’s ip_address and user_agent only from a request it authenticated', async () => {
+    const body = { ip_address: '81.2.69.142', user_agent: 'Their visitor' }
+    const incoming = { ip: '198.51.100.4', userAgent: 'Their server' }
+    const keyed = stageDraft({ body, incoming: { ...incoming, authorization: `Bearer ${keys.full}` } })
+    expect(await authenticateKey(keyed, deps)).toEqual({ ok: true })
+    expect([keyed.ip, keyed.userAgent]).toEqual(['81.2.69.142', 'Their visitor'])
+    const keyless = stageDraft({ body, incoming })
+    expect(await authenticateKey(keyless, deps)).toEqual({ ok: true })
+    expect([keyless.ip, keyless.userAgent]).toEqual(['198.51.100.4', 'Their server'])
+    const refused = stageDraft({ body, incoming: { ...incoming, authorization: `Bearer ${keys.outsider}` } })
+    expect((await authenticateKey(refused, deps)).ok).toBe(false)
+    expect([refused.ip, refused.userAgent]).toEqual(['198.51.100.4', 'Their server'])
+  })
 })
