@@ -25,6 +25,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
   CLICKHOUSE_URL: urlWithProtocols(['http', 'https']).optional(),
+  /** How long one read query of the events store may run, in seconds, before the store stops it. */
+  QUERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
   /** Prefix for every Redis key (several instances may share one Redis). */
   REDIS_KEY_PREFIX: z.string().max(64).default(''),
@@ -126,6 +128,8 @@ export interface Config {
   dataDir: string
   databaseUrl: string | undefined
   clickhouseUrl: string | undefined
+  /** QUERY_TIMEOUT_SECONDS: how long one read query of the events store may run (default 60 s). */
+  queryTimeoutSeconds: number
   redisUrl: string | undefined
   redisKeyPrefix: string
   disableSignup: boolean
@@ -185,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     clickhouseUrl: e.CLICKHOUSE_URL,
+    queryTimeoutSeconds: e.QUERY_TIMEOUT_SECONDS,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     disableSignup: e.DISABLE_SIGNUP,

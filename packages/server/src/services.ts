@@ -109,7 +109,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const changes = createChangeFeed()
   try {
     const metrics = config.metricsToken === undefined ? undefined : createMetricsRegistry()
-    const store = await openEventsStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir })
+    const store = await openEventsStore({
+      clickhouseUrl: config.clickhouseUrl,
+      dataDir: config.dataDir,
+      queryTimeoutSeconds: config.queryTimeoutSeconds,
+    })
     const events = metrics ? timeEventsStore(store, eventsStoreTimings(metrics)) : store
     opened.push(events)
     // ioredis and pg are loaded only when configured: a single process on the embedded stores does not

@@ -4,7 +4,7 @@
  * 400s; anything else propagates (a 500 that leaks nothing).
  */
 
-import type { AppError } from '../shared/errors.js'
+import { AppError } from '../shared/errors.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { invalidParameters } from './params.js'
@@ -26,9 +26,19 @@ export async function runReport<Row>(
   }
 }
 
-/** The 400 a store error stands for, or null when it is not the request's fault. */
+/**
+ * The answer a store error stands for, or null when it is neither the request's fault nor a bound
+ * the store enforces: 400 for a regex RE2 refuses or an unknown time zone, 503 for a query stopped at
+ * the store's time bound (`QUERY_TIMEOUT_SECONDS`).
+ */
 export function clientErrorOf(error: unknown): AppError | null {
   const message = error instanceof Error ? error.message : String(error)
+  if (/TIMEOUT_EXCEEDED|Timeout exceeded: elapsed/.test(message)) {
+    return new AppError(
+      503,
+      'The query took longer than the events store allows: narrow the range or the filters',
+    )
+  }
   if (/cannot compile re2|CANNOT_COMPILE_REGEXP/i.test(message)) {
     return invalidParameters({ filters: ['a regex filter is not valid RE2 syntax'] })
   }

@@ -54,6 +54,51 @@ describe('chDB store', () => {
     }
   })
 
+  it('keeps a failed query from reaching the next one on any session', async () => {
+    const store = await openChdbStore(tempDir())
+    try {
+      // Fails while reading, after the result has begun: the failure that left output behind.
+      const failing = "SELECT number FROM numbers(3) WHERE match(toString(number), '[[:foo:]]')"
+      const rounds = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const failed = await store.query(failing).then(
+            () => 'answered',
+            (error: Error) => error.message,
+          )
+          const [row] = await store.query<{ i: number }>('SELECT {i:UInt8} AS i', { i })
+          return { failed, i: row?.i }
+        }),
+      )
+      for (const [i, round] of rounds.entries()) {
+        expect(round.failed).toMatch(/cannot compile re2/)
+        expect(round.i).toBe(i)
+      }
+      // Statements and inserts take the same care on their session.
+      await expect(store.command('SELECT throwIf(number = 2) FROM numbers(5)')).rejects.toThrow(/throwIf/)
+      await store.command('SELECT 1')
+      expect(await store.query<{ n: number }>('SELECT count() AS n FROM events')).toEqual([{ n: 0 }])
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('stops a read query at the time bound and answers the next', async () => {
+    const store = await openChdbStore(tempDir(), { queryTimeoutSeconds: 1 })
+    try {
+      const started = performance.now()
+      await expect(
+        store.query('SELECT count() AS n FROM numbers(100000000000) WHERE sipHash64(number) = 1'),
+      ).rejects.toThrow(/TIMEOUT_EXCEEDED|Timeout exceeded/)
+      expect(performance.now() - started).toBeLessThan(20_000)
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => store.query<{ i: number }>('SELECT {i:UInt8} AS i', { i })),
+      )
+      expect(answers.map((rows) => rows[0]?.i)).toEqual([0, 1, 2, 3, 4, 5])
+    } finally {
+      await store.close()
+    }
+  })
+
   it('refuses a second data directory while one is open', async () => {
     const open = await openChdbStore(tempDir())
     try {

@@ -9,16 +9,17 @@
  * ({@link querySessionCount}), one query per session at a time, with their parameters written into the
  * SQL as typed literals (`inline-query-params.ts`): chdb-node runs queries with bound parameters one at
  * a time across the whole process, and those without side by side. Migrations, inserts and statements
- * go through another session, so reads never wait behind an insert.
+ * go through another session, so reads never wait behind an insert. Every session is replaced after a
+ * failed call (`renewing-chdb-connection.ts`), so that one request's failure never reaches the next.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import { createClient } from '@clickhouse/client'
 import { drainPending } from 'chdb'
-import { createChdbConnection } from 'chdb/connection'
-import { clickHouseStore, readRows } from './clickhouse-store.js'
+import { clickHouseStore, type ReadSettings, readRows } from './clickhouse-store.js'
 import type { EventsStore } from './events-store.js'
 import { inlineQueryParams } from './inline-query-params.js'
+import { openRenewingChdbConnection } from './renewing-chdb-connection.js'
 
 type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>['connection']>
 type ChdbClient = ReturnType<typeof createClient>
@@ -30,11 +31,11 @@ type ChdbClient = ReturnType<typeof createClient>
  */
 const querySessionCount = (cpus: number): number => Math.min(4, Math.max(2, cpus))
 
-/** A client of its own chDB session on `dataPath`. */
+/** A client of its own chDB session on `dataPath`, renewed after any failed call. */
 function openSession(dataPath: string) {
   // chdb types its connection against @clickhouse/client-common, which @clickhouse/client now bundles
   // its own copy of; the shapes match.
-  const chdb = createChdbConnection({ path: dataPath })
+  const chdb = openRenewingChdbConnection(dataPath)
   return { chdb, client: createClient({ connection: chdb as unknown as ClientConnection }) }
 }
 
@@ -50,7 +51,11 @@ function openSession(dataPath: string) {
  * query on all CPUs, ingest p99 rose from 32 to 99-168 ms under the mix; with one thread per query
  * beside others, 36 to 60 ms, and report p95 171 to 327 ms.
  */
-function pooledReads(clients: readonly ChdbClient[], cpus: number): EventsStore['query'] {
+function pooledReads(
+  clients: readonly ChdbClient[],
+  cpus: number,
+  timeoutSeconds: number | undefined,
+): EventsStore['query'] {
   const idle = [...clients]
   const waiting: ((client: ChdbClient) => void)[] = []
   let running = 0
@@ -69,7 +74,8 @@ function pooledReads(clients: readonly ChdbClient[], cpus: number): EventsStore[
     const threads = Math.max(1, Math.floor(cpus / (running + 1)))
     running++
     try {
-      return await readRows<Row>(client, text, {}, threads)
+      const settings: ReadSettings = { maxThreads: threads, timeoutSeconds }
+      return await readRows<Row>(client, text, {}, settings)
     } finally {
       running--
       release(client)
@@ -83,12 +89,13 @@ function pooledReads(clients: readonly ChdbClient[], cpus: number): EventsStore[
  * @param options.rawInsert false: rows go in as the body of an `INSERT` statement, the way they go to a
  *   ClickHouse server over HTTP, instead of chDB's raw insert (a Buffer, no copy); tests run the
  *   statement path on chDB with it. Default true.
+ * @param options.queryTimeoutSeconds how long a read query may run (`DEFAULT_QUERY_TIMEOUT_SECONDS`)
  * @throws when the directory is locked by another process, another data directory is open in this
  *   one, or a migration fails (then the directory is released)
  */
 export async function openChdbStore(
   dataPath: string,
-  options: { rawInsert?: boolean } = {},
+  options: { rawInsert?: boolean; queryTimeoutSeconds?: number } = {},
 ): Promise<EventsStore> {
   fs.mkdirSync(dataPath, { recursive: true })
   const { chdb, client } = openSession(dataPath)
@@ -108,7 +115,7 @@ export async function openChdbStore(
   const readers = Array.from({ length: querySessionCount(cpus) }, () => openSession(dataPath).client)
   return {
     ...store,
-    query: pooledReads(readers, cpus),
+    query: pooledReads(readers, cpus, options.queryTimeoutSeconds),
     // chDB releases a closed connection only once operations still running on it end; another data
     // directory cannot be opened in this process before then, so closing waits for that too.
     async close() {

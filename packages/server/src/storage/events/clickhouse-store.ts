@@ -18,9 +18,13 @@ import { type ReplayRow, replayInsertColumns, toReplayInsertRow } from './replay
 /**
  * The events store on a ClickHouse server (`CLICKHOUSE_URL`, e.g. http://user:pass@host:8123/pathlight).
  * The database is the URL's path ('default' when empty) and is created when missing.
+ * @param options.queryTimeoutSeconds how long a read query may run ({@link DEFAULT_QUERY_TIMEOUT_SECONDS})
  * @throws when the server cannot be reached or a migration fails (nothing is left open)
  */
-export async function openClickHouseStore(url: string): Promise<EventsStore> {
+export async function openClickHouseStore(
+  url: string,
+  options: { queryTimeoutSeconds?: number } = {},
+): Promise<EventsStore> {
   const parsed = new URL(url)
   const database = parsed.pathname.replace(/^\//, '') || 'default'
   parsed.pathname = '/'
@@ -35,7 +39,12 @@ export async function openClickHouseStore(url: string): Promise<EventsStore> {
     database,
     clickhouse_settings: { output_format_json_quote_64bit_integers: 0, wait_end_of_query: 1 },
   })
-  return clickHouseStore(client, 'clickhouse')
+  const store = await clickHouseStore(client, 'clickhouse')
+  return {
+    ...store,
+    query: (sql, params = {}) =>
+      readRows(client, sql, params, { timeoutSeconds: options.queryTimeoutSeconds }),
+  }
 }
 
 /**
@@ -98,15 +107,31 @@ export async function clickHouseStore(
 }
 
 /**
+ * How long a read query may run before the store stops it, in seconds (ClickHouse's
+ * `max_execution_time`): a report that runs longer fails with `TIMEOUT_EXCEEDED`, which the HTTP layer
+ * answers 503, instead of holding a query session and CPUs. Statements (migrations, the fold) have
+ * no bound.
+ */
+export const DEFAULT_QUERY_TIMEOUT_SECONDS = 60
+
+/** What a read query is run with, beyond its SQL. */
+export interface ReadSettings {
+  /** ClickHouse's `max_threads` for this query (default: the server's, the CPU count). */
+  maxThreads?: number
+  /** ClickHouse's `max_execution_time`, seconds (default {@link DEFAULT_QUERY_TIMEOUT_SECONDS}). */
+  timeoutSeconds?: number
+}
+
+/**
  * Run a read query through `client` and return its rows (JSON output, 64-bit integers as numbers).
  * @param params values of the query's `{name:Type}` placeholders, bound by the connection
- * @param maxThreads ClickHouse's `max_threads` for this query (default: the server's, the CPU count)
+ * @throws the store's error; `TIMEOUT_EXCEEDED` when the query ran past `settings.timeoutSeconds`
  */
 export async function readRows<Row>(
   client: ClickHouseClient,
   sql: string,
   params: Record<string, unknown> = {},
-  maxThreads?: number,
+  settings: ReadSettings = {},
 ): Promise<Row[]> {
   const result = await client.query({
     query: sql,
@@ -114,7 +139,8 @@ export async function readRows<Row>(
     format: 'JSON',
     clickhouse_settings: {
       output_format_json_quote_64bit_integers: 0,
-      ...(maxThreads === undefined ? {} : { max_threads: maxThreads }),
+      max_execution_time: settings.timeoutSeconds ?? DEFAULT_QUERY_TIMEOUT_SECONDS,
+      ...(settings.maxThreads === undefined ? {} : { max_threads: settings.maxThreads }),
     },
   })
   return ((await result.json()) as { data: Row[] }).data

@@ -7,8 +7,18 @@ import { openChdbStore } from './chdb-store.js'
 import { openClickHouseStore } from './clickhouse-store.js'
 import type { EventsStore } from './events-store.js'
 
-export function openEventsStore(options: { clickhouseUrl?: string; dataDir: string }): Promise<EventsStore> {
+/**
+ * @param options.queryTimeoutSeconds how long a read query may run (default
+ *   `DEFAULT_QUERY_TIMEOUT_SECONDS` of `clickhouse-store.ts`)
+ * @throws what the chosen store's opening throws (a locked directory, an unreachable server)
+ */
+export function openEventsStore(options: {
+  clickhouseUrl?: string
+  dataDir: string
+  queryTimeoutSeconds?: number
+}): Promise<EventsStore> {
+  const { queryTimeoutSeconds } = options
   return options.clickhouseUrl
-    ? openClickHouseStore(options.clickhouseUrl)
-    : openChdbStore(path.join(options.dataDir, 'events'))
+    ? openClickHouseStore(options.clickhouseUrl, { queryTimeoutSeconds })
+    : openChdbStore(path.join(options.dataDir, 'events'), { queryTimeoutSeconds })
 }
