@@ -127,6 +127,7 @@ export const ingestStats = component(
           sign_in: count('Failed sign-ins'),
           sign_up: count('Refused sign-ups'),
           password: count('Failed password changes and other password checks'),
+          two_factor: count('Wrong two-factor sign-in codes (authenticator or backup codes)'),
         }),
         throttled: count('Attempts answered 429 by the authentication throttle'),
       }),
@@ -413,7 +414,12 @@ export const liveVisitors = z.object({
  * checked by the response validator.
  */
 export const authSession = z.looseObject({
-  user: z.looseObject({ id: z.string(), name: z.string(), email: z.string() }),
+  user: z.looseObject({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    twoFactorEnabled: doc(z.boolean().nullish(), 'Whether sign-in asks for a two-factor code'),
+  }),
   session: z.looseObject({ id: z.string(), expiresAt: z.string() }),
 })
 

@@ -34,7 +34,10 @@ describe('auth throttle', () => {
     expect((await throttle.begin({ ...alice, account: 'bob@example.com' })).allowed).toBe(true)
     advance(14 * 60_000)
     expect((await throttle.begin(alice)).allowed).toBe(true)
-    expect(throttle.stats()).toEqual({ failures: { sign_in: 5, sign_up: 0, password: 0 }, throttled: 1 })
+    expect(throttle.stats()).toEqual({
+      failures: { sign_in: 5, sign_up: 0, password: 0, two_factor: 0 },
+      throttled: 1,
+    })
   })
 
   it('folds the account name to lower case', async () => {

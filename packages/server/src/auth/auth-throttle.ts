@@ -1,5 +1,5 @@
 /**
- * Throttling of authentication attempts (sign-in, sign-up, password changes): at most `accountMax`
+ * Throttling of authentication attempts (sign-in, sign-up, password checks, two-factor codes): at most `accountMax`
  * failed attempts per account and client address, and `addressMax` per client address whatever the
  * account, in a fixed window of `windowMs` (defaults 5, 50 and 15 minutes). Beyond either, attempts are
  * refused with the seconds until the window ends (`Retry-After`), even with the right password.
@@ -14,12 +14,15 @@ import crypto from 'node:crypto'
 import ipaddr from 'ipaddr.js'
 import type { AttemptCounter } from './attempt-counter.js'
 
-/** What an attempt tries to do; counted separately in the stats. */
-export type AuthAction = 'sign_in' | 'sign_up' | 'password'
+/** What an attempt tries to do; counted separately in the stats. `two_factor`: a sign-in code. */
+export type AuthAction = 'sign_in' | 'sign_up' | 'password' | 'two_factor'
 
 export interface AuthAttempt {
   action: AuthAction
-  /** The account it names (an email, or a user id for a signed-in user's password change), if any. */
+  /**
+   * The account it names, if any: an email (sign-in, sign-up), `user:<id>` (a signed-in user's password
+   * check) or `two-factor:<id>` (a code for the user's sign-in or enrolment). Each is its own counter.
+   */
   account: string | undefined
   /** The client address (`request.ip`, which honours TRUST_PROXY). */
   address: string
@@ -69,7 +72,10 @@ export function createAuthThrottle(
   limits: AuthThrottleLimits,
   clock: () => number = Date.now,
 ): AuthThrottle {
-  const stats: AuthThrottleStats = { failures: { sign_in: 0, sign_up: 0, password: 0 }, throttled: 0 }
+  const stats: AuthThrottleStats = {
+    failures: { sign_in: 0, sign_up: 0, password: 0, two_factor: 0 },
+    throttled: 0,
+  }
   return {
     async begin({ action, account, address }) {
       const addressKey = `addr:${hash(addressUnit(address))}`

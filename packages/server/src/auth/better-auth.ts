@@ -3,7 +3,16 @@
  * `/api/auth/*` (`/api/auth/sign-up/email`, `/api/auth/sign-in/email`, `/api/auth/sign-out`, ...).
  * Better Auth's tables live in the metadata store and are created by Pathlight's own migration 001.
  * The first account on a fresh instance becomes its owner; with `disableSignup`, sign-up is closed
- * once that account exists.
+ * once that account exists. Display names are at most 200 characters (`user-name.ts`).
+ *
+ * Two-factor sign-in (Better Auth's `twoFactor` plugin, table `twoFactor` from migration 010) is each
+ * account's choice: `POST /api/auth/two-factor/enable {password}` answers a TOTP URI (SHA-1, 6 digits,
+ * 30 s, issuer "Pathlight") and 10 single-use backup codes, and `two-factor/verify-totp {code}` with a
+ * first code turns it on; from then on the right password answers `{twoFactorRedirect: true}` with no
+ * session, only a 10-minute `two_factor` cookie, until `two-factor/verify-totp` or
+ * `two-factor/verify-backup-code` takes a code; `two-factor/disable {password}` turns it off. Better
+ * Auth allows 5 codes per pending sign-in and locks an account's codes for 15 minutes after 10
+ * consecutive failures; Pathlight's throttle counts code attempts like passwords on top.
  *
  * Security settings that do not depend on NODE_ENV: Better Auth's own request limiter is off, because
  * Pathlight's authentication throttle (`auth-throttle.ts`, in front of these routes) counts failures
@@ -14,10 +23,12 @@
  */
 import { APIError, betterAuth } from 'better-auth'
 import { createAuthMiddleware } from 'better-auth/api'
+import { twoFactor } from 'better-auth/plugins'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { getSetting, setSettingOnce } from '../storage/metadata/instance-settings.js'
 import type { OriginPolicy } from './origin-policy.js'
 import { installQuietAuthStorage } from './quiet-async-storage.js'
+import { checkUserName } from './user-name.js'
 
 /** The request header that carries the client address to Better Auth (set by `http/caller.ts`). */
 export const CLIENT_IP_HEADER = 'x-pathlight-client-ip'
@@ -59,11 +70,20 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
         : { level: logLevel === 'fatal' || logLevel === 'error' ? 'error' : 'warn' },
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 256 },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    plugins: [twoFactor({ issuer: 'Pathlight' })],
     databaseHooks: {
       user: {
         create: {
+          before: async (user) => {
+            checkUserName(user)
+          },
           after: async (user) => {
             await setSettingOnce(store.db, INSTANCE_OWNER_SETTING, user.id)
+          },
+        },
+        update: {
+          before: async (user) => {
+            checkUserName(user)
           },
         },
       },

@@ -1,14 +1,18 @@
 /**
  * Mounts Better Auth at `/api/auth/*`: the Fastify request becomes a WHATWG Request, Better Auth's
- * Response is copied back (status, headers including Set-Cookie, body). Sign-in, sign-up and the
- * password endpoints go through the authentication throttle first (`auth/auth-throttle.ts`): beyond its
- * limits they answer 429 with `Retry-After` and Better Auth is not asked.
+ * Response is copied back (status, headers including Set-Cookie, body). Sign-in, sign-up, the
+ * password endpoints and two-factor codes go through the authentication throttle first
+ * (`auth/auth-throttle.ts`): beyond its limits they answer 429 with `Retry-After` and Better Auth is
+ * not asked. No answer carries a session token: a session is the cookie's alone, so every `token` key
+ * of a JSON answer (sign-in's and sign-up's, `get-session`'s, each of `list-sessions`', the two-factor
+ * verifications') is removed before it is sent.
  */
 import { doc } from '@pathlight/protocol'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { AuthAction, AuthThrottle } from '../auth/auth-throttle.js'
 import type { Auth } from '../auth/better-auth.js'
+import { pendingTwoFactorUser } from '../auth/two-factor-challenge.js'
 import { badRequest, tooManyAttempts } from '../shared/errors.js'
 import { toHeaders } from './caller.js'
 import { anyJson } from './openapi/doc-parts.js'
@@ -37,6 +41,13 @@ export const THROTTLED_AUTH_PATHS: Readonly<Record<string, AuthAction>> = {
   '/verify-password': 'password',
   '/request-password-reset': 'password',
   '/reset-password': 'password',
+  '/two-factor/enable': 'password',
+  '/two-factor/disable': 'password',
+  '/two-factor/get-totp-uri': 'password',
+  '/two-factor/generate-backup-codes': 'password',
+  '/two-factor/verify-totp': 'two_factor',
+  '/two-factor/verify-backup-code': 'two_factor',
+  '/two-factor/verify-otp': 'two_factor',
 }
 
 export interface AuthRouteOptions {
@@ -54,7 +65,7 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
     const action =
       request.method === 'POST' ? THROTTLED_AUTH_PATHS[url.pathname.slice('/api/auth'.length)] : undefined
     const attempt = action
-      ? await throttle.begin({ action, account: await accountOf(request, auth), address: request.ip })
+      ? await throttle.begin({ action, account: await accountOf(request, auth, action), address: request.ip })
       : undefined
     if (attempt && !attempt.allowed) throw tooManyAttempts(attempt.retryAfterSeconds)
 
@@ -68,13 +79,17 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
     if (attempt?.allowed) {
       await attempt.finish(response.status < 300 ? 'success' : response.status >= 500 ? 'error' : 'failure')
     }
+    const raw = response.body ? Buffer.from(await response.arrayBuffer()) : null
+    const answer = raw && isJson(response.headers) ? withoutTokens(raw) : raw
     reply.code(response.status)
     for (const [name, value] of response.headers) {
-      if (name.toLowerCase() !== 'set-cookie') reply.header(name, value)
+      const lower = name.toLowerCase()
+      if (lower === 'set-cookie' || (lower === 'content-length' && answer !== raw)) continue
+      reply.header(name, value)
     }
     const cookies = response.headers.getSetCookie()
     if (cookies.length > 0) reply.header('set-cookie', cookies)
-    return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null)
+    return reply.send(answer)
   }
 
   app.get(
@@ -152,13 +167,59 @@ function reserialize(body: unknown): string | undefined {
   }
 }
 
-/** The account an attempt names: the body's email, else the signed-in user (password changes). */
-async function accountOf(request: FastifyRequest, auth: Auth): Promise<string | undefined> {
+const isJson = (headers: Headers) => /^application\/json\b/i.test(headers.get('content-type') ?? '')
+
+/** Remove every `token` key, at any depth, from a JSON value. */
+function dropTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropTokens)
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'token')
+      .map(([key, inner]) => [key, dropTokens(inner)]),
+  )
+}
+
+/**
+ * Better Auth's JSON answer without session tokens (see the module comment).
+ * @returns the same bytes when the answer has no `token` key or is not JSON after all
+ */
+function withoutTokens(body: Buffer): Buffer {
+  const text = body.toString('utf8')
+  if (!text.includes('"token"')) return body
+  try {
+    return Buffer.from(JSON.stringify(dropTokens(JSON.parse(text))))
+  } catch {
+    return body
+  }
+}
+
+/**
+ * The account an attempt names: for a two-factor code, the user of the session (confirming an
+ * enrolment) or of the pending sign-in (`two-factor:<id>`); else the body's email, else the signed-in
+ * user (password checks, `user:<id>`).
+ */
+async function accountOf(
+  request: FastifyRequest,
+  auth: Auth,
+  action: AuthAction,
+): Promise<string | undefined> {
+  if (action === 'two_factor') {
+    const userId =
+      (await sessionUserOf(request, auth)) ?? (await pendingTwoFactorUser(auth, request.headers.cookie))
+    return userId === undefined ? undefined : `two-factor:${userId}`
+  }
   const body = request.body
   if (body && typeof body === 'object' && 'email' in body && typeof body.email === 'string') {
     return body.email.slice(0, 320)
   }
+  const userId = await sessionUserOf(request, auth)
+  return userId === undefined ? undefined : `user:${userId}`
+}
+
+/** The user of the request's session cookie, if it has a valid one. */
+async function sessionUserOf(request: FastifyRequest, auth: Auth): Promise<string | undefined> {
   if (!request.headers.cookie) return undefined
   const session = await auth.api.getSession({ headers: toHeaders(request) }).catch(() => null)
-  return session ? `user:${session.user.id}` : undefined
+  return session?.user.id
 }

@@ -12,6 +12,7 @@ import { apiKeyScopes } from './006-api-key-scopes.js'
 import { siteRetention } from './007-site-retention.js'
 import { funnels } from './008-funnels.js'
 import { replaySettings } from './009-replay-settings.js'
+import { twoFactor } from './010-two-factor.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -30,4 +31,5 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   siteRetention,
   funnels,
   replaySettings,
+  twoFactor,
 ]
