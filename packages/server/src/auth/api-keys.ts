@@ -15,7 +15,7 @@
  */
 import crypto from 'node:crypto'
 import { z } from 'zod'
-import { badRequest, notFound } from '../shared/errors.js'
+import { badRequest, conflict, notFound } from '../shared/errors.js'
 import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import { createTtlCache } from '../shared/ttl-cache.js'
@@ -60,13 +60,20 @@ export const createApiKeyBody = z.strictObject({
     .default(null),
 })
 
+/** The most API keys one user may hold; creating one more answers 409 until one is deleted. */
+export const MAX_API_KEYS_PER_USER = 50
+
 /** Uses of a key closer together than this write `last_used_at` once. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000
 
 const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex')
 
 export interface ApiKeys {
-  /** @returns the record and the key value (shown once). @throws AppError 400 when the name is invalid */
+  /**
+   * @returns the record and the key value (shown once)
+   * @throws AppError 400 when the input is invalid, 409 when the user already holds
+   * {@link MAX_API_KEYS_PER_USER} keys
+   */
   create(userId: string, input: unknown): Promise<ApiKeyInfo & { key: string }>
   list(userId: string): Promise<ApiKeyInfo[]>
   /** @throws AppError 404 when the user has no key with that id */
@@ -132,7 +139,26 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
         expires_at: expiresAt,
         last_used_at: null,
       }
-      await db.insertInto('api_key').values(record).execute()
+      await db.transaction().execute(async (trx) => {
+        // Writing the user's row first holds its lock (PostgreSQL) or the write lock (SQLite) until
+        // commit, so concurrent creates of one user count one after another and never pass the cap.
+        await trx
+          .updateTable('user')
+          .set((eb) => ({ id: eb.ref('id') }))
+          .where('id', '=', userId)
+          .execute()
+        const held = await trx
+          .selectFrom('api_key')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow()
+        if (Number(held.n) >= MAX_API_KEYS_PER_USER) {
+          throw conflict(
+            `At most ${MAX_API_KEYS_PER_USER} API keys per user: delete one you no longer use to create another`,
+          )
+        }
+        await trx.insertInto('api_key').values(record).execute()
+      })
       return {
         id: record.id,
         name: record.name,

@@ -2,7 +2,7 @@
 import { apiKey, createdApiKey, successData, successList } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import type { ApiKeys } from '../auth/api-keys.js'
-import { createApiKeyBody } from '../auth/api-keys.js'
+import { createApiKeyBody, MAX_API_KEYS_PER_USER } from '../auth/api-keys.js'
 import { callerOf } from './caller-of.js'
 import { deleted } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
@@ -18,11 +18,15 @@ export async function apiKeyRoutes(app: FastifyInstance, { apiKeys }: { apiKeys:
           description:
             'The value is shown once; Pathlight stores its SHA-256. `scope` (default `full`) limits what the ' +
             'key may do: `track` only sends events (what a server-side client needs), `read` reads reports and ' +
-            'the v1 API, `full` does everything its user may. `expiresAt` (optional, in the future) ends it.',
+            'the v1 API, `full` does everything its user may. `expiresAt` (optional, in the future) ends it. ' +
+            `A user holds at most ${MAX_API_KEYS_PER_USER} keys.`,
           tag: 'API keys',
           access: 'signedIn',
           body: createApiKeyBody,
-          responses: { 201: json('Created', successData(createdApiKey)) },
+          responses: {
+            201: json('Created', successData(createdApiKey)),
+            409: `The user already holds ${MAX_API_KEYS_PER_USER} API keys (the most allowed): delete one first`,
+          },
         },
       },
     },
