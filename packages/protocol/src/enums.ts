@@ -47,6 +47,8 @@ export const auditActions = [
   'funnel.updated',
   'funnel.deleted',
   'replay.deleted',
+  'visitor.exported',
+  'visitor.erased',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

@@ -1,4 +1,5 @@
 /** Every response schema, from the files that hold them by area (for `types.ts` and the package index). */
 export * from './behaviour-schemas.js'
+export * from './privacy-schemas.js'
 export * from './report-schemas.js'
 export * from './response-schemas.js'

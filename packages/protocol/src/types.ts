@@ -132,6 +132,8 @@ export type ExperimentInput = Pick<Experiment, 'name' | 'key' | 'description' | 
 }
 /** The answer of `POST /api/sites/{siteId}/import`. */
 export type ImportResult = z.infer<typeof s.importResult>
+/** The answer of `DELETE /api/sites/{siteId}/users/{userId}` (and `.../visitors/{visitorId}`). */
+export type ErasureResult = z.infer<typeof s.erasureResult>
 /** One cohort of `GET /api/sites/{siteId}/retention`. */
 export type RetentionCohort = z.infer<typeof s.retentionCohort>
 /** The `meta` of a retention answer. */

@@ -52,6 +52,7 @@ import { v1ReportRoutes } from './http/v1/reports.js'
 import { v1RetentionRoutes } from './http/v1/retention.js'
 import { v1SiteRoutes } from './http/v1/sites.js'
 import { registerV1Guard } from './http/v1/v1-scope.js'
+import { visitorDataRoutes } from './http/visitor-data.js'
 import { webhookRoutes } from './http/webhooks.js'
 import type { Ingest } from './ingest/ingest.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
@@ -237,6 +238,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     })
     await scope.register(siteStatusRoutes, { db: deps.metadata.db, events: deps.events })
     await scope.register(importRoutes, { db: deps.metadata.db, events: deps.events, ingest: deps.ingest })
+    await scope.register(visitorDataRoutes, {
+      db: deps.metadata.db,
+      events: deps.events,
+      buffer: deps.buffer,
+      clock: deps.clock,
+    })
     await scope.register(experimentRoutes, { db: deps.metadata.db, clock: deps.clock })
     await scope.register(memberRoutes, { db: deps.metadata.db, changes: deps.changes })
     await scope.register(alertRoutes, { db: deps.metadata.db, alerts: deps.alerts.rules })

@@ -548,6 +548,31 @@ const table: Row[] = [
     expect: access.reader(200),
     request: sitePath('/export?start_date=2026-01-01&end_date=2026-01-02'),
   },
+  // A visitor's data: admins and owners, and never with a `read` key (personal data).
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/users/:userId/export',
+    expect: { ...access.admin(200), ownerReadKey: 403 },
+    request: sitePath('/users/matrix-user/export'),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/users/:userId',
+    expect: access.admin(200),
+    request: sitePath('/users/matrix-user'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/visitors/:visitorId/export',
+    expect: { ...access.admin(200), ownerReadKey: 403 },
+    request: sitePath('/visitors/0123456789abcdef/export'),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/visitors/:visitorId',
+    expect: access.admin(200),
+    request: sitePath('/visitors/0123456789abcdef'),
+  },
   {
     method: 'GET',
     url: '/api/sites/:siteId/goals',

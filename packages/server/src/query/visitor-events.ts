@@ -1,0 +1,107 @@
+/**
+ * One visitor's events in the events store (a data subject's access and erasure requests): their
+ * events a page at a time for the export, and the erasure of their events, of every other event of
+ * their sessions and of those sessions' replay recordings, with the rollups kept exact
+ * (`rollups/erased-sessions.ts`).
+ *
+ * A visitor is a value of `events.user_id`: the `user_id` a site sent when tracking, or else the
+ * anonymous id ingest derived (`ingest/stages/put-user-id.ts`). Every query reads the site's rows by
+ * `user_id`, which is not in the table's sort key: a scan of the site's events.
+ */
+import { fromClickHouseTime, toClickHouseTime } from '../storage/events/clickhouse-time.js'
+import type { EventRow } from '../storage/events/event-row.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import { EXPORT_PAGE_ROWS, type ExportCursor } from './export-events.js'
+import { eraseSessionsFromRollups } from './rollups/erased-sessions.js'
+
+const VISITOR = 'site_id = {site:UInt32} AND user_id = {user:String}'
+
+/**
+ * One page of the visitor's events (`user_id` equal to `userId`), oldest first, ties by event id: the
+ * rows of the site export (`export-events.ts`), keyed by `(timestamp, event_id)` after `after`.
+ * @param after the last row of the previous page; null for the first page
+ */
+export async function visitorEventsPage(
+  events: EventsStore,
+  siteId: number,
+  userId: string,
+  after: ExportCursor | null,
+  limit = EXPORT_PAGE_ROWS,
+): Promise<EventRow[]> {
+  const params: Record<string, unknown> = { site: siteId, user: userId, limit }
+  let where = VISITOR
+  if (after) {
+    where += " AND (timestamp, event_id) > ({at:DateTime64(3, 'UTC')}, {id:UUID})"
+    params.at = toClickHouseTime(after.timestamp)
+    params.id = after.eventId
+  }
+  // The UUID as text under `id`: an alias `event_id` would shadow the column in WHERE and ORDER BY.
+  const rows = await events.query<Omit<EventRow, 'event_id'> & { id?: string; event_id: string }>(
+    `SELECT toString(event_id) AS id, * EXCEPT (event_id) FROM events WHERE ${where}
+     ORDER BY timestamp, event_id LIMIT {limit:UInt32}`,
+    params,
+  )
+  for (const row of rows) {
+    row.event_id = row.id as string
+    delete row.id
+    row.timestamp = fromClickHouseTime(row.timestamp)
+  }
+  return rows
+}
+
+/** What an erasure removed. */
+export interface ErasedVisitor {
+  /** Events deleted: the visitor's own and every other event of their sessions. */
+  deleted: number
+  /** Distinct session ids of those events. */
+  sessions: number
+  /** Replay batches of those sessions deleted. */
+  replayBatches: number
+}
+
+/**
+ * Delete every event of the visitor and of their sessions (the session ids their events carry), the
+ * sessions' replay recordings, and their share of the rollups (lightweight deletes: gone from every
+ * read when this resolves; merges reclaim the space later). Idempotent: a visitor with nothing stored
+ * answers zeros and changes nothing.
+ * @throws the store's error; what was deleted before it stays deleted, and a retry finishes the rest
+ *   but for rollups of events already gone (see `eraseSessionsFromRollups`)
+ */
+export async function eraseVisitorEvents(
+  events: EventsStore,
+  siteId: number,
+  userId: string,
+): Promise<ErasedVisitor> {
+  const sessions = (
+    await events.query<{ session_id: string }>(
+      `SELECT DISTINCT session_id FROM events WHERE ${VISITOR} AND session_id != ''`,
+      { site: siteId, user: userId },
+    )
+  ).map((row) => row.session_id)
+  const params = { site: siteId, user: userId, sessions }
+  const erased =
+    sessions.length === 0
+      ? VISITOR
+      : 'site_id = {site:UInt32} AND (user_id = {user:String} OR session_id IN {sessions:Array(String)})'
+  const [found] = await events.query<{ events: number | string; hours: string[] }>(
+    `SELECT count() AS events, groupUniqArray(toString(toDateTime(toStartOfHour(timestamp), 'UTC'))) AS hours
+     FROM events WHERE ${erased}`,
+    params,
+  )
+  const deleted = Number(found?.events ?? 0)
+  let replayBatches = 0
+  if (sessions.length > 0) {
+    const replay = 'site_id = {site:UInt32} AND session_id IN {sessions:Array(String)}'
+    const [batches] = await events.query<{ n: number | string }>(
+      `SELECT count() AS n FROM replay WHERE ${replay}`,
+      params,
+    )
+    replayBatches = Number(batches?.n ?? 0)
+    if (replayBatches > 0) await events.command(`DELETE FROM replay WHERE ${replay}`, params)
+  }
+  if (deleted > 0) {
+    await events.command(`DELETE FROM events WHERE ${erased}`, params)
+    await eraseSessionsFromRollups(events, { siteId, sessions, hours: found?.hours ?? [] })
+  }
+  return { deleted, sessions: sessions.length, replayBatches }
+}
