@@ -18,17 +18,21 @@ import { toHeaders } from './caller.js'
 import { anyJson } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
 
-/** Better Auth's sign-up and sign-in bodies (the main `POST /api/auth/*` calls). */
+/** Better Auth's sign-up, sign-in and two-factor bodies (the main `POST /api/auth/*` calls). */
 export const authBody = z.union([
   doc(
     z.object({
-      name: z.string(),
+      name: doc(z.string().max(200), 'At most 200 characters (also for `update-user`)'),
       email: z.string(),
       password: doc(z.string().min(8).max(256), '8 to 256 characters'),
     }),
     { title: 'sign-up/email' },
   ),
   doc(z.object({ email: z.string(), password: z.string() }), { title: 'sign-in/email' }),
+  doc(z.object({ password: z.string() }), { title: 'two-factor/enable, two-factor/disable' }),
+  doc(z.object({ code: doc(z.string(), "The authenticator app's 6 digits, or one backup code") }), {
+    title: 'two-factor/verify-totp, two-factor/verify-backup-code',
+  }),
 ])
 
 /** Better Auth paths (after `/api/auth`) that are throttled, and the action each counts as. */
@@ -100,7 +104,8 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
           summary: 'Better Auth (reads), e.g. `get-session`',
           description:
             'Better Auth serves everything under `/api/auth/`; its answers are its own (not `ErrorResponse`). ' +
-            '`GET /api/auth/get-session` answers the session and user of the cookie, or null.',
+            '`GET /api/auth/get-session` answers the session and user of the cookie, or null; ' +
+            "`GET /api/auth/list-sessions` the user's active sessions. Neither carries a session token.",
           tag: 'Auth',
           access: 'public',
           params: { path: 'The Better Auth endpoint, e.g. `get-session`' },
@@ -124,13 +129,20 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
             '`POST /api/auth/sign-up/email` `{name, email, password}` creates an account (the first one owns ' +
             'the instance; closed when `DISABLE_SIGNUP` is set and the owner exists) and signs it in; ' +
             '`POST /api/auth/sign-in/email` `{email, password}` sets the session cookie; ' +
-            "`POST /api/auth/sign-out` ends the session. Answers are Better Auth's own, but for 429: " +
-            'failed sign-ins, sign-ups and password checks are throttled per account and client address ' +
+            '`POST /api/auth/sign-out` ends the session. Two-factor sign-in: `two-factor/enable` `{password}` ' +
+            'answers `{totpURI, backupCodes}` and `two-factor/verify-totp` `{code}` with a first code turns it ' +
+            'on; then sign-in answers `{twoFactorRedirect: true}` and no session until `two-factor/verify-totp` ' +
+            'or `two-factor/verify-backup-code` `{code}`; `two-factor/disable` `{password}` turns it off. ' +
+            'No answer carries a session token (the cookie alone does). ' +
+            "Answers are Better Auth's own, but for 429: " +
+            'failed sign-ins, sign-ups, password checks and two-factor codes are throttled per account and client address ' +
             '(`AUTH_THROTTLE_*`), and beyond the limit even the right password is refused until `Retry-After`. ' +
             'Requests with the session cookie must come from BASE_URL or a trusted origin (`TRUSTED_ORIGINS`).',
           tag: 'Auth',
           access: 'public',
-          params: { path: 'The Better Auth endpoint: `sign-up/email`, `sign-in/email`, `sign-out`, ...' },
+          params: {
+            path: 'The Better Auth endpoint: `sign-up/email`, `sign-in/email`, `sign-out`, `two-factor/enable`, ...',
+          },
           body: authBody,
           responses: {
             200: json('Done; sign-up and sign-in set the session cookie', anyJson),
@@ -140,10 +152,10 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
             ),
             429:
               'Too many failed attempts for this account from this address (5 per 15 minutes by default) or ' +
-              'from this address (50): sign-in, sign-up and password endpoints; see `Retry-After`',
+              'from this address (50): sign-in, sign-up, password and two-factor code endpoints; see `Retry-After`',
             400: json("Better Auth's validation error (`{message, code}`)", anyJson),
             default: json(
-              "Better Auth's error (e.g. 400, 401 wrong password, 403, 422 email taken)",
+              "Better Auth's error (e.g. 400, 401 wrong password or code, 403, 422 email taken)",
               anyJson,
             ),
           },
