@@ -63,11 +63,28 @@ export const successList = <T extends z.ZodType>(item: T) =>
 export const healthResponse = component(
   'Health',
   z.object({
-    status: z.enum(['ok', 'unavailable']),
+    status: z.enum(['ok', 'degraded', 'unavailable']),
     metadata: z.object({ kind: z.enum(['sqlite', 'postgres']), ok: z.boolean() }),
     events: z.object({ kind: z.enum(['chdb', 'clickhouse']), ok: z.boolean() }),
+    ingest: doc(
+      z.object({
+        pendingEvents: count('Accepted events not yet in the events store (journal and write buffer)'),
+        oldestPendingAgeSeconds: count(
+          'How long the oldest of them has waited, in whole seconds; 0 when none',
+        ),
+        lastInsertFailed: doc(
+          z.boolean(),
+          'The last events-store insert failed and none has succeeded since',
+        ),
+      }),
+      'The ingest backlog of this process',
+    ),
+    reasons: doc(
+      z.array(z.string()),
+      'Why the status is not `ok`, one line per cause (e.g. `ingest: oldest pending event is 75 s old (limit 60 s)`); empty when ok',
+    ),
   }),
-  'Whether both stores answer; `unavailable` also while the process shuts down.',
+  '`ok`: both stores answer and ingest keeps up. `unavailable`: a store does not answer, or the process shuts down. `degraded`: the stores answer but ingest is stalled (the oldest pending event is older than the limit, or the events store refuses writes).',
 )
 
 export const trackResponse = component(

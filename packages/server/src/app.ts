@@ -111,6 +111,8 @@ export interface AppDeps {
   /** Log the requests of `QUIET_ROUTES` too (ACCESS_LOG); default false: only their warnings and errors. */
   accessLog?: boolean
   isShuttingDown?: () => boolean
+  /** Health answers 503 `degraded` once the oldest pending event is older than this (ms); default 60,000. */
+  healthMaxPendingAgeMs?: number
   /** The services' clock (tests inject one); default the system clock. */
   clock?: Clock
   /** This instance's Prometheus series (`Services.metrics`); served only with `metricsToken`. */
@@ -182,6 +184,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, {
     metadata: deps.metadata,
     events: deps.events,
+    buffer: deps.buffer,
+    maxPendingAgeMs: deps.healthMaxPendingAgeMs,
     isShuttingDown: deps.isShuttingDown ?? (() => false),
   })
   await app.register(authRoutes, { auth: deps.auth, baseUrl: deps.baseUrl, throttle: deps.authThrottle })

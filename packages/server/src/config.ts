@@ -77,6 +77,8 @@ const envSchema = z.object({
   /** Events-store inserts: at this many rows or this many ms (default 1000 with the journal, 10 without: see README "Durability"). */
   INGEST_FLUSH_ROWS: z.coerce.number().int().positive().default(5000),
   INGEST_FLUSH_MS: z.coerce.number().int().positive().optional(),
+  /** Health answers 503 `degraded` once the oldest accepted event not yet stored is older than this (s). */
+  HEALTH_MAX_PENDING_AGE_S: z.coerce.number().positive().default(60),
   /** Path of the DB-IP City Lite files; empty uses the bundled npm package. 'off' disables geolocation. */
   GEOIP: z.enum(['on', 'off']).default('on'),
   /** Let webhooks target loopback, private and link-local addresses (tests, trusted networks). */
@@ -149,6 +151,8 @@ export interface Config {
   trustProxy: boolean | string | ((address: string, hop: number) => boolean)
   ingestFlush: { rows: number; ms: number }
   ingestJournal: { enabled: boolean; fsync: boolean }
+  /** Beyond this age (ms) of the oldest pending event, health answers 503 `degraded` (HEALTH_MAX_PENDING_AGE_S). */
+  healthMaxPendingAgeMs: number
   geoip: boolean
   webhooks: { allowPrivate: boolean; timeoutMs: number; pollMs: number }
   alertIntervalMs: number
@@ -214,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ms: e.INGEST_FLUSH_MS ?? (e.INGEST_JOURNAL === 'on' ? 1000 : 10),
     },
     ingestJournal: { enabled: e.INGEST_JOURNAL === 'on', fsync: e.INGEST_JOURNAL_FSYNC },
+    healthMaxPendingAgeMs: e.HEALTH_MAX_PENDING_AGE_S * 1000,
     geoip: e.GEOIP === 'on',
     webhooks: {
       allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,

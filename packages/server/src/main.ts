@@ -2,12 +2,20 @@
  * `pathlight serve`: the only reader of process.env. Config -> services -> buildApp(deps).listen().
  * The port answers 503 from the first moment (see http/starting-server.ts) until the stores are ready.
  * SIGTERM/SIGINT: health turns 503, the server stops accepting and finishes in-flight requests,
- * the write buffer is flushed and the stores are closed; then the process exits.
+ * the write buffer is flushed and the stores are closed; then the process exits with 0, or with
+ * `EXIT_EVENTS_JOURNALED` (75) when the events store refused the final flush: those events stay in the
+ * ingest journal and the next start stores them. A failure while closing is logged, never thrown.
  */
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
 import { listenWhileStarting } from './http/starting-server.js'
 import { openServices } from './services.js'
+
+/**
+ * The exit code of a shutdown whose final flush failed (the events store refused writes): nothing is
+ * lost, the accepted events wait in the ingest journal for the next start. 75 is sysexits' EX_TEMPFAIL.
+ */
+export const EXIT_EVENTS_JOURNALED = 75
 
 export async function serve(env: Record<string, string | undefined> = process.env): Promise<void> {
   let config: ReturnType<typeof loadConfig>
@@ -51,6 +59,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
     logLevel: config.logLevel,
     accessLog: config.accessLog,
     isShuttingDown: () => shuttingDown,
+    healthMaxPendingAgeMs: config.healthMaxPendingAgeMs,
   })
   await app.ready()
   await starting.stop()
@@ -78,10 +87,17 @@ export async function serve(env: Record<string, string | undefined> = process.en
     force.unref()
     // Keep-alive connections that were busy when closing began become idle later; close them as they do.
     const sweepIdle = setInterval(() => app.server.closeIdleConnections(), 50)
-    await app.close()
-    clearInterval(sweepIdle)
-    await services.close()
-    process.exit(0)
+    let code = 0
+    try {
+      await app.close()
+      clearInterval(sweepIdle)
+      const closed = await services.close()
+      if (closed.journaledEvents > 0) code = EXIT_EVENTS_JOURNALED
+    } catch (error) {
+      console.error('shutdown failed:', error)
+      code = 1
+    }
+    process.exit(code)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))

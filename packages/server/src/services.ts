@@ -86,7 +86,13 @@ export interface Services {
   recovery: RecoveryReport | undefined
   /** The Prometheus series of this instance (`GET /metrics`); undefined unless METRICS_TOKEN is set. */
   metrics: Registry | undefined
-  close(): Promise<void>
+  /**
+   * Stop the workers, flush the write buffer and the outbox, close the stores. Never throws: a failure
+   * is logged and the rest still closes. A failed final flush (the events store refuses writes) leaves
+   * the events in the ingest journal, which the next start recovers.
+   * @returns `journaledEvents`: accepted events not in the events store that wait in the journal (0 normally)
+   */
+  close(): Promise<{ journaledEvents: number }>
 }
 
 export interface ServiceOptions {
@@ -289,12 +295,30 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       recovery,
       metrics,
       async close() {
-        for (const worker of workers) await worker.stop()
-        await buffer.flush()
-        await outbox.flush()
-        await sessions.close()
-        if (options.geolocator === undefined) geolocator?.close()
-        for (const resource of opened.reverse()) await resource.close()
+        const attempt = async (what: string, step: () => unknown) => {
+          try {
+            await step()
+          } catch (error) {
+            console.error(`shutdown: ${what} failed:`, error)
+          }
+        }
+        for (const worker of workers) await attempt('stopping a worker', () => worker.stop())
+        let journaledEvents = 0
+        try {
+          await buffer.flush()
+        } catch (error) {
+          journaledEvents = buffer.stats().pendingRows
+          console.error(
+            `shutdown: the final flush to the events store failed; ${journaledEvents} accepted event(s) stay in ` +
+              `the ingest journal (${journalDir}) and are stored at the next start:`,
+            error,
+          )
+        }
+        await attempt('flushing the webhook outbox', () => outbox.flush())
+        await attempt('closing the session store', () => sessions.close())
+        if (options.geolocator === undefined) await attempt('closing geolocation', () => geolocator?.close())
+        for (const resource of opened.reverse()) await attempt('closing a store', () => resource.close())
+        return { journaledEvents }
       },
     }
   } catch (error) {

@@ -1,10 +1,16 @@
 /**
- * Route: `GET /api/health`. 200 `{status:'ok', metadata, events}` when both stores answer a trivial
- * query within 2 s; 503 `{status:'unavailable', ...}` otherwise, and while the process shuts down.
+ * Route: `GET /api/health`. 200 `{status:'ok', metadata, events, ingest, reasons: []}` when both stores
+ * answer a trivial query within 2 s and ingest keeps up. 503 otherwise, naming each cause in `reasons`:
+ * `{status:'unavailable'}` when a store does not answer or the process shuts down; `{status:'degraded'}`
+ * when the stores answer but ingest is stalled: the oldest accepted event not yet in the events store
+ * has waited longer than `maxPendingAgeMs` (default 60 s), or the events store refuses writes (its last
+ * insert failed and none has succeeded since: disk full, store down). Accepted events then wait in the
+ * journal; a load balancer should send the traffic elsewhere.
  */
 import { healthResponse } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
+import type { WriteBuffer } from '../ingest/write-buffer.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { json } from './openapi/route-doc.js'
@@ -12,24 +18,53 @@ import { json } from './openapi/route-doc.js'
 export interface HealthOptions {
   metadata: MetadataStore
   events: EventsStore
+  /** The ingest write buffer: its backlog's age and whether inserts fail. */
+  buffer: Pick<WriteBuffer, 'stats' | 'oldestPendingAgeMs' | 'lastInsertFailed'>
+  /** Beyond this age of the oldest pending event (ms), ingest counts as stalled. Default 60,000. */
+  maxPendingAgeMs?: number
   isShuttingDown: () => boolean
 }
 
+/**
+ * What stalls ingest, as the `reasons` of the health answer: empty when it keeps up.
+ * @returns e.g. `['ingest: oldest pending event is 75 s old (limit 60 s)', 'events store: ...']`
+ */
+export function ingestStallReasons(buffer: HealthOptions['buffer'], maxPendingAgeMs: number): string[] {
+  const reasons: string[] = []
+  const ageMs = buffer.oldestPendingAgeMs()
+  if (ageMs > maxPendingAgeMs) {
+    reasons.push(
+      `ingest: oldest pending event is ${Math.floor(ageMs / 1000)} s old (limit ${seconds(maxPendingAgeMs)} s)`,
+    )
+  }
+  if (buffer.lastInsertFailed()) {
+    reasons.push(
+      'events store: refuses writes (the last insert failed and none has succeeded since); accepted events wait in the journal',
+    )
+  }
+  return reasons
+}
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10
+
 export async function healthRoutes(
   app: FastifyInstance,
-  { metadata, events, isShuttingDown }: HealthOptions,
+  { metadata, events, buffer, maxPendingAgeMs = 60_000, isShuttingDown }: HealthOptions,
 ) {
   app.get(
     '/api/health',
     {
       config: {
         doc: {
-          summary: 'Health of the service and its stores',
+          summary: 'Health of the service, its stores and ingest',
           tag: 'Health',
           access: 'public',
           responses: {
-            200: json('Both stores answer', healthResponse),
-            503: json('A store does not answer within 2 s, or the process is shutting down', healthResponse),
+            200: json('Both stores answer and ingest keeps up', healthResponse),
+            503: json(
+              'A store does not answer within 2 s or the process is shutting down (`unavailable`), or ingest is stalled (`degraded`); `reasons` says which',
+              healthResponse,
+            ),
           },
         },
       },
@@ -39,11 +74,23 @@ export async function healthRoutes(
         probe(() => sql`select 1`.execute(metadata.db)),
         probe(() => events.query('SELECT 1')),
       ])
-      const ok = metadataOk && eventsOk && !isShuttingDown()
-      return reply.code(ok ? 200 : 503).send({
-        status: ok ? 'ok' : 'unavailable',
+      const reasons: string[] = []
+      if (isShuttingDown()) reasons.push('shutting down')
+      if (!metadataOk) reasons.push('metadata store: does not answer within 2 s')
+      if (!eventsOk) reasons.push('events store: does not answer within 2 s')
+      const unavailable = reasons.length > 0
+      reasons.push(...ingestStallReasons(buffer, maxPendingAgeMs))
+      const status = unavailable ? 'unavailable' : reasons.length > 0 ? 'degraded' : 'ok'
+      return reply.code(status === 'ok' ? 200 : 503).send({
+        status,
         metadata: { kind: metadata.dialect, ok: metadataOk },
         events: { kind: events.kind, ok: eventsOk },
+        ingest: {
+          pendingEvents: buffer.stats().pendingRows,
+          oldestPendingAgeSeconds: Math.floor(buffer.oldestPendingAgeMs() / 1000),
+          lastInsertFailed: buffer.lastInsertFailed(),
+        },
+        reasons,
       })
     },
   )

@@ -30,5 +30,7 @@ it('health answers 503 naming the store that does not answer', async () => {
     status: 'unavailable',
     metadata: { kind: 'sqlite', ok: true },
     events: { kind: 'chdb', ok: false },
+    ingest: { pendingEvents: 0, oldestPendingAgeSeconds: 0, lastInsertFailed: false },
+    reasons: ['events store: does not answer within 2 s'],
   })
 })

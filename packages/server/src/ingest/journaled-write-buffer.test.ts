@@ -83,8 +83,11 @@ describe('journaled write buffer', () => {
       maxDelayMs: 60_000,
     })
     await Promise.all(Array.from({ length: 5 }, () => buffer.add(eventRow({ site_id: site }))))
+    expect(buffer.lastInsertFailed()).toBe(false)
     await expect(buffer.flush()).rejects.toThrow('events store unavailable')
+    expect(buffer.lastInsertFailed()).toBe(true)
     await buffer.flush()
+    expect(buffer.lastInsertFailed()).toBe(false)
     expect(await count(site)).toBe(5)
     await buffer.close()
   })

@@ -55,6 +55,8 @@ export function createJournaledWriteBuffer(
   let committedRows = 0
   let batches = 0
   let stopped = false
+  /** The last insert failed and none has succeeded since. */
+  let failing = false
 
   // Journal operations (appends and rotations) run one at a time, in order.
   let chain: Promise<unknown> = Promise.resolve()
@@ -107,7 +109,13 @@ export function createJournaledWriteBuffer(
       for (let head = closed[0]; head; head = closed[0]) {
         while (head.done < head.rows.length) {
           const chunk = head.rows.slice(head.done, head.done + options.maxRows)
-          await insert(chunk)
+          try {
+            await insert(chunk)
+          } catch (error) {
+            failing = true
+            throw error
+          }
+          failing = false
           head.done += chunk.length
           committedRows += chunk.length
           closedRows -= chunk.length
@@ -169,6 +177,7 @@ export function createJournaledWriteBuffer(
       const since = closed[0]?.since ?? (unsaved.length > 0 ? unsavedSince : queue[0]?.at)
       return since === undefined ? 0 : performance.now() - since
     },
+    lastInsertFailed: () => failing,
     async close() {
       stopped = true
       if (timer) clearTimeout(timer)

@@ -74,6 +74,22 @@ describe('createWriteBuffer (group commit)', () => {
     expect(buffer.oldestPendingAgeMs()).toBe(0)
   })
 
+  it('says whether the last insert failed with none succeeding since', async () => {
+    let refuse = true
+    const buffer = createWriteBuffer(
+      async () => {
+        if (refuse) throw new Error('events store unavailable')
+      },
+      { maxRows: 1, maxDelayMs: 60_000 },
+    )
+    expect(buffer.lastInsertFailed()).toBe(false)
+    await expect(buffer.add(eventRow())).rejects.toThrow('events store unavailable')
+    expect(buffer.lastInsertFailed()).toBe(true)
+    refuse = false
+    await buffer.add(eventRow())
+    expect(buffer.lastInsertFailed()).toBe(false)
+  })
+
   it('flush() writes what is pending immediately', async () => {
     const { batches, insert } = recordingInsert()
     const buffer = createWriteBuffer(insert, { maxRows: 1000, maxDelayMs: 60_000 })

@@ -25,6 +25,11 @@ export interface WriteBuffer<Row = EventRow> {
    * (monotonic clock); 0 when none is pending. Operators alert on it: it grows while inserts fail.
    */
   oldestPendingAgeMs(): number
+  /**
+   * Whether the last events-store insert failed and none has succeeded since: the store refuses writes
+   * (disk full, store down). False before the first insert. Health reports it (`http/health.ts`).
+   */
+  lastInsertFailed(): boolean
   /** Stop background work (call after `flush`). */
   close(): Promise<void>
 }
@@ -53,6 +58,7 @@ export function createWriteBuffer<Row = EventRow>(
   const writing = new Set<Promise<void>>()
   let committedRows = 0
   let batches = 0
+  let failing = false
 
   const startWrite = () => {
     if (timer) {
@@ -67,12 +73,14 @@ export function createWriteBuffer<Row = EventRow>(
     const write: Promise<void> = insert(batch).then(
       () => {
         writingSince.delete(write)
+        failing = false
         committedRows += batch.length
         batches++
         for (const w of batchWaiters) w.resolve()
       },
       (error: unknown) => {
         writingSince.delete(write)
+        failing = true
         for (const w of batchWaiters) w.reject(error)
       },
     )
@@ -106,6 +114,7 @@ export function createWriteBuffer<Row = EventRow>(
       const since = Math.min(...writingSince.values(), rows.length > 0 ? rowsSince : Number.POSITIVE_INFINITY)
       return since === Number.POSITIVE_INFINITY ? 0 : performance.now() - since
     },
+    lastInsertFailed: () => failing,
     async close() {},
   }
 }

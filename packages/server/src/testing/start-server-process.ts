@@ -19,6 +19,8 @@ export interface SpawnedServer {
   dataDir: string
   /** Everything the process printed (stdout and stderr). */
   output(): string
+  /** The exit code once the process has exited (null while it runs, or when a signal ended it). */
+  exitCode(): number | null
   /** SIGTERM, then wait for exit (graceful shutdown flushes in-flight events). */
   stop(options?: { keepData?: boolean }): Promise<void>
   /** SIGKILL, then wait for exit: nothing gets a chance to flush. */
@@ -70,7 +72,13 @@ export async function spawnServer(options: SpawnOptions = {}) {
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString()
   })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  let exitCode: number | null = null
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exitCode = code
+      resolve()
+    }),
+  )
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000)
     const check = () => {
@@ -91,6 +99,7 @@ export async function spawnServer(options: SpawnOptions = {}) {
     pid: child.pid ?? 0,
     dataDir,
     output: () => output,
+    exitCode: () => exitCode,
     async stop({ keepData = false } = {}) {
       child.kill('SIGTERM')
       await exited
