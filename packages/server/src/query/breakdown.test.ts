@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { compileBreakdown, queryBreakdown } from './breakdown.js'
+import { EVENT_ORDER_KEY } from './metrics.js'
 import { filtersParam, marchScope, openReportStore, SITE } from './report-data.fixture.js'
 
 let store: Awaited<ReturnType<typeof openReportStore>>
@@ -44,7 +45,7 @@ describe('compileBreakdown', () => {
       sql: [
         "SELECT country AS value, uniqExact(cityHash64(user_id)) AS visitors, uniqExact(cityHash64(session_id)) AS sessions, countIf(type = 'pageview') AS pageviews, count() OVER () AS total_values",
         'FROM events',
-        `WHERE ${SCOPE} AND NOT multiSearchAnyCaseInsensitiveUTF8(pathname, {f0:Array(String)}) AND cityHash64(session_id) IN (SELECT cityHash64(session_id) AS session_key FROM events WHERE ${SCOPE} GROUP BY session_key HAVING argMaxIf(pathname, timestamp, type = 'pageview') IN {f1:Array(String)})`,
+        `WHERE ${SCOPE} AND NOT multiSearchAnyCaseInsensitiveUTF8(pathname, {f0:Array(String)}) AND cityHash64(session_id) IN (SELECT cityHash64(session_id) AS session_key FROM events WHERE ${SCOPE} GROUP BY session_key HAVING argMaxIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview') IN {f1:Array(String)})`,
         'GROUP BY value',
         'ORDER BY visitors DESC, value ASC',
         'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
@@ -59,7 +60,7 @@ describe('compileBreakdown', () => {
       sql: [
         'SELECT entry_referrer_domain AS value, uniqExact(visitor_key) AS visitors, count() AS sessions, sum(matched_pageview_count) AS pageviews, count() OVER () AS total_values',
         'FROM (',
-        "SELECT cityHash64(session_id) AS session_key, cityHash64(any(user_id)) AS visitor_key, countIf(type = 'pageview' AND (browser IN {f0:Array(String)})) AS matched_pageview_count, argMin(referrer_domain, timestamp) AS entry_referrer_domain",
+        `SELECT cityHash64(session_id) AS session_key, cityHash64(any(user_id)) AS visitor_key, countIf(type = 'pageview' AND (browser IN {f0:Array(String)})) AS matched_pageview_count, argMin(referrer_domain, ${EVENT_ORDER_KEY}) AS entry_referrer_domain`,
         'FROM events',
         `WHERE ${SCOPE}`,
         'GROUP BY session_key',

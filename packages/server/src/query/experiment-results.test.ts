@@ -10,7 +10,7 @@
  * | a2      | 03-02 11:00 expose A                                             | A                    |
  * | a3      | 03-03 09:00 purchase, 09:10 expose A (converted before exposure) | A, not converted     |
  * | a4 (GB) | 03-04 12:00 pageview /pricing, 12:01 expose A, 12:02 purchase    | A, converted         |
- * | a5      | 03-05 08:00:00.000 expose B and expose A at the same instant     | A (tie: name), cross |
+ * | a5      | 03-05 08:00:00.000 expose B and expose A at the same instant     | A (tie: id), cross   |
  * | b1      | 03-02 15:00 expose B, 15:30 purchase                             | B, converted         |
  * | b2      | 03-06 10:00 purchase carrying {experiment, variant: B}            | B, converted         |
  * | b3      | 03-07 10:00 expose B, 10:01 expose A, 10:02 purchase             | B, converted, cross  |
@@ -32,6 +32,7 @@ import {
   type ExperimentPlan,
   queryExperimentResults,
 } from './experiment-results.js'
+import { EVENT_ORDER_KEY } from './metrics.js'
 import { filtersParam, marchScope, openReportStore, SITE } from './report-data.fixture.js'
 
 const experiment: ExperimentPlan = {
@@ -83,8 +84,9 @@ const rows: EventRow[] = [
   }),
   expose('a4', '2026-03-04T12:01:00.000Z', 'A', GB),
   buy('a4', '2026-03-04T12:02:00.000Z', GB),
-  expose('a5', '2026-03-05T08:00:00.000Z', 'B'),
-  expose('a5', '2026-03-05T08:00:00.000Z', 'A'),
+  // A tie: the event with the smaller id comes first (`EVENT_ORDER`), whatever the variant's name.
+  expose('a5', '2026-03-05T08:00:00.000Z', 'B', { event_id: 'f0000000-0000-4000-8000-000000000000' }),
+  expose('a5', '2026-03-05T08:00:00.000Z', 'A', { event_id: '0f000000-0000-4000-8000-0000000000ff' }),
   expose('b1', '2026-03-02T15:00:00.000Z', 'B'),
   buy('b1', '2026-03-02T15:30:00.000Z'),
   buy('b2', '2026-03-06T10:00:00.000Z', { properties: '{"experiment":"checkout-button","variant":"B"}' }),
@@ -121,7 +123,7 @@ describe('compileExperimentResults', () => {
       sql: [
         'SELECT first_variant AS variant_name, count() AS exposed_sessions, countIf(converted) AS conversions, countIf(variants_seen > 1) AS crossovers',
         'FROM (',
-        `SELECT cityHash64(session_id) AS session_key, argMinIf(JSONExtractString(properties, 'variant'), (timestamp, JSONExtractString(properties, 'variant')), ${EXPOSURE}) AS first_variant, uniqExactIf(JSONExtractString(properties, 'variant'), ${EXPOSURE}) AS variants_seen, (countIf(${GOAL}) > 0 AND maxIf(timestamp, ${GOAL}) >= minIf(timestamp, ${EXPOSURE})) AS converted`,
+        `SELECT cityHash64(session_id) AS session_key, argMinIf(JSONExtractString(properties, 'variant'), ${EVENT_ORDER_KEY}, ${EXPOSURE}) AS first_variant, uniqExactIf(JSONExtractString(properties, 'variant'), ${EXPOSURE}) AS variants_seen, (countIf(${GOAL}) > 0 AND maxIf(timestamp, ${GOAL}) >= minIf(timestamp, ${EXPOSURE})) AS converted`,
         'FROM events',
         `WHERE ${SCOPE_SQL} AND ((${EXPOSURE}) OR (${GOAL}))`,
         'GROUP BY session_key',
@@ -147,11 +149,11 @@ describe('compileExperimentResults', () => {
       sql: [
         'SELECT first_variant AS variant_name, count() AS exposed_sessions, countIf(variants_seen > 1) AS crossovers',
         'FROM (',
-        `SELECT cityHash64(session_id) AS session_key, argMinIf(JSONExtractString(properties, 'variant'), (timestamp, JSONExtractString(properties, 'variant')), ${EXPOSURE}) AS first_variant, uniqExactIf(JSONExtractString(properties, 'variant'), ${EXPOSURE}) AS variants_seen`,
+        `SELECT cityHash64(session_id) AS session_key, argMinIf(JSONExtractString(properties, 'variant'), ${EVENT_ORDER_KEY}, ${EXPOSURE}) AS first_variant, uniqExactIf(JSONExtractString(properties, 'variant'), ${EXPOSURE}) AS variants_seen`,
         'FROM events',
         `WHERE ${SCOPE_SQL}`,
         'GROUP BY session_key',
-        `HAVING countIf(${EXPOSURE}) > 0 AND countIf(country IN {f0:Array(String)}) > 0 AND startsWith(argMinIf(pathname, timestamp, type = 'pageview'), {f1_0:String})`,
+        `HAVING countIf(${EXPOSURE}) > 0 AND countIf(country IN {f0:Array(String)}) > 0 AND startsWith(argMinIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview'), {f1_0:String})`,
         ')',
         'GROUP BY variant_name',
         'ORDER BY variant_name',

@@ -7,7 +7,7 @@
  *   to one of its variant names (exact, case-sensitive string comparison; other variant names and
  *   non-string values are not exposures).
  * - A session is exposed when it has an exposure in the range, and counts for the variant of its first
- *   exposure (earliest timestamp; equal timestamps are broken by the smaller variant name). A session
+ *   exposure (its first in `EVENT_ORDER`: earliest timestamp, equal timestamps by event id). A session
  *   exposed to two or more variants (a crossover: the site's assignment was not sticky) still counts
  *   once, in its first variant; `crossovers` says how many sessions did so.
  * - A conversion is an exposed session with an event matching the goal (`goal-condition.ts`) at or
@@ -28,7 +28,7 @@ import type { GoalDefinition } from '../goals/goal.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { goalCondition } from './goal-condition.js'
-import { SESSION_KEY } from './metrics.js'
+import { EVENT_ORDER_KEY, SESSION_KEY } from './metrics.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
 import { sessionHaving } from './sessions-subquery.js'
@@ -73,7 +73,7 @@ export function compileExperimentResults(
 
   const perSession = [
     `${SESSION_KEY} AS session_key`,
-    `argMinIf(${VARIANT}, (timestamp, ${VARIANT}), ${EXPOSURE}) AS first_variant`,
+    `argMinIf(${VARIANT}, ${EVENT_ORDER_KEY}, ${EXPOSURE}) AS first_variant`,
     `uniqExactIf(${VARIANT}, ${EXPOSURE}) AS variants_seen`,
     ...(condition
       ? [

@@ -1,11 +1,14 @@
 /**
- * A site's stored events, oldest first, a page at a time: what the export streams. Pages are keyed
- * by `(timestamp, event_id)` after the last row of the previous page (keyset paging: each page starts
+ * A site's stored events, oldest first, a page at a time: what the export streams. Rows come in
+ * `EVENT_ORDER` (`metrics.ts`: by timestamp, then event id as its text sorts), the order every report
+ * takes a session's events in, so that an import of the export lists them alike. Pages are keyed by
+ * `(timestamp, event_id)` after the last row of the previous page (keyset paging: each page starts
  * where the table's sort key puts it, so a long export never re-reads what it already sent).
  */
 import { fromClickHouseTime, toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { EVENT_ORDER } from './metrics.js'
 
 /** Rows per page. */
 export const EXPORT_PAGE_ROWS = 10_000
@@ -32,7 +35,7 @@ export interface ExportCursor {
 }
 
 /**
- * One page of the site's events in the range, oldest first (ties by event id).
+ * One page of the site's events in the range, in `EVENT_ORDER` (oldest first, ties by event id).
  * @param after the last row of the previous page; null for the first page
  */
 export async function exportPage(
@@ -54,13 +57,13 @@ export async function exportPage(
   }
   if (after) {
     where.push("timestamp >= {at:DateTime64(3, 'UTC')}")
-    where.push("(timestamp, event_id) > ({at:DateTime64(3, 'UTC')}, {id:UUID})")
+    where.push("(timestamp, toUInt128(event_id)) > ({at:DateTime64(3, 'UTC')}, toUInt128({id:UUID}))")
     params.at = toClickHouseTime(after.timestamp)
     params.id = after.eventId
   }
   const rows = await events.query<Omit<EventRow, 'event_id'> & { id?: string; event_id: string }>(
     `SELECT ${columns} FROM events WHERE ${where.join(' AND ')}
-     ORDER BY timestamp, event_id LIMIT {limit:UInt32}`,
+     ORDER BY ${EVENT_ORDER} LIMIT {limit:UInt32}`,
     params,
   )
   for (const row of rows) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { compileFilters, type Filter, parseFilters, regexProblem } from './filters.js'
+import { EVENT_ORDER_KEY } from './metrics.js'
 
 describe('compileFilters', () => {
   it('compiles each type to a condition whose values are all bound', () => {
@@ -25,8 +26,8 @@ describe('compileFilters', () => {
         'match(event_name, {f6:String})',
       ].join(' AND '),
       session: [
-        "argMinIf(pathname, timestamp, type = 'pageview') IN {f7:Array(String)}",
-        "startsWith(argMaxIf(pathname, timestamp, type = 'pageview'), {f8_0:String})",
+        `argMinIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview') IN {f7:Array(String)}`,
+        `startsWith(argMaxIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview'), {f8_0:String})`,
       ].join(' AND '),
       params: {
         f0: ['US', 'GB'],

@@ -24,17 +24,18 @@ import { stepCondition } from '../funnels/funnel.js'
 import type { SqlFragment } from './compiled-query.js'
 import { eventFilterColumns, type FilterParameter, sessionFilterColumns } from './filters.js'
 import { goalCondition } from './goal-condition.js'
+import { EVENT_ORDER_KEY } from './metrics.js'
 import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
 import { sessionsSubquery } from './sessions-subquery.js'
 
 /**
  * The value a session has for a breakdown parameter: for event parameters (browser, country, channel,
- * pathname, ...) the column's value at its first event in the range; for `entry_page` / `exit_page`
- * its first / last pageview's pathname.
+ * pathname, ...) the column's value at its first event in the range (`EVENT_ORDER`: by time, then
+ * event id); for `entry_page` / `exit_page` its first / last pageview's pathname.
  */
 export function sessionValueOf(parameter: FilterParameter): string {
   if (parameter === 'entry_page' || parameter === 'exit_page') return sessionFilterColumns[parameter]
-  return `argMin(${eventFilterColumns[parameter]}, timestamp)`
+  return `argMin(${eventFilterColumns[parameter]}, ${EVENT_ORDER_KEY})`
 }
 
 /**

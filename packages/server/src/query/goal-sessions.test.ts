@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { compileGoalSessions, queryGoalSessions } from './goal-sessions.js'
+import { EVENT_ORDER_KEY } from './metrics.js'
 import { filtersParam, marchScope, openReportStore, SITE } from './report-data.fixture.js'
 
 let store: Awaited<ReturnType<typeof openReportStore>>
@@ -58,7 +59,7 @@ describe('compileGoalSessions', () => {
     expect(compileGoalSessions(scope, { goalType: 'path', config: { pathPattern: '/blog/*' } })).toEqual({
       sql: [
         'SELECT *, count() OVER () AS total_sessions FROM (',
-        "SELECT cityHash64(session_id) AS session_key, any(session_id) AS session_uuid, any(user_id) AS visitor_id, argMin(country, timestamp) AS entry_country, argMin(browser, timestamp) AS entry_browser, argMin(operating_system, timestamp) AS entry_operating_system, argMin(device_type, timestamp) AS entry_device_type, argMinIf(pathname, timestamp, type = 'pageview') AS entry_page, argMaxIf(pathname, timestamp, type = 'pageview') AS exit_page, countIf(type = 'pageview') AS pageview_count, intDiv(toUnixTimestamp64Milli(max(timestamp)) - toUnixTimestamp64Milli(min(timestamp)), 1000) AS duration_seconds, min(timestamp) AS started_at, max(timestamp) AS ended_at, argMin(referrer, timestamp) AS entry_referrer, argMin(channel, timestamp) AS entry_channel",
+        `SELECT cityHash64(session_id) AS session_key, any(session_id) AS session_uuid, any(user_id) AS visitor_id, argMin(country, ${EVENT_ORDER_KEY}) AS entry_country, argMin(browser, ${EVENT_ORDER_KEY}) AS entry_browser, argMin(operating_system, ${EVENT_ORDER_KEY}) AS entry_operating_system, argMin(device_type, ${EVENT_ORDER_KEY}) AS entry_device_type, argMinIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview') AS entry_page, argMaxIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview') AS exit_page, countIf(type = 'pageview') AS pageview_count, intDiv(toUnixTimestamp64Milli(max(timestamp)) - toUnixTimestamp64Milli(min(timestamp)), 1000) AS duration_seconds, min(timestamp) AS started_at, max(timestamp) AS ended_at, argMin(referrer, ${EVENT_ORDER_KEY}) AS entry_referrer, argMin(channel, ${EVENT_ORDER_KEY}) AS entry_channel`,
         'FROM events',
         `WHERE ${SCOPE} AND cityHash64(session_id) IN (SELECT cityHash64(session_id) FROM events WHERE ${SCOPE} AND type = 'pageview' AND startsWith(pathname, {g_path:String}))`,
         'GROUP BY session_key',

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { compileJourneys, journeyLinks } from './journeys.js'
+import { EVENT_ORDER_KEY } from './metrics.js'
 import type { ReportScope } from './report-scope.js'
 
 const scope: ReportScope = {
@@ -32,7 +33,7 @@ describe('compileJourneys', () => {
         '  FROM (',
         '    SELECT arrayFilter((p, i) -> i = 1 OR p != pages[i - 1], pages, arrayEnumerate(pages)) AS seq',
         '    FROM (',
-        'SELECT cityHash64(session_id) AS session_key, arraySort((p, t) -> (t, p), groupArray(pathname), groupArray(toUnixTimestamp64Milli(timestamp))) AS pages',
+        `SELECT cityHash64(session_id) AS session_key, arraySort((p, k) -> k, groupArray(pathname), groupArray(${EVENT_ORDER_KEY})) AS pages`,
         'FROM events',
         "WHERE site_id = {site:UInt32} AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp < {to:DateTime64(3, 'UTC')} AND type = 'pageview'",
         'GROUP BY session_key',

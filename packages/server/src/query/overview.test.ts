@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../shared/errors.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { EVENT_ORDER_KEY } from './metrics.js'
 import { compileOverview, queryOverview } from './overview.js'
 import { filtersParam, marchScope, openReportStore, SITE } from './report-data.fixture.js'
 
@@ -46,7 +47,7 @@ describe('compileOverview', () => {
         'FROM events',
         "WHERE site_id = {site:UInt32} AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp < {to:DateTime64(3, 'UTC')}",
         'GROUP BY session_key',
-        "HAVING countIf(country IN {f0:Array(String)}) > 0 AND (startsWith(argMinIf(pathname, timestamp, type = 'pageview'), {f1_0:String}) OR startsWith(argMinIf(pathname, timestamp, type = 'pageview'), {f1_1:String}))",
+        `HAVING countIf(country IN {f0:Array(String)}) > 0 AND (startsWith(argMinIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview'), {f1_0:String}) OR startsWith(argMinIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview'), {f1_1:String}))`,
         ')',
       ].join('\n'),
       params: {

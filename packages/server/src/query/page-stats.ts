@@ -4,15 +4,16 @@
  * - `entries`, `exits`: counted sessions whose first / last pageview was on the path;
  * - `bounce_rate`: of the sessions entering on the path, the fraction that bounced (one pageview, no
  *   interaction; `metrics.ts`), 0 when none entered there;
- * - `time_on_page`: mean seconds from a pageview on the path to the next pageview of the same session;
- *   pageviews that were the last of their session have no measurable time and are left out; null when
- *   no pageview on the path had a successor.
+ * - `time_on_page`: mean seconds from a pageview on the path to the next pageview of the same session
+ *   (next in `EVENT_ORDER`: pageviews of the same millisecond follow one another by event id, 0 s
+ *   apart); pageviews that were the last of their session have no measurable time and are left out;
+ *   null when no pageview on the path had a successor.
  * Rows are the protocol's `PageStats`.
  */
 import type { PageStats } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
-import { SESSION_KEY, VISITOR_KEY } from './metrics.js'
+import { EVENT_ORDER, SESSION_KEY, VISITOR_KEY } from './metrics.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
@@ -54,7 +55,7 @@ FROM (
     avgIf(dateDiff('millisecond', timestamp, next_at) / 1000, next_at IS NOT NULL) AS time_on_page
   FROM (
     SELECT pathname, timestamp, ${VISITOR_KEY} AS visitor,
-      leadInFrame(toNullable(timestamp)) OVER (PARTITION BY ${SESSION_KEY} ORDER BY timestamp
+      leadInFrame(toNullable(timestamp)) OVER (PARTITION BY ${SESSION_KEY} ORDER BY ${EVENT_ORDER}
         ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) AS next_at
     FROM events
     WHERE ${pageviewWhere.join(' AND ')}

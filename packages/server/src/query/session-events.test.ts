@@ -22,7 +22,7 @@ describe('session events', () => {
         '  count() OVER () AS total_events',
         'FROM events',
         "WHERE site_id = {site:UInt32} AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp < {to:DateTime64(3, 'UTC')} AND session_id = {session:String}",
-        'ORDER BY timestamp ASC, id ASC',
+        'ORDER BY timestamp, toUInt128(event_id)',
         'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
       ].join('\n'),
       params: {

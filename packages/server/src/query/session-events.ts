@@ -1,5 +1,5 @@
 /**
- * One session's events in the range, oldest first (timestamp, then event id), paginated by
+ * One session's events in the range in `EVENT_ORDER` (oldest first, then by event id), paginated by
  * `page`/`limit`: the session detail's timeline. Filters are not applied: they choose sessions (the
  * list), and the detail shows everything the chosen session did. Each event is the protocol's
  * `SessionEvent`: the fields of the event list (`ListedEvent`) plus its error message ('' unless an
@@ -11,6 +11,7 @@ import type { EventType, SessionEvent } from '@pathlight/protocol'
 import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
+import { EVENT_ORDER } from './metrics.js'
 import { offsetOf } from './params.js'
 import { type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
@@ -25,7 +26,7 @@ export function compileSessionEvents(scope: ReportScope, sessionId: string): Com
       '  count() OVER () AS total_events',
       'FROM events',
       `WHERE ${SCOPE_SQL} AND session_id = {session:String}`,
-      'ORDER BY timestamp ASC, id ASC',
+      `ORDER BY ${EVENT_ORDER}`,
       'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
     ].join('\n'),
     params: {

@@ -13,13 +13,15 @@
  *   crossing the range's start or end (only their hours inside count, as the raw report counts only
  *   their events inside) and the sessions with a pending hour (open, or changed since folded).
  * The session breakdowns' dimensions are rolled up too: the entry channel by its code, the entry
- * referrer domain and entry and exit pages by their hashes. A breakdown by a hashed column groups the
+ * referrer domain and entry and exit pages by their hashes, each packed behind its event's place in
+ * `EVENT_ORDER` (migration 008), so the minimum or maximum over a session's hours names the event the
+ * raw report's `argMin`/`argMax` names, ties on the same millisecond included. A breakdown by a hashed column groups the
  * sessions by hash and turns only the grouped hashes back into text (`rolledHashedBreakdownSql`),
  * looked up among the pathnames of the range's days in `page_days` (migration 006, where every
  * pageview's pathname is) or its referrer domains in `referrer_domain_days` (007).
  */
 import { type FoldedColumn, SESSION_FOLDS } from '../../storage/events/fold-sessions.js'
-import { entryChannelOf, packedHash } from '../../storage/events/migrations/003-rollups.js'
+import { entryChannelOf, packedHash } from '../../storage/events/migrations/008-event-order.js'
 import { sessionMetrics } from '../metrics.js'
 
 /**

@@ -67,7 +67,7 @@ const referrerOf = (channel: 'Direct' | 'Organic Search' | 'Referral' | 'Email')
  * 400 sessions of 150 visitors over `days` days from `from` (by default 2026-03-26 to 2026-04-01;
  * Europe/Berlin changes to summer time on 2026-03-29), 1 to 8 events 1 to 40 minutes apart, so that
  * many sessions cross hours, days and the ranges' edges; every event type; distinct timestamps (ties
- * would let `argMin` pick either row).
+ * are `query/event-order.test.ts`'s).
  */
 function visits(siteId: number, from = '2026-03-26T00:00:00Z', days = 6): EventRow[] {
   const random = seeded(siteId)
@@ -560,10 +560,11 @@ describe('the pages breakdown over months', () => {
   })
 })
 
-describe('upgrading a data directory from before migrations 004 to 007', () => {
+describe('upgrading a data directory from before migrations 004 to 008', () => {
   it('backfills the new rollups from the stored events and moves the four dimensions out of event_hours', async () => {
     // The directory as the release with migration 003 only left it: event_hours with country,
-    // browser, operating system and device type rows, its view writing them; then a start.
+    // browser, operating system and device type rows, its view writing them, and session_hours with
+    // its packed columns as 003 made them (UInt128: ties broken by the text's hash); then a start.
     await events.command('DROP VIEW referrer_domain_days_view')
     await events.command(`DROP TABLE ${REFERRER_DOMAIN_DAYS}`)
     await events.command('DROP VIEW page_days_view')
@@ -572,15 +573,29 @@ describe('upgrading a data directory from before migrations 004 to 007', () => {
     await events.command('DROP VIEW session_dimension_hours_view')
     await events.command('DROP TABLE session_dimension_hours')
     await events.command('DROP VIEW event_hours_view')
-    const oldView = rollupTables.statements.find((statement) => statement.includes('event_hours_view'))
-    await events.command(String(oldView))
-    await backfillRollups(events)
-    // And from before session_summaries (005).
     await events.command('DROP VIEW session_changes_view')
+    await events.command('DROP VIEW session_hours_view')
+    await events.command('DROP TABLE session_hours')
+    for (const name of [
+      'CREATE TABLE IF NOT EXISTS session_hours',
+      'session_hours_view',
+      'event_hours_view',
+    ]) {
+      await events.command(String(rollupTables.statements.find((statement) => statement.includes(name))))
+    }
+    await backfillRollups(events)
+    const packedType = async (table: string) => {
+      const [row] = await events.query<{ type: string }>(
+        `SELECT toTypeName(first_pageview) AS type FROM ${table} LIMIT 1`,
+      )
+      return String(row?.type)
+    }
+    expect(await packedType('session_hours')).toContain('UInt128')
+    // And from before session_summaries (005).
     await events.command('DROP TABLE session_changes')
     await events.command('DROP TABLE session_summaries')
     await events.command(
-      "DELETE FROM pathlight_migrations WHERE name IN ('004-session-dimension-hours', '005-session-summaries', '006-page-days', '007-referrer-domain-days')",
+      "DELETE FROM pathlight_migrations WHERE name IN ('004-session-dimension-hours', '005-session-summaries', '006-page-days', '007-referrer-domain-days', '008-event-order')",
     )
     const movedRows = async () => {
       const [row] = await events.query<{ rows: number }>(
@@ -591,6 +606,9 @@ describe('upgrading a data directory from before migrations 004 to 007', () => {
     expect(await movedRows()).toBeGreaterThan(0)
     await migrateEvents(events)
     expect(await movedRows()).toBe(0)
+    // 008 rebuilt the session rollups with the event's order in front of the text's hash.
+    expect(await packedType('session_hours')).toContain('UInt256')
+    expect(await packedType('session_summaries')).toBe('UInt256')
     const scope = scopeOf({ time_zone: 'Europe/Berlin' })
     for (const name of dimensionBreakdowns) {
       const rolled = await queryBreakdown(events, scope, name)

@@ -36,6 +36,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '005-session-summaries',
         '006-page-days',
         '007-referrer-domain-days',
+        '008-event-order',
       ])
     })
 

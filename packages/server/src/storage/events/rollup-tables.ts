@@ -4,13 +4,15 @@
  * `migrations/004-session-dimension-hours.ts`: `session_dimension_hours`;
  * `migrations/005-session-summaries.ts`: `session_summaries`, `session_changes`;
  * `migrations/006-page-days.ts`: `page_days`, `page_months`;
- * `migrations/007-referrer-domain-days.ts`: `referrer_domain_days`), for the chores that must reach all of
+ * `migrations/007-referrer-domain-days.ts`: `referrer_domain_days`; `migrations/008-event-order.ts`:
+ * `session_hours` and `session_summaries` anew), for the chores that must reach all of
  * them: deleting a site's rows, retention, benchmarks that merge parts.
  */
-import { SESSION_AND_EVENT_HOURS, sessionHoursInsert } from './migrations/003-rollups.js'
+import { SESSION_AND_EVENT_HOURS } from './migrations/003-rollups.js'
 import { eventHoursInsert, sessionDimensionHoursInsert } from './migrations/004-session-dimension-hours.js'
 import { PAGE_ROLLUP_TABLES } from './migrations/006-page-days.js'
 import { REFERRER_DOMAIN_DAYS } from './migrations/007-referrer-domain-days.js'
+import { sessionHoursInsert } from './migrations/008-event-order.js'
 
 /** The hourly rollup tables' names: the ones `rollupInserts` fills from events. */
 export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hours'] as const

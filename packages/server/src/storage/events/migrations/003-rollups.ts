@@ -21,6 +21,10 @@
  *   only and `event_name` custom events only, as their reports do; the others every event. (Migration
  *   004 moved the others, `ROLLED_EVENT_DIMENSIONS`, to a table of their own.)
  *
+ * (Migration 008 recreates `session_hours` with the packed columns as UInt256, the event's time and id
+ * before the value, so that ties on the same millisecond are broken by event id, as raw reports break
+ * them; its `entryChannelOf` and `packedHash` read that layout.)
+ *
  * AggregatingMergeTree merges rows of the same key in the background; readers always aggregate
  * (GROUP BY), so unmerged rows of separate inserts are never counted twice. Deletes of raw events
  * (retention, site deletion) delete the same hours here (`query/rollups/rollup-maintenance.ts`).
@@ -52,18 +56,10 @@ export const ROLLED_CHANNELS = [
 
 const channelArray = `[${ROLLED_CHANNELS.map((name) => `'${name}'`).join(', ')}]`
 
-/** A session's `first_channel` (its hours' minimum: an SQL expression) back to the entry channel's name. */
-export const entryChannelOf = (firstChannel: string): string =>
-  `arrayElement(['', ${channelArray.slice(1, -1)}], toUInt8(positiveModulo(${firstChannel}, 64)) + 1)`
-
 /** An event's time and a text column as one UInt128: (epoch ms + 2^62) × 2^64 + cityHash64(text). */
 const packedTimeAnd = (column: string): string =>
   `bitShiftLeft(toUInt128(toUnixTimestamp64Milli(timestamp) + 4611686018427387904), 64) + cityHash64(${column})`
 const UINT128_MAX = "toUInt128('340282366920938463463374607431768211455')"
-
-/** The text's hash (cityHash64) inside a packed aggregate (`first_referrer`, `first_pageview`, ...). */
-export const packedHash = (aggregate: string): string =>
-  `toUInt64(bitAnd(${aggregate}, toUInt128('18446744073709551615')))`
 
 /** This migration's tables (every rollup table: `ROLLUP_TABLES` of `../rollup-tables.ts`). */
 export const SESSION_AND_EVENT_HOURS = ['session_hours', 'event_hours'] as const

@@ -22,6 +22,12 @@
 import type { EventsStore } from '../events-store.js'
 import { foldSessions } from '../fold-sessions.js'
 
+/** The view marking the hours of `session_hours` inserted into (migration 008 recreates it as is). */
+export const sessionChangesView = `CREATE MATERIALIZED VIEW IF NOT EXISTS session_changes_view TO session_changes AS
+     SELECT site_id, hour, now64(3, 'UTC') AS changed_at, toDateTime64(0, 3, 'UTC') AS folded_at
+     FROM session_hours
+     GROUP BY site_id, hour`
+
 export const sessionSummariesTables = {
   name: '005-session-summaries',
   statements: [
@@ -52,10 +58,7 @@ export const sessionSummariesTables = {
     )
     ENGINE = AggregatingMergeTree
     ORDER BY (site_id, hour)`,
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS session_changes_view TO session_changes AS
-     SELECT site_id, hour, now64(3, 'UTC') AS changed_at, toDateTime64(0, 3, 'UTC') AS folded_at
-     FROM session_hours
-     GROUP BY site_id, hour`,
+    sessionChangesView,
   ],
   backfill: backfillSessionSummaries,
 } as const

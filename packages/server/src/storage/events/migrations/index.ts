@@ -10,6 +10,7 @@ import { sessionDimensionHoursTable } from './004-session-dimension-hours.js'
 import { sessionSummariesTables } from './005-session-summaries.js'
 import { pageDaysTable } from './006-page-days.js'
 import { referrerDomainDaysTable } from './007-referrer-domain-days.js'
+import { eventOrderTables } from './008-event-order.js'
 
 export interface EventsMigration {
   name: string
@@ -26,6 +27,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   sessionSummariesTables,
   pageDaysTable,
   referrerDomainDaysTable,
+  eventOrderTables,
 ]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */
