@@ -2,8 +2,12 @@
  * Server-side request forgery guard for webhook URLs: only http(s), and the host must resolve to
  * public unicast addresses only: loopback, private (RFC 1918, ULA), link-local (incl. the cloud metadata
  * address 169.254.169.254), CGNAT, multicast and other special ranges are refused unless the operator
- * set WEBHOOKS_ALLOW_PRIVATE=true. The check runs when a webhook is saved and again inside each delivery's
- * DNS lookup (`guardedLookup`), so a name that later resolves to a private address is still refused.
+ * set WEBHOOKS_ALLOW_PRIVATE=true. An IPv6 address that carries an IPv4 address (IPv4-mapped,
+ * IPv4-compatible, IPv4-translated, NAT64, 6to4, Teredo, ISATAP) is judged by that IPv4 address, since
+ * a host or relay on the way delivers to it; the local-use NAT64 prefix `64:ff9b:1::/48` is refused
+ * whole, as its translation is the local network's own. The check runs when a webhook is saved and
+ * again at each delivery (the literal host, or inside its DNS lookup: `guardedLookup`), so a name that
+ * later resolves to a private address is still refused.
  */
 import dns from 'node:dns'
 import type { LookupFunction } from 'node:net'
@@ -11,14 +15,56 @@ import ipaddr from 'ipaddr.js'
 
 export class UnsafeWebhookUrlError extends Error {}
 
-/** True for an address webhooks may be sent to (public unicast). IPv4-mapped IPv6 counts as its IPv4. */
+/**
+ * True for an address webhooks may be sent to: public unicast, and for an IPv6 address that embeds an
+ * IPv4 address, that IPv4 address public too. Accepts any address `ipaddr.js` parses (dotted IPv4, any
+ * IPv6 notation); anything else is false.
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false
-  let parsed = ipaddr.parse(address)
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address()
+  const parsed = ipaddr.parse(address)
+  if (parsed.kind() === 'ipv4') return isPublicIPv4(parsed as ipaddr.IPv4)
+  const v6 = parsed as ipaddr.IPv6
+  if (v6.match(LOCAL_USE_NAT64)) return false
+  const range = v6.range()
+  if (TRANSITION_RANGES.has(range)) return embeddedIPv4(v6).every(isPublicIPv4)
+  return range === 'unicast' && embeddedIPv4(v6).every(isPublicIPv4)
+}
+
+const isPublicIPv4 = (address: ipaddr.IPv4) => address.range() === 'unicast'
+
+/** Ranges whose addresses are only ways to reach the IPv4 address they carry. */
+const TRANSITION_RANGES: ReadonlySet<string> = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4', 'teredo'])
+
+/** `64:ff9b:1::/48` (RFC 8215): NAT64 for a network's own use, translated as that network decides. */
+const LOCAL_USE_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48') as [ipaddr.IPv6, number]
+
+/** The IPv4 address of four bytes of an IPv6 address, from `offset` (a byte index). */
+const ipv4At = (bytes: number[], offset: number) => new ipaddr.IPv4(bytes.slice(offset, offset + 4))
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by the forms that deliver to them: IPv4-mapped
+ * (`::ffff:a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::/96`), 6to4
+ * (`2002:AABB:CCDD::/48`), Teredo (`2001::/32`: its server and its client, whose address is stored
+ * inverted), IPv4-compatible (`::a.b.c.d`: the first 96 bits zero) and ISATAP (interface identifier
+ * `0000:5efe` or `0200:5efe`, the u/g bits aside, then the IPv4). Empty for any other address.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
+  const bytes = address.toByteArray()
+  const words = address.parts
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return [ipv4At(bytes, 12)]
+    case '6to4':
+      return [ipv4At(bytes, 2)]
+    case 'teredo':
+      return [ipv4At(bytes, 4), new ipaddr.IPv4(bytes.slice(12, 16).map((byte) => byte ^ 0xff))]
   }
-  return parsed.range() === 'unicast'
+  const ipv4Compatible = words.slice(0, 6).every((word) => word === 0)
+  const isatap = ((words[4] ?? 0) & 0xfcff) === 0 && words[5] === 0x5efe
+  return ipv4Compatible || isatap ? [ipv4At(bytes, 12)] : []
 }
 
 /**
