@@ -121,6 +121,9 @@ export interface AppDeps {
   metricsToken?: string
 }
 
+/** The longest path parameter routed, encoded: a 256-character user id at 12 characters each. */
+export const MAX_PATH_PARAM_LENGTH = 256 * 12
+
 /**
  * Routes that browsers and probes call at the rate of page views: at the default level their
  * requests are not logged (two JSON lines each would cost a quarter of the tracking throughput).
@@ -140,6 +143,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logLevel && deps.logLevel !== 'silent' ? { level: deps.logLevel } : false,
     trustProxy: deps.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A tracked user id (up to 256 characters of up to 4 UTF-8 bytes, percent-encoded) must fit a path
+    // parameter (`/api/sites/:siteId/users/:userId`); Fastify's default allows 100 characters.
+    maxParamLength: MAX_PATH_PARAM_LENGTH,
     // A URL Fastify cannot route (bad percent-encoding, an over-long parameter) gets the API's error
     // body, never Fastify's own, which echoes the path.
     frameworkErrors: (error, _request, reply) => {
