@@ -44,13 +44,16 @@ describe.each([
         user_id: `visitor-${i % 7}`,
       }),
     )
-    const imported = await t.app.inject({
-      method: 'POST',
-      url: `/api/sites/${victim.site.siteId}/import`,
-      headers: { cookie: victim.cookie, 'content-type': 'application/x-ndjson' },
-      payload: `${lines.join('\n')}\n`,
-    })
-    expect(imported.statusCode, imported.body).toBe(200)
+    // Both sites hold events in the range: a regex the store refuses fails only once it meets a row.
+    for (const tenant of [attacker, victim]) {
+      const imported = await t.app.inject({
+        method: 'POST',
+        url: `/api/sites/${tenant.site.siteId}/import`,
+        headers: { cookie: tenant.cookie, 'content-type': 'application/x-ndjson' },
+        payload: `${lines.join('\n')}\n`,
+      })
+      expect(imported.statusCode, imported.body).toBe(200)
+    }
   }, 120_000)
 
   afterAll(async () => {
