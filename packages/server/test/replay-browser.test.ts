@@ -204,6 +204,37 @@ describe('recording a visit', () => {
     expect(errors).toEqual([])
   }, 90_000)
 
+  it('sends a batch again when the server could not take it, and the recording stays whole', async () => {
+    const { siteId, origin } = await newSite({ session_replay: 1 })
+    const { page } = await openPage()
+    // The server's first answer to a batch is lost to a failure (as when a store query failed).
+    let refused = 0
+    await page.route('**/api/replay', async (route) => {
+      if (route.request().method() !== 'POST' || refused > 0) return route.continue()
+      refused++
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        headers: { 'access-control-allow-origin': '*' },
+        body: JSON.stringify({ success: false, error: 'Service unavailable' }),
+      })
+    })
+    const stored = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/api/replay') &&
+        response.request().method() === 'POST' &&
+        response.status() === 200,
+    )
+    await page.goto(`${origin}/record.html`)
+    await chunkLoaded(page)
+    await page.mouse.wheel(0, 600)
+    expect(await (await stored).json()).toEqual({ success: true, recorded: true })
+    expect(refused).toBe(1)
+    const batches = await storedBatches(siteId)
+    expect(batches.map((batch) => batch.sequence)).toEqual([0])
+    expect(textOf(batches[0] as StoredBatch)).toContain('Public product description')
+  }, 60_000)
+
   it('keeps the query string of recorded URLs when the site tracks URL parameters', async () => {
     const { siteId, origin } = await newSite({ session_replay: 1, track_url_params: 1 })
     const { page } = await openPage()

@@ -18,20 +18,35 @@ async function encode(text: string): Promise<Blob> {
 }
 
 /**
- * Send a batch while the page lives on: gzip (the server tells it by its magic bytes), `fetch`.
- * @returns the answer, or undefined on a network error (never rejects)
+ * Waits before each retry of a batch the server could not take (5xx, 429) or that never reached it,
+ * in ms. A retry repeats the batch's sequence number, which the server drops when the first attempt
+ * was stored after all.
  */
-export async function postBatch(url: string, json: string): Promise<ReplayAnswer | undefined> {
+export const RETRY_DELAYS_MS = [1000, 4000]
+
+/** One attempt; undefined on a network error. */
+async function postOnce(url: string, body: Blob): Promise<ReplayAnswer | undefined> {
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      body: await encode(json),
-      credentials: 'omit',
-      mode: 'cors',
-    })
+    const response = await fetch(url, { method: 'POST', body, credentials: 'omit', mode: 'cors' })
     return { status: response.status, body: await response.json().catch(() => ({})) }
   } catch {
     return undefined
+  }
+}
+
+/**
+ * Send a batch while the page lives on: gzip (the server tells it by its magic bytes), `fetch`, and
+ * again after each of {@link RETRY_DELAYS_MS} while the answer is a 5xx, a 429 or none.
+ * @returns the last answer, or undefined when the last attempt met a network error (never rejects)
+ */
+export async function postBatch(url: string, json: string): Promise<ReplayAnswer | undefined> {
+  const body = await encode(json)
+  for (let attempt = 0; ; attempt++) {
+    const answer = await postOnce(url, body)
+    const delay = RETRY_DELAYS_MS[attempt]
+    const retriable = answer === undefined || answer.status >= 500 || answer.status === 429
+    if (!retriable || delay === undefined) return answer
+    await new Promise((resolve) => setTimeout(resolve, delay))
   }
 }
 
