@@ -16,6 +16,9 @@ export const erasureResult = component(
     ),
     sessions: count('Sessions removed (the distinct session ids of those events)'),
     replayBatches: count('Session replay batches removed (of those sessions)'),
+    webhookDeliveries: count(
+      'Webhook deliveries removed (sent or pending) whose body named the visitor or one of those sessions',
+    ),
   }),
   "What erasing one visitor's data removed. Erasing again answers 0 everywhere.",
 )

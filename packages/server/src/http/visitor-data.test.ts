@@ -62,6 +62,8 @@ function visits(siteId: number): EventRow[] {
   return rows
 }
 
+const nothingErased = { success: true, deleted: 0, sessions: 0, replayBatches: 0, webhookDeliveries: 0 }
+
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex')
 
 describe.each([
@@ -91,6 +93,17 @@ describe.each([
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as { eventId: string; userId: string; timestamp: string })
+  /** Webhook deliveries of the site whose body names the visitor. */
+  const deliveriesNaming = async (userId: string) => {
+    const deliveries = await t.services.metadata.db
+      .selectFrom('webhook_delivery')
+      .select('payload')
+      .where('site_id', '=', site.siteId)
+      .execute()
+    return deliveries.filter(
+      (row) => (JSON.parse(row.payload) as { data: { userId: string } }).data.userId === userId,
+    ).length
+  }
   const statsUrl = `/api/sites/__SITE__/stats?start_date=${RANGE.start_date}&end_date=${RANGE.end_date}&bucket=day`
 
   /** The stats of the range over HTTP (from the rollups) and from raw events, as JSON. */
@@ -106,7 +119,8 @@ describe.each([
   }
 
   beforeAll(async () => {
-    t = await openTestInstance({ ...stores, workers: false })
+    // Workers off: webhook deliveries stay pending in the store (their host does not exist).
+    t = await openTestInstance({ ...stores, workers: false, env: { WEBHOOKS_ALLOW_PRIVATE: 'true' } })
     const seeded = await t.seed()
     owner = seeded
     site = seeded.site
@@ -129,6 +143,10 @@ describe.each([
         })
         .execute()
     }
+    await t.services.webhooks.create(site.siteId, owner.userId, {
+      url: 'https://hooks.example.com/sessions',
+      events: ['session.created'],
+    })
     readKey = (await t.services.apiKeys.create(owner.userId, { name: 'read', scope: 'read' })).key
     rows = [...visits(site.siteId), ...visits(otherSite.siteId)]
     await t.services.events.insert(rows)
@@ -179,7 +197,7 @@ describe.each([
     expect(long.json().error).toMatch(/^Invalid userId: /)
     // The longest id tracking takes, of 4-byte characters: routed, and names nobody here.
     const longest = await call('DELETE', userUrl('😀'.repeat(128)), admin)
-    expect(longest.json()).toEqual({ success: true, deleted: 0, sessions: 0, replayBatches: 0 })
+    expect(longest.json()).toEqual(nothingErased)
     // Nothing was erased by any of these.
     const [count] = await t.services.events.query<{ n: number }>(
       'SELECT count() AS n FROM events WHERE user_id = {user:String}',
@@ -220,7 +238,10 @@ describe.each([
       deleted: expected,
       sessions: adaSessions.size + 1,
       replayBatches: 3,
+      // The live session's `session.created` delivery, pending, names Ada.
+      webhookDeliveries: 1,
     })
+    expect(await deliveriesNaming(ADA)).toBe(0)
 
     const [left] = await t.services.events.query<{
       ada: number
@@ -252,7 +273,7 @@ describe.each([
 
     expect((await call('GET', `${userUrl(ADA)}/export`, admin)).body).toBe('')
     const again = await call('DELETE', userUrl(ADA), { key: fullKey })
-    expect(again.json()).toEqual({ success: true, deleted: 0, sessions: 0, replayBatches: 0 })
+    expect(again.json()).toEqual(nothingErased)
 
     const audit = await call('GET', `/api/sites/${site.siteId}/audit-log`, owner)
     const entries = (audit.json() as { data: { action: string; actorUserId: string; details: unknown }[] })
@@ -272,6 +293,7 @@ describe.each([
           deleted: expected,
           sessions: adaSessions.size + 1,
           replayBatches: 3,
+          webhookDeliveries: 1,
         },
       }),
     )
@@ -306,8 +328,16 @@ describe.each([
     expect(lines(exported)).toHaveLength(stored)
     const erased = await call('DELETE', visitorUrl(ANONYMOUS), owner)
     expect(erased.json()).toMatchObject({ success: true, deleted: stored })
+    expect(await deliveriesNaming(derived[0] as string)).toBe(1)
     const live = await call('DELETE', visitorUrl(derived[0] as string), owner)
-    expect(live.json()).toMatchObject({ success: true, deleted: 1, sessions: 1 })
+    expect(live.json()).toEqual({
+      success: true,
+      deleted: 1,
+      sessions: 1,
+      replayBatches: 0,
+      webhookDeliveries: 1,
+    })
+    expect(await deliveriesNaming(derived[0] as string)).toBe(0)
     const after = await statsBoth()
     expect(after.rolled).toEqual(after.raw)
   })

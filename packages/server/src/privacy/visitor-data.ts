@@ -23,6 +23,7 @@ import type { SiteRow } from '../sites/site.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { toExportedEvent } from '../transfer/exported-event.js'
+import { deleteVisitorDeliveries } from './webhook-deliveries.js'
 
 /** How the request names the visitor: the tracked `user_id`, or the anonymous visitor id. */
 export type VisitorKind = 'user' | 'visitor'
@@ -72,10 +73,16 @@ export interface VisitorDataDeps {
   clock?: Clock
 }
 
+/** What an erasure removed: events, sessions and replay batches, and webhook deliveries. */
+export type VisitorErasure = ErasedVisitor & {
+  /** Webhook deliveries (sent or pending) whose body named the visitor or one of their sessions. */
+  webhookDeliveries: number
+}
+
 /**
  * Erase the visitor's data from the site: every event with their `user_id`, every other event of
- * their sessions, those sessions' replay recordings, and their share of the rollups
- * (`query/visitor-events.ts`). Events accepted before the call (in the ingest journal or write buffer)
+ * their sessions, those sessions' replay recordings, their share of the rollups
+ * (`query/visitor-events.ts`), and the webhook deliveries naming them (`webhook-deliveries.ts`). Events accepted before the call (in the ingest journal or write buffer)
  * are committed first and erased with the rest. Idempotent: erasing again answers zeros. Audited as
  * `visitor.erased` with the counts, whatever they are.
  * @throws the events store's error (nothing audited; running it again finishes the erasure)
@@ -86,9 +93,13 @@ export async function eraseVisitor(
   actorUserId: string,
   kind: VisitorKind,
   id: string,
-): Promise<ErasedVisitor> {
+): Promise<VisitorErasure> {
   await deps.buffer.flush()
-  const erased = await eraseVisitorEvents(deps.events, site.site_id, id)
+  const { sessionIds, ...events } = await eraseVisitorEvents(deps.events, site.site_id, id)
+  const erased = {
+    ...events,
+    webhookDeliveries: await deleteVisitorDeliveries(deps.db, site.site_id, id, sessionIds),
+  }
   await recordAudit(
     deps.db,
     {

@@ -59,11 +59,15 @@ export interface ErasedVisitor {
   replayBatches: number
 }
 
+/** What an erasure removed, and the ids of the sessions it removed. */
+export type ErasedVisitorSessions = ErasedVisitor & { sessionIds: string[] }
+
 /**
  * Delete every event of the visitor and of their sessions (the session ids their events carry), the
  * sessions' replay recordings, and their share of the rollups (lightweight deletes: gone from every
  * read when this resolves; merges reclaim the space later). Idempotent: a visitor with nothing stored
  * answers zeros and changes nothing.
+ * @returns the counts, and the erased session ids (for what else names them: webhook deliveries)
  * @throws the store's error; what was deleted before it stays deleted, and a retry finishes the rest
  *   but for rollups of events already gone (see `eraseSessionsFromRollups`)
  */
@@ -71,7 +75,7 @@ export async function eraseVisitorEvents(
   events: EventsStore,
   siteId: number,
   userId: string,
-): Promise<ErasedVisitor> {
+): Promise<ErasedVisitorSessions> {
   const sessions = (
     await events.query<{ session_id: string }>(
       `SELECT DISTINCT session_id FROM events WHERE ${VISITOR} AND session_id != ''`,
@@ -103,5 +107,5 @@ export async function eraseVisitorEvents(
     await events.command(`DELETE FROM events WHERE ${erased}`, params)
     await eraseSessionsFromRollups(events, { siteId, sessions, hours: found?.hours ?? [] })
   }
-  return { deleted, sessions: sessions.length, replayBatches }
+  return { deleted, sessions: sessions.length, replayBatches, sessionIds: sessions }
 }
