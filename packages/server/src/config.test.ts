@@ -20,6 +20,17 @@ describe('loadConfig', () => {
     expect(config.dataDir).toMatch(/\/data$/)
   })
 
+  it('resolves a relative DATA_DIR against where npm was started (INIT_CWD), else the working directory', () => {
+    expect(loadConfig({ INIT_CWD: '/home/ada/pathlight' }).dataDir).toBe('/home/ada/pathlight/data')
+    expect(loadConfig({ INIT_CWD: '/home/ada/pathlight', DATA_DIR: 'store' }).dataDir).toBe(
+      '/home/ada/pathlight/store',
+    )
+    expect(loadConfig({ INIT_CWD: '/home/ada', DATA_DIR: '/var/lib/pathlight' }).dataDir).toBe(
+      '/var/lib/pathlight',
+    )
+    expect(loadConfig({}).dataDir).toBe(`${process.cwd()}/data`)
+  })
+
   it('reads every variable', () => {
     const config = loadConfig({
       PORT: '8080',

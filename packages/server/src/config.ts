@@ -190,7 +190,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(e.DATA_DIR),
+    // npm runs scripts in the workspace's folder and names where it was started in INIT_CWD: `npm start`
+    // at the repository's root keeps its data in ./data there, as the README says.
+    dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     clickhouseUrl: e.CLICKHOUSE_URL,
     queryTimeoutSeconds: e.QUERY_TIMEOUT_SECONDS,

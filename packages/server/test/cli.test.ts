@@ -32,14 +32,12 @@ describe('pathlight CLI', () => {
 })
 
 describe('pathlight serve start-up', () => {
-  it('answers 503 while the stores open, then 200 once ready', async () => {
+  it('answers 503 while the stores open, then 200 once ready; keeps ./data where npm was started', async () => {
+    // As `npm start` at a repository's root runs it: in the server's folder, INIT_CWD naming the root.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pl-start-'))
     const child = spawn(process.execPath, ['bin/pathlight.js', 'serve'], {
       cwd: serverRoot,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pl-start-')),
-        PORT: '0',
-      },
+      env: { PATH: process.env.PATH ?? '', INIT_CWD: root, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     try {
@@ -58,9 +56,23 @@ describe('pathlight serve start-up', () => {
       await expect.poll(() => output.includes('Pathlight is running'), { timeout: 60_000 }).toBe(true)
       const ready = await fetch(`http://127.0.0.1:${port}/api/health`)
       expect(ready.status).toBe(200)
+      expect(fs.existsSync(path.join(root, 'data', 'events'))).toBe(true)
+      expect(fs.existsSync(path.join(serverRoot, 'data'))).toBe(false)
     } finally {
       child.kill('SIGTERM')
       await new Promise((resolve) => child.once('exit', resolve))
     }
   }, 90_000)
+})
+
+describe('data directories and the repository', () => {
+  it('are ignored by git (and so by Biome) wherever they are', () => {
+    const repositoryRoot = path.resolve(serverRoot, '../..')
+    const ignored = spawnSync(
+      'git',
+      ['check-ignore', '--no-index', 'data/events/x', 'packages/server/data/events/x', 'packages/x/data/y'],
+      { cwd: repositoryRoot, encoding: 'utf8' },
+    )
+    expect(ignored.stdout.trim().split('\n')).toHaveLength(3)
+  })
 })
