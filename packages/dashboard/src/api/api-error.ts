@@ -34,6 +34,9 @@ const authCodeFields: Record<string, string> = {
   PASSWORD_TOO_SHORT: 'password',
   PASSWORD_TOO_LONG: 'password',
   INVALID_PASSWORD: 'password',
+  INVALID_NAME: 'name',
+  INVALID_CODE: 'code',
+  INVALID_BACKUP_CODE: 'code',
 }
 
 /** Better Auth's terse messages, said the way the rest of the dashboard says things. */
@@ -42,6 +45,10 @@ const authCodeMessages: Record<string, string> = {
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'An account with this email already exists; sign in instead',
   PASSWORD_TOO_SHORT: 'Use at least 8 characters',
   PASSWORD_TOO_LONG: 'Use at most 256 characters',
+  INVALID_CODE: 'That code is not valid; enter the one your authenticator app shows now',
+  INVALID_BACKUP_CODE: 'That backup code is not valid, or it was used already',
+  INVALID_TWO_FACTOR_COOKIE: 'This sign-in has expired; enter your email and password again',
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'Too many wrong codes; enter your email and password again',
 }
 
 /** What to say when a response carries no message of its own. */

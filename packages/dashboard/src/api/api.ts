@@ -29,6 +29,12 @@ const seg = (value: string | number) => encodeURIComponent(String(value))
 
 type Data<T> = { data: T }
 
+/** Better Auth's answer to `two-factor/enable`: the authenticator URI and the backup codes, shown once. */
+export interface TwoFactorEnrolment {
+  totpURI: string
+  backupCodes: string[]
+}
+
 /** Build the API over a transport (tests pass a fake one). */
 export function createApi(t: Transport) {
   const site = (siteId: number | string) => `/api/sites/${seg(siteId)}`
@@ -37,8 +43,19 @@ export function createApi(t: Transport) {
 
   return {
     session: () => t.request<SessionInfo | null>('GET', '/api/auth/get-session'),
+    /** Sign in; with two-factor sign-in on, no session yet: `twoFactorRedirect` asks for a code. */
     signIn: (email: string, password: string) =>
-      t.request<unknown>('POST', '/api/auth/sign-in/email', { email, password }),
+      t.request<{ twoFactorRedirect?: boolean }>('POST', '/api/auth/sign-in/email', { email, password }),
+    /** Start an authenticator enrolment (not on until `verifyTotp` takes a first code). */
+    enableTwoFactor: (password: string) =>
+      t.request<TwoFactorEnrolment>('POST', '/api/auth/two-factor/enable', { password }),
+    /** A code from the authenticator app: confirms an enrolment, or completes a pending sign-in. */
+    verifyTotp: (code: string) => t.request<unknown>('POST', '/api/auth/two-factor/verify-totp', { code }),
+    /** A backup code (each works once): completes a pending sign-in. */
+    verifyBackupCode: (code: string) =>
+      t.request<unknown>('POST', '/api/auth/two-factor/verify-backup-code', { code }),
+    disableTwoFactor: (password: string) =>
+      t.request<unknown>('POST', '/api/auth/two-factor/disable', { password }),
     signUp: (name: string, email: string, password: string) =>
       t.request<unknown>('POST', '/api/auth/sign-up/email', { name, email, password }),
     signOut: () => t.request<unknown>('POST', '/api/auth/sign-out', {}),

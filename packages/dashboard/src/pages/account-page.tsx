@@ -1,6 +1,6 @@
 /**
  * The signed-in user's account: who they are, their API keys (scoped, optionally expiring; each key's
- * value is shown once), their password, and the sessions where they are signed in.
+ * value is shown once), their password, two-factor sign-in, and the sessions where they are signed in.
  */
 import { api } from '../api/api'
 import { ApiKeysCard } from '../components/api-keys-card'
@@ -8,6 +8,7 @@ import { AppShell } from '../components/app-shell'
 import { PageHeading } from '../components/page-heading'
 import { PasswordCard } from '../components/password-card'
 import { SessionsCard } from '../components/sessions-card'
+import { TwoFactorCard } from '../components/two-factor-card'
 import { useResource } from '../lib/use-resource'
 import { lastOrganization, useSession } from '../session'
 
@@ -34,6 +35,7 @@ export function AccountPage() {
       </section>
       <ApiKeysCard userId={user.id} />
       <PasswordCard email={user.email} onChanged={sessions.reload} />
+      <TwoFactorCard userId={user.id} email={user.email} onChanged={sessions.reload} />
       <SessionsCard sessions={sessions} />
     </AppShell>
   )

@@ -1,4 +1,8 @@
-/** Sign in with email and password (Better Auth); the app then opens `next` or the home page. */
+/**
+ * Sign in with email and password (Better Auth); the app then opens `next` or the home page. For an
+ * account with two-factor sign-in, the right password gives no session yet: the page asks for the
+ * code of the authenticator app, or one of the backup codes, and only that signs in.
+ */
 import type { SessionInfo } from '@pathlight/protocol'
 import { useState } from 'react'
 import { api } from '../api/api'
@@ -13,7 +17,23 @@ import { Link } from '../router/link'
 export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo | null) => void }) {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
+  const [needsCode, setNeedsCode] = useState(false)
   const action = useAction()
+
+  if (needsCode) {
+    return (
+      <AuthLayout>
+        <PageHeading title="Sign in" />
+        <CodeForm
+          onSignedIn={onSignedIn}
+          onStartOver={() => {
+            action.clear()
+            setNeedsCode(false)
+          }}
+        />
+      </AuthLayout>
+    )
+  }
   return (
     <AuthLayout>
       <PageHeading title="Sign in" />
@@ -21,7 +41,12 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo |
         onSubmit={(event) => {
           event.preventDefault()
           void action.run(async () => {
-            await api.signIn(email, password)
+            const answer = await api.signIn(email, password)
+            if (answer?.twoFactorRedirect) {
+              setPassword('')
+              setNeedsCode(true)
+              return
+            }
             onSignedIn(await api.session())
           })
         }}
@@ -59,5 +84,92 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo |
         New to this Pathlight? <Link to="/sign-up">Create an account</Link>
       </p>
     </AuthLayout>
+  )
+}
+
+/**
+ * The second step: a code from the authenticator app (6 digits; spaces are ignored) or, on request, a
+ * backup code. Wrong codes are counted by the server like wrong passwords.
+ */
+function CodeForm({
+  onSignedIn,
+  onStartOver,
+}: {
+  onSignedIn: (session: SessionInfo | null) => void
+  onStartOver: () => void
+}) {
+  const [backup, setBackup] = useState(false)
+  const [code, setCode] = useState('')
+  const verify = useAction()
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault()
+        void verify.run(async () => {
+          const entered = code.replace(/\s+/g, '')
+          await (backup ? api.verifyBackupCode(entered) : api.verifyTotp(entered))
+          onSignedIn(await api.session())
+        })
+      }}
+    >
+      <p>
+        {backup
+          ? 'Enter one of the backup codes you saved when you set up two-factor sign-in. Each works once.'
+          : 'Enter the 6-digit code your authenticator app shows for Pathlight.'}
+      </p>
+      <FormError error={verify.error?.field('code') ? undefined : verify.error} />
+      <Field label={backup ? 'Backup code' : 'Authentication code'} errors={verify.error?.field('code')}>
+        {(control) =>
+          backup ? (
+            <input
+              {...control}
+              key="backup"
+              type="text"
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              required
+              maxLength={64}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+          ) : (
+            <input
+              {...control}
+              key="totp"
+              type="text"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="\s*(\d\s*){6}"
+              title="6 digits"
+              required
+              maxLength={12}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+          )
+        }
+      </Field>
+      <button type="submit" className="button button-primary button-wide" disabled={verify.busy}>
+        {verify.busy ? 'Checking…' : 'Verify'}
+      </button>
+      <p className="auth-switch">
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            setBackup(!backup)
+            setCode('')
+            verify.clear()
+          }}
+        >
+          {backup ? 'Use your authenticator app instead' : 'Use a backup code instead'}
+        </button>
+        {' · '}
+        <button type="button" className="link-button" onClick={onStartOver}>
+          Start over
+        </button>
+      </p>
+    </form>
   )
 }

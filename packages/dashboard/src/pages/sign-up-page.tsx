@@ -38,6 +38,7 @@ export function SignUpPage({ onSignedIn }: { onSignedIn: (session: SessionInfo |
               {...control}
               autoComplete="name"
               required
+              maxLength={200}
               value={name}
               onChange={(e) => setName(e.target.value)}
             />
