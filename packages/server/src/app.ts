@@ -145,7 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // A tracked user id (up to 256 characters of up to 4 UTF-8 bytes, percent-encoded) must fit a path
     // parameter (`/api/sites/:siteId/users/:userId`); Fastify's default allows 100 characters.
-    maxParamLength: MAX_PATH_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     // A URL Fastify cannot route (bad percent-encoding, an over-long parameter) gets the API's error
     // body, never Fastify's own, which echoes the path.
     frameworkErrors: (error, _request, reply) => {

@@ -53,7 +53,11 @@ const kinds = {
 } as const satisfies Record<VisitorKind, { segment: string; who: string; param: string }>
 
 const keyRefused = "A `read` API key: a visitor's data needs a `full` key (or the session cookie)"
+const refused =
+  `Your role is member (this needs admin or owner); a \`track\` key; ${keyRefused.charAt(0).toLowerCase()}${keyRefused.slice(1)}; ` +
+  'or a cross-site cookie request (Origin/Referer not BASE_URL or a trusted origin)'
 
+/** Register the four routes (export and erasure, by user id and by visitor id) on the authenticated scope. */
 export async function visitorDataRoutes(app: FastifyInstance, options: VisitorDataRouteOptions) {
   for (const kind of ['user', 'visitor'] as const) {
     const { segment, who, param } = kinds[kind]
@@ -84,7 +88,7 @@ export async function visitorDataRoutes(app: FastifyInstance, options: VisitorDa
             responses: {
               200: media("The visitor's events, one JSON object per line", 'application/x-ndjson'),
               400: `The ${name} is not valid (the message names it)`,
-              403: `Your role is member: this needs admin or owner; or: ${keyRefused}`,
+              403: refused,
             },
           },
         },
@@ -123,7 +127,7 @@ export async function visitorDataRoutes(app: FastifyInstance, options: VisitorDa
             responses: {
               200: json('What was removed', erasureResult),
               400: `The ${name} is not valid (the message names it)`,
-              403: `Your role is member: this needs admin or owner; or: ${keyRefused}`,
+              403: refused,
             },
           },
         },
