@@ -31,7 +31,9 @@ export async function visitorEventsPage(
   const params: Record<string, unknown> = { site: siteId, user: userId, limit }
   let where = VISITOR
   if (after) {
-    where += " AND (timestamp, event_id) > ({at:DateTime64(3, 'UTC')}, {id:UUID})"
+    // The first condition alone lets the primary key skip the pages already sent.
+    where +=
+      " AND timestamp >= {at:DateTime64(3, 'UTC')} AND (timestamp, event_id) > ({at:DateTime64(3, 'UTC')}, {id:UUID})"
     params.at = toClickHouseTime(after.timestamp)
     params.id = after.eventId
   }
