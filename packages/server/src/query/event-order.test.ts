@@ -7,6 +7,7 @@
  * - from the rollups (unfiltered), from raw events (a no-op filter), and after the sessions are folded;
  * - on both sites;
  * - as counted here in plain TypeScript over the generated events sorted by (timestamp, event id).
+ * Raw lines without ids (an access log) keep their order within a second: the importer's ids do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Site } from '../sites/site.js'
@@ -25,6 +26,7 @@ import { queryPageStats } from './page-stats.js'
 import { parseQueryParams } from './params.js'
 import type { ReportScope } from './report-scope.js'
 import { querySessionEvents } from './session-events.js'
+import { querySessionList } from './session-list.js'
 
 /** mulberry32, so the generated events are the same in every run. */
 function seeded(seed: number): () => number {
@@ -315,6 +317,42 @@ describe('one order for a session events', () => {
         ).toEqual(counts)
       }
     }
+  })
+
+  it('keeps the order of raw lines on one second, as an access log lists them', async () => {
+    const log = await t.createSite(owner.cookie, owner.organizationId, 'log.example.com')
+    const paths = ['/x1', '/x2', '/x3', '/x4', '/x5', '/x6', '/x7']
+    const lines = paths.map((pathname, i) =>
+      JSON.stringify({
+        timestamp: `2026-03-04T09:00:0${i < 5 ? 0 : 1}Z`,
+        pathname,
+        hostname: 'log.example.com',
+        user_id: 'one-visitor',
+      }),
+    )
+    await importInto(log.siteId, lines)
+    const scope = scopeOf(log.siteId, { start_date: '2026-03-04', end_date: '2026-03-04' })
+    for (const query of [
+      scope,
+      scopeOf(log.siteId, {
+        filters: JSON.stringify([{ parameter: 'hostname', type: 'equals', value: ['log.example.com'] }]),
+        start_date: '2026-03-04',
+        end_date: '2026-03-04',
+      }),
+    ]) {
+      expect(
+        (await queryBreakdown(t.services.events, query, 'entry_pages')).rows.map((r) => r.value),
+      ).toEqual(['/x1'])
+      expect((await queryBreakdown(t.services.events, query, 'exit_pages')).rows.map((r) => r.value)).toEqual(
+        ['/x7'],
+      )
+    }
+    expect((await queryJourneys(t.services.events, scope, { steps: 6, limit: 10 })).data).toEqual([
+      { path: paths.slice(0, 6), sessions: 1 },
+    ])
+    const [session] = (await querySessionList(t.services.events, scope)).data
+    const listed = await querySessionEvents(t.services.events, scope, String(session?.session_id))
+    expect(listed.data.map((event) => event.pathname)).toEqual(paths)
   })
 
   it("lists a session's events in the same order on both sites", async () => {

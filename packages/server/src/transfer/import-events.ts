@@ -6,9 +6,11 @@
  *   a JSON object string or an object) plus a required `timestamp` (ISO 8601 with `Z` or an offset).
  *   Enriched as live tracking enriches (geolocation, user agent, channel and UTM, visitor id with the
  *   salt of the event's own UTC day when the site salts ids), and sessionized by timestamp
- *   (`import-sessions.ts`). The site's bot blocking (for lines with a user agent) and IP and country
- *   exclusions apply (dropped, by reason); its domain, quota, rate limit and feature switches do not
- *   (an import is deliberate, like an API-key request). A `site_id` in the line is ignored.
+ *   (`import-sessions.ts`). A line without `event_id` gets an id that keeps its place among the
+ *   events of its millisecond (`import-event-ids.ts`: reports break ties on the id). The site's bot
+ *   blocking (for lines with a user agent) and IP and country exclusions apply (dropped, by reason);
+ *   its domain, quota, rate limit and feature switches do not (an import is deliberate, like an
+ *   API-key request). A `site_id` in the line is ignored.
  * - **Stored**: a row taken as is (an export's line, `exported-event.ts`, or another tool's event with
  *   its own id). An `event_id` the site already holds, or one repeated in the import, is dropped as
  *   `duplicate`, so importing an export twice adds nothing.
@@ -40,6 +42,7 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import { parseIsoTimestamp } from './calendar-time.js'
 import { firstIssue } from './first-issue.js'
 import type { ImportEntry } from './import-entry.js'
+import { createImportEventIds } from './import-event-ids.js'
 import { createImportSessions } from './import-sessions.js'
 
 /** Rows per insert. */
@@ -107,6 +110,7 @@ export async function importEvents(
   }
   const ingestSite = toIngestSite(site)
   const sessions = createImportSessions()
+  const eventIds = createImportEventIds()
   const stageDeps = { ...deps.ingest, salts: memoizedSalts(deps.ingest.salts) }
   /** Stored ids of the batch being filled (earlier batches are committed: `storedEventIds` sees them). */
   const seenIds = new Set<string>()
@@ -172,6 +176,8 @@ export async function importEvents(
           continue
         }
         const row = outcome.row
+        // Without an id of its own: one that keeps the line's place among the events of its millisecond.
+        if (entry.raw.event_id === undefined) row.event_id = eventIds(Date.parse(row.timestamp))
         if (entry.raw.event_id !== undefined) {
           // A raw line with its own event_id is imported once, like an exported one.
           if (seenIds.has(row.event_id)) {
