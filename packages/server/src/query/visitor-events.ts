@@ -12,13 +12,25 @@ import { fromClickHouseTime, toClickHouseTime } from '../storage/events/clickhou
 import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { EXPORT_PAGE_ROWS, type ExportCursor } from './export-events.js'
-import { eraseSessionsFromRollups } from './rollups/erased-sessions.js'
+import { EVENT_ORDER } from './metrics.js'
+import { eraseSessionsFromRollups, SESSIONS_PER_STATEMENT } from './rollups/erased-sessions.js'
 
 const VISITOR = 'site_id = {site:UInt32} AND user_id = {user:String}'
+const SESSIONS = 'site_id = {site:UInt32} AND session_id IN {sessions:Array(String)}'
+
+/** Session ids in slices of `SESSIONS_PER_STATEMENT` (a ClickHouse server takes parameters in the URL). */
+const sliced = (sessions: readonly string[]): string[][] => {
+  const slices: string[][] = []
+  for (let i = 0; i < sessions.length; i += SESSIONS_PER_STATEMENT) {
+    slices.push(sessions.slice(i, i + SESSIONS_PER_STATEMENT))
+  }
+  return slices
+}
 
 /**
- * One page of the visitor's events (`user_id` equal to `userId`), oldest first, ties by event id: the
- * rows of the site export (`export-events.ts`), keyed by `(timestamp, event_id)` after `after`.
+ * One page of the visitor's events (`user_id` equal to `userId`) in `EVENT_ORDER` (oldest first, ties
+ * by event id as its text sorts): the rows of the site export (`export-events.ts`), in its order, keyed
+ * by `(timestamp, event_id)` after `after`.
  * @param after the last row of the previous page; null for the first page
  */
 export async function visitorEventsPage(
@@ -33,14 +45,14 @@ export async function visitorEventsPage(
   if (after) {
     // The first condition alone lets the primary key skip the pages already sent.
     where +=
-      " AND timestamp >= {at:DateTime64(3, 'UTC')} AND (timestamp, event_id) > ({at:DateTime64(3, 'UTC')}, {id:UUID})"
+      " AND timestamp >= {at:DateTime64(3, 'UTC')} AND (timestamp, toUInt128(event_id)) > ({at:DateTime64(3, 'UTC')}, toUInt128({id:UUID}))"
     params.at = toClickHouseTime(after.timestamp)
     params.id = after.eventId
   }
   // The UUID as text under `id`: an alias `event_id` would shadow the column in WHERE and ORDER BY.
   const rows = await events.query<Omit<EventRow, 'event_id'> & { id?: string; event_id: string }>(
     `SELECT toString(event_id) AS id, * EXCEPT (event_id) FROM events WHERE ${where}
-     ORDER BY timestamp, event_id LIMIT {limit:UInt32}`,
+     ORDER BY ${EVENT_ORDER} LIMIT {limit:UInt32}`,
     params,
   )
   for (const row of rows) {
@@ -84,30 +96,39 @@ export async function eraseVisitorEvents(
       { site: siteId, user: userId },
     )
   ).map((row) => row.session_id)
-  const params = { site: siteId, user: userId, sessions }
-  const erased =
-    sessions.length === 0
-      ? VISITOR
-      : 'site_id = {site:UInt32} AND (user_id = {user:String} OR session_id IN {sessions:Array(String)})'
-  const [found] = await events.query<{ events: number | string; hours: string[] }>(
-    `SELECT count() AS events, groupUniqArray(toString(toDateTime(toStartOfHour(timestamp), 'UTC'))) AS hours
-     FROM events WHERE ${erased}`,
-    params,
-  )
-  const deleted = Number(found?.events ?? 0)
+  // The visitor's own events, then the other events of their sessions, a slice of sessions at a time.
+  const parts = [
+    { where: VISITOR, params: { site: siteId, user: userId } },
+    ...sliced(sessions).map((slice) => ({
+      where: `${SESSIONS} AND user_id != {user:String}`,
+      params: { site: siteId, user: userId, sessions: slice },
+    })),
+  ]
+  let deleted = 0
+  const hours = new Set<string>()
+  for (const part of parts) {
+    const [found] = await events.query<{ events: number | string; hours: string[] }>(
+      `SELECT count() AS events, groupUniqArray(toString(toDateTime(toStartOfHour(timestamp), 'UTC'))) AS hours
+       FROM events WHERE ${part.where}`,
+      part.params,
+    )
+    deleted += Number(found?.events ?? 0)
+    for (const hour of found?.hours ?? []) hours.add(hour)
+  }
   let replayBatches = 0
-  if (sessions.length > 0) {
-    const replay = 'site_id = {site:UInt32} AND session_id IN {sessions:Array(String)}'
+  for (const slice of sliced(sessions)) {
+    const params = { site: siteId, sessions: slice }
     const [batches] = await events.query<{ n: number | string }>(
-      `SELECT count() AS n FROM replay WHERE ${replay}`,
+      `SELECT count() AS n FROM replay WHERE ${SESSIONS}`,
       params,
     )
-    replayBatches = Number(batches?.n ?? 0)
-    if (replayBatches > 0) await events.command(`DELETE FROM replay WHERE ${replay}`, params)
+    if (Number(batches?.n ?? 0) === 0) continue
+    replayBatches += Number(batches?.n)
+    await events.command(`DELETE FROM replay WHERE ${SESSIONS}`, params)
   }
   if (deleted > 0) {
-    await events.command(`DELETE FROM events WHERE ${erased}`, params)
-    await eraseSessionsFromRollups(events, { siteId, sessions, hours: found?.hours ?? [] })
+    for (const part of parts) await events.command(`DELETE FROM events WHERE ${part.where}`, part.params)
+    await eraseSessionsFromRollups(events, { siteId, sessions, hours: [...hours] })
   }
   return { deleted, sessions: sessions.length, replayBatches, sessionIds: sessions }
 }
