@@ -12,10 +12,17 @@ switch (command) {
   }
   case 'demo': {
     const { runDemo } = await import('./cli/demo.js')
-    await runDemo(args)
+    try {
+      await runDemo(args)
+    } catch (error) {
+      console.error((error as Error).message)
+      process.exit(1)
+    }
     break
   }
   default:
-    console.error(`Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE]`)
+    console.error(
+      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh]`,
+    )
     process.exit(2)
 }

@@ -1,12 +1,14 @@
 /**
- * `pathlight demo [--log FILE] [--data-dir DIR]`: start the service on a fresh data directory (embedded
- * stores, real geolocation), create an owner, an organization and a site, replay a real access log
- * through `POST /api/track` over HTTP (each line's IP, user agent, path and referrer, keyless like a
- * browser, so bot filtering applies), then print a summary read back from the events store.
+ * `pathlight demo [--log FILE] [--data-dir DIR] [--fresh]`: start the service on a new data directory
+ * (embedded stores, real geolocation), create an owner, an organization and a site, replay a real
+ * access log through `POST /api/track` over HTTP (each line's IP, user agent, path and referrer,
+ * keyless like a browser, so bot filtering applies), print a summary read back from the events store,
+ * and keep the data: the last lines say how to open it with `npm start` and how to sign in.
  * Default log: demo-data/elastic-examples-apache_logs.txt (Apache-2.0, see demo-data/README.md).
+ * Default data directory: `data-demo` where npm was started (INIT_CWD) or else the working directory;
+ * one that already holds data is refused unless `--fresh`, which empties it first.
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { buildApp } from '../app.js'
@@ -19,15 +21,38 @@ import { openServices } from '../services.js'
 import { SERVER_ROOT } from '../shared/server-root.js'
 import { readDemoSummary } from './demo-summary.js'
 
-export async function runDemo(args: string[]): Promise<void> {
+/** The demo's data directory when `--data-dir` is not given, relative to where npm was started. */
+export const DEMO_DATA_DIR = 'data-demo'
+
+/**
+ * @param args the command line after `demo`
+ * @param env the process environment (INIT_CWD: where npm was started)
+ * @throws when the data directory already holds data and `--fresh` is not given, or a step fails
+ */
+export async function runDemo(
+  args: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { log: { type: 'string' }, 'data-dir': { type: 'string' }, keep: { type: 'boolean' } },
+    options: { log: { type: 'string' }, 'data-dir': { type: 'string' }, fresh: { type: 'boolean' } },
   })
+  const startedIn = env.INIT_CWD ?? process.cwd()
   const logPath = path.resolve(
     values.log ?? path.join(SERVER_ROOT, 'demo-data/elastic-examples-apache_logs.txt'),
   )
-  const dataDir = values['data-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-demo-'))
+  const dataDirArgument = values['data-dir'] ?? DEMO_DATA_DIR
+  const dataDir = path.resolve(startedIn, dataDirArgument)
+  if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
+    if (!values.fresh) {
+      throw new Error(
+        `${dataDir} already holds data. Open it with: DATA_DIR=${dataDirArgument} npm start\n` +
+          'or replace it with a new demo: npm run demo -- --fresh',
+      )
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+  fs.mkdirSync(dataDir, { recursive: true })
   console.log(`Pathlight demo\n  log:  ${logPath}\n  data: ${dataDir}`)
 
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' })
@@ -41,7 +66,7 @@ export async function runDemo(args: string[]): Promise<void> {
   })
   try {
     const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' })
-    const seeded = await seedInstance(baseUrl)
+    const seeded = await seedInstance(baseUrl, DEMO_ACCOUNT)
     const lines = [...readAccessLog(fs.readFileSync(logPath, 'utf8'))]
     const bar = createProgressBar('replaying', process.stderr)
     const started = performance.now()
@@ -67,9 +92,20 @@ export async function runDemo(args: string[]): Promise<void> {
     if (reasons.length === 0) console.log('  none')
     for (const [reason, count] of reasons) console.log(`  ${reason.padEnd(24)} ${count}`)
     console.log('\nIP Geolocation by DB-IP (https://db-ip.com), CC BY 4.0.')
+    console.log(
+      [
+        '',
+        'The demo is kept. Open it in the dashboard:',
+        `  DATA_DIR=${dataDirArgument} npm start`,
+        `  then http://127.0.0.1:3000 and sign in as ${DEMO_ACCOUNT.email}, password "${DEMO_ACCOUNT.password}"`,
+        `A new demo in its place: npm run demo -- --fresh`,
+      ].join('\n'),
+    )
   } finally {
     await app.close()
     await services.close()
-    if (!values.keep && !values['data-dir']) fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }
+
+/** The demo's owner account, printed at the end so that the dashboard can be opened with it. */
+export const DEMO_ACCOUNT = { email: 'owner@example.com', password: 'correct horse battery staple' }
