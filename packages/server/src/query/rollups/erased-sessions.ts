@@ -12,6 +12,8 @@
  *   `page_days` until the fold pass seals them again; `referrer_domain_days` of their days listed again
  *   from the events left.
  *
+ * Month by month, so that no statement's parameters grow with the visitor's history.
+ *
  * Not atomic: a report running meanwhile may see some tables before and others after. A tracked event
  * stored in one of those hours between the delete and the refill of it would be rolled up twice (its
  * view's row and the refill's), so the totals of the refilled hours and days are compared with their
@@ -37,6 +39,9 @@ export interface ErasedSessions {
 /** Refills of `event_hours` and `page_days` tried before giving up on a racing insert. */
 const REFILL_ATTEMPTS = 3
 
+/** Session ids bound in one statement (a ClickHouse server takes parameters in the URL). */
+export const SESSIONS_PER_STATEMENT = 1_000
+
 const SITE = 'site_id = {site:UInt32}'
 const ERASED_KEYS = 'session_key IN (SELECT cityHash64(arrayJoin({sessions:Array(String)})))'
 const HOURS = "{hours:Array(DateTime('UTC'))}"
@@ -58,34 +63,49 @@ const startOfMonth = (hour: string) => `${hour.slice(0, 7)}-01 00:00:00`
  * @throws Error when a refilled hour or day still differs from its source after the retries
  */
 export async function eraseSessionsFromRollups(events: EventsStore, erased: ErasedSessions): Promise<void> {
-  if (erased.hours.length === 0) return
-  const hours = [...new Set(erased.hours)].sort()
+  const byMonth = new Map<string, string[]>()
+  for (const hour of [...new Set(erased.hours)].sort()) {
+    const month = startOfMonth(hour)
+    byMonth.set(month, [...(byMonth.get(month) ?? []), hour])
+  }
+  const site = erased.siteId
+  for (const [month, hours] of byMonth) await eraseFromMonth(events, site, erased.sessions, month, hours)
+  // After their hours: a fold running meanwhile may have summarised them once more from those.
+  for (const sessions of chunks(erased.sessions)) {
+    await events.command(`DELETE FROM session_summaries WHERE ${SITE} AND ${ERASED_KEYS}`, { site, sessions })
+  }
+}
+
+/** The erasure of one UTC month's `hours` (so that no statement's parameters grow with the history). */
+async function eraseFromMonth(
+  events: EventsStore,
+  siteId: number,
+  sessionIds: readonly string[],
+  month: string,
+  hours: string[],
+): Promise<void> {
   const days = [...new Set(hours.map(startOfDay))]
-  const months = [...new Set(hours.map(startOfMonth))]
   const params = {
-    site: erased.siteId,
-    sessions: erased.sessions,
+    site: siteId,
     hours,
     days,
-    months,
+    months: [month],
     first: hours[0],
     last: hours[hours.length - 1],
   }
-  // Marked first, so that a seal never takes these months from days that are being rebuilt.
+  // Marked first, so that a seal never takes the month from days that are being rebuilt.
   await events.command(
     `INSERT INTO page_month_seals (site_id, month, changed_at, sealed_at)
      SELECT {site:UInt32}, arrayJoin(${MONTHS}), now64(3, 'UTC'), toDateTime64(0, 3, 'UTC')`,
     params,
   )
-  if (erased.sessions.length > 0) {
+  for (const sessions of chunks(sessionIds)) {
     for (const table of ['session_hours', 'session_dimension_hours']) {
-      await events.command(
-        `DELETE FROM ${table} WHERE ${SITE} AND hour IN ${HOURS} AND ${ERASED_KEYS}`,
-        params,
-      )
+      await events.command(`DELETE FROM ${table} WHERE ${SITE} AND hour IN ${HOURS} AND ${ERASED_KEYS}`, {
+        ...params,
+        sessions,
+      })
     }
-    // After their hours: a fold running meanwhile may have summarised them once more from those.
-    await events.command(`DELETE FROM session_summaries WHERE ${SITE} AND ${ERASED_KEYS}`, params)
   }
   await events.command(`DELETE FROM ${REFERRER_DOMAIN_DAYS} WHERE ${SITE} AND day IN ${DAYS}`, params)
   await events.command(referrerDomainDaysInsert(EVENTS_OF_DAYS), params)
@@ -97,10 +117,16 @@ export async function eraseSessionsFromRollups(events: EventsStore, erased: Eras
     if (refill.hours.length === 0 && refill.days.length === 0) return
     if (attempt === REFILL_ATTEMPTS) {
       throw new Error(
-        `Rollups of site ${erased.siteId} still differ from its events after erasing sessions (hours ${refill.hours.join(', ')}; days ${refill.days.join(', ')})`,
+        `Rollups of site ${siteId} still differ from its events after erasing sessions (hours ${refill.hours.join(', ')}; days ${refill.days.join(', ')})`,
       )
     }
   }
+}
+
+/** `values` in slices of `SESSIONS_PER_STATEMENT` (none for none). */
+function* chunks(values: readonly string[]): Generator<readonly string[]> {
+  for (let i = 0; i < values.length; i += SESSIONS_PER_STATEMENT)
+    yield values.slice(i, i + SESSIONS_PER_STATEMENT)
 }
 
 /**
