@@ -24,6 +24,8 @@ const OTHER_SITE = 42
 const MINUTE = 60_000
 /** The visitor erased, with sessions across hours, days and the change of month. */
 const ERASED = 'ada@example.com'
+/** The visitor whose erasure a failure cuts off. */
+const CUT_OFF = 'bob@example.com'
 
 /** mulberry32, so the generated visits are the same in every run. */
 function seeded(seed: number): () => number {
@@ -46,7 +48,8 @@ function visits(siteId: number): EventRow[] {
   const rows: EventRow[] = []
   const start = Date.parse('2026-02-24T00:00:00Z')
   for (let s = 0; s < 300; s++) {
-    const visitor = s % 10 === 3 ? ERASED : `visitor-${siteId}-${Math.floor(random() * 60)}`
+    const visitor =
+      s % 10 === 3 ? ERASED : s % 10 === 7 ? CUT_OFF : `visitor-${siteId}-${Math.floor(random() * 60)}`
     const session = `session-${siteId}-${s}`
     let at = start + Math.floor(random() * 10 * 24 * 60) * MINUTE + s
     const count = 1 + Math.floor(random() * 8)
@@ -148,15 +151,15 @@ const expectedErased = rows.filter(
   (row) => row.site_id === SITE && (row.user_id === ERASED || erasedSessions.has(row.session_id)),
 )
 
-/** Rows of the site in the per-session rollups that belong to the erased sessions. */
-async function erasedSessionRows(): Promise<number> {
+/** Rows of the site in the per-session rollups that belong to `sessions` (default: the erased ones). */
+async function erasedSessionRows(sessions: ReadonlySet<string> = erasedSessions): Promise<number> {
   const counts = ['session_hours', 'session_dimension_hours', 'session_summaries'].map(
     (table) =>
       `(SELECT count() FROM ${table} WHERE site_id = {site:UInt32} AND session_key IN (SELECT cityHash64(arrayJoin({sessions:Array(String)}))))`,
   )
   const [row] = await events.query<{ n: number }>(`SELECT ${counts.join(' + ')} AS n`, {
     site: SITE,
-    sessions: [...erasedSessions],
+    sessions: [...sessions],
   })
   return Number(row?.n)
 }
@@ -260,5 +263,41 @@ describe("a visitor's events", () => {
     expect(await eraseVisitorEvents(events, SITE, 'nobody')).toEqual(nothing)
     const [after] = await events.query<{ n: number }>('SELECT count() AS n FROM events')
     expect(after).toEqual(before)
+  })
+  it('finish an erasure a failure cut off when erased again', async () => {
+    const sessions = new Set(
+      rows.filter((row) => row.site_id === SITE && row.user_id === CUT_OFF).map((row) => row.session_id),
+    )
+    // The store fails at the per-session rollups: the events, and some hours' rollups, are gone by then.
+    let failed = false
+    const failing: EventsStore = {
+      ...events,
+      command: async (sql, params) => {
+        if (!failed && sql.startsWith('DELETE FROM session_hours')) {
+          failed = true
+          throw new Error('store unavailable')
+        }
+        return events.command(sql, params)
+      },
+    }
+    await expect(eraseVisitorEvents(failing, SITE, CUT_OFF)).rejects.toThrow('store unavailable')
+    const [left] = await events.query<{ n: number }>(
+      'SELECT count() AS n FROM events WHERE site_id = {site:UInt32} AND user_id = {user:String}',
+      { site: SITE, user: CUT_OFF },
+    )
+    expect(Number(left?.n)).toBe(0)
+    expect(await erasedSessionRows(sessions)).toBeGreaterThan(0)
+    expect(await reports(events, scopeOf({}))).not.toEqual(await reports(events, raw(scopeOf({}))))
+
+    expect(await eraseVisitorEvents(events, SITE, CUT_OFF)).toEqual({
+      deleted: 0,
+      sessions: 0,
+      replayBatches: 0,
+      sessionIds: [],
+    })
+    expect(await erasedSessionRows(sessions)).toBe(0)
+    for (const scope of scopes()) {
+      expect(await reports(events, scope)).toEqual(await reports(events, raw(scope)))
+    }
   })
 })

@@ -13,7 +13,7 @@ import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { EXPORT_PAGE_ROWS, type ExportCursor } from './export-events.js'
 import { EVENT_ORDER } from './metrics.js'
-import { eraseSessionsFromRollups, SESSIONS_PER_STATEMENT } from './rollups/erased-sessions.js'
+import { eraseSessionsFromRollups, leftoverHours, SESSIONS_PER_STATEMENT } from './rollups/erased-sessions.js'
 
 const VISITOR = 'site_id = {site:UInt32} AND user_id = {user:String}'
 const SESSIONS = 'site_id = {site:UInt32} AND session_id IN {sessions:Array(String)}'
@@ -82,8 +82,8 @@ export type ErasedVisitorSessions = ErasedVisitor & { sessionIds: string[] }
  * read when this resolves; merges reclaim the space later). Idempotent: a visitor with nothing stored
  * answers zeros and changes nothing.
  * @returns the counts, and the erased session ids (for what else names them: webhook deliveries)
- * @throws the store's error; what was deleted before it stays deleted, and a retry finishes the rest
- *   but for rollups of events already gone (see `eraseSessionsFromRollups`)
+ * @throws the store's error; what was deleted before it stays deleted, and erasing again finishes the
+ *   rest (the rollups' rows of the visitor name what is left to correct)
  */
 export async function eraseVisitorEvents(
   events: EventsStore,
@@ -128,7 +128,13 @@ export async function eraseVisitorEvents(
   }
   if (deleted > 0) {
     for (const part of parts) await events.command(`DELETE FROM events WHERE ${part.where}`, part.params)
-    await eraseSessionsFromRollups(events, { siteId, sessions, hours: [...hours] })
+  }
+  // The visitor's rows the rollups still hold: those of the events just deleted, or what an erasure cut
+  // off by a failure left (its events already gone).
+  const leftover = await leftoverHours(events, siteId, userId)
+  for (const hour of leftover.hours) hours.add(hour)
+  if (hours.size > 0 || leftover.summaries) {
+    await eraseSessionsFromRollups(events, { siteId, userId, sessions, hours: [...hours] })
   }
   return { deleted, sessions: sessions.length, replayBatches, sessionIds: sessions }
 }

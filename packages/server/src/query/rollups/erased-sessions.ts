@@ -4,7 +4,9 @@
  * brings every rollup table to what the views would have written had those events never been stored.
  *
  * - Rows per session (`session_hours`, `session_dimension_hours`, `session_summaries`): the erased
- *   sessions' rows are deleted by session hash; no other session's row changes.
+ *   sessions' rows are deleted by session hash, and the visitor's by visitor hash; no other session's
+ *   row changes. Last, so that an erasure cut off by a failure can be finished: the visitor's rows
+ *   left there name the hours still to correct (`leftoverHours`).
  * - Rows that mix sessions (`event_hours`' counts and visitor and session states, which cannot be
  *   subtracted from): the erased events' hours are deleted and rolled up again from the events left in
  *   them; `page_days` (a view on `event_hours`) the same for their UTC days, from `event_hours`;
@@ -27,9 +29,11 @@ import {
   referrerDomainDaysInsert,
 } from '../../storage/events/migrations/007-referrer-domain-days.js'
 
-/** What was erased: the sessions (all their events) and the UTC hours their events were in. */
+/** What was erased: the visitor, their sessions (all their events) and the UTC hours of those events. */
 export interface ErasedSessions {
   siteId: number
+  /** The visitor (`user_id`), none of whose events remain. */
+  userId: string
   /** Session ids, each of a session none of whose events remain. */
   sessions: readonly string[]
   /** Start of every UTC hour an erased event was in, `YYYY-MM-DD hh:00:00` (ClickHouse DateTime, UTC). */
@@ -44,6 +48,8 @@ export const SESSIONS_PER_STATEMENT = 1_000
 
 const SITE = 'site_id = {site:UInt32}'
 const ERASED_KEYS = 'session_key IN (SELECT cityHash64(arrayJoin({sessions:Array(String)})))'
+/** The visitor's rows, as the rollups hash them (`visitor`: cityHash64 of `user_id`). */
+const VISITOR_ROWS = 'visitor = cityHash64({user:String})'
 const HOURS = "{hours:Array(DateTime('UTC'))}"
 const DAYS = "{days:Array(DateTime('UTC'))}"
 const MONTHS = "{months:Array(DateTime('UTC'))}"
@@ -57,9 +63,11 @@ const startOfDay = (hour: string) => `${hour.slice(0, 10)} 00:00:00`
 const startOfMonth = (hour: string) => `${hour.slice(0, 7)}-01 00:00:00`
 
 /**
- * Bring the rollups of `erased.siteId` in line with its events after `erased.sessions` were deleted
- * from `events` (see the file's doc). Resolves once every table reads as the events do.
- * @throws the store's error (then the rollups may still hold some of the erased sessions: run it again)
+ * Bring the rollups of `erased.siteId` in line with its events after the visitor's events and
+ * `erased.sessions` were deleted from `events` (see the file's doc). Resolves once every table reads
+ * as the events do.
+ * @throws the store's error: the per-session rows go last, so the visitor's rows left name the hours
+ *   still to correct; pass `leftoverHours` as `hours` to finish
  * @throws Error when a refilled hour or day still differs from its source after the retries
  */
 export async function eraseSessionsFromRollups(events: EventsStore, erased: ErasedSessions): Promise<void> {
@@ -68,25 +76,49 @@ export async function eraseSessionsFromRollups(events: EventsStore, erased: Eras
     const month = startOfMonth(hour)
     byMonth.set(month, [...(byMonth.get(month) ?? []), hour])
   }
-  const site = erased.siteId
-  for (const [month, hours] of byMonth) await eraseFromMonth(events, site, erased.sessions, month, hours)
+  for (const [month, hours] of byMonth) await eraseFromMonth(events, erased, month, hours)
   // After their hours: a fold running meanwhile may have summarised them once more from those.
+  const visitor = { site: erased.siteId, user: erased.userId }
+  await events.command(`DELETE FROM session_summaries WHERE ${SITE} AND ${VISITOR_ROWS}`, visitor)
   for (const sessions of chunks(erased.sessions)) {
-    await events.command(`DELETE FROM session_summaries WHERE ${SITE} AND ${ERASED_KEYS}`, { site, sessions })
+    await events.command(`DELETE FROM session_summaries WHERE ${SITE} AND ${ERASED_KEYS}`, {
+      site: erased.siteId,
+      sessions,
+    })
   }
+}
+
+/**
+ * The hours in which the rollups still hold rows of the visitor (`session_hours`,
+ * `session_dimension_hours`), and whether `session_summaries` does: what an erasure cut off by a
+ * failure left to correct, once the visitor's events are gone. `YYYY-MM-DD hh:00:00`, UTC.
+ */
+export async function leftoverHours(
+  events: EventsStore,
+  siteId: number,
+  userId: string,
+): Promise<{ hours: string[]; summaries: boolean }> {
+  const [row] = await events.query<{ hours: string[]; summaries: number | string }>(
+    `SELECT (SELECT groupUniqArray(toString(hour)) FROM (
+         SELECT hour FROM session_hours WHERE ${SITE} AND ${VISITOR_ROWS}
+         UNION ALL SELECT hour FROM session_dimension_hours WHERE ${SITE} AND ${VISITOR_ROWS})) AS hours,
+       (SELECT count() FROM session_summaries WHERE ${SITE} AND ${VISITOR_ROWS}) AS summaries`,
+    { site: siteId, user: userId },
+  )
+  return { hours: row?.hours ?? [], summaries: Number(row?.summaries ?? 0) > 0 }
 }
 
 /** The erasure of one UTC month's `hours` (so that no statement's parameters grow with the history). */
 async function eraseFromMonth(
   events: EventsStore,
-  siteId: number,
-  sessionIds: readonly string[],
+  erased: ErasedSessions,
   month: string,
   hours: string[],
 ): Promise<void> {
   const days = [...new Set(hours.map(startOfDay))]
   const params = {
-    site: siteId,
+    site: erased.siteId,
+    user: erased.userId,
     hours,
     days,
     months: [month],
@@ -99,14 +131,6 @@ async function eraseFromMonth(
      SELECT {site:UInt32}, arrayJoin(${MONTHS}), now64(3, 'UTC'), toDateTime64(0, 3, 'UTC')`,
     params,
   )
-  for (const sessions of chunks(sessionIds)) {
-    for (const table of ['session_hours', 'session_dimension_hours']) {
-      await events.command(`DELETE FROM ${table} WHERE ${SITE} AND hour IN ${HOURS} AND ${ERASED_KEYS}`, {
-        ...params,
-        sessions,
-      })
-    }
-  }
   await events.command(`DELETE FROM ${REFERRER_DOMAIN_DAYS} WHERE ${SITE} AND day IN ${DAYS}`, params)
   await events.command(referrerDomainDaysInsert(EVENTS_OF_DAYS), params)
   await events.command(`DELETE FROM page_months WHERE ${SITE} AND month IN ${MONTHS}`, params)
@@ -114,12 +138,24 @@ async function eraseFromMonth(
   for (let attempt = 1; ; attempt++) {
     await refillHours(events, { ...params, ...refill })
     refill = await unequalTotals(events, { ...params, ...refill })
-    if (refill.hours.length === 0 && refill.days.length === 0) return
+    if (refill.hours.length === 0 && refill.days.length === 0) break
     if (attempt === REFILL_ATTEMPTS) {
       throw new Error(
-        `Rollups of site ${siteId} still differ from its events after erasing sessions (hours ${refill.hours.join(', ')}; days ${refill.days.join(', ')})`,
+        `Rollups of site ${erased.siteId} still differ from its events after erasing sessions (hours ${refill.hours.join(', ')}; days ${refill.days.join(', ')})`,
       )
     }
+  }
+  for (const table of ['session_hours', 'session_dimension_hours']) {
+    for (const sessions of chunks(erased.sessions)) {
+      await events.command(`DELETE FROM ${table} WHERE ${SITE} AND hour IN ${HOURS} AND ${ERASED_KEYS}`, {
+        ...params,
+        sessions,
+      })
+    }
+    await events.command(
+      `DELETE FROM ${table} WHERE ${SITE} AND hour IN ${HOURS} AND ${VISITOR_ROWS}`,
+      params,
+    )
   }
 }
 
