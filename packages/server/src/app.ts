@@ -4,7 +4,7 @@
  * optional caller, read access checked per route) and authenticated (everything else under /api, via a
  * bearer API key or a session cookie).
  */
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { Registry } from 'prom-client'
 import type { AlertRules } from './alerts/alert-rules.js'
@@ -37,6 +37,7 @@ import { organizationRoutes } from './http/organizations.js'
 import { optionalCaller } from './http/reader.js'
 import { replayRoutes } from './http/replay.js'
 import { reportRoutes } from './http/reports.js'
+import { loggerOptions, logRequest } from './http/request-log.js'
 import { registerRequestMetrics } from './http/request-metrics.js'
 import { retentionRoutes } from './http/retention.js'
 import { scriptRoutes } from './http/script.js'
@@ -108,6 +109,8 @@ export interface AppDeps {
   /** Strict-Transport-Security max-age in seconds; 0 or absent: no header. */
   hstsMaxAge?: number
   logLevel?: string
+  /** `pretty`: one readable line per log entry (a terminal); `json` (default): one JSON object per line. */
+  logFormat?: 'pretty' | 'json'
   /** Log the requests of `QUIET_ROUTES` too (ACCESS_LOG); default false: only their warnings and errors. */
   accessLog?: boolean
   isShuttingDown?: () => boolean
@@ -140,7 +143,9 @@ export const QUIET_ROUTES: ReadonlySet<string> = new Set([
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logLevel && deps.logLevel !== 'silent' ? { level: deps.logLevel } : false,
+    logger: loggerOptions(deps.logLevel, deps.logFormat),
+    // One line per request, written when it is answered (`logRequest`), instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: deps.trustProxy,
     bodyLimit: 1024 * 1024,
     // A tracked user id (up to 256 characters of up to 4 UTF-8 bytes, percent-encoded) must fit a path
@@ -170,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (method !== 'HEAD') routes.push({ method, url: route.url, doc })
   })
   app.decorate('routeList', routes)
+  app.addHook('onResponse', logRequest)
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody('Not found')))
   // A path parameter holding NUL names nothing the stores can hold (PostgreSQL's text refuses NUL and
   // fails the whole query): 404 here, once, for every route, before any lookup runs.

@@ -121,6 +121,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Log every request of the hot routes too (tracking, scripts, health); default off. */
   ACCESS_LOG: booleanFromEnv.default(false),
+  /** `pretty` (one readable line per entry) or `json` (one JSON object per line); unset: pretty on a terminal. */
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
 })
 
 /** The typed configuration every module receives; derived from the environment by `loadConfig`. */
@@ -165,6 +167,8 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
   /** Whether the hot routes (`QUIET_ROUTES` of `app.ts`) log each request at `logLevel`. */
   accessLog: boolean
+  /** LOG_FORMAT; undefined: `serve` picks pretty when stdout is a terminal, else json. */
+  logFormat: 'pretty' | 'json' | undefined
 }
 
 /** Thrown by `loadConfig`; its message names every invalid variable. */
@@ -233,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     accessLog: e.ACCESS_LOG,
+    logFormat: e.LOG_FORMAT,
   }
 }
 

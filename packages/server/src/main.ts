@@ -57,6 +57,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
     hstsMaxAge: config.hstsMaxAge,
     metricsToken: config.metricsToken,
     logLevel: config.logLevel,
+    logFormat: config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     accessLog: config.accessLog,
     isShuttingDown: () => shuttingDown,
     healthMaxPendingAgeMs: config.healthMaxPendingAgeMs,

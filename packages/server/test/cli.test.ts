@@ -76,3 +76,58 @@ describe('data directories and the repository', () => {
     expect(ignored.stdout.trim().split('\n')).toHaveLength(3)
   })
 })
+
+describe('pathlight serve logs', () => {
+  /** Start the server with `env`, send `paths`, stop it; its stdout. */
+  async function logsOf(env: Record<string, string>, paths: string[]): Promise<string> {
+    const child = spawn(process.execPath, ['bin/pathlight.js', 'serve'], {
+      cwd: serverRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pl-logs-')),
+        PORT: '0',
+        GEOIP: 'off',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    try {
+      await expect.poll(() => output.includes('Pathlight is running'), { timeout: 60_000 }).toBe(true)
+      const port = /Starting Pathlight on port (\d+)/.exec(output)?.[1]
+      for (const url of paths) await (await fetch(`http://127.0.0.1:${port}${url}`)).arrayBuffer()
+      await expect.poll(() => output.includes('/api/organizations'), { timeout: 10_000 }).toBe(true)
+      return output
+    } finally {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+    }
+  }
+
+  it('writes one readable line per API request with LOG_FORMAT=pretty, none for the dashboard files', async () => {
+    const output = await logsOf({ LOG_FORMAT: 'pretty' }, ['/', '/favicon.svg', '/api/organizations'])
+    const requestLines = output.split('\n').filter((line) => / \d+(\.\d+)? ms/.test(line))
+    expect(requestLines).toHaveLength(1)
+    expect(requestLines[0]).toMatch(/INFO.*GET \/api\/organizations 401 [\d.]+ ms$/)
+    expect(output).not.toContain('{"level"')
+  }, 90_000)
+
+  it('writes JSON lines with LOG_FORMAT=json', async () => {
+    const output = await logsOf({ LOG_FORMAT: 'json' }, ['/api/organizations'])
+    const entries = output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    const requests = entries.filter((entry) => entry.req !== undefined)
+    expect(requests).toHaveLength(1)
+    expect(requests[0]).toMatchObject({
+      level: 30,
+      msg: expect.stringMatching(/^GET \/api\/organizations 401 /),
+      req: { method: 'GET', url: '/api/organizations' },
+      res: { statusCode: 401 },
+    })
+  }, 90_000)
+})
