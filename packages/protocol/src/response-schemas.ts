@@ -205,8 +205,21 @@ export const siteEventStatus = component(
     lastEventAt: timestamp(
       'When the newest stored event happened (ISO 8601 UTC), null before the first',
     ).nullable(),
+    drops: doc(
+      z
+        .object({
+          count: doc(z.number().int().nonnegative(), 'How many, in all'),
+          byReason: doc(
+            z.record(z.string(), z.number().int().nonnegative()),
+            'How many by reason, e.g. `{"bot:headless_browser": 12}` (the reasons of `/api/admin/ingest-stats`)',
+          ),
+          lastAt: timestamp('When the last one came (ISO 8601 UTC)'),
+        })
+        .nullable(),
+      'Tracking requests for this site that this server process did not record since it started (bots, domain checks, exclusions, ...); null when none',
+    ),
   }),
-  'Whether a site has received any event yet.',
+  'Whether a site has received any event yet, and why requests for it were not recorded.',
 )
 
 export const privateLink = z.object({

@@ -252,7 +252,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       buffer: deps.buffer,
       changes: deps.changes,
     })
-    await scope.register(siteStatusRoutes, { db: deps.metadata.db, events: deps.events })
+    await scope.register(siteStatusRoutes, {
+      db: deps.metadata.db,
+      events: deps.events,
+      stats: deps.ingest.stats,
+    })
     await scope.register(importRoutes, { db: deps.metadata.db, events: deps.events, ingest: deps.ingest })
     await scope.register(visitorDataRoutes, {
       db: deps.metadata.db,

@@ -109,6 +109,20 @@ describe('dashboard in Chromium', () => {
     await page.screenshot({ path: '/tmp/dashboard-waiting.png', fullPage: true })
   })
 
+  it('says why events that arrive are dropped, and what to change', async () => {
+    const headless = CHROME_UA.replace('Chrome/', 'HeadlessChrome/')
+    const response = await fetch(`${base}/api/track`, {
+      method: 'POST',
+      headers: { origin: 'https://shop.example', 'user-agent': headless, 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: String(siteId), pathname: '/' }),
+    })
+    expect(response.status).toBe(403)
+    const alert = page.locator('.dropped-requests')
+    await alert.getByText('1 request arrived and was dropped').waitFor()
+    expect(await alert.innerText()).toMatch(/headless or automated browser.*turn off “Block bots”/s)
+    await page.screenshot({ path: '/tmp/dashboard-dropped.png', fullPage: true })
+  })
+
   it('turns the check green when the first event arrives', async () => {
     const sent = Date.now()
     const response = await trackFromSite({ pathname: '/', hostname: 'shop.example' })

@@ -2,10 +2,11 @@
  * A site's installation page, its home until the first event arrives: the tracking snippet to copy
  * and a live check that turns green when the first event is stored (then a button opens the reports).
  */
-import type { Site } from '@pathlight/protocol'
+import type { Site, SiteEventStatus } from '@pathlight/protocol'
 import { useEffect, useState } from 'react'
 import { CopyButton } from '../components/copy-button'
 import { OnboardingSteps } from '../components/onboarding-steps'
+import { explainDrops } from '../lib/drop-reasons'
 import { formatDateTime, formatRelative } from '../lib/format'
 import { trackingSnippet } from '../lib/snippet'
 import { useSiteStatus } from '../lib/use-site-status'
@@ -23,6 +24,7 @@ export function InstallPage({ site, onShowReports }: { site: Site; onShowReports
       <section className="card" aria-labelledby="status-title">
         <h2 id="status-title">Tracking status</h2>
         <TrackingStatus receiving={receiving} lastEventAt={status?.lastEventAt ?? null} checking={!status} />
+        {!receiving && status?.drops && <DroppedRequests drops={status.drops} siteId={site.siteId} />}
         {failed && <p className="hint">The last check failed; trying again.</p>}
         {receiving && (
           <p className="status-action">
@@ -61,6 +63,38 @@ export function InstallPage({ site, onShowReports }: { site: Site; onShowReports
         </p>
       </section>
       <p className="muted">This page becomes the site’s overview once its first event has arrived.</p>
+    </div>
+  )
+}
+
+/** Requests for the site that arrived and were not recorded, and why: what to change, reason by reason. */
+function DroppedRequests({
+  drops,
+  siteId,
+}: {
+  drops: NonNullable<SiteEventStatus['drops']>
+  siteId: number
+}) {
+  const explained = explainDrops(drops.byReason)
+  return (
+    <div className="dropped-requests" role="alert">
+      <p>
+        <strong>
+          {drops.count} {drops.count === 1 ? 'request' : 'requests'} arrived and{' '}
+          {drops.count === 1 ? 'was' : 'were'} dropped
+        </strong>{' '}
+        (the last <time dateTime={drops.lastAt}>{formatDateTime(drops.lastAt)}</time>):
+      </p>
+      <ul>
+        {explained.map((entry) => (
+          <li key={entry.reason}>
+            {entry.count} {entry.what}. {entry.fix}
+          </li>
+        ))}
+      </ul>
+      <p className="hint">
+        <Link to={routePath({ name: 'siteSettings', siteId: String(siteId) })}>Site settings</Link>
+      </p>
     </div>
   )
 }

@@ -51,8 +51,10 @@ const switchGroups: {
         name: 'blockBots',
         label: 'Block bots',
         description:
-          'Drop requests from crawlers, headless browsers and empty user agents. ' +
-          'Requests with an API key are never blocked.',
+          'Drop requests from crawlers, headless browsers (Puppeteer, Playwright, HeadlessChrome) and ' +
+          'empty user agents, which would otherwise count as visitors. Requests with an API key are ' +
+          'never blocked. Testing the script with an automated browser? Turn this off while you test: ' +
+          'the installation page counts the requests it drops.',
       },
       {
         name: 'saltUserIds',

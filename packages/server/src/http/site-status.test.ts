@@ -1,4 +1,7 @@
-/** `GET /api/sites/{siteId}/has-events`: false on a new site, then the newest event's time. */
+/**
+ * `GET /api/sites/{siteId}/has-events`: false on a new site, then the newest event's time; and the
+ * site's tracking requests that were dropped, by reason.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
@@ -16,7 +19,10 @@ describe('site event status', () => {
     t.app.inject({ method: 'GET', url: `/api/sites/${siteId}/has-events`, headers: { cookie } })
 
   it('answers false, then the time of the newest event once one is stored', async () => {
-    expect((await status()).json()).toEqual({ success: true, data: { hasEvents: false, lastEventAt: null } })
+    expect((await status()).json()).toEqual({
+      success: true,
+      data: { hasEvents: false, lastEventAt: null, drops: null },
+    })
 
     const before = Date.now()
     for (const pathname of ['/a', '/b']) {
@@ -35,6 +41,30 @@ describe('site event status', () => {
     expect(lastEventAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
     expect(Date.parse(lastEventAt)).toBeGreaterThanOrEqual(before - 1000)
     expect(Date.parse(lastEventAt)).toBeLessThanOrEqual(Date.now())
+  })
+
+  it('counts the site’s dropped requests by reason, for the installation page to explain', async () => {
+    const site = await t.createSite(seeded.cookie, seeded.organizationId, 'drops.example')
+    const headless =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36'
+    for (let i = 0; i < 3; i++) {
+      const sent = await t.track(site, { pathname: '/' }, { headers: { 'user-agent': headless } })
+      expect(sent.statusCode, sent.body).toBe(403)
+    }
+    const foreign = await t.track(
+      site,
+      { pathname: '/' },
+      { headers: { origin: 'https://elsewhere.example' } },
+    )
+    expect(foreign.statusCode).toBeLessThan(500)
+    const { data } = (await status(seeded.cookie, site.siteId)).json()
+    expect(data).toMatchObject({
+      hasEvents: false,
+      drops: { count: 4, byReason: { 'bot:headless_browser': 3, domain_mismatch: 1 } },
+    })
+    expect(Date.parse(data.drops.lastAt)).toBeLessThanOrEqual(Date.now())
+    // Another site's count is its own.
+    expect((await status()).json().data.drops).toBeNull()
   })
 
   it('does not reveal another organization’s site', async () => {

@@ -47,8 +47,8 @@ export function createIngest(
   stats: IngestStatsCounter,
   listeners: IngestListeners = {},
 ): Ingest {
-  const refuse = (reason: Parameters<typeof toResponse>[0]): IngestResult => {
-    stats.dropped(reasonKey(reason))
+  const refuse = (reason: Parameters<typeof toResponse>[0], siteId?: number): IngestResult => {
+    stats.dropped(reasonKey(reason), siteId)
     return toResponse(reason)
   }
 
@@ -79,7 +79,7 @@ export function createIngest(
         const pending = stage(draft, deps)
         // Most stages are synchronous: awaiting only real promises saves a microtask each.
         const result = pending instanceof Promise ? await pending : pending
-        if (!result.ok) return refuse(result.reason)
+        if (!result.ok) return refuse(result.reason, site.siteId)
       }
 
       try {
@@ -88,7 +88,7 @@ export function createIngest(
         // The client will retry with the same event_id: that retry must be stored.
         if (parsed.payload.event_id !== undefined)
           await deps.eventIds.release(eventIdKey(draft)).catch(() => {})
-        return refuse({ kind: 'store_unavailable' })
+        return refuse({ kind: 'store_unavailable' }, site.siteId)
       }
       stats.accepted()
       if (draft.row.type === 'pageview' && site.monthlyPageviewLimit !== null) {
