@@ -53,6 +53,7 @@ import { createDeliveryRunner, type DeliveryRunner } from './webhooks/deliveries
 import { ingestFacts } from './webhooks/ingest-facts.js'
 import { createOutbox, type Outbox } from './webhooks/outbox.js'
 import { postWebhook } from './webhooks/post-webhook.js'
+import { recoverIngestFacts } from './webhooks/recover-ingest-facts.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js'
 import { startPeriodicJob } from './workers/periodic-job.js'
 import { sessionFoldPass } from './workers/session-fold-pass.js'
@@ -160,6 +161,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     const eventIds = redis ? createRedisEventIdRegistry(redis) : createMemoryEventIdRegistry(clock)
     const salts = createUserIdSalts(metadata.db, await getOrCreateSecret(metadata.db, 'user_id_secret'))
     const journalDir = path.join(config.dataDir, 'journal')
+    const outbox = createOutbox(metadata.db, { clock, changes })
+    const goalsOf = createGoalsCache(metadata, clock, changes)
     let recovery: RecoveryReport | undefined
     let buffer: WriteBuffer
     if (config.ingestJournal.enabled) {
@@ -172,6 +175,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
                   await metadata.db.selectFrom('site').select('site_id').where('site_id', 'in', ids).execute()
                 ).map((r) => Number(r.site_id)),
           ),
+        // The outbox is written after the journal: a crash between the two left these events' webhook
+        // deliveries unwritten. Keyed facts make this a no-op for those that were written.
+        onRecovered: recoverIngestFacts(outbox, goalsOf, events),
       })
       buffer = createJournaledWriteBuffer(
         await openJournal(journalDir, { fsync: config.ingestJournal.fsync }),
@@ -189,7 +195,6 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       })
     }
     opened.push({ close: () => buffer.close() })
-    const outbox = createOutbox(metadata.db, { clock, changes })
     const webhooks = createWebhooks(metadata.db, {
       allowPrivate: config.webhooks.allowPrivate,
       clock,
@@ -210,7 +215,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     })
     const facts = ingestFacts(outbox, {
       conversions: createConversionTracker(redis),
-      goalsOf: createGoalsCache(metadata, clock, changes),
+      goalsOf,
     })
     const alertRules = createAlertRules(metadata.db, clock)
     const evaluate = () => evaluateAlerts({ db: metadata.db, events, outbox, clock })

@@ -6,6 +6,10 @@
  * knowing its deliveries will survive a crash. Sites without subscribers cost one cached lookup; the
  * subscriptions of a site are cached `cacheTtlMs` (default 5 s), dropped at once when a webhook change
  * is announced on `changes` in this process.
+ *
+ * A fact may carry a key (`FactKey`): its payload id and each of its delivery ids are then derived from
+ * the key (and the webhook), and a delivery whose id is already stored is not written again, so
+ * enqueueing the same fact twice (journal recovery after a crash, two API nodes) stores it once.
  */
 import crypto from 'node:crypto'
 import type { ChangeFeed } from '../shared/change-feed.js'
@@ -16,12 +20,26 @@ import { toBool } from '../storage/metadata/schema.js'
 import type { WebhookDeliveryTable } from '../storage/metadata/webhook-schema.js'
 import type { WebhookEventType, WebhookPayload } from './webhook-events.js'
 
+/** What identifies a fact, so that it is stored once however often it is enqueued. */
+export interface FactKey {
+  /** Unique per site and fact, e.g. `event.tracked:<event_id>`, `goal.converted:<session>:<goal>`. */
+  key: string
+  /** When the fact happened (ISO 8601 UTC): the payload's `createdAt`. Default now. */
+  at?: string
+}
+
 export interface Outbox {
   /**
-   * Enqueue a fact for every webhook of the site subscribed to its type.
+   * Enqueue a fact for every webhook of the site subscribed to its type. With `fact`, the payload and
+   * delivery ids derive from its key and a delivery already stored is not stored again (idempotent).
    * @returns undefined when no webhook wants it (nothing to wait for), else a promise of the stored rows
    */
-  enqueue(siteId: number, type: WebhookEventType, data: Record<string, unknown>): Promise<void> | undefined
+  enqueue(
+    siteId: number,
+    type: WebhookEventType,
+    data: Record<string, unknown>,
+    fact?: FactKey,
+  ): Promise<void> | undefined
   /** Whether any enabled webhook of the site subscribes to the type (cached like `enqueue`). */
   wants(siteId: number, type: WebhookEventType): boolean | Promise<boolean>
   /** Forget the cached subscriptions of a site (after its webhooks change). */
@@ -72,6 +90,8 @@ export function createOutbox(
     writing = db
       .insertInto('webhook_delivery')
       .values(batch.map((b) => b.row))
+      // A keyed fact enqueued again (journal recovery) keeps its first delivery: same id, not stored twice.
+      .onConflict((conflict) => conflict.column('id').doNothing())
       .execute()
       .then(
         () => {
@@ -92,11 +112,18 @@ export function createOutbox(
     siteId: number,
     type: WebhookEventType,
     data: Record<string, unknown>,
+    fact: FactKey | undefined,
   ) => {
     const wanted = hooks.filter((h) => h.events.includes(type))
     if (wanted.length === 0) return undefined
     const now = isoNow(clock)
-    const payload: WebhookPayload = { id: crypto.randomUUID(), type, createdAt: now, siteId, data }
+    const payload: WebhookPayload = {
+      id: fact ? keyedUuid(`fact:${siteId}:${fact.key}`) : crypto.randomUUID(),
+      type,
+      createdAt: fact?.at ?? now,
+      siteId,
+      data,
+    }
     const body = JSON.stringify(payload)
     return Promise.all(
       wanted.map(
@@ -104,7 +131,7 @@ export function createOutbox(
           new Promise<void>((resolve, reject) => {
             queue.push({
               row: {
-                id: crypto.randomUUID(),
+                id: fact ? keyedUuid(`delivery:${hook.id}:${siteId}:${fact.key}`) : crypto.randomUUID(),
                 webhook_id: hook.id,
                 site_id: siteId,
                 event_type: type,
@@ -128,10 +155,10 @@ export function createOutbox(
   }
 
   return {
-    enqueue(siteId, type, data) {
+    enqueue(siteId, type, data, fact) {
       const cached = subscriptions.get(siteId)
-      if (cached !== undefined) return store(cached, siteId, type, data)
-      return load(siteId).then((hooks) => store(hooks, siteId, type, data))
+      if (cached !== undefined) return store(cached, siteId, type, data, fact)
+      return load(siteId).then((hooks) => store(hooks, siteId, type, data, fact))
     },
     wants(siteId, type) {
       const cached = subscriptions.get(siteId)
@@ -148,4 +175,16 @@ export function createOutbox(
       }
     },
   }
+}
+
+/**
+ * A UUID derived from `name` (the first 128 bits of its SHA-256, as a version 8 UUID): the same name
+ * always gives the same id, so a keyed fact's deliveries keep their ids across enqueues.
+ */
+export function keyedUuid(name: string): string {
+  const bytes = crypto.createHash('sha256').update(name).digest().subarray(0, 16)
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x80
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80
+  const hex = bytes.toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
