@@ -133,6 +133,18 @@ describe('import of impossible calendar dates', () => {
     ])
   })
 
+  it('never takes a time from a tracking body: POST /api/track stamps events with the server clock', async () => {
+    const site = await t.createSite(owner.cookie, owner.organizationId, 'track.example.com')
+    const tracked = await t.track(
+      site,
+      { pathname: '/tracked', timestamp: '2026-02-30T00:00:00Z', user_id: 'u' },
+      { apiKey: owner.apiKey },
+    )
+    expect(tracked.statusCode, tracked.body).toBe(200)
+    await t.services.buffer.flush()
+    expect(await storedDays(site.siteId, '2026-01-01', '2026-12-31')).toEqual(['2026-11-20 /tracked'])
+  })
+
   it('rejects Umami rows whose created_at does not exist, by row', async () => {
     const site = await t.createSite(owner.cookie, owner.organizationId, 'umami.example.com')
     const website = crypto.randomUUID()
