@@ -177,13 +177,18 @@ describe('import of impossible calendar dates', () => {
     ].join('\n')
     const response = await importBody(site.siteId, body, 'text/csv', '?format=umami')
     expect(response.statusCode, response.body).toBe(200)
-    const refused = 'created_at: must be a timestamp with a time zone, e.g. 2024-03-01 10:00:00.123+00'
+    const refused = 'created_at: must be a date and time that exist:'
     expect(response.json()).toEqual({
       success: true,
       imported: 1,
       dropped: {},
       rejectedCount: 4,
-      rejected: [2, 3, 4, 5].map((line) => ({ line, error: refused })),
+      rejected: [
+        { line: 2, error: `${refused} 2026-02-30 is not a date (February 2026 has 28 days)` },
+        { line: 3, error: `${refused} 2025-02-29 is not a date (February 2025 has 28 days)` },
+        { line: 4, error: `${refused} hour 24 does not exist (00-23)` },
+        { line: 5, error: `${refused} offset +25 does not exist` },
+      ],
     })
     expect(await storedDays(site.siteId, '2026-02-01', '2026-03-31')).toEqual(['2026-02-28 /feb-28'])
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parsePostgresTimestamp } from './postgres-timestamp.js'
+import { impossiblePostgresTimestamp, parsePostgresTimestamp } from './postgres-timestamp.js'
 
 describe('parsePostgresTimestamp', () => {
   it('reads timestamptz text with its offset, to UTC with milliseconds', () => {
@@ -30,5 +30,15 @@ describe('parsePostgresTimestamp', () => {
     ]) {
       expect(parsePostgresTimestamp(text), text).toBeNull()
     }
+  })
+
+  it('says which part of a timestamp does not exist', () => {
+    expect(impossiblePostgresTimestamp('2026-02-30 00:00:00+00')).toBe(
+      '2026-02-30 is not a date (February 2026 has 28 days)',
+    )
+    expect(impossiblePostgresTimestamp('2026-03-01 24:00:00')).toBe('hour 24 does not exist (00-23)')
+    expect(impossiblePostgresTimestamp('2026-03-01 10:00:00+25')).toBe('offset +25 does not exist')
+    expect(impossiblePostgresTimestamp('2026-03-01 10:00:00+00')).toBeUndefined()
+    expect(impossiblePostgresTimestamp('yesterday')).toBeUndefined()
   })
 })

@@ -4,7 +4,26 @@
  * UTC: Umami on MySQL and ClickHouse stores UTC times without one.
  */
 
+import { calendarError } from './calendar-time.js'
+
 const TIMESTAMP = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d(?::\d\d)?)(\.\d+)?(Z|[+-]\d\d(?::?\d\d)?)?$/i
+
+/**
+ * Why text of the timestamp's form names a date or time that does not exist, e.g. `2026-02-30 is not a
+ * date (February 2026 has 28 days)`, `hour 24 does not exist (00-23)`, `offset +25 does not exist`;
+ * undefined when it exists or the text is not of the form (then the form is what is wrong).
+ */
+export function impossiblePostgresTimestamp(text: string): string | undefined {
+  const match = TIMESTAMP.exec(text)
+  if (!match) return undefined
+  const [, date = '', time = '', , zone = 'Z'] = match
+  const [year = 0, month = 0, day = 0] = date.split('-').map(Number)
+  const [hour = 0, minute = 0, second = 0] = time.split(':').map(Number)
+  return (
+    calendarError({ year, month, day, hour, minute, second }) ??
+    (offsetExists(zone) ? undefined : `offset ${zone} does not exist`)
+  )
+}
 
 /**
  * @returns the instant as an ISO 8601 UTC string with milliseconds (digits beyond ms truncated), or

@@ -30,7 +30,7 @@ import { parseUtm, toChannel } from '../ingest/enrich/channel.js'
 import { AppError } from '../shared/errors.js'
 import type { CsvRecord } from './csv-records.js'
 import type { ImportEntry, StoredEvent } from './import-entry.js'
-import { parsePostgresTimestamp } from './postgres-timestamp.js'
+import { impossiblePostgresTimestamp, parsePostgresTimestamp } from './postgres-timestamp.js'
 
 export interface UmamiOptions {
   /** The site's domain: the hostname of rows without one. */
@@ -144,6 +144,8 @@ function toStoredEvent(get: Row, options: UmamiOptions): { stored: StoredEvent }
   if (!UUID.test(visit)) return { error: 'visit_id: must be a UUID' }
   const timestamp = parsePostgresTimestamp(get('created_at'))
   if (timestamp === null) {
+    const impossible = impossiblePostgresTimestamp(get('created_at'))
+    if (impossible) return { error: `created_at: must be a date and time that exist: ${impossible}` }
     return { error: 'created_at: must be a timestamp with a time zone, e.g. 2024-03-01 10:00:00.123+00' }
   }
   const eventType = get('event_type')
