@@ -2,11 +2,13 @@
  * Two-factor sign-in over real HTTP (the app listening on loopback, `fetch` with a cookie jar) on
  * SQLite and on PostgreSQL: enrolment with the password (a TOTP URI and backup codes, on only after a
  * first right code), sign-in that gives no session until a code, single-use backup codes, the
- * authentication throttle counting wrong codes per account, and disabling with the password. Codes
+ * authentication throttle counting wrong codes per account (the pending sign-in's user read only from a
+ * genuine, unused challenge cookie), and disabling with the password. Codes
  * are computed here as an authenticator app does (`testing/totp.ts`).
  */
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pendingTwoFactorUser } from '../auth/two-factor-challenge.js'
 import { type CookieClient, type CookieClientResponse, cookieClient } from '../testing/cookie-client.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
 import { parseTotpUri, totpCode } from '../testing/totp.js'
@@ -223,6 +225,29 @@ describe.each([
       200,
     )
     expect((await session(browser))?.user.email).toBe(other.email)
+  })
+
+  it('names the user of a pending sign-in only from a genuine, unused challenge cookie', async () => {
+    const { email, totpURI } = await enrolled()
+    const browser = cookieClient(base)
+    expectStatus(await signIn(browser, email), 200)
+    const cookie = browser.cookieHeader()
+    const pending = await pendingTwoFactorUser(t.services.auth, cookie)
+    const { rows } = await sql<{ id: string }>`SELECT "id" FROM "user" WHERE "email" = ${email}`.execute(
+      t.services.metadata.db,
+    )
+    expect(pending).toBe(rows[0]?.id)
+
+    const [name = '', value = ''] = cookie.split('=')
+    const signed = decodeURIComponent(value)
+    const identifier = signed.slice(0, signed.lastIndexOf('.'))
+    const forged = `${name}=${encodeURIComponent(`${identifier}.${Buffer.alloc(32).toString('base64')}`)}`
+    expect(await pendingTwoFactorUser(t.services.auth, forged)).toBeUndefined()
+    expect(await pendingTwoFactorUser(t.services.auth, 'other=1')).toBeUndefined()
+    expect(await pendingTwoFactorUser(t.services.auth, undefined)).toBeUndefined()
+
+    expectStatus(await browser.post('/api/auth/two-factor/verify-totp', { code: totpCode(totpURI) }), 200)
+    expect(await pendingTwoFactorUser(t.services.auth, cookie)).toBeUndefined()
   })
 
   it('disables with the password; sign-in then needs no code', async () => {
