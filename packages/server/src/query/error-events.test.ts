@@ -60,7 +60,7 @@ describe('compileErrorEvents', () => {
         'SELECT timestamp, session_id, user_id, pathname, hostname, browser, browser_version, operating_system, device_type, country, error_message, error_stack, error_file, error_line, error_column, count() OVER () AS total_events',
         'FROM events',
         `WHERE ${SCOPE} AND type = 'error' AND error_message = {message:String}`,
-        'ORDER BY timestamp DESC, event_id DESC',
+        'ORDER BY timestamp DESC, toUInt128(event_id) DESC',
         'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
       ].join('\n'),
       params: {

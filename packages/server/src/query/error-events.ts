@@ -1,5 +1,6 @@
 /**
- * Occurrences of one error message (spec "ErrorEvent"), newest first, paginated by `page`/`limit`:
+ * Occurrences of one error message (spec "ErrorEvent"), newest first (`EVENT_ORDER` reversed: equal
+ * timestamps by event id, descending), paginated by `page`/`limit`:
  * error events in the range passing the filters whose `error_message` equals the message exactly.
  * Rows are the protocol's `ErrorEvent`: `stack` has its lines separated by '\n', `lineNumber` and
  * `columnNumber` are 1-based, 0 when unknown.
@@ -42,7 +43,7 @@ export function compileErrorEvents(scope: ReportScope, message: string): Compile
       `SELECT ${selected.join(', ')}, count() OVER () AS total_events`,
       'FROM events',
       `WHERE ${[...where, 'error_message = {message:String}'].join(' AND ')}`,
-      'ORDER BY timestamp DESC, event_id DESC',
+      'ORDER BY timestamp DESC, toUInt128(event_id) DESC',
       'LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
     ].join('\n'),
     params: { ...params, message, limit: scope.params.limit, offset: offsetOf(scope.params) },
