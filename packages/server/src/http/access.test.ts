@@ -237,6 +237,8 @@ describe('health', () => {
       status: 'ok',
       metadata: { kind: 'sqlite', ok: true },
       events: { kind: 'chdb', ok: true },
+      ingest: { pendingEvents: expect.any(Number), oldestPendingAgeSeconds: 0, lastInsertFailed: false },
+      reasons: [],
     })
   })
 })
