@@ -65,6 +65,13 @@ describe('loadConfig', () => {
     })
   })
 
+  it('degrades health after 60 s of pending ingest unless HEALTH_MAX_PENDING_AGE_S says otherwise', () => {
+    expect(loadConfig({}).healthMaxPendingAgeMs).toBe(60_000)
+    expect(loadConfig({ HEALTH_MAX_PENDING_AGE_S: '2.5' }).healthMaxPendingAgeMs).toBe(2500)
+    expect(() => loadConfig({ HEALTH_MAX_PENDING_AGE_S: '0' })).toThrow(/HEALTH_MAX_PENDING_AGE_S/)
+    expect(() => loadConfig({ HEALTH_MAX_PENDING_AGE_S: 'soon' })).toThrow(ConfigError)
+  })
+
   it('serves no metrics unless METRICS_TOKEN is set', () => {
     expect(loadConfig({}).metricsToken).toBeUndefined()
     const token = 'scrape-token-0123456789'
