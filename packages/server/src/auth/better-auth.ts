@@ -3,7 +3,7 @@
  * `/api/auth/*` (`/api/auth/sign-up/email`, `/api/auth/sign-in/email`, `/api/auth/sign-out`, ...).
  * Better Auth's tables live in the metadata store and are created by Pathlight's own migration 001.
  * The first account on a fresh instance becomes its owner; with `disableSignup`, sign-up is closed
- * once that account exists. Display names are at most 200 characters (`user-name.ts`).
+ * once that account exists. Display names are at most 200 characters (`user-fields.ts`).
  *
  * Two-factor sign-in (Better Auth's `twoFactor` plugin, table `twoFactor` from migration 010) is each
  * account's choice: `POST /api/auth/two-factor/enable {password}` answers a TOTP URI (SHA-1, 6 digits,
@@ -28,7 +28,7 @@ import type { MetadataStore } from '../storage/metadata/db.js'
 import { getSetting, setSettingOnce } from '../storage/metadata/instance-settings.js'
 import type { OriginPolicy } from './origin-policy.js'
 import { installQuietAuthStorage } from './quiet-async-storage.js'
-import { checkUserName } from './user-name.js'
+import { checkUserFields } from './user-fields.js'
 
 /** The request header that carries the client address to Better Auth (set by `http/caller.ts`). */
 export const CLIENT_IP_HEADER = 'x-pathlight-client-ip'
@@ -75,7 +75,7 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
       user: {
         create: {
           before: async (user) => {
-            checkUserName(user)
+            checkUserFields(user)
           },
           after: async (user) => {
             await setSettingOnce(store.db, INSTANCE_OWNER_SETTING, user.id)
@@ -83,7 +83,7 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
         },
         update: {
           before: async (user) => {
-            checkUserName(user)
+            checkUserFields(user)
           },
         },
       },

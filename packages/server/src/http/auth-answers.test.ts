@@ -120,6 +120,21 @@ describe.each([
     })
   })
 
+  it('refuses an image over 2,048 characters at update-user, keeping the old one', async () => {
+    const client = cookieClient(base)
+    expectStatus(await signUp(client, 'Pictured'), 200)
+    const picture = `https://example.com/${'p'.repeat(2000)}`
+    expectStatus(await client.post('/api/auth/update-user', { image: picture }), 200)
+    const refused = await client.post('/api/auth/update-user', {
+      image: `data:image/png;base64,${'A'.repeat(900_000)}`,
+    })
+    expect(expectStatus(refused, 400)).toEqual({
+      code: 'INVALID_IMAGE',
+      message: 'image must be at most 2048 characters',
+    })
+    expect((await client.get('/api/auth/get-session')).json()).toMatchObject({ user: { image: picture } })
+  })
+
   it('refuses a name over 200 characters at update-user, keeping the old one', async () => {
     const client = cookieClient(base)
     expectStatus(await signUp(client, 'Before'), 200)
