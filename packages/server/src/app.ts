@@ -29,6 +29,7 @@ import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
 import { importRoutes } from './http/import.js'
 import { journeyRoutes } from './http/journeys.js'
+import { createKeyBudget } from './http/key-budget.js'
 import { memberRoutes } from './http/members.js'
 import { metricsRoutes } from './http/metrics.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
@@ -103,6 +104,7 @@ export interface AppDeps {
   alerts: { rules: AlertRules }
   baseUrl: string
   trackKeyLimit: { max: number; windowMs: number }
+  /** The request budget of an API key over every API route but tracking (v1 and dashboard alike). */
   v1Limit: { max: number; windowMs: number }
   trustProxy: Config['trustProxy']
   redis?: Redis
@@ -217,8 +219,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openApiRoutes)
   await app.register(dashboardRoutes)
 
+  // One request budget per API key over the analytics, v1 and authenticated scopes alike.
+  const keyBudget = await createKeyBudget(app, {
+    apiKeys: deps.apiKeys,
+    limit: deps.v1Limit,
+    redis: deps.redis,
+  })
+
   // Analytics: reads for members, private link key holders and (public sites) anyone; writes need a caller.
   await app.register(async (scope) => {
+    scope.addHook('onRequest', keyBudget)
     scope.addHook('preHandler', optionalCaller(callers))
     const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
     await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
@@ -231,9 +241,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(sessionReplayRoutes, analytics)
   })
 
-  // Public REST API v1: API keys only, its own rate limit.
+  // Public REST API v1: API keys only, on the key's budget.
   await app.register(async (scope) => {
-    await registerV1Guard(scope, { apiKeys: deps.apiKeys, limit: deps.v1Limit, redis: deps.redis })
+    await registerV1Guard(scope, { apiKeys: deps.apiKeys, budget: keyBudget })
     const v1 = { db: deps.metadata.db, events: deps.events, clock: deps.clock ?? systemClock }
     await scope.register(v1SiteRoutes, { db: deps.metadata.db })
     await scope.register(v1EventRoutes, v1)
@@ -244,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   await app.register(async (scope) => {
+    scope.addHook('onRequest', keyBudget)
     scope.addHook('preHandler', requireCaller(callers))
     await scope.register(organizationRoutes, { db: deps.metadata.db })
     await scope.register(siteRoutes, {

@@ -1,5 +1,6 @@
 /**
- * Two server processes on one PostgreSQL and one Redis enforce one v1 rate limit per key between them.
+ * Two server processes on one PostgreSQL and one Redis enforce one request budget per key between
+ * them, over the v1 API and the dashboard's routes alike.
  */
 import crypto from 'node:crypto'
 import { afterAll, expect, it } from 'vitest'
@@ -24,13 +25,27 @@ it('shares the 50-per-minute limit of a key across API nodes through Redis', asy
   cleanup.push(() => a.stop())
   const b: SpawnedServer = await spawnServer({ env })
   cleanup.push(() => b.stop())
-  const get = (server: { baseUrl: string }) =>
-    fetch(`${server.baseUrl}/api/v1/sites`, { headers: { authorization: `Bearer ${a.apiKey}` } })
+  // The v1 API, the dashboard's site and report routes and the report batch: one budget.
+  const paths = [
+    '/api/v1/sites',
+    `/api/sites/${a.siteId}`,
+    `/api/sites/${a.siteId}/stats`,
+    `/api/sites/${a.siteId}/reports`,
+  ]
+  const get = (server: { baseUrl: string }, path: string) =>
+    fetch(`${server.baseUrl}${path}`, {
+      headers: { authorization: `Bearer ${a.apiKey}`, 'content-type': 'application/json' },
+      ...(path.endsWith('/reports')
+        ? { method: 'POST', body: JSON.stringify({ reports: [{ name: 'stats' }] }) }
+        : {}),
+    })
   for (let i = 0; i < 50; i++) {
-    const response = await get(i % 2 === 0 ? a : b)
-    expect(response.status).toBe(200)
+    const response = await get(i % 2 === 0 ? a : b, paths[i % paths.length] as string)
+    expect(response.status, await response.clone().text()).toBe(200)
     expect(response.headers.get('x-ratelimit-remaining')).toBe(String(49 - i))
   }
-  expect((await get(a)).status).toBe(429)
-  expect((await get(b)).status).toBe(429)
+  for (const path of paths) {
+    expect((await get(a, path)).status).toBe(429)
+    expect((await get(b, path)).status).toBe(429)
+  }
 }, 120_000)

@@ -926,7 +926,12 @@ describe.each([
     const t = await openTestInstance({
       postgres,
       workers: false,
-      env: { WEBHOOKS_ALLOW_PRIVATE: 'true', AUTH_THROTTLE_ACCOUNT_MAX: '1000' },
+      // Every route is called with each key: far more than an API key's request budget of a minute.
+      env: {
+        WEBHOOKS_ALLOW_PRIVATE: 'true',
+        AUTH_THROTTLE_ACCOUNT_MAX: '1000',
+        PATHLIGHT_V1_LIMIT: '100000',
+      },
     })
     const user = async () => {
       const u = await t.signUp()

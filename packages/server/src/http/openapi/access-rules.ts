@@ -55,6 +55,9 @@ const notAdmin = 'Your role is member: this needs admin or owner'
 const refused =
   'An API key whose scope does not allow this (`track` keys only send events; `read` keys only read), or a state-changing cookie request whose Origin/Referer is not BASE_URL or a trusted origin'
 const alsoRefused = (first: string) => `${first}; or: ${refused}`
+/** Any route with a caller draws an API key's requests from the key's one budget (`http/key-budget.ts`). */
+const overBudget =
+  'An API key over its request budget (50 per minute by default, shared by the v1 and dashboard routes); see `Retry-After` and `X-RateLimit-*`'
 
 /** Every access level. */
 export const accessRules = {
@@ -62,7 +65,7 @@ export const accessRules = {
   signedIn: {
     label: 'Signed in (session cookie or API key)',
     security: caller,
-    errors: { 401: noCaller, 403: refused },
+    errors: { 401: noCaller, 403: refused, 429: overBudget },
   },
   session: {
     label: 'Signed in with the session cookie (an API key is refused)',
@@ -70,27 +73,28 @@ export const accessRules = {
     errors: {
       401: 'No session cookie',
       403: 'An API key, or a cross-site request (Origin/Referer not BASE_URL or a trusted origin)',
+      429: overBudget,
     },
   },
   member: {
     label: 'A member of the organization (any role)',
     security: caller,
-    errors: { 401: noCaller, 403: refused, 404: notFound },
+    errors: { 401: noCaller, 403: refused, 404: notFound, 429: overBudget },
   },
   admin: {
     label: 'An admin or owner of the organization',
     security: caller,
-    errors: { 401: noCaller, 403: alsoRefused(notAdmin), 404: notFound },
+    errors: { 401: noCaller, 403: alsoRefused(notAdmin), 404: notFound, 429: overBudget },
   },
   owner: {
     label: 'An owner of the organization',
     security: caller,
-    errors: { 401: noCaller, 403: alsoRefused('This needs the owner role'), 404: notFound },
+    errors: { 401: noCaller, 403: alsoRefused('This needs the owner role'), 404: notFound, 429: overBudget },
   },
   instanceOwner: {
     label: 'The instance owner (the first account of the instance)',
     security: caller,
-    errors: { 401: noCaller, 403: alsoRefused('Not the instance owner') },
+    errors: { 401: noCaller, 403: alsoRefused('Not the instance owner'), 429: overBudget },
   },
   reader: {
     label:
@@ -101,6 +105,7 @@ export const accessRules = {
       401: 'No credentials and the site is not public (also for unknown sites), or an invalid API key',
       403: refused,
       404: 'The credentials do not reach this site (never revealed)',
+      429: overBudget,
     },
   },
   apiKey: {
@@ -109,7 +114,7 @@ export const accessRules = {
     errors: {
       401: 'No API key, or an invalid or expired one (session cookies are not accepted)',
       403: 'A `track` key: it may only send events',
-      429: 'Rate limit exceeded for this key; see `Retry-After` and `X-RateLimit-*`',
+      429: overBudget,
     },
   },
   metricsToken: {

@@ -37,6 +37,7 @@ describe('buildOpenApiDocument', () => {
       '403',
       '404',
       '409',
+      '429',
       'default',
     ])
     expect(operation?.responses['409']?.content?.['application/json']?.schema).toEqual({
