@@ -39,7 +39,7 @@ import { createMetricsRegistry } from './metrics/metrics-registry.js'
 import { registerWebhookMetrics } from './metrics/webhook-metrics.js'
 import { roleIn } from './organizations/organizations.js'
 import { expireEvents } from './retention/expire-events.js'
-import { type ChangeFeed, createChangeFeed } from './shared/change-feed.js'
+import { type ChangeFeed, createChangeFeed, createRedisChangeFeed } from './shared/change-feed.js'
 import { type Clock, systemClock } from './shared/time.js'
 import { createTtlCache } from './shared/ttl-cache.js'
 import { findSite } from './sites/sites.js'
@@ -113,7 +113,6 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       : { sqlite: path.join(config.dataDir, 'pathlight.db') },
   )
   const opened: { close(): Promise<void> | void }[] = [metadata]
-  const changes = createChangeFeed()
   try {
     const metrics = config.metricsToken === undefined ? undefined : createMetricsRegistry()
     const store = await openEventsStore({
@@ -137,6 +136,10 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       await redis.connect()
       opened.push({ close: () => redis.quit().then(() => undefined) })
     }
+    // With Redis, every node's caches hear of a change (a removed member, a deleted key) at once.
+    const shared = redis ? await createRedisChangeFeed(redis, `${config.redisKeyPrefix}changes`) : undefined
+    if (shared) opened.push(shared)
+    const changes: ChangeFeed = shared ?? createChangeFeed()
     const geolocator =
       options.geolocator !== undefined ? options.geolocator : config.geoip ? await openGeolocator() : null
 
@@ -155,7 +158,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       config.authThrottle,
       clock,
     )
-    const apiKeys = createApiKeys(metadata.db, { clock })
+    const apiKeys = createApiKeys(metadata.db, { clock, changes })
     const sessions = redis ? createRedisSessionStore(redis) : createMemorySessionStore()
     const quota = redis ? createRedisPageviewQuota(redis, events) : createMemoryPageviewQuota(events)
     const eventIds = redis ? createRedisEventIdRegistry(redis) : createMemoryEventIdRegistry(clock)
@@ -334,7 +337,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
 
 /**
  * Membership lookups on the ingest path, cached 30 s per (user, organization); a membership change
- * announced on `changes` drops its entry at once.
+ * announced on `changes` (by any node, with Redis) drops its entry at once, an organization's or a
+ * user's deletion every entry of theirs.
  */
 function createRoleCache(metadata: MetadataStore, clock: Clock, changes: ChangeFeed) {
   const cache = createTtlCache<string, Awaited<ReturnType<typeof roleIn>>>({
@@ -344,6 +348,9 @@ function createRoleCache(metadata: MetadataStore, clock: Clock, changes: ChangeF
   })
   changes.subscribe((change) => {
     if (change.kind === 'member') cache.delete(`${change.userId}:${change.organizationId}`)
+    else if (change.kind === 'organization')
+      cache.deleteWhere((_role, key) => key.endsWith(`:${change.organizationId}`))
+    else if (change.kind === 'user') cache.deleteWhere((_role, key) => key.startsWith(`${change.userId}:`))
   })
   return async (userId: string, organizationId: string) => {
     const key = `${userId}:${organizationId}`

@@ -5,9 +5,10 @@
  * Format: `pl_` + 43 base64url characters (256 random bits). SHA-256 (not a slow hash) is right for
  * 256-bit random secrets: there is nothing to brute-force, and verification stays cheap on the hot path.
  * Verified keys are cached for `cacheTtlMs` (default 60 s) so the ingest path never writes or reads the
- * database per request; deleting a key evicts it from this process at once and from others within the TTL.
- * Membership is not part of it: a removed member's key is refused by the role lookup, which drops the
- * membership as soon as its change is announced.
+ * database per request; deleting a key announces it on the change feed, which evicts it from this
+ * process at once and, with Redis, from every other node as soon as the message arrives (else within
+ * the TTL). Membership is not part of it: a removed member's key is refused by the role lookup, which
+ * drops the membership as soon as its change is announced.
  *
  * A key has a scope (`key-scope.ts`: `track`, `read` or `full`, the default) and an optional expiry,
  * after which it verifies as unknown. `lastUsedAt` is written at most once a minute per key and process
@@ -15,6 +16,7 @@
  */
 import crypto from 'node:crypto'
 import { z } from 'zod'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import { badRequest, conflict, notFound } from '../shared/errors.js'
 import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
@@ -83,7 +85,10 @@ export interface ApiKeys {
 }
 
 /** API keys over the metadata store, with a per-process verification cache. */
-export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtlMs?: number } = {}): ApiKeys {
+export function createApiKeys(
+  db: MetadataDb,
+  options: { clock?: Clock; cacheTtlMs?: number; changes?: ChangeFeed } = {},
+): ApiKeys {
   const clock = options.clock ?? systemClock
   const ttl = options.cacheTtlMs ?? 60_000
   // Keyed by the presented key itself (memory only), so a cache hit costs no hashing.
@@ -91,6 +96,11 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
     ttlMs: ttl,
     maxEntries: 10_000,
     clock,
+  })
+  // A deleted key, or every key of a deleted user, announced by any node.
+  options.changes?.subscribe((change) => {
+    if (change.kind === 'api_key') cache.deleteWhere((entry) => entry.value?.keyId === change.keyId)
+    else if (change.kind === 'user') cache.deleteWhere((entry) => entry.value?.userId === change.userId)
   })
   /** Latest use per key id seen by this process, and when it was last written (epoch ms). */
   const lastUse = new Map<string, { at: number; written: number }>()
@@ -196,6 +206,7 @@ export function createApiKeys(db: MetadataDb, options: { clock?: Clock; cacheTtl
         .executeTakeFirst()
       if (!row) throw notFound('API key not found')
       cache.deleteWhere((entry) => entry.hash === row.key_hash)
+      await options.changes?.announce({ kind: 'api_key', keyId: id })
     },
     async verify(key) {
       if (!key.startsWith('pl_') || key.length > 100) return null

@@ -165,7 +165,7 @@ async function commit<T>(
     })
     return written
   })
-  deps.changes.announce({ kind: 'goals', siteId: site.site_id })
+  await deps.changes.announce({ kind: 'goals', siteId: site.site_id })
   return result
 }
 

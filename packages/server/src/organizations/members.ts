@@ -106,7 +106,7 @@ export async function addMember(
       details: { userId: user.id, email: user.email, role },
     })
   })
-  changes.announce({ kind: 'member', organizationId, userId: user.id })
+  await changes.announce({ kind: 'member', organizationId, userId: user.id })
   return { userId: user.id, name: user.name, email: user.email, role, joinedAt }
 }
 
@@ -155,7 +155,7 @@ export async function changeRole(
     }
     return { userId: targetUserId, name: target.name, email: target.email, role, joinedAt: target.created_at }
   })
-  changes.announce({ kind: 'member', organizationId, userId: targetUserId })
+  await changes.announce({ kind: 'member', organizationId, userId: targetUserId })
   return member
 }
 
@@ -199,7 +199,7 @@ export async function removeMember(
       details: { userId: targetUserId, email: target.email, role: target.role, left: leaving },
     })
   })
-  changes.announce({ kind: 'member', organizationId, userId: targetUserId })
+  await changes.announce({ kind: 'member', organizationId, userId: targetUserId })
 }
 
 async function countOwners(db: Pick<MetadataDb, 'selectFrom'>, organizationId: string): Promise<number> {

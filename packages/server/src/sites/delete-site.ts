@@ -35,7 +35,7 @@ export async function deleteSite(
       details: { name: site.name, domain: site.domain },
     })
   })
-  deps.changes.announce({ kind: 'site', siteId: site.site_id })
+  await deps.changes.announce({ kind: 'site', siteId: site.site_id })
   await deps.buffer.flush()
   await deleteSiteEvents(deps.events, site.site_id)
   await deleteSiteReplays(deps.events, site.site_id)

@@ -56,6 +56,6 @@ export async function setMonthlyPageviewLimit(
       details: { changed: { monthlyPageviewLimit: limit } },
     })
   })
-  deps.changes.announce({ kind: 'site', siteId: site.site_id })
+  await deps.changes.announce({ kind: 'site', siteId: site.site_id })
   return { siteId: site.site_id, monthlyPageviewLimit: limit }
 }

@@ -43,7 +43,7 @@ export async function changePrivateLink(
       action: generate ? 'private_link.generated' : 'private_link.revoked',
     })
   })
-  deps.changes.announce({ kind: 'site', siteId: site.site_id })
+  await deps.changes.announce({ kind: 'site', siteId: site.site_id })
   return key
 }
 

@@ -226,7 +226,7 @@ export async function updateSiteConfig(
     }
     return { config, changed }
   })
-  deps.changes.announce({ kind: 'site', siteId: row.site_id })
+  await deps.changes.announce({ kind: 'site', siteId: row.site_id })
   return result
 }
 

@@ -63,6 +63,6 @@ export async function updateSite(
     )
     return { ...written, site_id: Number(written.site_id) }
   })
-  deps.changes.announce({ kind: 'site', siteId: row.site_id })
+  await deps.changes.announce({ kind: 'site', siteId: row.site_id })
   return updated
 }
