@@ -7,6 +7,7 @@ import { useState } from 'react'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { GeoCredit } from '../components/reports/geo-credit'
+import { PathText } from '../components/reports/path-text'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { describeEvent, eventTypeLabels } from '../lib/event-text'
 import { formatDateTime } from '../lib/format'
@@ -67,7 +68,7 @@ export function EventsPage({ ctx }: { ctx: ReportContext }) {
                   <th scope="col">Time</th>
                   <th scope="col">Type</th>
                   <th scope="col">What</th>
-                  <th scope="col">Paged</th>
+                  <th scope="col">Page</th>
                   <th scope="col">Country</th>
                 </tr>
               </thead>
@@ -81,7 +82,9 @@ export function EventsPage({ ctx }: { ctx: ReportContext }) {
                     </td>
                     <td>{eventTypeLabels[event.type]}</td>
                     <td className="path-cell">{describeEvent(event)}</td>
-                    <td className="path-cell">{event.pathname}</td>
+                    <td className="path-cell">
+                      <PathText path={event.pathname} />
+                    </td>
                     <td>{countryName(event.country)}</td>
                   </tr>
                 ))}

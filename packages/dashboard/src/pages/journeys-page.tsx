@@ -7,6 +7,7 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
+import { PathText } from '../components/reports/path-text'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { formatCount, formatPercent } from '../lib/report-format'
 import { useReport } from '../lib/use-report'
@@ -101,7 +102,9 @@ export function JourneysPage({ ctx, route }: { ctx: ReportContext; route: RouteO
                         <ol className="journey-path">
                           {journey.path.map((page, i) => (
                             // biome-ignore lint/suspicious/noArrayIndexKey: a page may repeat in a journey
-                            <li key={i}>{page}</li>
+                            <li key={i}>
+                              <PathText path={page} />
+                            </li>
                           ))}
                         </ol>
                       </td>

@@ -6,6 +6,7 @@ import type { WebVitalName, WebVitalRating, WebVitalsRow, WebVitalThresholds } f
 import { webVitalNames } from '@pathlight/protocol/enums'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
+import { PathText } from '../components/reports/path-text'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { VitalCard } from '../components/reports/vital-card'
 import { formatCount, formatVital } from '../lib/report-format'
@@ -108,7 +109,11 @@ function VitalsTable({
                         title={`Filter: ${filterText(filter)}`}
                         onClick={() => ctx.setView(withFilter(ctx.view, filter))}
                       >
-                        {valueLabel(by, row.value)}
+                        {by === 'pathname' && row.value ? (
+                          <PathText path={row.value} title={`Filter: ${filterText(filter)}`} />
+                        ) : (
+                          valueLabel(by, row.value)
+                        )}
                       </button>
                     </td>
                     <td className="num">{formatCount(row.events)}</td>

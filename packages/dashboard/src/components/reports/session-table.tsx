@@ -9,6 +9,7 @@ import { countryName } from '../../lib/report-labels'
 import type { ReportContext } from '../../pages/report-context'
 import { Link } from '../../router/link'
 import { GeoCredit } from './geo-credit'
+import { PathText } from './path-text'
 
 /** The table of `sessions` (with the DB-IP credit for their countries). */
 export function SessionTable({ ctx, sessions }: { ctx: ReportContext; sessions: Session[] }) {
@@ -58,8 +59,13 @@ export function SessionTable({ ctx, sessions }: { ctx: ReportContext; sessions: 
                   )}
                 </td>
                 <td className="path-cell">
-                  {s.entry_page || '–'}
-                  {s.exit_page && s.exit_page !== s.entry_page && <> → {s.exit_page}</>}
+                  {s.entry_page ? <PathText path={s.entry_page} /> : '–'}
+                  {s.exit_page && s.exit_page !== s.entry_page && (
+                    <>
+                      {' → '}
+                      <PathText path={s.exit_page} />
+                    </>
+                  )}
                 </td>
                 <td className="num">{formatCount(s.pageviews)}</td>
                 <td className="num">{formatSeconds(s.session_duration)}</td>
