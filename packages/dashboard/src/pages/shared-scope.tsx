@@ -9,7 +9,7 @@ import { createReportsApi } from '../api/reports-api'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { PageHeading } from '../components/page-heading'
-import { ReportTabLinks, reportTabs, tabOf } from '../components/reports/report-tabs'
+import { ReportTabLinks, reportTabs, SiteTabs, tabOf } from '../components/reports/report-tabs'
 import { useResource } from '../lib/use-resource'
 import { Link } from '../router/link'
 import { browserHistory } from '../router/navigation'
@@ -79,9 +79,9 @@ export function SharedScope({
               />
               <p className="site-domain">{summary.data.domain}</p>
             </div>
-            <nav aria-label="Site" className="tabs">
+            <SiteTabs active={activeTab}>
               <ReportTabLinks siteId={route.siteId} active={activeTab} />
-            </nav>
+            </SiteTabs>
             <ReportPage
               route={route}
               siteId={summary.data.siteId}

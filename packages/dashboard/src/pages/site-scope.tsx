@@ -10,7 +10,7 @@ import { AppShell } from '../components/app-shell'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { PageHeading } from '../components/page-heading'
-import { ReportTabLinks, reportTabs, tabOf } from '../components/reports/report-tabs'
+import { ReportTabLinks, reportTabs, SiteTabs, tabOf } from '../components/reports/report-tabs'
 import { prefetchOverviewOf } from '../lib/overview-prefetch'
 import { prefetchSiteStatus } from '../lib/site-status-prefetch'
 import { useResource } from '../lib/use-resource'
@@ -90,7 +90,7 @@ export function SiteScope({
         />
         <p className="site-domain">{current.domain}</p>
       </div>
-      <nav aria-label="Site" className="tabs">
+      <SiteTabs active={activeTab}>
         <ReportTabLinks siteId={id} active={activeTab} />
         {adminTabs.map((tab) => (
           <Link
@@ -101,7 +101,7 @@ export function SiteScope({
             {tab.label}
           </Link>
         ))}
-      </nav>
+      </SiteTabs>
       {children({
         site: current,
         role,

@@ -1,4 +1,5 @@
 /** The report sections of a site, as tabs whose links keep the view (range, zone, filters, key). */
+import { type ReactNode, useLayoutEffect, useRef } from 'react'
 import { withView } from '../../lib/report-view'
 import { useReportView } from '../../lib/use-report-view'
 import { Link } from '../../router/link'
@@ -40,5 +41,28 @@ export function ReportTabLinks({ siteId, active }: { siteId: string; active: str
         </Link>
       ))}
     </>
+  )
+}
+
+/**
+ * The site's tab bar. Tabs keep their width and the bar scrolls sideways when they do not fit (a phone's
+ * width); the current tab is scrolled into the bar's view, horizontally only, whenever it changes.
+ */
+export function SiteTabs({ active, children }: { active: string; children: ReactNode }) {
+  const nav = useRef<HTMLElement>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the current link changes with `active`
+  useLayoutEffect(() => {
+    const bar = nav.current
+    const link = bar?.querySelector<HTMLElement>('[aria-current="page"]')
+    if (!bar || !link) return
+    const barBox = bar.getBoundingClientRect()
+    const linkBox = link.getBoundingClientRect()
+    if (linkBox.left < barBox.left) bar.scrollLeft -= barBox.left - linkBox.left
+    else if (linkBox.right > barBox.right) bar.scrollLeft += linkBox.right - barBox.right
+  }, [active])
+  return (
+    <nav ref={nav} aria-label="Site" className="tabs">
+      {children}
+    </nav>
   )
 }
