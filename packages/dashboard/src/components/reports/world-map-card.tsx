@@ -1,6 +1,7 @@
 /**
  * The overview's world map card: visitors per country (the `countries` breakdown, up to 250 rows) on a
- * lazily loaded map; clicking a country adds a country filter, like the rows of the other cards.
+ * lazily loaded map; clicking a country adds a country filter, like the rows of the other cards. The
+ * DB-IP credit for the countries is the Locations card's, next to it: the overview shows it once.
  */
 import { lazy, Suspense, useId } from 'react'
 import type { ReportBatch } from '../../lib/report-batch'
@@ -9,7 +10,6 @@ import { withFilter } from '../../lib/report-view'
 import { useReport } from '../../lib/use-report'
 import type { ReportContext } from '../../pages/report-context'
 import { FormError } from '../form-error'
-import { GeoCredit } from './geo-credit'
 
 const WorldMap = lazy(() => import('./world-map'))
 
@@ -36,9 +36,6 @@ export function WorldMapCard({ ctx, batch }: { ctx: ReportContext; batch?: Repor
           }
         />
       </Suspense>
-      <div className="card-foot">
-        <GeoCredit />
-      </div>
     </section>
   )
 }
