@@ -17,10 +17,11 @@
  * The tests run in order and share one page; the dashboard is built first when `dist/` is stale.
  */
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   collectPageErrors,
+  DASHBOARD_VIEWPORT,
   launchChromium,
   newDashboardContext,
   openSignedInPage,
@@ -159,6 +160,38 @@ const kpisShow = (visitors: string) =>
     visitors,
   )
 
+/** The box of `locator` on the page, CSS pixels. @throws when it is not rendered */
+async function boxOf(locator: Locator) {
+  const box = await locator.boundingBox()
+  if (!box) throw new Error(`${locator} is not rendered`)
+  return box
+}
+
+/** The text of `locator` as the lines it is laid out on (a line ends where the next character is lower). */
+const linesOf = (locator: Locator) =>
+  locator.evaluate((element) => {
+    const lines: string[] = []
+    let line = ''
+    let top: number | undefined
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? ''
+      for (let i = 0; i < text.length; i++) {
+        const range = document.createRange()
+        range.setStart(node, i)
+        range.setEnd(node, i + 1)
+        const charTop = range.getBoundingClientRect().top
+        if (top !== undefined && charTop > top + 2) {
+          lines.push(line)
+          line = ''
+        }
+        top = charTop
+        line += text[i]
+      }
+    }
+    return [...lines, line]
+  })
+
 describe('reports in Chromium', () => {
   it('shows the overview with the API’s figures, the chart, breakdowns and live visitors', async () => {
     await page.goto(`/sites/${siteId}?${VIEW}`)
@@ -215,9 +248,11 @@ describe('reports in Chromium', () => {
       .getByRole('region', { name: 'Locations' })
       .getByRole('link', { name: 'IP Geolocation by DB-IP' })
       .waitFor()
-    expect(
-      await page.getByRole('link', { name: 'IP Geolocation by DB-IP' }).first().getAttribute('href'),
-    ).toBe('https://db-ip.com')
+    // One credit for the page, though the world map shows countries too.
+    await page.locator('.world-map-card svg').first().waitFor()
+    const credits = page.getByRole('link', { name: 'IP Geolocation by DB-IP' })
+    expect(await credits.count()).toBe(1)
+    expect(await credits.getAttribute('href')).toBe('https://db-ip.com')
     await page.getByTestId('live-visitors').getByText('1 visitor in the last 5 minutes').waitFor()
     await page.screenshot({ path: '/tmp/dashboard-reports-overview.png', fullPage: true })
   })
@@ -372,8 +407,9 @@ describe('reports in Chromium', () => {
         'Journeys',
         'Retention',
       ])
-      // The credit sits under both location cards: the world map and the countries list.
-      expect(await guest.getByRole('link', { name: 'IP Geolocation by DB-IP' }).count()).toBe(2)
+      // The credit appears once, under the countries list (the world map beside it goes without).
+      await guest.locator('.world-map-card svg').first().waitFor()
+      expect(await guest.getByRole('link', { name: 'IP Geolocation by DB-IP' }).count()).toBe(1)
       await guest.screenshot({ path: '/tmp/dashboard-reports-shared.png', fullPage: true })
 
       // The key travels with the tabs; goals are read-only.
@@ -397,6 +433,86 @@ describe('reports in Chromium', () => {
       expect(new URL(guest.url()).searchParams.get('next')).toBe(`/sites/${siteId}?${VIEW}`)
     } finally {
       await shared.close()
+    }
+  })
+
+  it('reads a one-day range, and its comparison, as one day', async () => {
+    await page.goto(`/sites/${siteId}?period=custom&from=2026-03-11&to=2026-03-11&tz=UTC`)
+    await kpisShow('2')
+    expect(await page.getByTestId('range').textContent()).toBe('Mar 11, 2026')
+    // Against 03-10 alone: v1 and v2.
+    const versus = page.locator('[data-kpi="visitors"] .kpi-change')
+    expect(await versus.getAttribute('title')).toBe('vs. Mar 10, 2026: 2')
+    expect(await versus.locator('.visually-hidden').textContent()).toBe(' vs. Mar 10, 2026')
+    // Today (the browser's day) against yesterday: one day each.
+    await page.goto(`/sites/${siteId}?period=today&tz=UTC`)
+    await page.locator('[data-kpi="visitors"] .kpi-change').waitFor()
+    expect(await page.getByTestId('range').textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/)
+    expect(await versus.getAttribute('title')).toMatch(/^vs\. [A-Z][a-z]{2} \d{1,2}, \d{4}: 0$/)
+  })
+
+  it('wraps paths only between their segments, and keeps every site tab reachable on a phone', async () => {
+    const path = '/docs/getting-started/installing-the-tracker-in-a-single-page-application/react-router'
+    await track('2026-03-11T12:01:00.000Z', 'v5', FIREFOX_LINUX, { pathname: path })
+    await t.services.buffer.flush()
+    await page.setViewportSize({ width: 390, height: 844 })
+    try {
+      await page.goto(`/sites/${siteId}/events?${VIEW}`)
+      const events = page.getByRole('region', { name: 'Events' })
+      await events.locator('tbody tr').first().waitFor()
+      expect(await events.locator('thead th').allTextContents()).toEqual([
+        'Time',
+        'Type',
+        'What',
+        'Page',
+        'Country',
+      ])
+      const eventCell = events.locator('tbody tr').first().locator('td').nth(3)
+      expect(await eventCell.locator('[title]').getAttribute('title')).toBe(path)
+      // On more than one line at this width, each ending after a slash, never inside a word.
+      const eventLines = await linesOf(eventCell)
+      expect(eventLines.join('')).toBe(path)
+      expect(eventLines.length).toBeGreaterThan(1)
+      for (const line of eventLines.slice(0, -1)) expect(line).toMatch(/\/$/)
+
+      await page.goto(`/sites/${siteId}/sessions?${VIEW}`)
+      const sessions = page.getByRole('region', { name: /^Sessions/ })
+      await sessions.getByRole('heading', { name: 'Sessions (5)' }).waitFor()
+      const sessionCell = sessions.locator('tbody tr').first().locator('td').nth(1)
+      expect(await sessionCell.locator('[title]').getAttribute('title')).toBe(path)
+      const sessionLines = await linesOf(sessionCell)
+      expect(sessionLines.join('')).toBe(path)
+      expect(sessionLines.length).toBeGreaterThan(1)
+      for (const line of sessionLines.slice(0, -1)) expect(line).toMatch(/\/$/)
+      await page.screenshot({ path: '/tmp/dashboard-reports-390-sessions.png', fullPage: true })
+
+      // The tab bar stays inside the window; each tab, one line high, scrolls fully into the bar's view.
+      const bar = page.getByRole('navigation', { name: 'Site' })
+      const barBox = await boxOf(bar)
+      expect(barBox.x).toBeGreaterThanOrEqual(0)
+      expect(barBox.x + barBox.width).toBeLessThanOrEqual(390)
+      const tabs = bar.getByRole('link')
+      expect(await tabs.count()).toBe(11)
+      const heights = new Set<number>()
+      for (const tab of await tabs.all()) {
+        await tab.scrollIntoViewIfNeeded()
+        const box = await boxOf(tab)
+        expect(box.x, await tab.textContent()).toBeGreaterThanOrEqual(barBox.x - 1)
+        expect(box.x + box.width, await tab.textContent()).toBeLessThanOrEqual(barBox.x + barBox.width + 1)
+        heights.add(Math.round(box.height))
+      }
+      expect(heights.size).toBe(1)
+      // Opened on a tab at the far end, the bar shows that tab without scrolling.
+      await page.goto(`/sites/${siteId}/alerts`)
+      const alerts = bar.getByRole('link', { name: 'Alerts' })
+      await page.getByRole('heading', { name: 'Add an alert rule' }).waitFor()
+      expect(await alerts.getAttribute('aria-current')).toBe('page')
+      const alertsBox = await boxOf(alerts)
+      expect(alertsBox.x).toBeGreaterThanOrEqual(barBox.x - 1)
+      expect(alertsBox.x + alertsBox.width).toBeLessThanOrEqual(barBox.x + barBox.width + 1)
+      await page.screenshot({ path: '/tmp/dashboard-reports-390-alerts.png' })
+    } finally {
+      await page.setViewportSize(DASHBOARD_VIEWPORT)
     }
   })
 

@@ -57,3 +57,8 @@ export function formatDay(
     Date.parse(`${day}T12:00:00Z`),
   )
 }
+
+/** A range of days as text: one day alone ('10 Mar 2026') when it starts and ends on the same day. */
+export function formatDayRange(from: string, to: string): string {
+  return from === to ? formatDay(from) : `${formatDay(from)} – ${formatDay(to)}`
+}

@@ -3,7 +3,7 @@
  * The change is green when it is an improvement (a lower bounce rate is one).
  */
 import type { Stats, Totals } from '@pathlight/protocol'
-import { formatDay } from '../../lib/dates'
+import { formatDayRange } from '../../lib/dates'
 import {
   formatChange,
   formatCount,
@@ -39,7 +39,7 @@ export function KpiCards({
   stale: boolean
 }) {
   const versus = previousRange
-    ? `vs. ${formatDay(previousRange.startDate)} – ${formatDay(previousRange.endDate)}`
+    ? `vs. ${formatDayRange(previousRange.startDate, previousRange.endDate)}`
     : 'vs. the previous period'
   return (
     <ul className="kpis" aria-label="Key figures" aria-busy={stale}>

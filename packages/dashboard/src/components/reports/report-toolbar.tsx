@@ -3,7 +3,7 @@
  * active filters as removable chips. Every change goes into the URL (`ReportContext.setView`).
  */
 import { type FormEvent, type ReactNode, useState } from 'react'
-import { formatDay } from '../../lib/dates'
+import { formatDayRange } from '../../lib/dates'
 import { type Period, periodLabels, periods, zoneOf } from '../../lib/report-view'
 import type { ReportContext } from '../../pages/report-context'
 import { FilterChips } from './filter-chips'
@@ -54,9 +54,7 @@ export function ReportToolbar({ ctx, aside }: { ctx: ReportContext; aside?: Reac
       <div className="toolbar-row toolbar-facts">
         {aside}
         <p className="range-text" data-testid="range">
-          {query.start_date === query.end_date
-            ? formatDay(query.start_date)
-            : `${formatDay(query.start_date)} – ${formatDay(query.end_date)}`}
+          {formatDayRange(query.start_date, query.end_date)}
         </p>
       </div>
       <FilterChips ctx={ctx} />
