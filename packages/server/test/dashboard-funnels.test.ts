@@ -153,11 +153,20 @@ describe('the Funnels page in Chromium', () => {
       .getByRole('heading', { name: 'Sessions with Entry page /pricing that reached step 1 but not step 2' })
       .waitFor()
     await expect.poll(() => sessionRows().count()).toBe(1)
+    // Before saving, only saving a new funnel is offered.
+    expect(await page.getByRole('button', { name: 'Update funnel' }).count()).toBe(0)
     await page.getByLabel('Funnel name').fill('Signup funnel')
     await page.getByRole('button', { name: 'Save funnel' }).click()
     await page.getByRole('button', { name: 'Signup funnel', exact: true }).waitFor()
+    // Saved, the funnel is the open one: the builder updates it, and saving anew is not offered.
+    await page.getByRole('button', { name: 'Update funnel' }).waitFor()
+    await expect.poll(() => page.getByRole('button', { name: 'Save funnel' }).count()).toBe(0)
+    expect(await page.getByLabel('Funnel name').count()).toBe(0)
     await page.reload()
     await page.getByRole('button', { name: 'Signup funnel', exact: true }).waitFor()
+    // After a reload no saved funnel is open: saving a new one is offered again, updating is not.
+    await page.getByRole('button', { name: 'Save funnel' }).waitFor()
+    expect(await page.getByRole('button', { name: 'Update funnel' }).count()).toBe(0)
   })
 
   it("renames the saved funnel and updates its steps, showing the server's messages at the fields", async () => {

@@ -98,7 +98,9 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
         <SavedFunnels
           ctx={ctx}
           saved={saved}
-          steps={steps}
+          // One way to save at a time: with a saved funnel open, the builder's "Update funnel" writes
+          // over it, so "Save funnel" (a new one) is offered only while none is open.
+          steps={open ? undefined : steps}
           onOpen={(funnel) => {
             setOpenId(funnel.funnelId)
             update.clear()

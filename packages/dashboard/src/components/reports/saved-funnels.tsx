@@ -20,6 +20,7 @@ export function SavedFunnels({
 }: {
   ctx: ReportContext
   saved: Report<Funnel[]>
+  /** The steps to offer saving as a new funnel; without them there is no "Save funnel" form. */
   steps?: FunnelStep[]
   onOpen(funnel: Funnel): void
   onSaved(funnel: Funnel): void
