@@ -139,6 +139,19 @@ describe('the Retention page in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('tz')).toBe('Europe/Berlin')
   })
 
+  it('leaves out the weeks of the range before the first visitor', async () => {
+    // Two weeks earlier: 03-02 and 03-09 have no visitors, and are not rows of zeros.
+    await page.goto(`/sites/${siteId}/retention?${VIEW.replace('from=2026-03-16', 'from=2026-03-02')}`)
+    await page.getByRole('table', { name: /Retention by week/ }).waitFor()
+    expect(await rowTexts()).toEqual([
+      ['All cohorts', '5', '100%', '50%', '50%'],
+      ['Week of Mar 16, 2026', '2', '100% / 2 visitors', '50% / 1 visitor', '50% / 1 visitor'],
+      ['Week of Mar 23, 2026', '2', '100% / 2 visitors', '50% / 1 visitor', ''],
+      ['Week of Mar 30, 2026', '1', '100% / 1 visitor', '', ''],
+    ])
+    await page.screenshot({ path: '/tmp/dashboard-retention-leading.png', fullPage: true })
+  })
+
   it('says so when the site has no visitors in the range', async () => {
     await page.goto(`/sites/${emptySiteId}/retention?${VIEW}`)
     await page.getByText('No visitors in this period.').waitFor()

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { averageShares, defaultRetentionPeriod, retentionPeriodsFor, shareOf } from './retention-table'
+import {
+  averageShares,
+  defaultRetentionPeriod,
+  fromFirstVisitors,
+  retentionPeriodsFor,
+  shareOf,
+} from './retention-table'
 
 describe('retention table', () => {
   it('offers at most 256 periods, and picks a period by the range', () => {
@@ -29,5 +35,17 @@ describe('retention table', () => {
     expect(averageShares([])).toEqual([])
     expect(shareOf(1, 3)).toBeCloseTo(1 / 3)
     expect(shareOf(0, 0)).toBeNull()
+  })
+
+  it('leaves out the cohorts before the first one with visitors, not the empty ones after it', () => {
+    const cohorts = [
+      { cohort: '2026-03-02', visitors: 0, retained: [0, 0, 0, 0] },
+      { cohort: '2026-03-09', visitors: 0, retained: [0, 0, 0] },
+      { cohort: '2026-03-16', visitors: 2, retained: [2, 0] },
+      { cohort: '2026-03-23', visitors: 0, retained: [0] },
+    ]
+    expect(fromFirstVisitors(cohorts)).toEqual(cohorts.slice(2))
+    expect(fromFirstVisitors(cohorts.slice(0, 2))).toEqual([])
+    expect(fromFirstVisitors([])).toEqual([])
   })
 })

@@ -57,3 +57,13 @@ export function averageShares(cohorts: readonly RetentionCohort[]): (number | nu
     return shareOf(retained, visitors)
   })
 }
+
+/**
+ * `cohorts` from the first one with visitors on: the periods of the range before the site's first
+ * visitor (before it existed, or before its snippet was installed) are left out rather than shown as
+ * rows of zeros. An empty cohort after the first one stays: a quiet week is part of the site's life.
+ */
+export function fromFirstVisitors(cohorts: readonly RetentionCohort[]): RetentionCohort[] {
+  const first = cohorts.findIndex((cohort) => cohort.visitors > 0)
+  return first < 0 ? [] : cohorts.slice(first)
+}

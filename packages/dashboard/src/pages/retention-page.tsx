@@ -1,7 +1,8 @@
 /**
  * Retention cohorts of the range: visitors grouped by the day, week or month of their first visit in
  * the range (the URL's `cohort`), and for each cohort the share and number of its visitors active in
- * each later period, as a triangle. A real table: every cell states its percentage and count, and
+ * each later period, as a triangle, from the first cohort with visitors (the periods before the site's
+ * first visitor would be rows of zeros). A real table: every cell states its percentage and count, and
  * the background's depth repeats the percentage (colour never carries the figure alone).
  */
 import type { RetentionCohort, RetentionPeriod } from '@pathlight/protocol'
@@ -15,6 +16,7 @@ import { formatCount, formatPercent } from '../lib/report-format'
 import {
   averageShares,
   defaultRetentionPeriod,
+  fromFirstVisitors,
   retentionPeriodLabels,
   retentionPeriodsFor,
   shareOf,
@@ -32,8 +34,8 @@ export function RetentionPage({ ctx, route }: { ctx: ReportContext; route: Route
   const report = useReport(`retention:${period}:${ctx.queryKey}`, () =>
     ctx.reports.retention(ctx.query, period),
   )
-  const cohorts = report.data?.data
-  const empty = cohorts?.every((c) => c.visitors === 0)
+  const cohorts = report.data && fromFirstVisitors(report.data.data)
+  const empty = cohorts?.length === 0
   const choose = (cohort: string) =>
     navigate(ctx.link({ name: 'retention', siteId: String(ctx.siteId), cohort: cohort as RetentionPeriod }), {
       replace: true,
