@@ -75,7 +75,7 @@ function ImportForm({ siteId }: { siteId: number }) {
 
   return (
     <form
-      className="stack"
+      className="stack transfer-import"
       aria-label="Import events"
       onSubmit={(event) => {
         event.preventDefault()
