@@ -12,6 +12,8 @@ export interface ControlProps {
 
 export interface FieldProps {
   label: string
+  /** Keep the label for assistive technology only (a heading just above already says it). */
+  labelHidden?: boolean
   hint?: ReactNode
   /** The server's messages for this field. */
   errors?: string[]
@@ -19,14 +21,16 @@ export interface FieldProps {
 }
 
 /** Render `children(control)` under its label, followed by its errors and hint. */
-export function Field({ label, hint, errors, children }: FieldProps) {
+export function Field({ label, labelHidden, hint, errors, children }: FieldProps) {
   const id = useId()
   const hintId = hint ? `${id}-hint` : undefined
   const errorId = errors && errors.length > 0 ? `${id}-error` : undefined
   const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined
   return (
     <div className={errorId ? 'field field-invalid' : 'field'}>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id} className={labelHidden ? 'visually-hidden' : undefined}>
+        {label}
+      </label>
       {children({ id, 'aria-describedby': describedBy, 'aria-invalid': errorId ? true : undefined })}
       {errorId && <FieldErrors id={errorId} errors={errors ?? []} />}
       {hint && (

@@ -42,7 +42,7 @@ export function OrganizationNameForm({
       }}
     >
       <h2 id="organization-name-title">Organization name</h2>
-      <Field label="Organization name" errors={action.error?.field('name')}>
+      <Field label="Organization name" labelHidden errors={action.error?.field('name')}>
         {(control) => (
           <input
             {...control}
