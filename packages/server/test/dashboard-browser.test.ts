@@ -134,6 +134,18 @@ describe('dashboard in Chromium', () => {
     await page.screenshot({ path: '/tmp/dashboard-receiving.png', fullPage: true })
   })
 
+  it('starts a new site’s chart on the day it was added, not with a month of zeros', async () => {
+    await page.goto(`/sites/${siteId}?period=30d`)
+    await page.locator('.chart-point circle').first().waitFor()
+    // The site was added today: one day in the chart, with its one visitor.
+    expect(await page.locator('.chart-table tbody td:last-child').allTextContents()).toEqual(['1'])
+    expect(await page.locator('.chart-point circle').count()).toBe(1)
+    expect(await page.getByTestId('chart-since').textContent()).toMatch(
+      /^From [A-Z][a-z]{2} \d{1,2}, \d{4}, when the site was added\.$/,
+    )
+    await page.screenshot({ path: '/tmp/dashboard-new-site-chart.png', fullPage: true })
+  })
+
   it('keeps a configuration change across a reload and shows the server’s message for a bad IP', async () => {
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Settings' }).click()
     const errors = page.getByRole('checkbox', { name: 'JavaScript errors' })
@@ -211,6 +223,12 @@ describe('dashboard in Chromium', () => {
 
   it('imports an NDJSON file with progress and a summary, and downloads the export', async () => {
     const section = page.getByRole('region', { name: 'Import and export' })
+    // The import form stands apart from the export's Download button above it.
+    const downloadBox = await section.getByRole('link', { name: 'Download events (NDJSON)' }).boundingBox()
+    const importBox = await section.getByRole('heading', { name: 'Import', exact: true }).boundingBox()
+    expect(
+      downloadBox && importBox && importBox.y - (downloadBox.y + downloadBox.height),
+    ).toBeGreaterThanOrEqual(24)
     const lines = [
       { timestamp: '2026-01-05T10:00:00Z', pathname: '/imported', user_id: 'visitor-1' },
       { timestamp: '2026-01-05T10:01:00Z', pathname: '/imported/two', user_id: 'visitor-1' },
@@ -244,6 +262,20 @@ describe('dashboard in Chromium', () => {
       '/imported',
       '/imported/two',
     ])
+  })
+
+  it('names the organization once on its page, its field still labelled', async () => {
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Sites' }).click()
+    const form = page.getByRole('form', { name: 'Organization name' })
+    await form.waitFor()
+    expect(await form.getByLabel('Organization name').inputValue()).toBe('Acme')
+    // The heading says it; the field's label is there for screen readers only.
+    const shown = await form
+      .getByText('Organization name', { exact: true })
+      .evaluateAll((texts) =>
+        texts.filter((text) => text.getBoundingClientRect().width > 1 && text.checkVisibility()),
+      )
+    expect(shown).toHaveLength(1)
   })
 
   it('adds a member by email and shows the last-owner rule', async () => {

@@ -6,7 +6,7 @@
  * the chart's series with the one figure it shows; changing a card's tab, showing all rows or changing
  * the chart's figure or bucket loads that alone with the GET routes.
  */
-import type { LiveVisitors as Live } from '@pathlight/protocol'
+import type { LiveVisitors as Live, SeriesBucket } from '@pathlight/protocol'
 import { useMemo } from 'react'
 
 import { FormError } from '../components/form-error'
@@ -17,8 +17,10 @@ import { KpiCards } from '../components/reports/kpi-cards'
 import { LiveVisitors } from '../components/reports/live-visitors'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { Segmented } from '../components/reports/segmented'
-import { TimeSeriesChart } from '../components/reports/time-series-chart'
+import { type ChartPoint, TimeSeriesChart } from '../components/reports/time-series-chart'
 import { WorldMapCard } from '../components/reports/world-map-card'
+import { fromSiteStart } from '../lib/chart-start'
+import { dayIn, formatDay } from '../lib/dates'
 import { overviewParts } from '../lib/overview-parts'
 import { takeOverview } from '../lib/overview-prefetch'
 import { createReportBatch } from '../lib/report-batch'
@@ -34,8 +36,11 @@ const metricLabels: Record<ChartMetric, string> = {
 }
 const bucketLabels = { hour: 'Hours', day: 'Days', week: 'Weeks', month: 'Months' } as const
 
-/** The overview of the site in `ctx`. */
-export function OverviewPage({ ctx }: { ctx: ReportContext }) {
+/**
+ * The overview of the site in `ctx`; with `createdAt` (members see it, shared views do not), the chart
+ * of a site added within the range starts on its first bucket (see `fromSiteStart`).
+ */
+export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt?: string }) {
   const { view, setView } = ctx
   const bucket = bucketOf(view, ctx.days)
   const metric = view.metric ?? 'visitors'
@@ -97,10 +102,12 @@ export function OverviewPage({ ctx }: { ctx: ReportContext }) {
           </div>
         </div>
         {series && shown && (
-          <TimeSeriesChart
-            points={series.data.map((p) => ({ time: p.time, value: p[shown] ?? 0 }))}
+          <SiteChart
+            all={series.data.map((p) => ({ time: p.time, value: p[shown] ?? 0 }))}
+            createdAt={createdAt}
+            lastDay={ctx.query.end_date}
+            zone={zoneOf(view)}
             bucket={series.meta.bucket}
-            timeZone={zoneOf(view)}
             days={ctx.days}
             label={metricLabels[shown]}
           />
@@ -115,5 +122,39 @@ export function OverviewPage({ ctx }: { ctx: ReportContext }) {
         <EventsCard ctx={ctx} batch={batch} />
       </div>
     </div>
+  )
+}
+
+/**
+ * The chart of `all` the range's points; with `createdAt` in the range, from the site's creation on
+ * (`fromSiteStart`), saying so under the chart, since the chart is then shorter than the range.
+ */
+function SiteChart({
+  all,
+  createdAt,
+  lastDay,
+  zone,
+  bucket,
+  days,
+  label,
+}: {
+  all: ChartPoint[]
+  createdAt: string | undefined
+  lastDay: string
+  zone: string
+  bucket: SeriesBucket
+  days: number
+  label: string
+}) {
+  const points = createdAt ? fromSiteStart(all, Date.parse(createdAt), lastDay, zone) : all
+  return (
+    <>
+      <TimeSeriesChart points={points} bucket={bucket} timeZone={zone} days={days} label={label} />
+      {createdAt && points.length < all.length && (
+        <p className="muted small" data-testid="chart-since">
+          From {formatDay(dayIn(Date.parse(createdAt), zone))}, when the site was added.
+        </p>
+      )}
+    </>
   )
 }

@@ -17,7 +17,7 @@ import type { ReportContext } from './report-context'
 export function SiteHomePage({ site, ctx }: { site: Site; ctx: ReportContext }) {
   const status = useResource(`has-events:${site.siteId}`, () => takeSiteStatus(site.siteId))
   const [showReports, setShowReports] = useState(false)
-  if (showReports || status.data?.hasEvents) return <OverviewPage ctx={ctx} />
+  if (showReports || status.data?.hasEvents) return <OverviewPage ctx={ctx} createdAt={site.createdAt} />
   if (!status.data) return status.error ? <FormError error={status.error} /> : <Loading />
   return <InstallPage site={site} onShowReports={() => setShowReports(true)} />
 }
