@@ -1,6 +1,7 @@
 /**
- * The 429 of the per-API-key rate limits (`POST /api/track`, `/api/v1`), for `errorResponseBuilder`
- * of `@fastify/rate-limit`: an `AppError` the error handler answers like any other, e.g.
+ * The 429 of the per-API-key rate limits (`POST /api/track`, and the key budget of the other API routes,
+ * `key-budget.ts`), for `errorResponseBuilder` of `@fastify/rate-limit`: an `AppError` the error
+ * handler answers like any other, e.g.
  * `Rate limit exceeded: at most 500 requests per 10 minutes per API key`. The plugin sets
  * `Retry-After` and `X-RateLimit-*` itself.
  */
