@@ -62,7 +62,8 @@ export async function runDemo(
     baseUrl: config.baseUrl,
     trackKeyLimit: config.trackKeyLimit,
     v1Limit: config.v1Limit,
-    trustProxy: false,
+    // The replay names each logged visitor's address as a proxy on loopback would (X-Forwarded-For).
+    trustProxy: '127.0.0.1',
   })
   try {
     const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' })

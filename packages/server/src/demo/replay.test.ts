@@ -31,7 +31,8 @@ beforeAll(async () => {
         res.end(JSON.stringify(json))
       }
       if (req.url !== '/api/track' || req.method !== 'POST') return reply(404, { error: 'Not Found' })
-      if (/bot/i.test(String(body.user_agent))) return reply(403, { success: false, error: 'Bot detected' })
+      if (/bot/i.test(String(req.headers['user-agent'])))
+        return reply(403, { success: false, error: 'Bot detected' })
       if (body.pathname === '/excluded')
         return reply(200, { success: true, tracked: false, reason: 'excluded_ip' })
       if (body.pathname === '/broken') return reply(400, { success: false, error: 'Invalid payload' })
@@ -86,6 +87,7 @@ describe('replayAccessLog', () => {
     expect(first?.headers['content-type']).toBe('application/json')
     expect(first?.headers.origin).toBe('https://semicomplete.com')
     expect(first?.headers['user-agent']).toBe('Mozilla/5.0 Firefox/27.0')
+    expect(first?.headers['x-forwarded-for']).toBe('203.0.113.9')
     expect(first?.headers.authorization).toBeUndefined()
     expect(first?.body).toEqual({
       site_id: '7',
@@ -94,10 +96,8 @@ describe('replayAccessLog', () => {
       pathname: '/a',
       querystring: 'x=1',
       referrer: 'http://ref.example/',
-      user_agent: 'Mozilla/5.0 Firefox/27.0',
-      ip_address: '203.0.113.9',
     })
-    expect(received[2]?.body.user_agent).toBe('')
+    expect(received[2]?.headers['user-agent'] ?? '').toBe('')
   })
 
   it('counts outcomes by status and error without throwing', async () => {
@@ -148,7 +148,9 @@ describe('replayAccessLog', () => {
     expect(result.accepted + (result.rejected['403 Bot detected'] ?? 0)).toBe(pages.length)
     expect(Object.keys(result.rejected)).toEqual(['403 Bot detected'])
     const key = (p: string, q: unknown, ip: unknown): string => `${p}?${String(q)} ${String(ip)}`
-    const sentKeys = received.map((r) => key(String(r.body.pathname), r.body.querystring, r.body.ip_address))
+    const sentKeys = received.map((r) =>
+      key(String(r.body.pathname), r.body.querystring, r.headers['x-forwarded-for']),
+    )
     const expected = pages.map((p) => key(p.path, p.querystring, p.ip))
     expect(sentKeys.sort()).toEqual(expected.sort())
   })

@@ -36,9 +36,11 @@ const REQUEST_TIMEOUT_MS = 30_000
 /**
  * Replays the page requests of an access log against a running Pathlight server as if a tracking
  * script on `https://{domain}` had fired them: one keyless `POST {baseUrl}/api/track` per page request,
- * headers `Content-Type: application/json`, `Origin: https://{domain}` and the logged user agent as
- * `User-Agent` (when not empty), body
- * `{site_id, type:'pageview', hostname, pathname, querystring, referrer, user_agent, ip_address}`.
+ * headers `Content-Type: application/json`, `Origin: https://{domain}`, the logged user agent as
+ * `User-Agent` (empty when the log has none) and the logged address as `X-Forwarded-For` (as a reverse proxy in
+ * front of the server names the visitor: the server must trust the loopback proxy, `TRUST_PROXY`; a
+ * keyless request's body cannot name its address), body
+ * `{site_id, type:'pageview', hostname, pathname, querystring, referrer}`.
  *
  * Requests start in the lines' original order; `concurrency` workers pull the next line from a shared
  * index, over Node's global fetch (undici, which keeps connections alive by default). Each request
@@ -84,8 +86,10 @@ async function sendPageview(
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     Origin: `https://${domain}`,
+    'X-Forwarded-For': line.ip,
+    // Always set: fetch would otherwise send its own ('node') where the log had none.
+    'User-Agent': line.userAgent,
   }
-  if (line.userAgent !== '') headers['User-Agent'] = line.userAgent
   const body = JSON.stringify({
     site_id: String(siteId),
     type: 'pageview',
@@ -93,8 +97,6 @@ async function sendPageview(
     pathname: line.path,
     querystring: line.querystring,
     referrer: line.referrer,
-    user_agent: line.userAgent,
-    ip_address: line.ip,
   })
   let status: number
   let statusText: string
