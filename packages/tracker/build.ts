@@ -87,7 +87,7 @@ async function bundle(entry: string, define: Record<string, string> = {}, banner
 }
 
 /**
- * Build the three files (about 300 ms). @throws the esbuild error when a source does not compile
+ * Build the three files. @throws the esbuild error when a source does not compile
  */
 export async function buildTracker(): Promise<TrackerBuild> {
   const [vitals, replay] = await Promise.all([

@@ -1,5 +1,5 @@
 /**
- * `POST /api/sites/{siteId}/reports`: several reports of a site in one request (issue 16, item 2), e.g.
+ * `POST /api/sites/{siteId}/reports`: several reports of a site in one request, e.g.
  * every panel of the dashboard's overview. The common query parameters (start_date, end_date, time_zone,
  * filters) are the request's query string, as on the GET report routes, and shared by every part; each
  * part names a report and its own options (`params`), which are what the GET route takes in its query

@@ -131,7 +131,8 @@ export const MAX_PATH_PARAM_LENGTH = 256 * 12
 
 /**
  * Routes that browsers and probes call at the rate of page views: at the default level their
- * requests are not logged (two JSON lines each would cost a quarter of the tracking throughput).
+ * requests are not logged (two JSON lines each would cost much of the tracking throughput; bench/README.md
+ * "ingest").
  */
 export const QUIET_ROUTES: ReadonlySet<string> = new Set([
   '/api/track',

@@ -101,7 +101,7 @@ export interface ServiceOptions {
   listeners?: IngestListeners
   /** Start the background workers (webhook delivery, alerts, retention); tests that drive them by hand pass false. */
   workers?: boolean
-  /** Reuse an open geolocator (tests share one: the DB-IP files take ~190 MB). */
+  /** Reuse an open geolocator (tests share one: the DB-IP files are large to hold in memory). */
   geolocator?: Geolocator | null
 }
 

@@ -1,5 +1,5 @@
 /**
- * The fuzzed surface (issue 18, item 6): every operation of the OpenAPI document, called with every
+ * The fuzzed surface: every operation of the OpenAPI document, called with every
  * kind of credential (`credentials`), on SQLite + chDB and on PostgreSQL + chDB, with hostile parameters
  * and bodies drawn by fast-check (`testing/hostile-values.ts`, `testing/openapi-requests.ts`): one bad
  * field at a time in an otherwise valid request (so that validation past the first field is reached),

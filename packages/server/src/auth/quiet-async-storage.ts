@@ -1,8 +1,8 @@
 /**
  * Keeps Better Auth's AsyncLocalStorage off the tracking path. On Node 20 an AsyncLocalStorage that
  * has run once turns on promise hooks for the whole process, and they stay on: every `await` of every
- * request then pays for context propagation (measured: about a fifth of a promise-heavy route's
- * throughput). Better Auth runs each of its API calls inside three storages (request state, endpoint
+ * request then pays for context propagation (a measurable share of a promise-heavy route's throughput:
+ * bench/README.md "ingest"). Better Auth runs each of its API calls inside three storages (request state, endpoint
  * context, adapter transaction), so after the first sign-in every `POST /api/track` would pay.
  *
  * `QuietAsyncLocalStorage` is an AsyncLocalStorage that disables itself whenever none of its `run`s

@@ -72,7 +72,8 @@ export const seriesQuery = analyticsQuery.extend({
   metrics: doc(
     z.string(),
     `Comma-separated counts each point carries: ${seriesMetrics.join(', ')} (default all three). ` +
-      'Fewer counts answer faster: over a year in weeks, pageviews alone took a sixth of the CPU time of all three',
+      'Fewer counts answer faster: pageviews are summed, while visitors and sessions are each a set of ' +
+      'hashes to build or merge',
   ).optional(),
 })
 
@@ -82,7 +83,7 @@ export const breakdownQuery = analyticsQuery.extend({
     z.string(),
     `Comma-separated counts the rows carry: ${breakdownMetrics.join(', ')} (default all three). ` +
       'The one the breakdown ranks by (pageviews for pages, visitors for the others) is always among them. ' +
-      'Fewer counts answer faster: over a year, pages with pageviews alone take about a seventh of the time',
+      'Fewer counts answer faster: each distinct count left out is a set of hashes not built or merged',
   ).optional(),
 })
 
@@ -91,8 +92,8 @@ export const eventNamesQuery = analyticsQuery.extend({
   metrics: doc(
     z.string(),
     `Comma-separated counts the rows carry: ${eventNameMetrics.join(', ')} (default all three). ` +
-      'events, which ranks the names, is always among them. Fewer counts answer faster: over a year of ' +
-      'the busiest benchmark site, events alone took a sixth of the CPU time of all three',
+      'events, which ranks the names, is always among them. Fewer counts answer faster: each distinct ' +
+      'count left out is a set of hashes not built or merged',
   ).optional(),
 })
 

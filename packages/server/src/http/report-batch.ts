@@ -1,5 +1,5 @@
 /**
- * `POST /api/sites/{siteId}/reports` (issue 16, item 2): several reports of one site in one request.
+ * `POST /api/sites/{siteId}/reports`: several reports of one site in one request.
  * The query string carries the common parameters (start_date, end_date, time_zone, filters; `page` and
  * `limit` there are defaults for every part); the body lists the parts (`reportBatchBody` of the
  * protocol), each with its own parameters, which are laid over the query string and parsed exactly as
@@ -10,8 +10,8 @@
  * `Invalid reports[3].params.limit: limit must be an integer from 1 to 1000` with
  * `details.fieldErrors['reports[3].params.limit']` (a bad common parameter keeps its own name).
  * The parts then run concurrently (and the answer waits for all of them, failed or not): on chDB over
- * the store's pool of sessions (`chdb-store.ts`; two report queries at once took 1.3-1.45x one alone on
- * 2 CPUs, `bench/query/parallel.ts`), on a ClickHouse server (`CLICKHOUSE_URL`) side by side. The
+ * the store's pool of sessions (`chdb-store.ts`; two at once take less than two in a row, see
+ * bench/README.md "query: chDB parallelism"), on a ClickHouse server (`CLICKHOUSE_URL`) side by side. The
  * answer comes once all are done.
  */
 import { type ReportPart, reportBatchBody } from '@pathlight/protocol'

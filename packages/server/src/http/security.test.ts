@@ -1,5 +1,5 @@
 /**
- * Accounts that resist attack (issue 18), through the HTTP routes on SQLite + chDB and on PostgreSQL +
+ * Accounts that resist attack, through the HTTP routes on SQLite + chDB and on PostgreSQL +
  * chDB + Redis: sign-in throttling, the origin check of cookie requests, the Secure cookie, HSTS and the
  * reference page's headers, scoped and expiring API keys, and the user's own sessions and password.
  */

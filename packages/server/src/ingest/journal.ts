@@ -3,9 +3,10 @@
  * (`DATA_DIR/journal/NNNNNNNNNN.jsonl`, one row per line as the events store's insert takes it: a
  * JSONCompactEachRow line of `encodeEventRow`), in numbered segments.
  *
- * Why: an acknowledged event must survive `kill -9`, and a chDB insert costs 4-6 ms whatever its size
- * (43 columns), which caps a commit-per-request design at concurrency / 5 ms. A journal append is one
- * write(2) (~0.1 ms); rows reach the events store in large batches behind it, and a segment is deleted
+ * Why: an acknowledged event must survive `kill -9`, and a chDB insert costs milliseconds whatever its
+ * size (43 columns), which caps a commit-per-request design at concurrency / the insert's time. A
+ * journal append is one write(2), far cheaper (bench/README.md "ingest"); rows reach the events store in
+ * large batches behind it, and a segment is deleted
  * only once every row in it is committed there. Data written with write(2) sits in the kernel's page
  * cache and survives the death of the process; with `fsync` it also survives power loss (chDB itself
  * does not fsync its parts by default, so the default matches the events store's own guarantee).

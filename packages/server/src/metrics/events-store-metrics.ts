@@ -6,9 +6,9 @@
 import { Histogram, type Registry } from 'prom-client'
 import type { EventsStoreTimings } from '../storage/events/timed-events-store.js'
 
-/** Inserts take ~5 ms on chDB and grow with the batch; up to 10 s covers a stalled store. */
+/** Inserts take milliseconds on chDB and grow with the batch; up to 10 s covers a stalled store. */
 const INSERT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-/** Reports run from ~1 ms to seconds on large sites. */
+/** Reports run from a millisecond to seconds on large sites. */
 const QUERY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
 /**

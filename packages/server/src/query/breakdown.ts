@@ -10,9 +10,8 @@
  * Sorted by pageviews (pages) or visitors (the others), descending, then value ascending; paginated
  * by `page`/`limit`. Rows carry the counts asked for (`metrics`; all three by default) and always the
  * one they are sorted by: the overview's cards show one count each, and every distinct count left out
- * is a set of hashes not built or merged (a year's top pages by pageviews alone: 213 -> 27 ms at 10 M
- * events). Pipeline: plan (`ReportScope` + name) -> `compileBreakdown` -> `runReport` ->
- * `toBreakdown`.
+ * is a set of hashes not built or merged (bench/README.md "Every rolled report after `metrics`").
+ * Pipeline: plan (`ReportScope` + name) -> `compileBreakdown` -> `runReport` -> `toBreakdown`.
  */
 import { type BreakdownMetric, type BreakdownRow, breakdownMetrics } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
@@ -211,8 +210,8 @@ function compileRolledBreakdown(
  * ranked by their exact pageview sums. With pageviews alone no state is merged. With visitors or
  * sessions, one scan ranks the paths and counts them (a scalar subquery: the page's paths and the
  * number of paths), and only the page's paths' states are read and merged: merging states is the cost
- * (10 M events, a year's 50 rows: 157 ms p50 with the page picked by an `IN` subquery in each part,
- * 122 with the scalar; over 30 days 106 against 56).
+ * (the scalar measured faster than an `IN` subquery in each part: bench/README.md "Pages by day and
+ * month").
  */
 function rolledPagesBreakdownSql(condition: string | null, counts: BreakdownCounts, page: string): string {
   const rows = (extra: string | null) =>

@@ -19,8 +19,9 @@ import { sessionsSubquery } from './sessions-subquery.js'
 
 /**
  * One row: `total_sessions` and `conversions`, an array in the order of `goals`. Without filters a
- * single pass counts distinct session keys overall and per goal (2-3x faster than grouping by
- * session); with filters, sessions are grouped to apply them (`sessionsSubquery`).
+ * single pass counts distinct session keys overall and per goal (faster than grouping by session:
+ * bench/README.md "query: the analytics read side"); with filters, sessions are grouped to apply them
+ * (`sessionsSubquery`).
  */
 export function compileGoalConversions(scope: ReportScope, goals: readonly Goal[]): CompiledQuery {
   const filters = filtersOf(scope)

@@ -94,7 +94,8 @@ function cutPath(options: JourneyOptions): { columns: string[]; path: string; wh
 
 /**
  * Bytes of GROUP BY state beyond which ClickHouse spills the per-session arrays to disk: bounds the
- * query's memory on long ranges (90 days of 4 M events hold about 300 MB of arrays) at some speed.
+ * query's memory on long ranges (a busy site's arrays over months exceed it; bench/README.md "query: the
+ * analytics read side") at some speed.
  */
 export const JOURNEY_GROUP_BY_SPILL_BYTES = 256 * 1024 * 1024
 

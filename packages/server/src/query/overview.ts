@@ -66,8 +66,8 @@ export function compileOverview(scope: ReportScope): CompiledQuery {
  * `previous-period.ts` makes it) in one query over the rollups: a row per period with a session, `period`
  * 1 for the scope's and 0 for the previous one, each with the figures the period alone gives
  * (`rolledSessionsSubquery` with `byPeriod`). Why: the stats report asked for the two apart, and each
- * rolled overview reads five tables; over an empty previous period that alone took 44 ms (10 M events,
- * 365 days), its reads and none of its rows.
+ * rolled overview reads five tables, a fixed cost even over an empty previous period (bench/README.md
+ * "The stats report's two periods in one query each").
  * Only where `rollupsServe` holds for both scopes.
  */
 export function compileRolledOverviewPeriods(scope: ReportScope, previous: ReportScope): CompiledQuery {

@@ -24,8 +24,8 @@
  * bit positions and, over visitors, the count per (cohort, active period). Period indexes are counted
  * from the range's first period in SQL (`toRelative{Day,Week,Month}Num` in the zone: calendar
  * arithmetic, so DST changes do not shift them; ClickHouse's relative weeks start on Monday).
- * Measured on the query benchmark (10 M events, weekly, 90 days): the mask takes half the time of
- * `min(index)` with `groupUniqArray(index)`. ClickHouse's `retention` aggregate needs one condition
+ * The mask measured faster than `min(index)` with `groupUniqArray(index)` (bench/README.md "query: the
+ * analytics read side"). ClickHouse's `retention` aggregate needs one condition
  * per period relative to a fixed first one, so it would take one query per cohort.
  * Pipeline: plan (`ReportScope` + period) -> `compileRetention` -> `runReport` -> `toCohorts`.
  */

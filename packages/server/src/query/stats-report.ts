@@ -5,7 +5,8 @@
  * with a bucket (the protocol's `SeriesBucket`), the time series of the range (`timeseries.ts`).
  * Answers `{data, meta}`, the protocol's `Stats` and `StatsMeta`. From the rollups the two periods'
  * overviews are one query and their custom event counts another (three with the series, against five
- * asked apart: 15-26 % faster alone at 10 M events, `bench/README.md`); from raw events, one per period.
+ * asked apart; bench/README.md "The stats report's two periods in one query each"); from raw events, one
+ * per period.
  */
 import type { SeriesBucket } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'

@@ -6,8 +6,8 @@
  * UTC with ms) with the counts asked for; all three make a `SeriesPoint`. Unfiltered series over
  * whole-hour ranges read the hourly rollup (`rollups/`): counts stay exact, visitors and sessions per
  * bucket are then `uniqCombined64` estimates (within 1 %), each a merge of a state per hour, so a
- * count left out is time saved (a year in weeks, 10 M events: 176 ms of CPU for the three, 27 for
- * pageviews alone).
+ * count left out is time saved (pageviews alone need no state merged; bench/README.md "The chart asks
+ * for the one figure it shows").
  */
 import { type SeriesCounts, type SeriesMetric, seriesMetrics } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'

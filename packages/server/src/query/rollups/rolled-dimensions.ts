@@ -6,8 +6,8 @@
  * summed exactly; visitors and sessions are counted over the same hashes the raw report counts
  * (`VISITOR_KEY`, `SESSION_KEY` of `metrics.ts`) with `uniqCombined64`, exact for small sets and
  * within 1 % above, as the other rolled reports estimate them. `uniqExact` gave the raw figures
- * to the unit but took twice as long over a year (regions 104 against 57 ms p50 at 10 M events; p95
- * 168 ms in `bench/query`, over the 150 ms target). A session cut by the range's edge keeps only its
+ * to the unit but was much slower over a year (bench/README.md "Regions, cities, languages and UTM from
+ * `session_dimension_hours`"). A session cut by the range's edge keeps only its
  * hours inside, as the raw report keeps only its events inside.
  */
 import type { BreakdownMetric } from '@pathlight/protocol'

@@ -68,8 +68,8 @@ const COLUMNS = 'pageview_count, visitor_state, session_state'
 /**
  * The `WITH` item `rolledPagesSql` needs: `sealed_months`, the site's months of the range sealed since
  * their last insert (their `page_months` rows hold all their days), computed once per query as an
- * array from a row per site and month (as an `IN` subquery in each part instead, 10 M events, a year's
- * 8 pages took 118-129 ms p50 where this took 89-114 in the next run).
+ * array from a row per site and month (an `IN` subquery in each part instead measured slower:
+ * bench/README.md "Pages by day and month").
  */
 export const SEALED_MONTHS_WITH = `(SELECT groupArray(month) FROM (
     SELECT month FROM page_month_seals

@@ -26,9 +26,10 @@ import { sessionMetrics } from '../metrics.js'
 
 /**
  * `sessionMetrics` over the rolled per-session rows, but visitors counted with `uniqCombined64`
- * (exact for small sets, within 1 % above, as the other rolled reports): counting a year's ~1 M
- * visitor hashes exactly took a quarter of the rolled overview (10 M events, 365 days: 169 against
- * 128 ms p50). Sessions, pageviews, bounce rate and durations stay exact.
+ * (exact for small sets, within 1 % above, as the other rolled reports): counting a year's visitor
+ * hashes exactly was a large share of the rolled overview's time (bench/README.md "Every rolled report
+ * after `metrics` and estimated session visitors"). Sessions, pageviews, bounce rate and durations stay
+ * exact.
  */
 export const rolledSessionMetrics = {
   ...sessionMetrics,
@@ -166,8 +167,8 @@ export const isHashedSessionColumn = (column: string): column is HashedSessionCo
  * A session breakdown from the rollups by a hashed column: one row per value with `counts`
  * (`<aggregate> AS <name>, ...` over the per-session rows, which must include `visitors`), sorted by
  * visitors descending then value, and `total_values`; `page` is the LIMIT clause. The sessions are
- * grouped by hash and only the groups' hashes are looked up: a text per session was about a third of a
- * year's entry pages (10 M events, 365 days: 1.3 M lookups). A hash with no text (no pageview, no
+ * grouped by hash and only the groups' hashes are looked up, far fewer than a lookup per session
+ * (bench/README.md "Session breakdowns: texts after grouping"). A hash with no text (no pageview, no
  * referrer) reads as '' and is left out, as the three breakdowns by these columns leave '' out.
  */
 export function rolledHashedBreakdownSql(column: HashedSessionColumn, counts: string, page: string): string {

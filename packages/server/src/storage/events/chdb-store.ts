@@ -26,7 +26,7 @@ type ChdbClient = ReturnType<typeof createClient>
 
 /**
  * Sessions for read queries: one per CPU, at least 2 and at most 4. Two queries at once on 2 CPUs
- * took 1.3-1.45x one alone (`bench/query/parallel.ts`), against 2x in a row; more sessions than CPUs
+ * take less than two in a row (bench/README.md "query: chDB parallelism"); more sessions than CPUs
  * only split the same CPUs further.
  */
 const querySessionCount = (cpus: number): number => Math.min(4, Math.max(2, cpus))
@@ -46,10 +46,9 @@ function openSession(dataPath: string) {
  * take yet would hold a thread, and the ingest journal's file writes need one too.
  *
  * Each query gets the CPUs that the queries already running leave it (`max_threads`, at least 1): alone
- * it uses them all, beside others it does not crowd out the event loop. Measured with
- * `bench/query/concurrent.ts` (5 dashboard users beside 2,000 tracked events/s, 2 CPUs): with every
- * query on all CPUs, ingest p99 rose from 32 to 99-168 ms under the mix; with one thread per query
- * beside others, 36 to 60 ms, and report p95 171 to 327 ms.
+ * it uses them all, beside others it does not crowd out the event loop: with every query on all CPUs,
+ * `bench/query/concurrent.ts` measured tracking's tail latency far higher under dashboard load
+ * (bench/README.md "query: chDB parallelism, the overview as one request, readers beside ingest").
  */
 function pooledReads(
   clients: readonly ChdbClient[],

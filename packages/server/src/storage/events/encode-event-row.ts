@@ -4,10 +4,10 @@
  * ingest journal holds and what the insert sends, so recovery and the normal flush insert the same
  * bytes and nothing is serialised twice.
  *
- * Why this format: `bench/insert-format/run.ts` (100,001 realistic rows in 5,000-row batches into chDB,
- * interleaved, medians of 5 passes, 2 CPUs) timed serialise + insert at 0.77 of the previous path
- * (`@clickhouse/client` serialising JSONEachRow objects), JSONEachRow as a Buffer 0.90, TabSeparated
- * 0.79; RowBinary is not accepted by chdb-node's raw insert (text formats only).
+ * Why this format: `bench/insert-format/run.ts` timed serialise + insert fastest this way among
+ * JSONEachRow objects through `@clickhouse/client` (the previous path), JSONEachRow as a Buffer and
+ * TabSeparated (figures: bench/README.md "insert-format"); RowBinary is not accepted by chdb-node's raw
+ * insert (text formats only).
  *
  * Timestamps go out as `YYYY-MM-DD hh:mm:ss.mmm` (UTC), which ClickHouse parses without best-effort
  * parsing. Strings go out well-formed: a lone UTF-16 surrogate (which a tracking body may carry as
@@ -72,8 +72,8 @@ const wellFormed = (text: string) => (text.isWellFormed() ? text : text.toWellFo
 
 /**
  * One row as a JSONCompactEachRow line (no trailing newline). The array is written out column by column
- * in `EVENT_COLUMNS` order (a test checks every position): 2.2x faster than mapping over the column
- * names, and this runs once per tracked event.
+ * in `EVENT_COLUMNS` order (a test checks every position): faster than mapping over the column names
+ * (bench/README.md "insert-format"), and this runs once per tracked event.
  */
 export function encodeEventRow(row: EventRow): string {
   return JSON.stringify([

@@ -10,15 +10,11 @@
  * `encode-event-row.ts`) and
  * the cleanup when opening fails are the adapter's, hence the same on both connections.
  *
- * Why one adapter (issue 12, item 5): the direct chDB session adapter it replaced (`Session.insert`,
- * `queryBindAsync`) and `@clickhouse/client` over `chdb/connection` were timed with
- * `bench/events-adapter/run.ts` (one data directory, one process, interleaved; 2 shared CPUs).
- * time(client) / time(direct), two runs: 100k-row inserts 0.93 and 1.00 in 5,000-row batches, 1.00 and
- * 0.93 in 50-row batches (medians of 5 passes); 22 reports on 1M events 1.01 and 1.02 (geometric mean
- * of medians of 15 pairs; worst report 1.08: the client adds ~0.3 ms a query). Within the 10 % the
- * issue allows.
+ * Why one adapter: the direct chDB session adapter it replaced (`Session.insert`, `queryBindAsync`) and
+ * `@clickhouse/client` over `chdb/connection` timed the same, inserts and reports, with
+ * `bench/events-adapter/run.ts` (figures: bench/README.md "events-adapter").
  * The cost is memory: `chdb/connection` takes the insert body as a JS string rather than a Buffer, so
- * inserting 10k rows/s peaks ~50 MB higher (short-lived strings until V8's next full GC).
+ * inserting peaks higher (short-lived strings until V8's next full GC).
  */
 import type { EventRow } from './event-row.js'
 import type { ReplayRow } from './replay-row.js'

@@ -5,9 +5,9 @@
  * Why: chdb-node runs every query that has bound parameters through one process-wide chain, one at a
  * time (libchdb's parameter state is not isolated per connection; see the comment above
  * `globalParamChain` in `chdb/index.js`), while queries without parameters run side by side on
- * separate connections. `bench/query/parallel.ts` (1 M events, 30 days, 2 CPUs, medians): two overview
- * queries at once on two sessions took 1.98x one alone with bound parameters, 1.39x with literals; the
- * pages breakdown 1.98x against 1.20x. A ClickHouse server binds parameters per request and keeps them.
+ * separate connections: with bound parameters two queries at once on two sessions take as long as two
+ * in a row, with literals less (`bench/query/parallel.ts`; bench/README.md "query: chDB parallelism"). A
+ * ClickHouse server binds parameters per request and keeps them.
  *
  * Values are never spliced as text: strings are quoted with every backslash, quote and NUL escaped
  * (ClickHouse's string literal escapes), so no value can end its literal; numbers must be finite;

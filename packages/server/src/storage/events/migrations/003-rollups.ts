@@ -13,8 +13,8 @@
  *   same per-session rows the raw queries build, exactly: a session cut by the range's edge keeps only
  *   its hours inside it, as the raw report keeps only its events inside it (ranges are whole hours
  *   unless the time zone has a half-hour offset, and then reports read raw events). Numbers, because
- *   the same pairs as (time, text) tuples measured slower than the raw breakdowns (channels 496
- *   against 353 ms over a year; (Int64, UInt64) tuples for entry pages no faster than raw).
+ *   the same pairs as (time, text) or (Int64, UInt64) tuples measured no faster than the raw
+ *   breakdowns (bench/README.md "query: rollups against raw events").
  * - `event_hours`: one row per (site, dimension, UTC hour, value): events, pageviews and custom events
  *   counted exactly, visitors and sessions as `uniqCombined64` states (estimates: within 1 % of exact,
  *   exact for small sets). Dimension '' is the site's total (value ''); `pathname` counts pageviews

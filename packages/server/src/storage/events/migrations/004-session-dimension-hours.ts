@@ -12,16 +12,15 @@
  * session keeps its country, browser, language and UTM values through an hour, so here nearly every
  * session-hour is one row whatever the number of dimensions, the view is one GROUP BY of the inserted
  * block by plain columns, and a breakdown counts the rows' hashes with `uniqCombined64` once
- * (`query/rollups/rolled-dimensions.ts`). Measured on 200,000 generated events in 5,000-row inserts
- * (chDB, 2 CPUs): +3-7 µs of CPU per inserted row for six dimensions (33-37 without); a year's regions
- * breakdown at 10 M events 66 ms p50 where `event_hours`' countries took 104.
+ * (`query/rollups/rolled-dimensions.ts`), which measured faster than merging `event_hours`' states at
+ * a small insert cost (bench/README.md "Regions, cities, languages and UTM from
+ * `session_dimension_hours`").
  *
  * AggregatingMergeTree sums `event_count` and `pageview_count` of rows with the same key in background
  * merges; readers aggregate, so unmerged rows are never counted twice. Deletes follow the raw events'
  * (`query/rollups/rollup-maintenance.ts`). Backfill: from the stored events, month by month, before the
- * process accepts traffic (with the deletion from `event_hours`, 8.3 s for a directory of 3 M events;
- * several processes sharing one ClickHouse server: upgrade with ingest stopped, or events arriving
- * meanwhile count twice).
+ * process accepts traffic, with the deletion from `event_hours` (several processes sharing one
+ * ClickHouse server: upgrade with ingest stopped, or events arriving meanwhile count twice).
  */
 import type { EventsStore } from '../events-store.js'
 import { eventHoursGroup, eventHoursSelectOf, ROLLED_EVENT_DIMENSIONS } from './003-rollups.js'

@@ -5,8 +5,8 @@
  *
  * Why: the overview and the session breakdowns (channels, referrers, entry and exit pages) need one
  * row per session. From `session_hours` that is a GROUP BY of the range's session-hours by session, most
- * of a long range's time (10 M events, 365 days: the overview 82 ms p50 that way, 36 ms reading the
- * summaries of the sessions inside the range and grouping only the others).
+ * of a long range's time; reading the summaries of the sessions inside the range and grouping only the
+ * others is much faster (bench/README.md "Session summaries").
  *
  * - `session_summaries`: (site, first and last hour, session hash) and the session's `SESSION_FOLDS`
  *   columns, sorted by first hour so that a range reads its own sessions; a minmax index on the last

@@ -9,16 +9,15 @@
  * - `page_months` holds closed months only, written once from `page_days` by the server's fold pass
  *   (`../seal-page-months.ts`). `page_month_seals` has per (site, month) the last insert into
  *   `page_days` (`changed_at`, kept by a view) and the last one a seal saw (`sealed_at`); a month inserted
- *   into since is read from its days until sealed again. A view filling `page_months` cost 9 µs of CPU
- *   per inserted event in the store (200,000 events in 5,000-row inserts: 47-58 against 38-48 µs with
- *   the day view alone): every insert rewrote the current month's states, HyperLogLogs of 96 KiB for
- *   busy paths, in the merges of the parts it made.
+ *   into since is read from its days until sealed again. A view filling `page_months` added CPU to
+ *   every insert (bench/README.md "Pages by day and month"): every insert rewrote the current month's
+ *   states, HyperLogLogs of 96 KiB for busy paths, in the merges of the parts it made.
  *
  * Why: the pages breakdown with visitors or sessions (the API's default) merged one state per hour and
  * path of the range from `event_hours`, 8,760 per path over a year, and `event_hours`, sorted by hour,
- * had every path's states of the range read to find the page's paths (10 M events, 365 days, 50 rows:
- * 237 ms p50 on a quiet machine). A year now reads a state per path for each sealed whole month, each
- * other whole day and each hour outside those days (`query/rollups/rolled-pages.ts`). Sorted by (site,
+ * had every path's states of the range read to find the page's paths. A year now reads a state per path
+ * for each sealed whole month, each other whole day and each hour outside those days
+ * (`query/rollups/rolled-pages.ts`). Sorted by (site,
  * pathname, time) in small granules (a granule's states are deserialized whole, wanted or not), a page's
  * paths are read as short key ranges. Merging the states of all grains gives what the hours alone give
  * (a union of sets): equal answers, tested.

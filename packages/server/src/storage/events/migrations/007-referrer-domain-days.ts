@@ -4,9 +4,9 @@
  *
  * Why: the session rollups keep a session's entry referrer domain as a hash (`session_hours`,
  * `session_summaries`). The referrers breakdown turns the hashes back into text by hashing the range's
- * domains. Those came from a scan of `events.referrer_domain` over the range, 60 ms of the breakdown's
- * 145 ms p50 at 10 M events and 365 days. This table lists them in far fewer rows: 156 k for those
- * 10 M events of five sites over a year (0.3 MB), read in a few milliseconds.
+ * domains. Those came from a scan of `events.referrer_domain` over the range, a large share of the
+ * breakdown's time. This table lists them in far fewer rows, nearly all of it hashes (bench/README.md
+ * "Session breakdowns: texts after grouping, referrer domains by day").
  *
  * The day grain makes the list a superset of a range's domains: a range that starts or ends inside a
  * day also lists the domains of that day's other hours. Retention keeps the cutoff's own day, so the
