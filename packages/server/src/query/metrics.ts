@@ -41,8 +41,9 @@ export const EVENT_ORDER = 'timestamp, toUInt128(event_id)'
 /**
  * `EVENT_ORDER` as one UInt256 for `argMin`/`argMax`/`arraySort`: (epoch ms + 2^62) × 2^128 + the
  * id's 128 bits. One native number compares in a single step (an `argMin` keyed by the
- * (timestamp, id) tuple took three times as long); the session rollups keep the same number in the top
- * of theirs (`storage/events/migrations/008-event-order.ts`), so both pick the same event.
+ * (timestamp, id) tuple measured much slower: bench/README.md "One order for a session's events"); the
+ * session rollups keep the same number in the top of theirs
+ * (`storage/events/migrations/008-event-order.ts`), so both pick the same event.
  */
 export const EVENT_ORDER_KEY =
   'bitOr(bitShiftLeft(toUInt256(toUnixTimestamp64Milli(timestamp) + 4611686018427387904), 128), toUInt256(toUInt128(event_id)))'
