@@ -44,7 +44,7 @@ const hashOf = (code: string) => crypto.createHash('sha256').update(code).digest
  * rrweb's single-file build inlines PostCSS (twice), which only its replayer uses (`adaptCssForReplay`),
  * behind module-level calls esbuild must keep: the inlined CommonJS modules are run unannotated and their
  * exports read in bare statements. This marks those runs pure, drops the bare reads and makes the one
- * remaining reference a function, so the recorder sheds PostCSS (64 KB gzip -> 26 KB). If a later rrweb
+ * remaining reference a function, so the recorder sheds PostCSS (most of its size). If a later rrweb
  * changes the shape, nothing matches and the chunk is merely larger (`test/size.test.ts` then fails).
  */
 const rrwebWithoutPostcss: Plugin = {
