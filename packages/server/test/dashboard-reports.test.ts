@@ -497,8 +497,9 @@ describe('reports in Chromium', () => {
       for (const tab of await tabs.all()) {
         await tab.scrollIntoViewIfNeeded()
         const box = await boxOf(tab)
-        expect(box.x, await tab.textContent()).toBeGreaterThanOrEqual(barBox.x - 1)
-        expect(box.x + box.width, await tab.textContent()).toBeLessThanOrEqual(barBox.x + barBox.width + 1)
+        const name = (await tab.textContent()) ?? ''
+        expect(box.x, name).toBeGreaterThanOrEqual(barBox.x - 1)
+        expect(box.x + box.width, name).toBeLessThanOrEqual(barBox.x + barBox.width + 1)
         heights.add(Math.round(box.height))
       }
       expect(heights.size).toBe(1)
