@@ -1,10 +1,15 @@
 /**
  * Pathlight's wire shapes: the response schemas (zod, registered for the OpenAPI document), their
  * inferred types, the body of the tracking endpoint, the enums they use and the documentation
- * registry. Browser code imports types only from here, and values from `@pathlight/protocol/enums`,
+ * registry, and the endpoint contracts (`contracts/`). Browser code imports types only from here, and values from `@pathlight/protocol/enums`,
  * which is free of zod.
  */
+export * from './analytics-query.js'
+export * from './contract.js'
+export * from './contracts/index.js'
 export * from './enums.js'
+export * from './goal-input.js'
+export * from './nul-free.js'
 export * from './openapi-registry.js'
 export * from './replay-batch.js'
 export * from './report-batch.js'

@@ -35,3 +35,20 @@ export function doc<T extends z.ZodType>(schema: T, meta: SchemaDoc | string): T
 export function component<T extends z.ZodType>(id: string, schema: T, description: string): T {
   return doc(schema, { id, description })
 }
+
+const documentedShapes = new WeakMap<z.ZodType, z.ZodType>()
+
+/**
+ * Document `schema` (itself, not a copy: pass a schema made for the purpose) as `shape`, keeping its
+ * description: for a value whose checks cannot be one zod shape (they depend on a sibling field or on
+ * stored state), documented by the shape those checks accept. The document's converter
+ * (`toJsonSchema`) reads it with `documentedShape`.
+ * @returns `schema`
+ */
+export function documentAs<T extends z.ZodType>(schema: T, shape: z.ZodType): T {
+  documentedShapes.set(schema, shape)
+  return schema
+}
+
+/** The shape `documentAs` gave `schema`, if any. */
+export const documentedShape = (schema: z.ZodType): z.ZodType | undefined => documentedShapes.get(schema)

@@ -4,6 +4,7 @@
  * optional caller, read access checked per route) and authenticated (everything else under /api, via a
  * bearer API key or a session cookie).
  */
+import type { EndpointSpec } from '@pathlight/protocol'
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { Registry } from 'prom-client'
@@ -77,6 +78,8 @@ export interface RouteInfo {
   method: string
   url: string
   doc?: RouteDoc
+  /** The endpoint contract it was registered from (`http/route.ts`); absent on routes registered by hand. */
+  contract?: EndpointSpec
 }
 
 declare module 'fastify' {
@@ -173,9 +176,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     // The hot routes log no line per request by default: errors and warnings still go out.
     if (!deps.accessLog && QUIET_ROUTES.has(route.url)) route.logLevel = 'warn'
-    const doc = route.config?.doc
+    const { doc, contract } = route.config ?? {}
     for (const method of [route.method].flat())
-      if (method !== 'HEAD') routes.push({ method, url: route.url, doc })
+      if (method !== 'HEAD') routes.push({ method, url: route.url, doc, contract })
   })
   app.decorate('routeList', routes)
   app.addHook('onResponse', logRequest)

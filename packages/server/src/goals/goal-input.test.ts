@@ -1,6 +1,14 @@
+import { createGoalEndpoint, updateGoalEndpoint } from '@pathlight/protocol'
 import { describe, expect, it } from 'vitest'
+import { parseBody } from '../http/route.js'
 import { AppError } from '../shared/errors.js'
-import { type GoalInput, parseGoalInput, parseGoalUpdate } from './goal-input.js'
+import { type GoalInput, type GoalUpdate, parseGoalUpdate } from './goal-input.js'
+
+/** A create body as the route parses it (the protocol's `goalInput`). */
+const parseGoalInput = (body: unknown) => parseBody(createGoalEndpoint, body)
+/** An update body as the route parses it, then applied to `current`. */
+const applyUpdate = (current: GoalInput, body: unknown) =>
+  parseGoalUpdate(current, parseBody(updateGoalEndpoint, body) as GoalUpdate)
 
 function rejection(run: () => unknown) {
   try {
@@ -22,7 +30,8 @@ describe('parseGoalInput', () => {
       config: { pathPattern: '/pricing' },
     })
     expect(
-      parseGoalInput({ name: 'Blog', goalType: 'path', config: { pathPattern: '/blog/*' } }).config,
+      (parseGoalInput({ name: 'Blog', goalType: 'path', config: { pathPattern: '/blog/*' } }) as GoalInput)
+        .config,
     ).toEqual({
       pathPattern: '/blog/*',
     })
@@ -33,7 +42,7 @@ describe('parseGoalInput', () => {
     })
     for (const value of ['pro', 3, 0, -2.5, '']) {
       const config = { eventName: 'signup', eventPropertyKey: 'plan', eventPropertyValue: value }
-      expect(parseGoalInput({ name: 'x', goalType: 'event', config }).config).toEqual(config)
+      expect((parseGoalInput({ name: 'x', goalType: 'event', config }) as GoalInput).config).toEqual(config)
     }
   })
 
@@ -125,13 +134,13 @@ describe('parseGoalUpdate', () => {
   const current: GoalInput = { name: 'Pricing', goalType: 'path', config: { pathPattern: '/pricing' } }
 
   it('keeps what the body leaves out and replaces config as a whole', () => {
-    expect(parseGoalUpdate(current, { name: 'Pricing page' })).toEqual({ ...current, name: 'Pricing page' })
-    expect(parseGoalUpdate(current, {})).toEqual(current)
-    expect(parseGoalUpdate(current, { config: { pathPattern: '/plans/*' } })).toEqual({
+    expect(applyUpdate(current, { name: 'Pricing page' })).toEqual({ ...current, name: 'Pricing page' })
+    expect(applyUpdate(current, {})).toEqual(current)
+    expect(applyUpdate(current, { config: { pathPattern: '/plans/*' } })).toEqual({
       ...current,
       config: { pathPattern: '/plans/*' },
     })
-    expect(parseGoalUpdate(current, { goalType: 'event', config: { eventName: 'signup' } })).toEqual({
+    expect(applyUpdate(current, { goalType: 'event', config: { eventName: 'signup' } })).toEqual({
       name: 'Pricing',
       goalType: 'event',
       config: { eventName: 'signup' },
@@ -142,19 +151,19 @@ describe('parseGoalUpdate', () => {
       config: { eventName: 'signup', eventPropertyKey: 'plan', eventPropertyValue: 'pro' },
     }
     // A new config drops the property match unless it is sent again.
-    expect(parseGoalUpdate(event, { config: { eventName: 'signup' } }).config).toEqual({
+    expect(applyUpdate(event, { config: { eventName: 'signup' } }).config).toEqual({
       eventName: 'signup',
     })
   })
 
   it('validates the merged goal', () => {
-    expect(rejection(() => parseGoalUpdate(current, { goalType: 'event' })).error).toBe(
+    expect(rejection(() => applyUpdate(current, { goalType: 'event' })).error).toBe(
       "Invalid goal: config: an event goal's config takes only eventName, eventPropertyKey and eventPropertyValue: pathPattern (send a config of the new goalType with it)",
     )
-    expect(rejection(() => parseGoalUpdate(current, { name: '' })).error).toBe(
+    expect(rejection(() => applyUpdate(current, { name: '' })).error).toBe(
       'Invalid goal: name: name is required',
     )
-    expect(rejection(() => parseGoalUpdate(current, { pathPattern: '/x' })).error).toBe(
+    expect(rejection(() => applyUpdate(current, { pathPattern: '/x' })).error).toBe(
       'Invalid goal: unknown fields: pathPattern',
     )
   })

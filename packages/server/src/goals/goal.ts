@@ -3,6 +3,13 @@
  * (path goal) or firing a custom event (event goal), and its mapping from the metadata row.
  */
 
+import type {
+  GoalConfig,
+  EventGoalConfig as WireEventGoalConfig,
+  Goal as WireGoal,
+  GoalType as WireGoalType,
+  PathGoalConfig as WirePathGoalConfig,
+} from '@pathlight/protocol'
 import { goalTypes } from '@pathlight/protocol'
 import { toIso } from '../shared/time.js'
 import type { GoalTable } from '../storage/metadata/schema.js'
@@ -10,16 +17,14 @@ import type { GoalTable } from '../storage/metadata/schema.js'
 /** The two kinds of goal. */
 export { goalTypes }
 /** 'path' or 'event'. */
-export type GoalType = (typeof goalTypes)[number]
+export type GoalType = WireGoalType
 
 /**
  * A path goal: a pageview whose pathname equals `pathPattern`, or, when the pattern ends with `*`,
  * starts with what precedes the `*` ('/blog/*' matches '/blog/' and '/blog/a/b', not '/blog').
- * The pattern starts with '/' and holds no other '*'.
+ * The pattern starts with '/' and holds no other '*'. The protocol's `PathGoalConfig`.
  */
-export interface PathGoalConfig {
-  pathPattern: string
-}
+export type PathGoalConfig = WirePathGoalConfig
 
 /**
  * An event goal: a custom event named `eventName`; with `eventPropertyKey` and `eventPropertyValue`
@@ -27,36 +32,22 @@ export interface PathGoalConfig {
  * JSON type: a string when its text equals `String(value)`; a number when it equals the value as a
  * number (the value being a number or a decimal string: 3, '3' and '3.0' all match 3 and 3.0); a
  * boolean when its JSON text equals `String(value)` ('true'). A missing key, null, an array or an
- * object never matches.
+ * object never matches. The protocol's `EventGoalConfig`.
  */
-export interface EventGoalConfig {
-  eventName: string
-  eventPropertyKey?: string
-  eventPropertyValue?: string | number
-}
+export type EventGoalConfig = WireEventGoalConfig
 
-/** What defines a goal: its type and the config of that type. */
-export type GoalDefinition =
-  | { goalType: 'path'; config: PathGoalConfig }
-  | { goalType: 'event'; config: EventGoalConfig }
+/** What defines a goal: its type and the config of that type (the protocol's `GoalConfig`). */
+export type GoalDefinition = GoalConfig
 
-/** A stored goal, as the API returns it (without conversion figures). */
-export type Goal = GoalDefinition & {
-  goalId: number
-  name: string
-  /** ISO 8601 UTC with milliseconds. */
-  createdAt: string
-}
+/** A goal with its conversion figures over a range: the protocol's `Goal`. */
+export type GoalWithConversions = WireGoal
 
-/** A goal with its conversion figures over a range (spec "Goal"). */
-export type GoalWithConversions = Goal & {
-  /** Sessions that completed the goal. */
-  total_conversions: number
-  /** Sessions in the range (after filters). */
-  total_sessions: number
-  /** total_conversions / total_sessions, a fraction 0..1; 0 when there are no sessions. */
-  conversion_rate: number
-}
+/** A stored goal, as the API returns it without conversion figures (`createdAt` ISO 8601 UTC). */
+export type Goal = GoalWithConversions extends infer G
+  ? G extends WireGoal
+    ? Omit<G, 'total_conversions' | 'total_sessions' | 'conversion_rate'>
+    : never
+  : never
 
 /** A row as selected (goal_id may be a string on PostgreSQL for bigint, a number otherwise). */
 export type GoalRow = Omit<GoalTable, 'goal_id'> & { goal_id: number | string }

@@ -15,7 +15,7 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import type { MetadataSchema } from '../storage/metadata/schema.js'
 import type { Goal } from './goal.js'
 import { toGoal } from './goal.js'
-import { type GoalInput, parseGoalInput, parseGoalUpdate } from './goal-input.js'
+import { type GoalInput, type GoalUpdate, parseGoalUpdate } from './goal-input.js'
 
 /** The 404 for a goal id that names no goal of the site. */
 export const goalNotFound = () => notFound('Goal not found')
@@ -76,14 +76,13 @@ export interface GoalCommandDeps {
   clock?: Clock
 }
 
-/** Create a goal of `site` on behalf of `actorUserId`. @throws AppError 400 naming what is invalid (see `goal-input.ts`) */
+/** Create a goal of `site` on behalf of `actorUserId` from a parsed body (the protocol's `goalInput`). */
 export async function createGoal(
   deps: GoalCommandDeps,
   site: SiteRow,
   actorUserId: string,
-  body: unknown,
+  input: GoalInput,
 ): Promise<Goal> {
-  const input = parseGoalInput(body)
   const now = isoNow(deps.clock)
   const write = async (trx: Transaction<MetadataSchema>) =>
     toGoal(
@@ -105,10 +104,10 @@ export async function updateGoal(
   site: SiteRow,
   actorUserId: string,
   rawGoalId: unknown,
-  body: unknown,
+  update: GoalUpdate,
 ): Promise<Goal> {
   const current = await findGoal(deps.db, site.site_id, rawGoalId)
-  const input = parseGoalUpdate(current, body)
+  const input = parseGoalUpdate(current, update)
   const write = async (trx: Transaction<MetadataSchema>) => {
     const row = await trx
       .updateTable('goal')

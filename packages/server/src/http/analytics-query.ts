@@ -1,62 +1,21 @@
 /**
  * The query parameters of the analytics reads, as the OpenAPI document shows them: the common ones
- * (`query/params.ts` validates them, from the same bounds and enums) and those several routes share.
+ * (the protocol's `analyticsQuery`, which `query/params.ts` parses with) and those several routes share.
  * A route's own parameters extend these beside the route.
  */
-import { breakdownMetrics, doc, eventNameMetrics, seriesBuckets, seriesMetrics } from '@pathlight/protocol'
-import { z } from 'zod'
 import {
-  filterParameters,
-  filterTypes,
-  MAX_FILTER_VALUES,
-  MAX_FILTERS,
-  MAX_VALUE_LENGTH,
-} from '../query/filters.js'
-import { DEFAULT_LIMIT, DEFAULT_RANGE_DAYS, MAX_LIMIT, MAX_PAGE, MAX_RANGE_DAYS } from '../query/params.js'
+  analyticsQuery,
+  breakdownMetrics,
+  doc,
+  eventNameMetrics,
+  seriesBuckets,
+  seriesMetrics,
+} from '@pathlight/protocol'
+import { z } from 'zod'
 import { eventTypes } from '../storage/events/event-row.js'
-import { toJsonSchema } from './openapi/to-json-schema.js'
 
-const filterList = z
-  .array(
-    z.object({
-      parameter: z.enum(filterParameters),
-      type: doc(
-        z.enum(filterTypes),
-        'equals, not_equals, starts_with: exact; contains, not_contains: any case',
-      ),
-      value: doc(
-        z.array(z.string().max(MAX_VALUE_LENGTH)).min(1).max(MAX_FILTER_VALUES),
-        'Alternatives: `equals` any of them, `not_equals` none of them',
-      ),
-    }),
-  )
-  .max(MAX_FILTERS)
-
-const day = (description: string) => doc(z.string(), { format: 'date', description })
-
-/** The common parameters of every analytics read (`query/params.ts`). */
-export const analyticsQuery = z.object({
-  start_date: day(
-    'First day (YYYY-MM-DD, calendar day in time_zone); ' +
-      `default ${DEFAULT_RANGE_DAYS - 1} days before end_date`,
-  ).optional(),
-  end_date: day(
-    `Last day, included; default today in time_zone. The range spans at most ${MAX_RANGE_DAYS} days`,
-  ).optional(),
-  time_zone: doc(
-    z.string(),
-    'IANA time zone name (case-insensitive), e.g. Europe/Berlin; default UTC',
-  ).optional(),
-  filters: doc(z.string(), {
-    description:
-      'JSON array of `{parameter, type, value:[...]}` (URL-encoded); filters combine with AND. ' +
-      'Example: `[{"parameter":"country","type":"equals","value":["US","CA"]}]`',
-    contentMediaType: 'application/json',
-    contentSchema: toJsonSchema(filterList, 'input').schema,
-  }).optional(),
-  page: doc(z.int().min(1).max(MAX_PAGE), '1-based page number; default 1').optional(),
-  limit: doc(z.int().min(1).max(MAX_LIMIT), `Rows per page; default ${DEFAULT_LIMIT}`).optional(),
-})
+/** The common parameters of every analytics read: the protocol's, which parses them too. */
+export { analyticsQuery }
 
 /** A time-series bucket size (weeks start on Monday). */
 export const seriesBucket = doc(z.enum(seriesBuckets), 'Bucket size (weeks start on Monday)')

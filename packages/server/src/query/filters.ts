@@ -20,7 +20,13 @@
  * - `referrer` filters the referrer's domain (`referrer_domain`, 'www.' folded), the value the
  *   referrers report shows.
  */
-import { filterParameters, filterTypes } from '@pathlight/protocol'
+import {
+  filterParameters,
+  filterTypes,
+  MAX_FILTER_VALUES,
+  MAX_FILTERS,
+  MAX_VALUE_LENGTH,
+} from '@pathlight/protocol'
 import RE2 from 're2'
 import { z } from 'zod'
 import { createTtlCache } from '../shared/ttl-cache.js'
@@ -76,9 +82,7 @@ export interface Filter {
 }
 
 /** Bounds: filters per request, values per filter, characters per value and per regex. */
-export const MAX_FILTERS = 20
-export const MAX_FILTER_VALUES = 100
-export const MAX_VALUE_LENGTH = 2048
+export { MAX_FILTER_VALUES, MAX_FILTERS, MAX_VALUE_LENGTH }
 export const MAX_REGEX_LENGTH = 256
 
 /**

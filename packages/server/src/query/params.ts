@@ -15,17 +15,22 @@
  * shorter, as the wall clock says). A range may span at most 3,660 days. Invalid values answer 400
  * with `details.fieldErrors` keyed by parameter name; unknown parameters are ignored.
  */
-import { z } from 'zod'
+import {
+  type AnalyticsQuery,
+  analyticsQuery,
+  DEFAULT_LIMIT,
+  DEFAULT_RANGE_DAYS,
+  integerParam,
+  MAX_RANGE_DAYS,
+  single,
+} from '@pathlight/protocol'
+import type { z } from 'zod'
 import { badRequest } from '../shared/errors.js'
 import { type Filter, parseFilters } from './filters.js'
 import { addDays, canonicalTimeZone, dayIn, daysBetween, startOfDayIn } from './zoned-time.js'
 
-/** Page size default and cap, page cap, default range (days) and longest range (days). */
-export const DEFAULT_LIMIT = 50
-export const MAX_LIMIT = 1000
-export const MAX_PAGE = 100_000
-export const DEFAULT_RANGE_DAYS = 30
-export const MAX_RANGE_DAYS = 3660
+/** Page size default and cap, page cap, default range (days) and longest range (days): the protocol's. */
+export { DEFAULT_LIMIT, DEFAULT_RANGE_DAYS, MAX_LIMIT, MAX_PAGE, MAX_RANGE_DAYS } from '@pathlight/protocol'
 
 /** Parsed common parameters. */
 export interface QueryParams {
@@ -50,26 +55,8 @@ export interface QueryParams {
 export const offsetOf = (params: Pick<QueryParams, 'page' | 'limit'>): number =>
   (params.page - 1) * params.limit
 
-/** A query-string value given once (Fastify turns `?a=1&a=2` into an array). */
-export const single = (label: string) =>
-  z.string({
-    error: (issue) =>
-      issue.input === undefined
-        ? `${label} is required`
-        : Array.isArray(issue.input)
-          ? `${label} must be given once`
-          : `${label} must be a string`,
-  })
-
-const day = (name: string) =>
-  single(name).refine(isCalendarDay, `${name} must be a calendar date YYYY-MM-DD between 1970 and 2100`)
-
-/** An integer query parameter within bounds. */
-export const integerParam = (name: string, min: number, max: number) =>
-  single(name)
-    .regex(/^\d{1,9}$/, `${name} must be an integer from ${min} to ${max}`)
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, `${name} must be an integer from ${min} to ${max}`)
+/** A value given once, and an integer within bounds, from query-string text (the protocol's). */
+export { integerParam, single }
 
 /** A boolean query parameter: `true` or `false`. */
 export const booleanParam = (name: string) =>
@@ -86,23 +73,6 @@ export const listParam = <const Values extends readonly string[]>(name: string, 
     })
     .transform((list) => list as Values[number][])
 
-const commonSchema = z.object({
-  start_date: day('start_date').optional(),
-  end_date: day('end_date').optional(),
-  time_zone: single('time_zone').optional(),
-  filters: single('filters').optional(),
-  page: integerParam('page', 1, MAX_PAGE).optional(),
-  limit: integerParam('limit', 1, MAX_LIMIT).optional(),
-})
-
-function isCalendarDay(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
-  const year = Number(text.slice(0, 4))
-  // Month 00 or 13, day 00 or 32 do not parse at all (addDays would throw on the invalid Date).
-  if (Number.isNaN(Date.parse(`${text}T00:00:00Z`))) return false
-  return year >= 1970 && year <= 2100 && addDays(text, 0) === text
-}
-
 /**
  * Parse the common parameters of a request's query string.
  * @param query Fastify's `request.query` (an object of strings; arrays for repeated names)
@@ -110,7 +80,17 @@ function isCalendarDay(text: string): boolean {
  * @throws AppError 400 `Invalid <name>: <problem>` with `details: {fieldErrors: {<name>: [...]}, formErrors: []}`
  */
 export function parseQueryParams(query: unknown, nowMs: number): QueryParams {
-  const raw = parseParams(commonSchema, query)
+  return resolveQueryParams(parseParams(analyticsQuery, query), nowMs)
+}
+
+/**
+ * Resolve parsed common parameters (`analyticsQuery` of the protocol, as a contract's route gets
+ * them) against the clock: the default range, the time zone's canonical name, the filters.
+ * @param nowMs the current time, epoch ms (the default range ends today in the zone)
+ * @throws AppError 400 as `parseQueryParams`, for an unknown time zone, invalid filters or a range
+ *   that runs backwards or spans too long
+ */
+export function resolveQueryParams(raw: AnalyticsQuery, nowMs: number): QueryParams {
   const fieldErrors: Record<string, string[]> = {}
   const problem = (name: string, message: string) => {
     fieldErrors[name] = [...(fieldErrors[name] ?? []), message]

@@ -2,8 +2,10 @@
  * Who may call a route, as the document states it: a label for readers, the security requirements
  * (alternatives; `{}` is "no credentials"), and the error answers every route of that level can give.
  * Mirrors `http/caller.ts`, `http/reader.ts`, `auth/site-access.ts` and `http/v1/v1-scope.ts`, and the
- * authorization matrix test (`http/authorization-matrix.test.ts`) that checks them.
+ * authorization matrix test (`http/authorization-matrix.test.ts`) that checks them. The levels are the
+ * protocol's `accessLevels`, which endpoint contracts name.
  */
+import type { Access as ContractAccess } from '@pathlight/protocol'
 
 /** Security scheme names (`components.securitySchemes` of the document). */
 export const securitySchemes = {
@@ -122,6 +124,6 @@ export const accessRules = {
     security: [{ metricsToken: [] }],
     errors: { 401: 'No token, or not the METRICS_TOKEN of this instance' },
   },
-} as const satisfies Record<string, AccessRule>
+} as const satisfies Record<ContractAccess, AccessRule>
 
 export type Access = keyof typeof accessRules

@@ -4,9 +4,10 @@
  * beside the schema. Request schemas convert their input side (`io: 'input'`: what a client sends,
  * before transforms and defaults); response schemas their output side (objects closed with
  * `additionalProperties: false` unless declared loose). Refinements and transforms have no JSON
- * Schema equivalent and are left out (`unrepresentable: 'any'`): the route still enforces them.
+ * Schema equivalent and are left out (`unrepresentable: 'any'`): the route still enforces them. A
+ * schema given a documented shape (`documentAs`) converts as that shape, keeping its description.
  */
-import { openApiRegistry } from '@pathlight/protocol'
+import { documentedShape, openApiRegistry } from '@pathlight/protocol'
 import { z } from 'zod'
 
 /** A JSON Schema object. */
@@ -22,14 +23,23 @@ const COMPONENTS = '#/components/schemas/'
 
 /** Convert one zod schema. @param io 'input' for what clients send, 'output' for what the server answers */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Converted {
+  const components: Record<string, JsonSchema> = {}
   const raw = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io,
     unrepresentable: 'any',
     metadata: openApiRegistry,
+    override: ({ zodSchema, jsonSchema }) => {
+      const shape = documentedShape(zodSchema as unknown as z.ZodType)
+      if (!shape) return
+      const documented = toJsonSchema(shape, io)
+      Object.assign(components, documented.components)
+      const { description } = jsonSchema
+      for (const key of Object.keys(jsonSchema)) delete jsonSchema[key]
+      Object.assign(jsonSchema, documented.schema, description === undefined ? {} : { description })
+    },
   }) as JsonSchema
   const { $schema: _dialect, $defs, ...rest } = raw
-  const components: Record<string, JsonSchema> = {}
   for (const [id, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
     components[id] = tidy(definition) as JsonSchema
   }

@@ -1,0 +1,133 @@
+/**
+ * The query string of the analytics reads, as text parsers: each parameter is parsed from the text
+ * Fastify gives (one string per name; an array when a name repeats), with a message naming it, and
+ * documented as the value it stands for (`page` an integer, `start_date` a date). Resolving the range
+ * against the clock, the time zone's canonical name and the filters' regular expressions is the
+ * server's (`query/params.ts`): those need the current time or the server's regex engine.
+ */
+import { z } from 'zod'
+import { filterParameters, filterTypes } from './enums.js'
+import { doc, openApiRegistry } from './openapi-registry.js'
+
+/** Page size default and cap, page cap, default range (days) and longest range (days). */
+export const DEFAULT_LIMIT = 50
+export const MAX_LIMIT = 1000
+export const MAX_PAGE = 100_000
+export const DEFAULT_RANGE_DAYS = 30
+export const MAX_RANGE_DAYS = 3660
+
+/** Filters per request, values per filter, characters per value. */
+export const MAX_FILTERS = 20
+export const MAX_FILTER_VALUES = 100
+export const MAX_VALUE_LENGTH = 2048
+
+/**
+ * A query-string value given once: `<label> is required` when absent, `must be given once` for a
+ * repeated name (Fastify turns `?a=1&a=2` into an array), `must be a string` otherwise.
+ */
+export const single = (label: string) =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined
+        ? `${label} is required`
+        : Array.isArray(issue.input)
+          ? `${label} must be given once`
+          : `${label} must be a string`,
+  })
+
+/**
+ * An integer query parameter within bounds, from its decimal text (at most nine digits); documented
+ * as an integer. Failures say `<name> must be an integer from <min> to <max>` (or, like `single`,
+ * required / given once / a string).
+ */
+export const integerParam = (name: string, min: number, max: number) => {
+  const message = `${name} must be an integer from ${min} to ${max}`
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value),
+    z
+      .int({
+        error: (issue) =>
+          issue.input === undefined
+            ? `${name} is required`
+            : Array.isArray(issue.input)
+              ? `${name} must be given once`
+              : typeof issue.input === 'string' || typeof issue.input === 'number'
+                ? message
+                : `${name} must be a string`,
+      })
+      .min(min, message)
+      .max(max, message),
+  )
+}
+
+/** Whether `text` is a calendar day YYYY-MM-DD from 1970 to 2100 (no month 13, no 30 February). */
+export function isCalendarDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
+  const ms = Date.parse(`${text}T00:00:00Z`)
+  if (Number.isNaN(ms)) return false
+  const year = Number(text.slice(0, 4))
+  return year >= 1970 && year <= 2100 && new Date(ms).toISOString().slice(0, 10) === text
+}
+
+const day = (name: string, description: string) =>
+  doc(
+    single(name).refine(isCalendarDay, `${name} must be a calendar date YYYY-MM-DD between 1970 and 2100`),
+    { format: 'date', description },
+  )
+
+/** The JSON the `filters` parameter holds (its content schema in the document). */
+const filterList = z
+  .array(
+    z.object({
+      parameter: z.enum(filterParameters),
+      type: doc(
+        z.enum(filterTypes),
+        'equals, not_equals, starts_with: exact; contains, not_contains: any case',
+      ),
+      value: doc(
+        z.array(z.string().max(MAX_VALUE_LENGTH)).min(1).max(MAX_FILTER_VALUES),
+        'Alternatives: `equals` any of them, `not_equals` none of them',
+      ),
+    }),
+  )
+  .max(MAX_FILTERS)
+
+const { $schema: _dialect, ...filterListSchema } = z.toJSONSchema(filterList, {
+  target: 'draft-2020-12',
+  io: 'input',
+  unrepresentable: 'any',
+  metadata: openApiRegistry,
+})
+
+/**
+ * The common parameters of every analytics read: `start_date`, `end_date` (calendar days),
+ * `time_zone` (text; the server checks the name), `filters` (JSON text; the server parses it),
+ * `page` and `limit` (integers). All optional; unknown parameters are ignored.
+ */
+export const analyticsQuery = z.object({
+  start_date: day(
+    'start_date',
+    'First day (YYYY-MM-DD, calendar day in time_zone); ' +
+      `default ${DEFAULT_RANGE_DAYS - 1} days before end_date`,
+  ).optional(),
+  end_date: day(
+    'end_date',
+    `Last day, included; default today in time_zone. The range spans at most ${MAX_RANGE_DAYS} days`,
+  ).optional(),
+  time_zone: doc(
+    single('time_zone'),
+    'IANA time zone name (case-insensitive), e.g. Europe/Berlin; default UTC',
+  ).optional(),
+  filters: doc(single('filters'), {
+    description:
+      'JSON array of `{parameter, type, value:[...]}` (URL-encoded); filters combine with AND. ' +
+      'Example: `[{"parameter":"country","type":"equals","value":["US","CA"]}]`',
+    contentMediaType: 'application/json',
+    contentSchema: filterListSchema,
+  }).optional(),
+  page: doc(integerParam('page', 1, MAX_PAGE), '1-based page number; default 1').optional(),
+  limit: doc(integerParam('limit', 1, MAX_LIMIT), `Rows per page; default ${DEFAULT_LIMIT}`).optional(),
+})
+
+/** The parsed common parameters (before the server resolves the range). */
+export type AnalyticsQuery = z.output<typeof analyticsQuery>
