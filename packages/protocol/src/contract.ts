@@ -50,6 +50,8 @@ export type Answer = { description: string; schema?: z.ZodType } | string
 
 /** Everything a contract declares. */
 export interface EndpointSpec {
+  /** The name it is registered under in `EndpointContracts` (from its address). */
+  name?: string
   method: Method
   /** Fastify-style: `:name` segments are path parameters. */
   path: string

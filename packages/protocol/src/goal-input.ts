@@ -100,8 +100,14 @@ export const eventConfig = z
   .strictObject(
     {
       ...eventConditionFields,
-      eventPropertyKey: doc(eventConditionFields.eventPropertyKey, 'Give with eventPropertyValue'),
-      eventPropertyValue: doc(eventConditionFields.eventPropertyValue, 'Give with eventPropertyKey'),
+      eventPropertyKey: doc(
+        eventConditionFields.eventPropertyKey.unwrap(),
+        'Give with eventPropertyValue',
+      ).optional(),
+      eventPropertyValue: doc(
+        eventConditionFields.eventPropertyValue.unwrap(),
+        'Give with eventPropertyKey',
+      ).optional(),
     },
     {
       error: configError(

@@ -10,7 +10,6 @@ import type {
   Delivery,
   Experiment,
   ExperimentInput,
-  Goal,
   Member,
   Organization,
   OwnSession,
@@ -23,7 +22,9 @@ import type {
   Webhook,
   WebhookInput,
 } from '@pathlight/protocol'
+import * as endpoints from '@pathlight/protocol/addresses'
 import { type Transport, transport } from './client'
+import { createClient } from './contract-client'
 
 const seg = (value: string | number) => encodeURIComponent(String(value))
 
@@ -40,6 +41,7 @@ export function createApi(t: Transport) {
   const site = (siteId: number | string) => `/api/sites/${seg(siteId)}`
   const org = (organizationId: string) => `/api/organizations/${seg(organizationId)}`
   const data = async <T>(promise: Promise<Data<T>>): Promise<T> => (await promise).data
+  const call = createClient(t)
 
   return {
     session: () => t.request<SessionInfo | null>('GET', '/api/auth/get-session'),
@@ -137,7 +139,8 @@ export function createApi(t: Transport) {
     deleteAlert: (siteId: number, id: string) =>
       t.request<unknown>('DELETE', `${site(siteId)}/alerts/${seg(id)}`),
 
-    goals: async (siteId: number) => data(t.request<Data<Goal[]>>('GET', `${site(siteId)}/goals?limit=1000`)),
+    goals: (siteId: number) =>
+      data(call(endpoints.listGoals, { params: { siteId }, query: { limit: 1000 } })),
     experiments: (siteId: number) =>
       data(t.request<Data<Experiment[]>>('GET', `${site(siteId)}/experiments`)),
     experiment: (siteId: number, id: number) =>

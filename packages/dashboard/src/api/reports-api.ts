@@ -15,7 +15,6 @@ import type {
   Funnel,
   FunnelReport,
   FunnelStep,
-  Goal,
   GoalInput,
   JourneyLink,
   JourneyPath,
@@ -42,7 +41,9 @@ import type {
   WebVitalsRow,
   WebVitalThresholds,
 } from '@pathlight/protocol'
+import * as endpoints from '@pathlight/protocol/addresses'
 import { type Transport, transport } from './client'
+import { createClient } from './contract-client'
 
 /** The common query parameters of every report, as the dashboard holds them (filters decoded). */
 export interface ReportQuery {
@@ -56,6 +57,16 @@ export interface ReportQuery {
 export interface PageRequest {
   page?: number
   limit?: number
+}
+
+/** The common parameters as query values (filters as JSON text; none: left out). */
+export function reportParams(query: ReportQuery) {
+  return {
+    start_date: query.start_date,
+    end_date: query.end_date,
+    time_zone: query.time_zone,
+    filters: query.filters.length > 0 ? JSON.stringify(query.filters) : undefined,
+  }
 }
 
 /** The query string of `query` plus route-specific parameters (undefined ones left out). */
@@ -80,6 +91,10 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
   const get = <T>(path: string, query?: ReportQuery, extra?: Record<string, string | number | undefined>) =>
     t.request<T>('GET', `${base}/${path}${query ? `?${reportSearch(query, extra)}` : ''}`, undefined, headers)
   const data = async <T>(promise: Promise<{ data: T }>): Promise<T> => (await promise).data
+  const call = createClient(t)
+  const options = { headers }
+  const site = { siteId }
+  const goal = (goalId: number) => ({ siteId, goalId })
 
   return {
     summary: () => data(get<{ data: SiteSummary }>('summary')),
@@ -148,14 +163,20 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       get<{ data: WebVitals; meta: { thresholds: WebVitalThresholds } }>('web-vitals', query),
     webVitalsBy: (by: 'pathname' | 'device_type', query: ReportQuery, page: PageRequest = {}) =>
       get<Paged<WebVitalsRow>>('web-vitals', query, { by, ...page }),
-    goals: (query: ReportQuery) => get<Paged<Goal>>('goals', query, { limit: 1000 }),
+    goals: (query: ReportQuery) =>
+      call(endpoints.listGoals, { params: site, query: { ...reportParams(query), limit: 1000 } }, options),
     goalSessions: (goalId: number, query: ReportQuery, page: PageRequest = {}) =>
-      data(get<{ data: Session[] }>(`goals/${goalId}/sessions`, query, { ...page })),
-    createGoal: (input: GoalInput) => t.request<{ goalId: number }>('POST', `${base}/goals`, input, headers),
+      data(
+        call(
+          endpoints.goalSessions,
+          { params: goal(goalId), query: { ...reportParams(query), ...page } },
+          options,
+        ),
+      ),
+    createGoal: (input: GoalInput) => call(endpoints.createGoal, { params: site, body: input }, options),
     updateGoal: (goalId: number, input: GoalInput) =>
-      t.request<{ goalId: number }>('PUT', `${base}/goals/${goalId}`, input, headers),
-    deleteGoal: (goalId: number) =>
-      t.request<unknown>('DELETE', `${base}/goals/${goalId}`, undefined, headers),
+      call(endpoints.updateGoal, { params: goal(goalId), body: input }, options),
+    deleteGoal: (goalId: number) => call(endpoints.deleteGoal, { params: goal(goalId) }, options),
     errorNames: (query: ReportQuery, page: PageRequest = {}) =>
       data(get<{ data: ErrorName[] }>('error-names', query, { ...page })),
     errorEvents: (message: string, query: ReportQuery, page: PageRequest = {}) =>

@@ -8,6 +8,7 @@ import { endpoint } from '../contract.js'
 import { goalInput, goalUpdate } from '../goal-input.js'
 import { session } from '../report-schemas.js'
 import { goal, goalId, pagedList, successResponse } from '../response-schemas.js'
+import * as at from './addresses.js'
 
 /** `:siteId`, as text: an id that names no site is a 404 of the access check, not a 400. */
 export const siteParams = z.object({ siteId: z.string() })
@@ -18,8 +19,7 @@ const noWriter = 'No credentials (a private link key does not write), or an inva
 
 /** `GET /api/sites/:siteId/goals`: a page of the site's goals, oldest first, with their conversions. */
 export const listGoalsEndpoint = endpoint({
-  method: 'GET',
-  path: '/api/sites/:siteId/goals',
+  ...at.listGoals,
   summary: 'Goals with their conversions over the range',
   tag: 'Goals',
   access: 'reader',
@@ -30,8 +30,7 @@ export const listGoalsEndpoint = endpoint({
 
 /** `GET /api/sites/:siteId/goals/:goalId/sessions`: the sessions that completed the goal, newest first. */
 export const goalSessionsEndpoint = endpoint({
-  method: 'GET',
-  path: '/api/sites/:siteId/goals/:goalId/sessions',
+  ...at.goalSessions,
   summary: 'Sessions that completed a goal',
   tag: 'Goals',
   access: 'reader',
@@ -42,8 +41,7 @@ export const goalSessionsEndpoint = endpoint({
 
 /** `POST /api/sites/:siteId/goals`: create a goal; answers its id. */
 export const createGoalEndpoint = endpoint({
-  method: 'POST',
-  path: '/api/sites/:siteId/goals',
+  ...at.createGoal,
   summary: 'Create a goal',
   tag: 'Goals',
   access: 'admin',
@@ -55,8 +53,7 @@ export const createGoalEndpoint = endpoint({
 
 /** `PUT /api/sites/:siteId/goals/:goalId`: change any subset of a goal; answers its id. */
 export const updateGoalEndpoint = endpoint({
-  method: 'PUT',
-  path: '/api/sites/:siteId/goals/:goalId',
+  ...at.updateGoal,
   summary: 'Change a goal',
   description:
     'Any subset; `config` is replaced whole, and changing `goalType` needs a `config` of the new type.',
@@ -70,8 +67,7 @@ export const updateGoalEndpoint = endpoint({
 
 /** `DELETE /api/sites/:siteId/goals/:goalId`: delete a goal, irreversibly. */
 export const deleteGoalEndpoint = endpoint({
-  method: 'DELETE',
-  path: '/api/sites/:siteId/goals/:goalId',
+  ...at.deleteGoal,
   summary: 'Delete a goal',
   tag: 'Goals',
   access: 'admin',
@@ -87,3 +83,13 @@ export const goalEndpoints = [
   updateGoalEndpoint,
   deleteGoalEndpoint,
 ] as const
+
+declare module './addresses.js' {
+  interface EndpointContracts {
+    listGoals: typeof listGoalsEndpoint
+    goalSessions: typeof goalSessionsEndpoint
+    createGoal: typeof createGoalEndpoint
+    updateGoal: typeof updateGoalEndpoint
+    deleteGoal: typeof deleteGoalEndpoint
+  }
+}

@@ -1,6 +1,7 @@
 /** Every endpoint contract, by surface. A surface converted to contracts adds its list here. */
 import { goalEndpoints } from './goals.js'
 
+export type { Address, ContractAt, EndpointContracts } from './addresses.js'
 export * from './goals.js'
 
 /** Every declared endpoint: each must have its route, and each route its contract (server test). */

@@ -5,6 +5,7 @@
  * list only shrinks.
  */
 import { endpoints } from '@pathlight/protocol'
+import * as addresses from '@pathlight/protocol/addresses'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
@@ -150,8 +151,11 @@ describe('route contracts', () => {
     expect(new Set(notYetContracts).size).toBe(notYetContracts.length)
   })
 
-  it('declares each endpoint once', () => {
+  it('declares each endpoint once, with a contract for every address', () => {
     const keys = endpoints.map(key)
     expect(new Set(keys).size).toBe(keys.length)
+    const named = new Set(endpoints.map((contract) => contract.name))
+    const listed = Object.values(addresses).filter((value) => typeof value === 'object')
+    expect(listed.filter((address) => !named.has(address.name)).map(key)).toEqual([])
   })
 })

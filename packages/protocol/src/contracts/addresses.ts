@@ -1,0 +1,39 @@
+/**
+ * Where each endpoint is: its name, method and path, free of zod so that browser code can import
+ * them (`@pathlight/protocol/addresses`) without the schemas. Each contract module builds its
+ * contracts from these (`endpoint({...address, ...})`) and registers them by name in
+ * `EndpointContracts`, through which a client call on an address is typed by its contract.
+ */
+import type { Method } from '../contract.js'
+
+export { pathOf } from '../contract.js'
+
+/**
+ * The contract of each endpoint by its name: filled by the contract modules (`declare module`), read
+ * by `ContractAt` to type a call from an address alone.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in each contract module
+export interface EndpointContracts {}
+
+/** An endpoint's address: the name its contract is registered under, its method and its path. */
+export interface Address {
+  name: keyof EndpointContracts & string
+  method: Method
+  path: string
+}
+
+/** The contract at an address. */
+export type ContractAt<A extends Address> = EndpointContracts[A['name']]
+
+const address = <const N extends string, const M extends Method, const P extends string>(
+  name: N,
+  method: M,
+  path: P,
+) => ({ name, method, path })
+
+/** The goals of a site (`contracts/goals.ts`). */
+export const listGoals = address('listGoals', 'GET', '/api/sites/:siteId/goals')
+export const goalSessions = address('goalSessions', 'GET', '/api/sites/:siteId/goals/:goalId/sessions')
+export const createGoal = address('createGoal', 'POST', '/api/sites/:siteId/goals')
+export const updateGoal = address('updateGoal', 'PUT', '/api/sites/:siteId/goals/:goalId')
+export const deleteGoal = address('deleteGoal', 'DELETE', '/api/sites/:siteId/goals/:goalId')
