@@ -14,21 +14,12 @@
  * The last stdout line is the same figures as JSON.
  */
 import { seedInstance } from '../../packages/server/src/demo/seed-instance.js'
+import { storeRefusedRegexes as PATTERNS } from '../../packages/server/src/testing/hostile-values.js'
 import { spawnServer } from '../../packages/server/src/testing/start-server-process.js'
 import { positiveInteger } from '../positive-integer.js'
 
 const HOSTILE = positiveInteger('BENCH_HOSTILE', 300)
 
-const PATTERNS = [
-  '[[:foo:]]',
-  '\\pL{1000}',
-  '(a{100}){100}',
-  'a{1001}',
-  '[a-\\d]',
-  '\\p{Foo}',
-  '\\u0041',
-  '(',
-]
 const RANGE = 'period=custom&start_date=2026-01-01&end_date=2026-01-31'
 
 const server = await spawnServer({ entry: 'build' })
