@@ -97,16 +97,16 @@ export async function createGoal(
 
 /**
  * Update a goal with any subset of `{name, goalType, config}` (see `goal-input.ts`).
- * @throws AppError 404 for an unknown goal; 400 when the result is not a valid goal
+ * @param current the stored goal (`findGoal`)
+ * @throws AppError 400 when the result is not a valid goal; 404 when the goal is gone meanwhile
  */
 export async function updateGoal(
   deps: GoalCommandDeps,
   site: SiteRow,
   actorUserId: string,
-  rawGoalId: unknown,
+  current: Goal,
   update: GoalUpdate,
 ): Promise<Goal> {
-  const current = await findGoal(deps.db, site.site_id, rawGoalId)
   const input = parseGoalUpdate(current, update)
   const write = async (trx: Transaction<MetadataSchema>) => {
     const row = await trx

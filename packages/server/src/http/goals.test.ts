@@ -384,6 +384,21 @@ describe.each([
     expect(theirs.data.map((g: { goalId: number }) => g.goalId)).toEqual([foreign])
   })
 
+  it('answers access and existence before invalid input', async () => {
+    const base = `/api/sites/${site.siteId}/goals`
+    const invalid = { name: '', extra: 1 }
+    // No caller, another organization's caller, an unknown goal: each wins over the invalid input.
+    expect((await call('POST', base, {}, invalid)).statusCode).toBe(401)
+    const stranger = await t.signUp()
+    expect((await call('POST', base, as(stranger.cookie), invalid)).statusCode).toBe(404)
+    expect((await call('PUT', `${base}/99999`, as(owner.cookie), invalid)).statusCode).toBe(404)
+    expect((await call('GET', `${base}/99999/sessions?page=0`, as(owner.cookie))).statusCode).toBe(404)
+    expect((await call('GET', `${base}?page=0`, as(stranger.cookie))).statusCode).toBe(404)
+    // With access, the same input is a 400 naming the field.
+    const refused = await call('POST', base, as(owner.cookie), invalid)
+    expect([refused.statusCode, refused.json().error]).toEqual([400, 'Invalid goal: name: name is required'])
+  })
+
   it.each([
     ['start_date=2026-02-30', 'start_date'],
     ['start_date=2026-03-10&end_date=2026-03-01', 'end_date'],

@@ -39,7 +39,8 @@ export interface GoalRouteOptions {
 
 /**
  * GET/POST `/api/sites/{siteId}/goals`, PUT/DELETE `.../goals/{goalId}`, GET `.../goals/{goalId}/sessions`.
- * Errors are AppErrors (400 naming the field, 401, 403, 404), access checked before the input is parsed.
+ * Errors are AppErrors (400 naming the field, 401, 403, 404): each route resolves the site (and the goal)
+ * before its query or body is parsed, so access and existence answer before invalid input.
  */
 export async function goalRoutes(
   app: FastifyInstance,
@@ -47,35 +48,48 @@ export async function goalRoutes(
 ) {
   const commands = { db, changes, clock }
 
-  route(app, listGoalsEndpoint, async ({ params, query, reader }) => {
-    const { site } = await siteForReader(db, reader, params.siteId)
-    const range = resolveQueryParams(query, clock())
-    const { goals, total } = await listGoals(db, site.site_id, {
-      offset: offsetOf(range),
-      limit: range.limit,
-    })
-    const data = await queryGoalConversions(events, { siteId: site.site_id, params: range }, goals)
-    return { data, meta: pageMeta(range, total) }
+  route(app, listGoalsEndpoint, {
+    resolve: ({ params, reader }) => siteForReader(db, reader, params.siteId),
+    handle: async ({ query, resolved: { site } }) => {
+      const range = resolveQueryParams(query, clock())
+      const { goals, total } = await listGoals(db, site.site_id, {
+        offset: offsetOf(range),
+        limit: range.limit,
+      })
+      const data = await queryGoalConversions(events, { siteId: site.site_id, params: range }, goals)
+      return { data, meta: pageMeta(range, total) }
+    },
   })
 
-  route(app, goalSessionsEndpoint, async ({ params, query, reader }) => {
-    const { site } = await siteForReader(db, reader, params.siteId)
-    const goal = await findGoal(db, site.site_id, params.goalId)
-    const range = resolveQueryParams(query, clock())
-    const { data, total } = await queryGoalSessions(events, { siteId: site.site_id, params: range }, goal)
-    return { data, meta: pageMeta(range, total) }
+  route(app, goalSessionsEndpoint, {
+    resolve: async ({ params, reader }) => {
+      const { site } = await siteForReader(db, reader, params.siteId)
+      return { site, goal: await findGoal(db, site.site_id, params.goalId) }
+    },
+    handle: async ({ query, resolved: { site, goal } }) => {
+      const range = resolveQueryParams(query, clock())
+      const { data, total } = await queryGoalSessions(events, { siteId: site.site_id, params: range }, goal)
+      return { data, meta: pageMeta(range, total) }
+    },
   })
 
-  route(app, createGoalEndpoint, async ({ params, body, caller }) => {
-    const { site } = await siteForAdmin(db, caller.userId, params.siteId)
-    const goal = await createGoal(commands, site, caller.userId, body)
-    return { success: true as const, goalId: goal.goalId }
+  route(app, createGoalEndpoint, {
+    resolve: ({ params, caller }) => siteForAdmin(db, caller.userId, params.siteId),
+    handle: async ({ body, caller, resolved: { site } }) => {
+      const goal = await createGoal(commands, site, caller.userId, body)
+      return { success: true as const, goalId: goal.goalId }
+    },
   })
 
-  route(app, updateGoalEndpoint, async ({ params, body, caller }) => {
-    const { site } = await siteForAdmin(db, caller.userId, params.siteId)
-    const goal = await updateGoal(commands, site, caller.userId, params.goalId, body)
-    return { success: true as const, goalId: goal.goalId }
+  route(app, updateGoalEndpoint, {
+    resolve: async ({ params, caller }) => {
+      const { site } = await siteForAdmin(db, caller.userId, params.siteId)
+      return { site, goal: await findGoal(db, site.site_id, params.goalId) }
+    },
+    handle: async ({ body, caller, resolved: { site, goal } }) => {
+      const updated = await updateGoal(commands, site, caller.userId, goal, body)
+      return { success: true as const, goalId: updated.goalId }
+    },
   })
 
   route(app, deleteGoalEndpoint, async ({ params, caller }) => {

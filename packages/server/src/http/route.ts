@@ -5,11 +5,13 @@
  * and sent with that status.
  *
  * The schemas run here, not in Fastify's validation phase: that phase comes before the scope's
- * preHandler (which resolves the caller), and every route answers 401, 403 and 404 before a 400. So
- * path parameters are parsed up front (text; they cannot fail but by being absent), while `query` and
- * `body` are parsed when the handler first reads them, after its access check. A failure is the
- * service's usual 400: `Invalid <parameter>: <problem>` for the path and query (`invalidParameters`),
- * `Invalid <bodySubject>: <field>: <problem>` for the body (`invalidBody`), with `details.fieldErrors`.
+ * preHandler (which resolves the caller), and every route answers 401, 403 and 404 before a 400. So a
+ * route whose access check needs its path parameters (the site, the goal) gives `resolve`, which gets
+ * the parameters and the credentials and runs before the query and the body are parsed; `handle` then
+ * gets what it resolved with the parsed input. Path parameters are text and cannot fail but by being
+ * absent. A failure is the service's usual 400: `Invalid <parameter>: <problem>` for the path and the
+ * query (`invalidParameters`), `Invalid <bodySubject>: <field>: <problem>` for the body
+ * (`invalidBody`), with `details.fieldErrors`.
  */
 import type { Access, Answer, BodyOf, EndpointSpec, ParamsOf, QueryOf, ResponseOf } from '@pathlight/protocol'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -35,31 +37,49 @@ const callerOptional: ReadonlySet<Access> = new Set<CallerOptional>(['public', '
 /** The caller a handler gets: present (else 401 before it runs) unless the access level allows none. */
 export type CallerOf<E extends EndpointSpec> = E['access'] extends CallerOptional ? Caller | null : Caller
 
-/** What a handler gets. `query` and `body` are parsed on first read (400 naming the field). */
-export interface RouteInput<E extends EndpointSpec> {
+/** What `resolve` gets: the path parameters and the credentials, nothing parsed from the query or body. */
+export interface ResolveInput<E extends EndpointSpec> {
   params: ParamsOf<E>
-  readonly query: QueryOf<E>
-  readonly body: BodyOf<E>
   caller: CallerOf<E>
   /** The analytics credentials (`siteForReader`): the caller's user id and the private link key. */
   reader: { userId?: string; privateKey?: string }
   request: FastifyRequest
+}
+
+/** What a handler gets: `resolve`'s answer as `resolved` (undefined without one) and the parsed input. */
+export interface RouteInput<E extends EndpointSpec, R = undefined> extends ResolveInput<E> {
+  query: QueryOf<E>
+  body: BodyOf<E>
+  resolved: R
   reply: FastifyReply
 }
 
 /** A route's handler: the contract's success answer, or an AppError thrown. */
-export type RouteHandler<E extends EndpointSpec> = (input: RouteInput<E>) => Promise<ResponseOf<E>>
+export type RouteHandler<E extends EndpointSpec, R = undefined> = (
+  input: RouteInput<E, R>,
+) => Promise<ResponseOf<E>>
+
+/** A handler with an access step: `resolve` (401, 403, 404 answer there), then `handle`. */
+export interface ResolvingHandler<E extends EndpointSpec, R> {
+  resolve: (input: ResolveInput<E>) => Promise<R>
+  handle: RouteHandler<E, R>
+}
 
 /**
- * Register `contract`'s route on `app` (within the scope that resolves callers).
+ * Register `contract`'s route on `app` (within the scope that resolves callers). Without a caller,
+ * a route whose access level needs one answers 401 before anything else.
  * @throws Error at registration when the contract names an unknown tag or has no success answer
  */
-export function route<const E extends EndpointSpec>(
+export function route<const E extends EndpointSpec, R = undefined>(
   app: FastifyInstance,
   contract: E,
-  handler: RouteHandler<NoInfer<E>>,
+  handler: RouteHandler<NoInfer<E>> | ResolvingHandler<NoInfer<E>, R>,
 ): void {
   const status = successStatus(contract)
+  const { resolve, handle } =
+    typeof handler === 'function'
+      ? { resolve: undefined, handle: handler as unknown as RouteHandler<E, R> }
+      : (handler as unknown as ResolvingHandler<E, R>)
   app.route({
     method: contract.method,
     url: contract.path,
@@ -70,39 +90,20 @@ export function route<const E extends EndpointSpec>(
     },
     handler: async (request, reply) => {
       if (!request.caller && !callerOptional.has(contract.access)) throw unauthorized()
-      const input = routeInput(contract, request, reply)
-      const answer = await handler(input)
+      const access: ResolveInput<E> = {
+        params: (contract.params ? parseParams(contract.params, request.params) : {}) as ParamsOf<E>,
+        caller: request.caller as CallerOf<E>,
+        reader: readerOf(request),
+        request,
+      }
+      const resolved = (resolve ? await resolve(access) : undefined) as R
+      const query = (contract.query ? parseParams(contract.query, request.query) : {}) as QueryOf<E>
+      const body = (contract.body ? parseBody(contract, request.body) : undefined) as BodyOf<E>
+      const answer = await handle({ ...access, query, body, resolved, reply })
       reply.code(status)
       return answer
     },
   })
-}
-
-function routeInput<E extends EndpointSpec>(
-  contract: E,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): RouteInput<E> {
-  const params = (contract.params ? parseParams(contract.params, request.params) : {}) as ParamsOf<E>
-  let query: { value: QueryOf<E> } | undefined
-  let body: { value: BodyOf<E> } | undefined
-  return {
-    params,
-    get query() {
-      query ??= {
-        value: (contract.query ? parseParams(contract.query, request.query) : {}) as QueryOf<E>,
-      }
-      return query.value
-    },
-    get body() {
-      body ??= { value: (contract.body ? parseBody(contract, request.body) : undefined) as BodyOf<E> }
-      return body.value
-    },
-    caller: request.caller as CallerOf<E>,
-    reader: readerOf(request),
-    request,
-    reply,
-  }
 }
 
 /**
