@@ -4,7 +4,8 @@
  * query and body schemas it validates with, and its answers per status (`json(description, schema)`
  * with a schema of `@pathlight/protocol`, or a string for an error answer). The access level adds its
  * usual errors (401, 403, 404, 429), a query or body adds 400, and every route gets a `default` error
- * answer; list other statuses in the doc.
+ * answer; list other statuses in the doc. A route registered from an endpoint contract (`http/route.ts`)
+ * gets its doc from the contract (`routeDoc`), and declares nothing here.
  */
 import type { z } from 'zod'
 import type { Access } from './access-rules.js'
