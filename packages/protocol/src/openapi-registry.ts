@@ -43,12 +43,18 @@ const documentedShapes = new WeakMap<z.ZodType, z.ZodType>()
  * description: for a value whose checks cannot be one zod shape (they depend on a sibling field or on
  * stored state), documented by the shape those checks accept. The document's converter
  * (`toJsonSchema`) reads it with `documentedShape`.
- * @returns `schema`
+ * @returns `schema`, its input type narrowed to the shape's (so clients are typed by the documented shape)
  */
-export function documentAs<T extends z.ZodType>(schema: T, shape: z.ZodType): T {
+export function documentAs<T extends z.ZodType, Shape extends z.ZodType>(
+  schema: T,
+  shape: Shape,
+): Documented<T, Shape> {
   documentedShapes.set(schema, shape)
-  return schema
+  return schema as Documented<T, Shape>
 }
+
+/** A schema whose input type is narrowed to its documented shape's (what clients are typed to send). */
+export type Documented<T extends z.ZodType, Shape extends z.ZodType> = T & { _zod: { input: z.input<Shape> } }
 
 /** The shape `documentAs` gave `schema`, if any. */
 export const documentedShape = (schema: z.ZodType): z.ZodType | undefined => documentedShapes.get(schema)
