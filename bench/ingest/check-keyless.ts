@@ -1,7 +1,8 @@
 import type { TrackRequest } from './track-bodies.js'
 
 /**
- * Sends one keyless `POST /api/track` (the given headers, JSON, the request's `User-Agent`) and makes
+ * Sends one keyless `POST /api/track` (the given headers, JSON, the request's `User-Agent` and
+ * `X-Forwarded-For`, as `run-load.ts` sends them) and makes
  * sure the server records it: status 200 and a body with `success: true` and no `tracked: false`. A
  * keyless load that the server refused or excluded would measure the refusal path instead.
  *
@@ -16,7 +17,12 @@ export async function checkKeyless(
 ): Promise<void> {
   const response = await fetch(`${baseUrl}/api/track`, {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', 'user-agent': request.userAgent },
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      'user-agent': request.userAgent,
+      'x-forwarded-for': request.ip,
+    },
     body: request.body,
     signal: AbortSignal.timeout(10_000),
   })

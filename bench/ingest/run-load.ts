@@ -28,7 +28,8 @@ export interface LoadResult {
  * connections send different bodies at any moment.
  *
  * @param opts.headers extra headers for every request (e.g. `Authorization`); `Content-Type:
- *   application/json` and the request's `User-Agent` are always set.
+ *   application/json`, the request's `User-Agent` and its visitor's address as `X-Forwarded-For` are
+ *   always set.
  * @returns measured figures; it rejects only if autocannon cannot start.
  */
 export async function runLoad(opts: {
@@ -50,7 +51,12 @@ export async function runLoad(opts: {
   const requests: autocannon.Request[] = opts.requests.map((request) => ({
     method: 'POST',
     path: '/api/track',
-    headers: { ...opts.headers, 'content-type': 'application/json', 'user-agent': request.userAgent },
+    headers: {
+      ...opts.headers,
+      'content-type': 'application/json',
+      'user-agent': request.userAgent,
+      'x-forwarded-for': request.ip,
+    },
     body: request.body,
     onResponse,
   }))

@@ -10,7 +10,7 @@ export type StartedPathlight = { server: ServerProcess; readyMs: number } | { sk
  * Starts the compiled Pathlight server (`entry: 'build'`, as `npm start` runs it) in a child process on
  * a fresh data directory, seeded with an owner, a site and an API key. Env: `PATHLIGHT_TRACK_KEY_LIMIT`
  * 100,000,000 (the per-key limit of 500 requests / 10 min would stop the keyed load within
- * milliseconds) and `LOG_LEVEL=info` as `npm start` ships it (the test harness's default is `warn`).
+ * milliseconds), `TRUST_PROXY=127.0.0.1` (keyless visitors' addresses) and `LOG_LEVEL=info` as `npm start` ships it (the test harness's default is `warn`).
  * With `BENCH_DATA_TEMPLATE` (a directory from `make-data-template.ts`), the data directory starts as a
  * copy of it (deleted when the server stops): one tree measured with and without the rollups' views.
  *
@@ -25,6 +25,8 @@ export async function startPathlight(): Promise<StartedPathlight> {
   const server = await start({
     env: {
       PATHLIGHT_TRACK_KEY_LIMIT: '100000000',
+      // The load names each logged visitor in X-Forwarded-For, as a reverse proxy on loopback would.
+      TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'info',
       // Passed through to compare flush delays; unset, the server's default.
       ...(process.env.INGEST_FLUSH_MS ? { INGEST_FLUSH_MS: process.env.INGEST_FLUSH_MS } : {}),

@@ -11,6 +11,11 @@ export interface TrackRequest {
   body: string
   /** The logged browser's user agent, also sent as the `User-Agent` header. */
   userAgent: string
+  /**
+   * The logged visitor's address, also sent as `X-Forwarded-For` (a keyless request's body cannot
+   * name it: the server takes it from a proxy it trusts, TRUST_PROXY).
+   */
+  ip: string
 }
 
 /**
@@ -46,7 +51,7 @@ export function buildTrackBodies(
       user_agent: line.userAgent,
       ip_address: line.ip,
     })
-    candidates.push({ body, userAgent: line.userAgent })
+    candidates.push({ body, userAgent: line.userAgent, ip: line.ip })
   }
   if (candidates.length <= count) return candidates
   const step = candidates.length / count
