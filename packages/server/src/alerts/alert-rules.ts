@@ -12,7 +12,7 @@
  * `alert_rule.deleted`) in its transaction.
  */
 import crypto from 'node:crypto'
-import { alertMetrics } from '@pathlight/protocol'
+import { alertMetrics, type AlertRule as WireAlertRule } from '@pathlight/protocol'
 import type { Transaction } from 'kysely'
 import { z } from 'zod'
 import { type AuditAction, recordSiteAudit } from '../audit/audit-log.js'
@@ -26,27 +26,8 @@ import type { AlertRuleTable } from '../storage/metadata/webhook-schema.js'
 export { alertMetrics }
 export type AlertMetric = (typeof alertMetrics)[number]
 
-/** An alert rule as the API returns it. */
-export interface AlertRule {
-  id: string
-  siteId: number
-  name: string
-  metric: AlertMetric
-  eventName: string | null
-  /** The goal of a `goal_conversions` rule; null otherwise. */
-  goalId: number | null
-  windowMinutes: number
-  comparison: 'above' | 'below'
-  threshold: number
-  relative: boolean
-  enabled: boolean
-  /** 'triggered' while the condition holds (it fired on entering it); 'ok' otherwise. */
-  state: 'ok' | 'triggered'
-  lastValue: number | null
-  lastEvaluatedAt: string | null
-  lastTriggeredAt: string | null
-  createdAt: string
-}
+/** An alert rule as the API returns it: the protocol's wire shape. */
+export type AlertRule = WireAlertRule
 
 const fields = {
   name: z

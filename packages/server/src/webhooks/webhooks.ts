@@ -7,6 +7,7 @@
  * a receiver's token).
  */
 import crypto from 'node:crypto'
+import type { Webhook as WireWebhook } from '@pathlight/protocol'
 import { z } from 'zod'
 import { recordSiteAudit } from '../audit/audit-log.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
@@ -20,21 +21,11 @@ import { generateWebhookSecret } from './sign.js'
 import { checkWebhookUrl, UnsafeWebhookUrlError } from './url-guard.js'
 import { type WebhookEventType, webhookEventTypes } from './webhook-events.js'
 
-/** A webhook as the API returns it (never the secret, except once from `create` and `rotateSecret`). */
-export interface Webhook {
-  id: string
-  siteId: number
-  url: string
-  description: string
-  events: WebhookEventType[]
-  enabled: boolean
-  /** Set when Pathlight disabled the webhook itself, e.g. after days of failed deliveries. */
-  disabledReason: string | null
-  consecutiveFailures: number
-  failingSince: string | null
-  createdAt: string
-  updatedAt: string
-}
+/**
+ * A webhook as the API returns it (never the secret, except once from `create` and `rotateSecret`):
+ * the protocol's wire shape.
+ */
+export type Webhook = WireWebhook
 
 const url = z.string().trim().min(1, 'url is required').max(2048, 'url must be at most 2048 characters')
 const events = z
