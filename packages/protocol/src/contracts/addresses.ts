@@ -37,3 +37,9 @@ export const goalSessions = address('goalSessions', 'GET', '/api/sites/:siteId/g
 export const createGoal = address('createGoal', 'POST', '/api/sites/:siteId/goals')
 export const updateGoal = address('updateGoal', 'PUT', '/api/sites/:siteId/goals/:goalId')
 export const deleteGoal = address('deleteGoal', 'DELETE', '/api/sites/:siteId/goals/:goalId')
+/** The alert rules of a site (`contracts/alerts.ts`). */
+export const createAlert = address('createAlert', 'POST', '/api/sites/:siteId/alerts')
+export const listAlerts = address('listAlerts', 'GET', '/api/sites/:siteId/alerts')
+export const getAlert = address('getAlert', 'GET', '/api/sites/:siteId/alerts/:id')
+export const updateAlert = address('updateAlert', 'PATCH', '/api/sites/:siteId/alerts/:id')
+export const deleteAlert = address('deleteAlert', 'DELETE', '/api/sites/:siteId/alerts/:id')

@@ -12,12 +12,17 @@
  * `alert_rule.deleted`) in its transaction.
  */
 import crypto from 'node:crypto'
-import { alertMetrics, type AlertRule as WireAlertRule } from '@pathlight/protocol'
+import {
+  alertMetrics,
+  type CreateAlertBody,
+  createAlertBody,
+  type UpdateAlertBody,
+  updateAlertBody,
+  type AlertRule as WireAlertRule,
+} from '@pathlight/protocol'
 import type { Transaction } from 'kysely'
-import { z } from 'zod'
 import { type AuditAction, recordSiteAudit } from '../audit/audit-log.js'
 import { badRequest, notFound } from '../shared/errors.js'
-import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool, type MetadataSchema, toBool } from '../storage/metadata/schema.js'
@@ -29,64 +34,11 @@ export type AlertMetric = (typeof alertMetrics)[number]
 /** An alert rule as the API returns it: the protocol's wire shape. */
 export type AlertRule = WireAlertRule
 
-const fields = {
-  name: z
-    .string()
-    .trim()
-    .min(1, 'name is required')
-    .max(100, 'name must be at most 100 characters')
-    .refine(isNulFree, nulMessage('name')),
-  metric: z.enum(alertMetrics, { error: `must be one of ${alertMetrics.join(', ')}` }),
-  eventName: z.string().trim().min(1).max(256).refine(isNulFree, nulMessage('eventName')).nullable(),
-  goalId: z
-    .number({ error: 'must be a goal id' })
-    .int('must be a goal id')
-    .positive('must be a goal id')
-    .max(0x7fffffff, 'must be a goal id')
-    .nullable(),
-  windowMinutes: z
-    .number({ error: 'must be a number of minutes' })
-    .int('must be a whole number of minutes')
-    .min(5, 'must be at least 5 minutes')
-    .max(7 * 24 * 60, 'must be at most 7 days'),
-  comparison: z.enum(['above', 'below'], { error: 'must be above or below' }),
-  threshold: z.number({ error: 'must be a number' }).finite(),
-  relative: z.boolean({ error: 'must be true or false' }),
-  enabled: z.boolean({ error: 'must be true or false' }),
-}
+export { createAlertBody, updateAlertBody }
 
-export const createAlertBody = z
-  .object({
-    ...fields,
-    eventName: fields.eventName.optional(),
-    goalId: fields.goalId.optional(),
-    relative: fields.relative.default(false),
-    enabled: fields.enabled.default(true),
-  })
-  .superRefine((rule, ctx) => {
-    if (rule.eventName && rule.metric !== 'custom_events') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['eventName'],
-        message: 'only applies to the custom_events metric',
-      })
-    }
-    if (rule.metric === 'goal_conversions' && !rule.goalId) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['goalId'],
-        message: 'the goal_conversions metric needs a goalId',
-      })
-    }
-    if (rule.goalId && rule.metric !== 'goal_conversions') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['goalId'],
-        message: 'only applies to the goal_conversions metric',
-      })
-    }
-  })
-export const updateAlertBody = z.object(fields).partial().strict()
+/** A parsed new rule; `relative` and `enabled` default as in `createAlertBody` when left out. */
+export type NewAlertRule = Omit<CreateAlertBody, 'relative' | 'enabled'> &
+  Partial<Pick<CreateAlertBody, 'relative' | 'enabled'>>
 
 export function toAlertRule(row: AlertRuleTable): AlertRule {
   return {
@@ -143,7 +95,6 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
     if (!row) throw notFound('Alert rule not found')
     return row
   }
-  const invalid = (error: z.ZodError) => badRequest('Invalid alert rule', z.flattenError(error))
   const requireGoalOfSite = async (siteId: number, goalId: number | null) => {
     if (goalId === null) return
     const goal = await db
@@ -161,11 +112,11 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
   }
 
   return {
-    /** Create a rule of the site on behalf of `userId`. @throws 400 naming the invalid field */
-    async create(siteId: number, userId: string, input: unknown): Promise<AlertRule> {
-      const parsed = createAlertBody.safeParse(input ?? {})
-      if (!parsed.success) throw invalid(parsed.error)
-      const rule = parsed.data
+    /**
+     * Create a rule of the site on behalf of `userId` from a parsed body (`createAlertBody`).
+     * @throws 400 naming `goalId` when it names no goal of the site
+     */
+    async create(siteId: number, userId: string, rule: NewAlertRule): Promise<AlertRule> {
       await requireGoalOfSite(siteId, rule.goalId ?? null)
       const row: AlertRuleTable = {
         id: crypto.randomUUID(),
@@ -177,8 +128,8 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
         window_minutes: rule.windowMinutes,
         comparison: rule.comparison,
         threshold: rule.threshold,
-        relative: fromBool(rule.relative),
-        enabled: fromBool(rule.enabled),
+        relative: fromBool(rule.relative ?? false),
+        enabled: fromBool(rule.enabled ?? true),
         state: 'ok',
         last_value: null,
         last_evaluated_at: null,
@@ -209,11 +160,9 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
      * Change any subset of the fields on behalf of `userId`; a changed condition starts over from 'ok'.
      * @throws 404 for an unknown rule; 400 when the result is not a valid rule
      */
-    async update(siteId: number, userId: string, id: string, input: unknown): Promise<AlertRule> {
-      const parsed = updateAlertBody.safeParse(input ?? {})
-      if (!parsed.success) throw invalid(parsed.error)
+    async update(siteId: number, userId: string, id: string, change: UpdateAlertBody): Promise<AlertRule> {
       const current = toAlertRule(await find(siteId, id))
-      const next = { ...current, ...parsed.data }
+      const next = { ...current, ...change }
       const problem = (field: string, message: string) =>
         badRequest('Invalid alert rule', { fieldErrors: { [field]: [message] }, formErrors: [] })
       if (next.eventName && next.metric !== 'custom_events') {
@@ -247,7 +196,7 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
         const updated = toAlertRule(row)
         await audit(trx, siteId, userId, 'alert_rule.updated', {
           ...alertRuleAuditDetails(updated),
-          changed: Object.keys(parsed.data),
+          changed: Object.keys(change),
         })
         return updated
       })

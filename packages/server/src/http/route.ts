@@ -13,7 +13,16 @@
  * query (`invalidParameters`), `Invalid <bodySubject>: <field>: <problem>` for the body
  * (`invalidBody`), with `details.fieldErrors`.
  */
-import type { Access, Answer, BodyOf, EndpointSpec, ParamsOf, QueryOf, ResponseOf } from '@pathlight/protocol'
+import {
+  type Access,
+  type Answer,
+  type BodyOf,
+  type EndpointSpec,
+  openApiRegistry,
+  type ParamsOf,
+  type QueryOf,
+  type ResponseOf,
+} from '@pathlight/protocol'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import { parseParams } from '../query/params.js'
@@ -131,6 +140,7 @@ function successStatus(contract: EndpointSpec): number {
 export function routeDoc(contract: EndpointSpec): RouteDoc {
   if (!(contract.tag in tags))
     throw new Error(`${contract.method} ${contract.path}: unknown tag ${contract.tag}`)
+  const params = paramDocs(contract)
   const responses: RouteDoc['responses'] = {}
   for (const [status, answer] of Object.entries(contract.responses) as [string, Answer | undefined][]) {
     if (answer === undefined) continue
@@ -147,8 +157,21 @@ export function routeDoc(contract: EndpointSpec): RouteDoc {
     tag: contract.tag as Tag,
     access: contract.access,
     ...(contract.who !== undefined && { who: contract.who }),
+    ...(params && { params }),
     ...(contract.query && { query: contract.query }),
     ...(contract.body && { body: contract.body }),
     responses,
   }
+}
+
+/**
+ * The descriptions of the contract's path parameters documented on their schema (`doc()`), for the
+ * parameters the document does not describe alike on every route (`id`); undefined when none is.
+ */
+function paramDocs(contract: EndpointSpec): Record<string, string> | undefined {
+  const described = Object.entries(contract.params?.shape ?? {}).flatMap(([name, schema]) => {
+    const description = openApiRegistry.get(schema as z.ZodType)?.description
+    return description === undefined ? [] : [[name, description] as const]
+  })
+  return described.length > 0 ? Object.fromEntries(described) : undefined
 }
