@@ -3,7 +3,6 @@
  * Path segments are URL-encoded; answers wrapped in `{success, data}` are unwrapped.
  */
 import type {
-  AlertRule,
   AlertRuleInput,
   ApiKey,
   ApiKeyInput,
@@ -131,13 +130,12 @@ export function createApi(t: Transport) {
         ),
       ),
 
-    alerts: (siteId: number) => data(t.request<Data<AlertRule[]>>('GET', `${site(siteId)}/alerts`)),
+    alerts: (siteId: number) => data(call(endpoints.listAlerts, { params: { siteId } })),
     createAlert: (siteId: number, input: AlertRuleInput) =>
-      data(t.request<Data<AlertRule>>('POST', `${site(siteId)}/alerts`, input)),
+      data(call(endpoints.createAlert, { params: { siteId }, body: input })),
     updateAlert: (siteId: number, id: string, input: AlertRuleInput) =>
-      data(t.request<Data<AlertRule>>('PATCH', `${site(siteId)}/alerts/${seg(id)}`, input)),
-    deleteAlert: (siteId: number, id: string) =>
-      t.request<unknown>('DELETE', `${site(siteId)}/alerts/${seg(id)}`),
+      data(call(endpoints.updateAlert, { params: { siteId, id }, body: input })),
+    deleteAlert: (siteId: number, id: string) => call(endpoints.deleteAlert, { params: { siteId, id } }),
 
     goals: (siteId: number) =>
       data(call(endpoints.listGoals, { params: { siteId }, query: { limit: 1000 } })),
