@@ -74,6 +74,11 @@ export interface EndpointSpec {
   body?: z.ZodType
   /** What a body error names: `Invalid <bodySubject>: <field>: <problem>`; default `body`. */
   bodySubject?: string
+  /**
+   * Name the field in the details only: a body error's message is then `Invalid <bodySubject>` alone,
+   * for the surfaces whose clients show `details.fieldErrors` beside each field.
+   */
+  bodyFieldsInDetails?: boolean
   /** The answers by status; the first 2xx one is what the handler returns. */
   responses: Partial<Record<number, Answer>>
 }

@@ -22,6 +22,7 @@ export const createAlertEndpoint = endpoint({
   params: siteParams,
   body: createAlertBody,
   bodySubject: 'alert rule',
+  bodyFieldsInDetails: true,
   responses: { 201: { description: 'Created', schema: successData(alertRule) } },
 })
 
@@ -55,6 +56,7 @@ export const updateAlertEndpoint = endpoint({
   params: alertParams,
   body: updateAlertBody,
   bodySubject: 'alert rule',
+  bodyFieldsInDetails: true,
   responses: { 200: { description: 'The rule after the change', schema: successData(alertRule) } },
 })
 

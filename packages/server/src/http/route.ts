@@ -26,7 +26,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import { parseParams } from '../query/params.js'
-import { unauthorized } from '../shared/errors.js'
+import { badRequest, unauthorized } from '../shared/errors.js'
 import { invalidBody } from '../shared/invalid-body.js'
 import type { Caller } from './caller.js'
 import { empty, json, type RouteDoc, type Tag, tags } from './openapi/route-doc.js'
@@ -126,7 +126,10 @@ export function parseBody(contract: EndpointSpec, body: unknown): unknown {
   const issues = [...parsed.error.issues].sort(
     (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
   )
-  throw invalidBody(contract.bodySubject ?? 'body', issues)
+  const error = invalidBody(contract.bodySubject ?? 'body', issues)
+  if (contract.bodyFieldsInDetails)
+    throw badRequest(`Invalid ${contract.bodySubject ?? 'body'}`, error.details)
+  throw error
 }
 
 /** The first of 200, 201, 202, 204 the contract answers. */
