@@ -5,6 +5,7 @@
  */
 import path from 'node:path'
 import { z } from 'zod'
+import { type MailSettings, mailFromSchema, mailSettings, smtpUrlSchema } from './mail/mail-settings.js'
 import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from './retention/retention-period.js'
 
 const booleanFromEnv = z
@@ -87,6 +88,12 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
   /** How often the webhook worker looks for due deliveries. */
   WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(1000),
+  /** The SMTP server of outgoing mail (`smtp://user:pass@host:587`, `smtps://...`); unset: no e-mail. */
+  SMTP_URL: smtpUrlSchema.optional(),
+  /** The From of outgoing mail: `Name <address>` or an address; default `Pathlight <pathlight@BASE_URL's host>`. */
+  MAIL_FROM: mailFromSchema.optional(),
+  /** How often the mail worker looks for due messages. */
+  MAIL_POLL_MS: z.coerce.number().int().positive().default(1000),
   /** How often alert rules are evaluated. */
   ALERT_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   /** Whole UTC days of events kept for sites without their own period; unset: forever. */
@@ -158,6 +165,8 @@ export interface Config {
   geoip: boolean
   webhooks: { allowPrivate: boolean; timeoutMs: number; pollMs: number }
   alertIntervalMs: number
+  /** Outgoing mail (`mail/mail-settings.ts`) from SMTP_URL and MAIL_FROM; undefined: no e-mail is sent. */
+  mail: MailSettings | undefined
   /** Event retention (`retention/`): the default period of sites without their own (null: forever). */
   retention: { defaultDays: number | null; intervalMs: number }
   /** The session fold (`storage/events/fold-sessions.ts`): how often it runs (also at start), how long hours settle. */
@@ -191,6 +200,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`)
   }
   const e = parsed.data
+  const baseUrl = (e.BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`).replace(
+    /\/$/,
+    '',
+  )
   return {
     port: e.PORT,
     host: e.HOST,
@@ -203,10 +216,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     disableSignup: e.DISABLE_SIGNUP,
-    baseUrl: (e.BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`).replace(
-      /\/$/,
-      '',
-    ),
+    baseUrl,
     baseUrlConfigured: e.BASE_URL !== undefined,
     trustedOrigins: e.TRUSTED_ORIGINS,
     hstsMaxAge: e.HSTS_MAX_AGE,
@@ -232,6 +242,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       pollMs: e.WEBHOOK_POLL_MS,
     },
     alertIntervalMs: e.ALERT_INTERVAL_MS,
+    mail: mailSettings({
+      smtpUrl: e.SMTP_URL,
+      mailFrom: e.MAIL_FROM,
+      pollMs: e.MAIL_POLL_MS,
+      baseUrl,
+    }),
     retention: { defaultDays: e.RETENTION_DAYS ?? null, intervalMs: e.RETENTION_INTERVAL_MS },
     sessionFold: { intervalMs: e.SESSION_FOLD_INTERVAL_MS, settleMs: e.SESSION_FOLD_SETTLE_MS },
     metricsToken: e.METRICS_TOKEN,

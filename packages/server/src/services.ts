@@ -33,8 +33,11 @@ import { createRedisSessionStore } from './ingest/state/redis-session-store.js'
 import { createMemorySessionStore, type SessionStore } from './ingest/state/session-store.js'
 import { createUserIdSalts } from './ingest/state/user-id-salts.js'
 import { createWriteBuffer, type WriteBuffer } from './ingest/write-buffer.js'
+import { createMailRunner, type MailRunner } from './mail/mail-outbox.js'
+import { createSmtpSender } from './mail/smtp-sender.js'
 import { eventsStoreTimings } from './metrics/events-store-metrics.js'
 import { registerIngestMetrics } from './metrics/ingest-metrics.js'
+import { registerMailMetrics } from './metrics/mail-metrics.js'
 import { createMetricsRegistry } from './metrics/metrics-registry.js'
 import { registerWebhookMetrics } from './metrics/webhook-metrics.js'
 import { roleIn } from './organizations/organizations.js'
@@ -79,6 +82,11 @@ export interface Services {
   webhooks: Webhooks
   outbox: Outbox
   deliveries: DeliveryRunner
+  /**
+   * The mail outbox's sender (`mail/mail-outbox.ts`), undefined without SMTP_URL (features then refuse
+   * with `mailUnavailable()`; `config.mail` says whether mail is configured).
+   */
+  mailRunner: MailRunner | undefined
   alerts: { rules: AlertRules; evaluate: () => Promise<EvaluationResult> }
   sessions: SessionStore
   geolocator: Geolocator | null
@@ -216,6 +224,15 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       },
       changes,
     })
+    const mailMetrics = metrics && registerMailMetrics(metrics, metadata.db)
+    const mailSender = config.mail && createSmtpSender(config.mail)
+    const mailRunner =
+      mailSender &&
+      createMailRunner(metadata, {
+        clock,
+        send: mailSender,
+        onAttempt: (result) => mailMetrics?.attempted(result),
+      })
     const facts = ingestFacts(outbox, {
       conversions: createConversionTracker(redis),
       goalsOf,
@@ -256,6 +273,14 @@ export async function openServices(config: Config, options: ServiceOptions = {})
               pollMs: config.webhooks.pollMs,
               onError: (error) => console.error('webhook worker:', error),
             }),
+            ...(mailRunner && config.mail
+              ? [
+                  startWebhookWorker(mailRunner, {
+                    pollMs: config.mail.pollMs,
+                    onError: (error) => console.error('mail worker:', error),
+                  }),
+                ]
+              : []),
             startPeriodicJob(evaluate, {
               intervalMs: config.alertIntervalMs,
               atStart: false,
@@ -296,6 +321,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       webhooks,
       outbox,
       deliveries,
+      mailRunner,
       alerts: { rules: alertRules, evaluate },
       sessions,
       geolocator,

@@ -1,5 +1,5 @@
 /**
- * The webhook worker: a thin loop over `DeliveryRunner.runOnce`, every `pollMs` (default 1 s), and at
+ * The webhook worker (and the mail worker, over `MailRunner`): a thin loop over `runOnce`, every `pollMs` (default 1 s), and at
  * once again while batches come back full. `stop()` waits for the attempts in flight.
  */
 import type { DeliveryRunner } from '../webhooks/deliveries.js'
@@ -9,7 +9,7 @@ export interface Worker {
 }
 
 export function startWebhookWorker(
-  runner: DeliveryRunner,
+  runner: Pick<DeliveryRunner, 'runOnce'>,
   options: { pollMs?: number; batchSize?: number; onError?: (error: unknown) => void } = {},
 ): Worker {
   const pollMs = options.pollMs ?? 1000

@@ -6,6 +6,7 @@
  * only the columns Pathlight reads are typed here.
  */
 import type { Generated } from 'kysely'
+import type { MailSchema } from './mail-schema.js'
 import type { WebhookSchema } from './webhook-schema.js'
 
 export type DbBool = number | boolean
@@ -155,7 +156,7 @@ export interface FunnelTable {
   updated_at: string
 }
 
-export interface MetadataSchema extends WebhookSchema {
+export interface MetadataSchema extends WebhookSchema, MailSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
   organization: OrganizationTable

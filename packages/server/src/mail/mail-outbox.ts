@@ -1,0 +1,148 @@
+/**
+ * The mail outbox: `enqueueMail` stores a message in the metadata store (`mail_message`) and resolves
+ * once it is stored, so a down SMTP server or a crash loses nothing; the mail worker (`startMailWorker`
+ * over `createMailRunner`) hands due messages to the SMTP server. Claims are atomic across workers as
+ * for webhook deliveries (PostgreSQL `FOR UPDATE SKIP LOCKED` plus a 60 s lease, SQLite's single writer):
+ * a worker that dies mid-send leaves a lease that expires, and the message is sent again (at least once).
+ * A failed attempt is retried on the webhook schedule (`webhooks/retry-schedule.ts`: 8 attempts over
+ * about a day, with jitter); a permanent refusal (an SMTP 5xx reply: unknown mailbox, refused sender)
+ * fails the message at once. A sent message keeps its row (kind, recipient, subject, when) without its
+ * parts, which may hold one-time links.
+ */
+import crypto from 'node:crypto'
+import { sql } from 'kysely'
+import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import type { MetadataDb, MetadataStore } from '../storage/metadata/db.js'
+import type { MailMessageTable } from '../storage/metadata/mail-schema.js'
+import { nextRetryDelay } from '../webhooks/retry-schedule.js'
+import type { OutgoingMail } from './outgoing-mail.js'
+
+export const MAIL_LEASE_MS = 60_000
+
+/**
+ * Store a message for sending. Callers check first that mail is configured (`requireMail`): the row
+ * waits in the outbox until a worker with SMTP settings sends it.
+ * @param now when it is due (default the current time)
+ * @returns the id of the stored message
+ */
+export async function enqueueMail(
+  db: MetadataDb,
+  mail: OutgoingMail,
+  now: Date = new Date(),
+): Promise<{ mailId: string }> {
+  const mailId = crypto.randomUUID()
+  const at = now.toISOString()
+  await db
+    .insertInto('mail_message')
+    .values({
+      id: mailId,
+      kind: mail.kind,
+      recipient: mail.to,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      headers: JSON.stringify(mail.headers ?? {}),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      locked_until: null,
+      last_error: null,
+      created_at: at,
+      sent_at: null,
+    })
+    .execute()
+  return { mailId }
+}
+
+/** How one send went: `ok`, or the error and whether trying again could help. */
+export type SendResult = { ok: true } | { ok: false; error: string; permanent: boolean }
+
+/** Hands one message to the SMTP server (`smtp-sender.ts`); never throws. */
+export type SendMail = (mail: OutgoingMail & { id: string }) => Promise<SendResult>
+
+export interface MailRunnerOptions {
+  send: SendMail
+  clock?: Clock
+  /** A number in [0, 1), for the retry jitter (injectable for tests). */
+  random?: () => number
+  batchSize?: number
+  /** Told of each attempt (the metrics count failures). */
+  onAttempt?: (result: SendResult) => void
+}
+
+/** One pass of the mail worker: claim what is due, send each, record. */
+export interface MailRunner {
+  /** Claim and send one batch. @returns how many messages were attempted */
+  runOnce(): Promise<number>
+}
+
+export function createMailRunner(store: MetadataStore, options: MailRunnerOptions): MailRunner {
+  const clock = options.clock ?? systemClock
+  const batchSize = options.batchSize ?? 20
+
+  async function claim(): Promise<MailMessageTable[]> {
+    const now = isoNow(clock)
+    const lease = new Date(clock() + MAIL_LEASE_MS).toISOString()
+    const lock = store.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``
+    const result = await sql<MailMessageTable>`
+      UPDATE mail_message SET locked_until = ${lease}
+      WHERE id IN (
+        SELECT id FROM mail_message
+        WHERE status = 'pending' AND next_attempt_at <= ${now}
+          AND (locked_until IS NULL OR locked_until < ${now})
+        ORDER BY next_attempt_at
+        LIMIT ${batchSize}
+        ${lock}
+      )
+      RETURNING *`.execute(store.db)
+    return result.rows
+  }
+
+  async function attempt(row: MailMessageTable): Promise<void> {
+    const result = await options.send({
+      id: row.id,
+      kind: row.kind,
+      to: row.recipient,
+      subject: row.subject,
+      html: row.html,
+      text: row.text,
+      headers: JSON.parse(row.headers) as Record<string, string>,
+    })
+    options.onAttempt?.(result)
+    const attempts = Number(row.attempts) + 1
+    const retryIn = result.ok || result.permanent ? null : nextRetryDelay(attempts, options.random)
+    await store.db
+      .updateTable('mail_message')
+      .set({
+        attempts,
+        locked_until: null,
+        ...(result.ok
+          ? { status: 'sent', sent_at: isoNow(clock), html: '', text: '', last_error: null }
+          : retryIn === null
+            ? { status: 'failed', last_error: result.error }
+            : { last_error: result.error, next_attempt_at: new Date(clock() + retryIn).toISOString() }),
+      })
+      .where('id', '=', row.id)
+      .execute()
+  }
+
+  return {
+    async runOnce() {
+      const due = await claim()
+      await Promise.all(due.map(attempt))
+      return due.length
+    },
+  }
+}
+
+/** Counts of the outbox by status (the metrics and the operator's list). */
+export async function mailCounts(db: MetadataDb): Promise<Record<MailMessageTable['status'], number>> {
+  const rows = await db
+    .selectFrom('mail_message')
+    .select(['status', db.fn.countAll<number | string>().as('n')])
+    .groupBy('status')
+    .execute()
+  const counts = { pending: 0, sent: 0, failed: 0 }
+  for (const row of rows) counts[row.status] = Number(row.n)
+  return counts
+}
