@@ -68,6 +68,7 @@ import { findSite } from './sites/sites.js'
 import type { EventsStore } from './storage/events/events-store.js'
 import type { MetadataStore } from './storage/metadata/db.js'
 import type { Webhooks } from './webhooks/webhooks.js'
+import { foldAfterImport } from './workers/session-fold-pass.js'
 
 /**
  * A registered route (HEAD variants omitted) and its documentation (`config.doc` where it is
@@ -272,7 +273,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       events: deps.events,
       stats: deps.ingest.stats,
     })
-    await scope.register(importRoutes, { db: deps.metadata.db, events: deps.events, ingest: deps.ingest })
+    await scope.register(importRoutes, {
+      db: deps.metadata.db,
+      events: deps.events,
+      ingest: deps.ingest,
+      foldImported: () => foldAfterImport(deps.events, deps.redis),
+    })
     await scope.register(visitorDataRoutes, {
       db: deps.metadata.db,
       events: deps.events,

@@ -35,6 +35,12 @@ export interface ImportRouteOptions {
   db: MetadataDb
   events: EventsStore
   ingest: Ingest
+  /**
+   * Folds the sessions and seals the pages' months an import wrote (`workers/session-fold-pass.ts`,
+   * `foldAfterImport`), run before the answer so that long-range reports read them folded at once;
+   * absent: left to the periodic pass.
+   */
+  foldImported?: () => Promise<unknown>
 }
 
 /** A raw line, as the document shows it: the tracking body without `site_id`, plus `timestamp`. */
@@ -62,7 +68,10 @@ const importQuery = z.object({
   }),
 })
 
-export async function importRoutes(app: FastifyInstance, { db, events, ingest }: ImportRouteOptions) {
+export async function importRoutes(
+  app: FastifyInstance,
+  { db, events, ingest, foldImported }: ImportRouteOptions,
+) {
   // The body is handed over as the raw stream: the importer reads it line by line.
   app.addContentTypeParser('application/x-ndjson', (_request, payload, done) => done(null, payload))
   app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload))
@@ -79,7 +88,7 @@ export async function importRoutes(app: FastifyInstance, { db, events, ingest }:
             'domain, quota and rate limits do not apply), or **exported**, a line of `GET .../export` ' +
             '(has `eventId`; stored as is, and an `eventId` the site holds is dropped as `duplicate`). ' +
             'A bad line is listed with its number and does not stop the others. Imported events are ' +
-            'readable when the answer arrives. At most 1 GiB per request and 1 MiB per line.\n\n' +
+            'readable when the answer arrives, already folded into the long-range rollups. At most 1 GiB per request and 1 MiB per line.\n\n' +
             "With `?format=umami` the body is `text/csv`: Umami v2's `website_event` table as " +
             '`COPY website_event TO STDOUT WITH CSV HEADER` writes it. Each row is stored as is with its ' +
             "`event_id` (re-importing drops it as `duplicate`): Umami's visit becomes the session, its " +
@@ -118,6 +127,15 @@ export async function importRoutes(app: FastifyInstance, { db, events, ingest }:
               ndjsonLines(body, { maxBytes: IMPORT_MAX_BYTES, maxLineBytes: IMPORT_MAX_LINE_BYTES }),
             )
       const result = await importEvents({ ingest: ingest.deps, events, db }, site, entries, userId)
+      if (result.imported > 0 && foldImported) {
+        // The events are stored either way: a failed fold leaves them to the periodic pass.
+        await foldImported().catch((error: unknown) =>
+          request.log.warn(
+            { err: error },
+            'folding the imported sessions failed; the periodic pass folds them',
+          ),
+        )
+      }
       return { success: true, ...result }
     },
   )

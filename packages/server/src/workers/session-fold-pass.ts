@@ -52,3 +52,29 @@ export function sessionFoldPass(
     }
   }
 }
+
+/** How long a pass after an import waits for another process's pass to release the lock (ms). */
+export const IMPORT_FOLD_WAIT_MS = 60_000
+
+/**
+ * The pass an import runs before it answers: the same fold and seal with no settling time, so the
+ * sessions and closed months it wrote are read folded from its answer on (not after the next periodic
+ * pass, settling time included). Its inserts have committed when it runs, and the hours and months it
+ * folds are closed ones (before the previous hour; before the current month), which live traffic does
+ * not write. When another process holds the lock, retries every second for up to `waitMs`.
+ * @returns what the pass did, or null when the lock stayed taken (the periodic pass folds it later)
+ * @throws the store's or Redis' error
+ */
+export async function foldAfterImport(
+  events: EventsStore,
+  redis?: Redis,
+  waitMs = IMPORT_FOLD_WAIT_MS,
+): Promise<FoldPassResult | null> {
+  const pass = sessionFoldPass(events, redis, { settleMs: 0 })
+  const until = Date.now() + waitMs
+  for (;;) {
+    const result = await pass()
+    if (result !== null || Date.now() >= until) return result
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+}
