@@ -99,10 +99,56 @@ const { $schema: _dialect, ...filterListSchema } = z.toJSONSchema(filterList, {
   metadata: openApiRegistry,
 })
 
+/** What a report compares its range with (`compare`). */
+export const compareModes = ['previous_period', 'previous_year', 'custom', 'none'] as const
+/** One comparison mode. */
+export type CompareMode = (typeof compareModes)[number]
+
+/**
+ * The comparison parameters (common to every analytics read; the server resolves the compared range
+ * in `query/compared-range.ts`): `compare`, the custom range's `compare_start_date` and
+ * `compare_end_date`, and `match_day_of_week`.
+ */
+const comparisonQuery = {
+  compare: doc(
+    z.enum(compareModes, {
+      error: (issue) =>
+        Array.isArray(issue.input)
+          ? 'compare must be given once'
+          : `compare must be one of ${compareModes.join(', ')}`,
+    }),
+    'What the figures are compared with: `previous_period` (default: the days of equal length just before), ' +
+      '`previous_year` (the same days a year before; 29 February maps to 28 February), `custom` ' +
+      '(`compare_start_date`..`compare_end_date`) or `none` (no comparison figures). Stats compare by ' +
+      'default; the series and breakdowns add the compared figures when `compare` is given',
+  ).optional(),
+  compare_start_date: day(
+    'compare_start_date',
+    'First day of the compared range; required with compare=custom',
+  ).optional(),
+  compare_end_date: day(
+    'compare_end_date',
+    'Last day of the compared range, included; required with compare=custom',
+  ).optional(),
+  match_day_of_week: doc(
+    z
+      .enum(['true', 'false'], {
+        error: (issue) =>
+          Array.isArray(issue.input)
+            ? 'match_day_of_week must be given once'
+            : 'match_day_of_week must be true or false',
+      })
+      .transform((v) => v === 'true'),
+    '`true`: shift the compared range so that its days fall on the same weekdays as the range ' +
+      '(previous_period: earlier by up to 6 days; previous_year and custom: by up to 3 days either way)',
+  ).optional(),
+}
+
 /**
  * The common parameters of every analytics read: `start_date`, `end_date` (calendar days),
  * `time_zone` (text; the server checks the name), `filters` (JSON text; the server parses it),
- * `page` and `limit` (integers). All optional; unknown parameters are ignored.
+ * `page` and `limit` (integers), and the comparison (`compare`, `compare_start_date`,
+ * `compare_end_date`, `match_day_of_week`). All optional; unknown parameters are ignored.
  */
 export const analyticsQuery = z.object({
   start_date: day(
@@ -127,6 +173,7 @@ export const analyticsQuery = z.object({
   }).optional(),
   page: doc(integerParam('page', 1, MAX_PAGE), '1-based page number; default 1').optional(),
   limit: doc(integerParam('limit', 1, MAX_LIMIT), `Rows per page; default ${DEFAULT_LIMIT}`).optional(),
+  ...comparisonQuery,
 })
 
 /** The parsed common parameters (before the server resolves the range). */

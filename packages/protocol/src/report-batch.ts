@@ -10,13 +10,13 @@ import { z } from 'zod'
 import { breakdownMetrics, eventNameMetrics, eventTypes, seriesBuckets, seriesMetrics } from './enums.js'
 import { doc } from './openapi-registry.js'
 import {
-  breakdownRow,
+  breakdownPage,
+  comparedSeriesCounts,
   event,
   eventNameCounts,
   liveVisitors,
   pagedList,
   pageMeta,
-  seriesCounts,
   seriesMeta,
   session,
   stats,
@@ -117,8 +117,8 @@ const pageWithThresholds = pageMeta.extend({ by: z.string(), thresholds: webVita
 /** What one part answers: its GET route's `{data, meta}`. */
 export const reportPartAnswer = z.union([
   z.object({ data: stats, meta: statsMeta }),
-  z.object({ data: z.array(seriesCounts), meta: seriesMeta }),
-  pagedList(breakdownRow),
+  z.object({ data: z.array(comparedSeriesCounts), meta: seriesMeta }),
+  breakdownPage,
   pagedList(session),
   z.object({
     data: z.array(event),

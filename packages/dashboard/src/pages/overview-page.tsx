@@ -81,7 +81,11 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
       <KpiCards
         stats={stats.data?.data}
         stale={stats.loading}
-        previousRange={meta && { startDate: meta.previousStartDate, endDate: meta.previousEndDate }}
+        previousRange={
+          meta?.previousStartDate && meta.previousEndDate
+            ? { startDate: meta.previousStartDate, endDate: meta.previousEndDate }
+            : undefined
+        }
       />
       <section className="card" aria-labelledby="chart-title" aria-busy={seriesReport.loading}>
         <div className="card-head">

@@ -8,10 +8,13 @@
 import { breakdownMetrics, eventNameMetrics, seriesBuckets, seriesMetrics } from '@pathlight/protocol'
 import { z } from 'zod'
 import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdown.js'
+import { withComparedRows } from '../query/compared-breakdown.js'
+import { alignCompared } from '../query/compared-series.js'
 import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
 import { booleanParam, listParam, parseParams, parseQueryParams, single } from '../query/params.js'
+import { comparedPeriod, comparisonAsked } from '../query/previous-period.js'
 import { withReplayFlags } from '../query/replay.js'
 import type { ReportScope } from '../query/report-scope.js'
 import { querySessionList } from '../query/session-list.js'
@@ -93,30 +96,51 @@ export const reportParts = {
     return () => queryStatsReport(deps.events, scope, bucket)
   },
 
-  /** The time series alone, with the counts asked for (the chart's figure): no totals. */
+  /**
+   * The time series alone, with the counts asked for (the chart's figure): no totals. With `compare`
+   * (other than none), each point carries the compared range's bucket at its position.
+   */
   series(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
     const { bucket, metrics } = parseParams(seriesInput, query)
     // In the protocol's order, however listed, and each once.
     const counts = seriesMetrics.filter((metric) => (metrics ?? seriesMetrics).includes(metric))
-    return async () => ({
-      data: await queryTimeseries(deps.events, scope, bucket, counts),
-      meta: {
-        startDate: scope.params.startDate,
-        endDate: scope.params.endDate,
-        timeZone: scope.params.timeZone,
-        bucket,
-        metrics: counts,
-      },
-    })
+    const compared = comparisonAsked(scope.params) ? comparedPeriod(scope.params) : null
+    return async () => {
+      const [series, before] = await Promise.all([
+        queryTimeseries(deps.events, scope, bucket, counts),
+        compared ? queryTimeseries(deps.events, { ...scope, params: compared }, bucket, counts) : undefined,
+      ])
+      return {
+        data: before ? alignCompared(series, before) : series,
+        meta: {
+          startDate: scope.params.startDate,
+          endDate: scope.params.endDate,
+          ...(compared ? { previousStartDate: compared.startDate, previousEndDate: compared.endDate } : {}),
+          timeZone: scope.params.timeZone,
+          bucket,
+          metrics: counts,
+        },
+      }
+    }
   },
 
   breakdown(deps: ReportPartDeps, siteId: number, query: unknown, name: BreakdownName): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
     const { metrics } = parseParams(breakdownInput, query)
+    const compared = comparisonAsked(scope.params) ? comparedPeriod(scope.params) : null
     return async () => {
-      const { rows, total } = await queryBreakdown(deps.events, scope, name, metrics)
-      return { data: rows, meta: pageMeta(scope.params, total) }
+      const page = await queryBreakdown(deps.events, scope, name, metrics)
+      if (!compared) return { data: page.rows, meta: pageMeta(scope.params, page.total) }
+      const { rows, total } = await withComparedRows(deps.events, scope, compared, name, page, metrics)
+      return {
+        data: rows,
+        meta: {
+          ...pageMeta(scope.params, total),
+          previousStartDate: compared.startDate,
+          previousEndDate: compared.endDate,
+        },
+      }
     }
   },
 

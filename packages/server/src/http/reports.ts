@@ -32,7 +32,8 @@
  * only translate: figures come from `query/`.
  */
 import {
-  breakdownRow,
+  breakdownPage,
+  comparedSeriesCounts,
   doc,
   eventNameCounts,
   liveVisitors,
@@ -41,7 +42,6 @@ import {
   reportBatchAnswer,
   reportBatchBody,
   reportSummary,
-  seriesCounts,
   seriesMeta,
   session,
   sessionEvent,
@@ -159,7 +159,7 @@ export async function reportRoutes(
           responses: {
             200: json(
               'Every bucket of the range',
-              z.object({ data: z.array(seriesCounts), meta: seriesMeta }),
+              z.object({ data: z.array(comparedSeriesCounts), meta: seriesMeta }),
             ),
           },
         },
@@ -181,7 +181,10 @@ export async function reportRoutes(
           params: { name: `The dimension: ${Object.keys(breakdowns).join(', ')}` },
           query: breakdownQuery,
           responses: {
-            200: json('A page of values, most first', pagedList(breakdownRow)),
+            200: json(
+              'A page of values, most first (with `compare`, each with its compared counts)',
+              breakdownPage,
+            ),
             404: 'Unknown dimension, or the credentials do not reach this site',
           },
         },

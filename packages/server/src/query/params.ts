@@ -9,6 +9,9 @@
  * | `filters`    | JSON array, see `filters.ts`   | none                                      |
  * | `page`       | integer >= 1                   | 1                                         |
  * | `limit`      | integer 1..1000                | 50                                        |
+ * | `compare`    | previous_period, previous_year, custom, none | previous_period (see `compared-range.ts`) |
+ * | `compare_start_date`, `compare_end_date` | YYYY-MM-DD, with compare=custom only (then required) | |
+ * | `match_day_of_week` | true or false           | false                                     |
  *
  * Days are calendar days in `time_zone`: the range is `[start of start_date, start of the day after
  * end_date)` in that zone, as UTC instants (so a range over a DST change is 23 or 25 hours longer or
@@ -26,6 +29,7 @@ import {
 } from '@pathlight/protocol'
 import type { z } from 'zod'
 import { badRequest } from '../shared/errors.js'
+import { type CompareRequest, type DayRange, defaultComparison } from './compared-range.js'
 import { type Filter, parseFilters } from './filters.js'
 import { addDays, canonicalTimeZone, dayIn, daysBetween, startOfDayIn } from './zoned-time.js'
 
@@ -49,6 +53,11 @@ export interface QueryParams {
   page: number
   /** Rows per page. */
   limit: number
+  /**
+   * The comparison the request named (`compare`, `compare_start_date`, `compare_end_date`,
+   * `match_day_of_week`); absent when it named none (reports then use `defaultComparison`).
+   */
+  compare?: CompareRequest
 }
 
 /** Rows to skip for the page. */
@@ -113,6 +122,8 @@ export function resolveQueryParams(raw: AnalyticsQuery, nowMs: number): QueryPar
   if (span < 0) problem('end_date', 'end_date must not be before start_date')
   else if (span >= MAX_RANGE_DAYS) problem('end_date', `the range must span at most ${MAX_RANGE_DAYS} days`)
 
+  const compare = comparisonOf(raw, problem)
+
   if (timeZone === null || Object.keys(fieldErrors).length > 0) throw invalidParameters(fieldErrors)
   return {
     startDate,
@@ -123,7 +134,41 @@ export function resolveQueryParams(raw: AnalyticsQuery, nowMs: number): QueryPar
     filters,
     page: raw.page ?? 1,
     limit: raw.limit ?? DEFAULT_LIMIT,
+    ...(compare ? { compare } : {}),
   }
+}
+
+/**
+ * The comparison the parameters name, undefined when they name none. The custom range's days are
+ * required with `compare=custom` and refused with any other mode (never silently ignored).
+ */
+function comparisonOf(
+  raw: AnalyticsQuery,
+  problem: (name: string, message: string) => void,
+): CompareRequest | undefined {
+  const { compare, compare_start_date: start, compare_end_date: end, match_day_of_week: match } = raw
+  if (compare === undefined && start === undefined && end === undefined && match === undefined)
+    return undefined
+  const mode = compare ?? defaultComparison.mode
+  if (mode !== 'custom') {
+    for (const [name, value] of [
+      ['compare_start_date', start],
+      ['compare_end_date', end],
+    ] as const) {
+      if (value !== undefined) problem(name, `${name} is only taken with compare=custom`)
+    }
+    return { mode, matchDayOfWeek: match ?? false }
+  }
+  if (start === undefined) problem('compare_start_date', 'compare_start_date is required with compare=custom')
+  if (end === undefined) problem('compare_end_date', 'compare_end_date is required with compare=custom')
+  if (start === undefined || end === undefined) return undefined
+  const span = daysBetween(start, end)
+  if (span < 0) problem('compare_end_date', 'compare_end_date must not be before compare_start_date')
+  else if (span >= MAX_RANGE_DAYS) {
+    problem('compare_end_date', `the compared range must span at most ${MAX_RANGE_DAYS} days`)
+  }
+  const custom: DayRange = { startDate: start, endDate: end }
+  return { mode, custom, matchDayOfWeek: match ?? false }
 }
 
 /**

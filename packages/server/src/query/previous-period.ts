@@ -1,8 +1,10 @@
 /**
- * The comparison period of a report: the range of equal length, in calendar days of the request's
- * time zone, that ends where the requested one begins (30 days ending 03-31 compare with the 30 days
- * ending 03-01), and the relative change of each figure against it.
+ * The comparison period of a report: by default the range of equal length, in calendar days of the
+ * request's time zone, that ends where the requested one begins (30 days ending 03-31 compare with the
+ * 30 days ending 03-01), or the range the request's `compare` names (`compared-range.ts`), and the
+ * relative change of each figure against it.
  */
+import { comparedRange } from './compared-range.js'
 import type { QueryParams } from './params.js'
 import type { ReportScope } from './report-scope.js'
 import { rollupsServe } from './rollups/rollup-scope.js'
@@ -18,6 +20,26 @@ export function previousPeriod(params: QueryParams): QueryParams {
   const endDate = addDays(params.startDate, -1)
   return { ...params, startDate, endDate, from: startOfDayIn(startDate, params.timeZone), to: params.from }
 }
+
+/**
+ * The period `params` compare with (`params.compare`, default the previous period), as parameters of
+ * its own, or null when the request asked for no comparison (`compare=none`).
+ * @returns the same parameters (filters, page, zone) with `startDate`, `endDate`, `from`, `to` moved
+ */
+export function comparedPeriod(params: QueryParams): QueryParams | null {
+  const range = comparedRange(params, params.compare)
+  if (!range) return null
+  return {
+    ...params,
+    ...range,
+    from: startOfDayIn(range.startDate, params.timeZone),
+    to: startOfDayIn(addDays(range.endDate, 1), params.timeZone),
+  }
+}
+
+/** Whether the request named a comparison other than `none` (series and breakdowns add one then). */
+export const comparisonAsked = (params: QueryParams): boolean =>
+  params.compare !== undefined && params.compare.mode !== 'none'
 
 /**
  * Relative change per figure: `(current - previous) / previous` (0.25 = up 25 %), null when the

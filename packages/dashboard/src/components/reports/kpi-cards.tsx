@@ -45,8 +45,8 @@ export function KpiCards({
     <ul className="kpis" aria-label="Key figures" aria-busy={stale}>
       {kpis.map((kpi) => {
         const value = stats?.current[kpi.key]
-        const change = stats ? stats.change[kpi.key] : null
-        const previous = stats?.previous[kpi.key]
+        const change = stats?.change?.[kpi.key] ?? null
+        const previous = stats?.previous?.[kpi.key]
         const direction = change === null || change === 0 ? 'flat' : change > 0 ? 'up' : 'down'
         const good = direction !== 'flat' && (direction === 'up') !== Boolean(kpi.lowerIsBetter)
         const tone = direction === 'flat' ? '' : good ? ' kpi-good' : ' kpi-bad'
@@ -55,7 +55,7 @@ export function KpiCards({
           <li key={kpi.key} className="kpi" data-kpi={kpi.key}>
             <span className="kpi-label">{kpi.label}</span>
             <span className="kpi-value">{value === undefined ? '…' : kpi.format(value)}</span>
-            {stats && (
+            {stats?.change && (
               <span
                 className={`kpi-change kpi-${direction}${tone}`}
                 title={`${versus}: ${previous === undefined ? '' : kpi.format(previous)}`}

@@ -237,6 +237,7 @@ describe('reports from the rollups', () => {
     expect(Number(crossing?.n)).toBeGreaterThan(0)
     const stats = await queryStatsReport(counting, scope)
     expect(queries).toHaveLength(2)
+    if (!('previous' in stats.data)) throw new Error('the stats answered without the previous period')
     expect(stats.data.previous.sessions).toBeGreaterThan(0)
     expect(stats).toEqual(await queryStatsReport(counting, raw(scope)))
     expect(queries).toHaveLength(6)
