@@ -43,3 +43,30 @@ export const listAlerts = address('listAlerts', 'GET', '/api/sites/:siteId/alert
 export const getAlert = address('getAlert', 'GET', '/api/sites/:siteId/alerts/:id')
 export const updateAlert = address('updateAlert', 'PATCH', '/api/sites/:siteId/alerts/:id')
 export const deleteAlert = address('deleteAlert', 'DELETE', '/api/sites/:siteId/alerts/:id')
+/** The webhooks of a site and their delivery log (`contracts/webhooks.ts`). */
+export const createWebhook = address('createWebhook', 'POST', '/api/sites/:siteId/webhooks')
+export const listWebhooks = address('listWebhooks', 'GET', '/api/sites/:siteId/webhooks')
+export const getWebhook = address('getWebhook', 'GET', '/api/sites/:siteId/webhooks/:id')
+export const updateWebhook = address('updateWebhook', 'PATCH', '/api/sites/:siteId/webhooks/:id')
+export const rotateWebhookSecret = address(
+  'rotateWebhookSecret',
+  'POST',
+  '/api/sites/:siteId/webhooks/:id/rotate-secret',
+)
+export const deleteWebhook = address('deleteWebhook', 'DELETE', '/api/sites/:siteId/webhooks/:id')
+export const webhookDeliveries = address(
+  'webhookDeliveries',
+  'GET',
+  '/api/sites/:siteId/webhooks/:id/deliveries',
+)
+export const redeliver = address(
+  'redeliver',
+  'POST',
+  '/api/sites/:siteId/webhooks/:id/deliveries/:deliveryId/redeliver',
+)
+/** The annotations of a site (`contracts/annotations.ts`). */
+export const listAnnotations = address('listAnnotations', 'GET', '/api/sites/:siteId/annotations')
+export const createAnnotation = address('createAnnotation', 'POST', '/api/sites/:siteId/annotations')
+export const updateAnnotation = address('updateAnnotation', 'PATCH', '/api/sites/:siteId/annotations/:id')
+export const deleteAnnotation = address('deleteAnnotation', 'DELETE', '/api/sites/:siteId/annotations/:id')
+export const v1ListAnnotations = address('v1ListAnnotations', 'GET', '/api/v1/sites/:siteId/annotations')

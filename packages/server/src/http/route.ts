@@ -24,7 +24,7 @@ import {
   type ResponseOf,
 } from '@pathlight/protocol'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { parseParams } from '../query/params.js'
 import { badRequest, unauthorized } from '../shared/errors.js'
 import { invalidBody } from '../shared/invalid-body.js'
@@ -118,7 +118,8 @@ export function route<const E extends EndpointSpec, R = undefined>(
 /**
  * The body parsed by the contract's schema; an absent body parses as `{}` (so that its required
  * fields are named). @throws AppError 400 naming the first field, unknown fields first (they explain
- * the others: a config of the other goal type)
+ * the others: a config of the other goal type); with `bodyFieldsInDetails`, `Invalid <bodySubject>`
+ * and zod's flattened errors (`fieldErrors` by top-level field, `formErrors`) as the details
  */
 export function parseBody(contract: EndpointSpec, body: unknown): unknown {
   const parsed = (contract.body as z.ZodType).safeParse(body ?? {})
@@ -126,10 +127,9 @@ export function parseBody(contract: EndpointSpec, body: unknown): unknown {
   const issues = [...parsed.error.issues].sort(
     (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
   )
-  const error = invalidBody(contract.bodySubject ?? 'body', issues)
   if (contract.bodyFieldsInDetails)
-    throw badRequest(`Invalid ${contract.bodySubject ?? 'body'}`, error.details)
-  throw error
+    throw badRequest(`Invalid ${contract.bodySubject ?? 'body'}`, z.flattenError(parsed.error))
+  throw invalidBody(contract.bodySubject ?? 'body', issues)
 }
 
 /** The first of 200, 201, 202, 204 the contract answers. */

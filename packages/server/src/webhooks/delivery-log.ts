@@ -4,33 +4,11 @@
  * redelivery, which enqueues a new delivery of the same payload (audited as `webhook.redelivered`).
  */
 import crypto from 'node:crypto'
+import type { Delivery } from '@pathlight/protocol'
 import { recordSiteAudit } from '../audit/audit-log.js'
 import { notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-
-export interface DeliveryAttempt {
-  attempt: number
-  statusCode: number | null
-  responseBody: string
-  error: string | null
-  startedAt: string
-  durationMs: number
-}
-
-export interface Delivery {
-  id: string
-  eventType: string
-  status: 'pending' | 'delivered' | 'failed'
-  attempts: number
-  nextAttemptAt: string | null
-  lastStatusCode: number | null
-  lastError: string | null
-  createdAt: string
-  deliveredAt: string | null
-  payload: unknown
-  attemptLog: DeliveryAttempt[]
-}
 
 /** @returns one page of deliveries and the total count */
 export async function listDeliveries(

@@ -7,19 +7,23 @@
  * a receiver's token).
  */
 import crypto from 'node:crypto'
-import type { Webhook as WireWebhook } from '@pathlight/protocol'
-import { z } from 'zod'
+import {
+  type CreateWebhookBody,
+  createWebhookBody,
+  type UpdateWebhookBody,
+  updateWebhookBody,
+  type Webhook as WireWebhook,
+} from '@pathlight/protocol'
 import { recordSiteAudit } from '../audit/audit-log.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { badRequest, notFound } from '../shared/errors.js'
-import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool, toBool } from '../storage/metadata/schema.js'
 import type { WebhookTable } from '../storage/metadata/webhook-schema.js'
 import { generateWebhookSecret } from './sign.js'
 import { checkWebhookUrl, UnsafeWebhookUrlError } from './url-guard.js'
-import { type WebhookEventType, webhookEventTypes } from './webhook-events.js'
+import type { WebhookEventType } from './webhook-events.js'
 
 /**
  * A webhook as the API returns it (never the secret, except once from `create` and `rotateSecret`):
@@ -27,22 +31,8 @@ import { type WebhookEventType, webhookEventTypes } from './webhook-events.js'
  */
 export type Webhook = WireWebhook
 
-const url = z.string().trim().min(1, 'url is required').max(2048, 'url must be at most 2048 characters')
-const events = z
-  .array(z.enum(webhookEventTypes, { error: `must be one of ${webhookEventTypes.join(', ')}` }))
-  .min(1, 'select at least one event')
-  .transform((list) => [...new Set(list)])
-const description = z
-  .string()
-  .trim()
-  .max(500, 'description must be at most 500 characters')
-  .refine(isNulFree, nulMessage('description'))
-
-export const createWebhookBody = z.object({ url, events, description: description.optional() })
-export const updateWebhookBody = z
-  .object({ url, events, description, enabled: z.boolean({ error: 'must be true or false' }) })
-  .partial()
-  .strict()
+/** The request bodies, the protocol's (`webhook-input.ts`). */
+export { createWebhookBody, updateWebhookBody }
 
 export function toWebhook(row: WebhookTable): Webhook {
   return {
@@ -82,11 +72,6 @@ export interface WebhookStoreOptions {
 
 export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
   const clock = options.clock ?? systemClock
-  const parse = <T>(schema: z.ZodType<T>, input: unknown): T => {
-    const parsed = schema.safeParse(input ?? {})
-    if (!parsed.success) throw badRequest('Invalid webhook', z.flattenError(parsed.error))
-    return parsed.data
-  }
   const guard = async (value: string) => {
     try {
       return (await checkWebhookUrl(value, { allowPrivate: options.allowPrivate })).toString()
@@ -110,11 +95,14 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
 
   return {
     /**
-     * Create a webhook of the site on behalf of `userId`.
-     * @returns the webhook and its secret (shown once). @throws 400 naming the invalid field
+     * Create a webhook of the site on behalf of `userId` from a parsed body (`createWebhookBody`).
+     * @returns the webhook and its secret (shown once). @throws 400 naming `url` when the URL is unsafe
      */
-    async create(siteId: number, userId: string, input: unknown): Promise<Webhook & { secret: string }> {
-      const body = parse(createWebhookBody, input)
+    async create(
+      siteId: number,
+      userId: string,
+      body: CreateWebhookBody,
+    ): Promise<Webhook & { secret: string }> {
       const now = isoNow(clock)
       const row: WebhookTable = {
         id: crypto.randomUUID(),
@@ -160,11 +148,11 @@ export function createWebhooks(db: MetadataDb, options: WebhookStoreOptions) {
       return toWebhook(await find(siteId, id))
     },
     /**
-     * Change url, events, description or enabled on behalf of `userId`; re-enabling clears the failure
-     * record. @throws 404 for an unknown webhook; 400 naming the invalid field
+     * Change url, events, description or enabled on behalf of `userId`, from a parsed body
+     * (`updateWebhookBody`); re-enabling clears the failure record.
+     * @throws 404 for an unknown webhook; 400 naming `url` when the URL is unsafe
      */
-    async update(siteId: number, userId: string, id: string, input: unknown): Promise<Webhook> {
-      const body = parse(updateWebhookBody, input)
+    async update(siteId: number, userId: string, id: string, body: UpdateWebhookBody): Promise<Webhook> {
       await find(siteId, id)
       const set: Partial<WebhookTable> = { updated_at: isoNow(clock) }
       if (body.url !== undefined) set.url = await guard(body.url)
