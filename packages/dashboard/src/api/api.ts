@@ -6,19 +6,16 @@ import type {
   AlertRuleInput,
   ApiKey,
   ApiKeyInput,
-  Delivery,
   Experiment,
   ExperimentInput,
   Member,
   Organization,
   OwnSession,
-  Paged,
   Role,
   SessionInfo,
   Site,
   SiteConfig,
   SiteEventStatus,
-  Webhook,
   WebhookInput,
 } from '@pathlight/protocol'
 import * as endpoints from '@pathlight/protocol/addresses'
@@ -106,29 +103,19 @@ export function createApi(t: Transport) {
         )
       ).privateLinkKey,
 
-    webhooks: (siteId: number) => data(t.request<Data<Webhook[]>>('GET', `${site(siteId)}/webhooks`)),
-    webhook: (siteId: number, id: string) =>
-      data(t.request<Data<Webhook>>('GET', `${site(siteId)}/webhooks/${seg(id)}`)),
+    webhooks: (siteId: number) => data(call(endpoints.listWebhooks, { params: { siteId } })),
+    webhook: (siteId: number, id: string) => data(call(endpoints.getWebhook, { params: { siteId, id } })),
     createWebhook: (siteId: number, input: WebhookInput) =>
-      data(t.request<Data<Webhook & { secret: string }>>('POST', `${site(siteId)}/webhooks`, input)),
+      data(call(endpoints.createWebhook, { params: { siteId }, body: input })),
     updateWebhook: (siteId: number, id: string, input: Partial<WebhookInput>) =>
-      data(t.request<Data<Webhook>>('PATCH', `${site(siteId)}/webhooks/${seg(id)}`, input)),
+      data(call(endpoints.updateWebhook, { params: { siteId, id }, body: input })),
     rotateWebhookSecret: (siteId: number, id: string) =>
-      data(t.request<Data<{ secret: string }>>('POST', `${site(siteId)}/webhooks/${seg(id)}/rotate-secret`)),
-    deleteWebhook: (siteId: number, id: string) =>
-      t.request<unknown>('DELETE', `${site(siteId)}/webhooks/${seg(id)}`),
+      data(call(endpoints.rotateWebhookSecret, { params: { siteId, id } })),
+    deleteWebhook: (siteId: number, id: string) => call(endpoints.deleteWebhook, { params: { siteId, id } }),
     deliveries: (siteId: number, id: string, page: number, limit = 20) =>
-      t.request<Paged<Delivery>>(
-        'GET',
-        `${site(siteId)}/webhooks/${seg(id)}/deliveries?page=${seg(page)}&limit=${seg(limit)}`,
-      ),
+      call(endpoints.webhookDeliveries, { params: { siteId, id }, query: { page, limit } }),
     redeliver: (siteId: number, id: string, deliveryId: string) =>
-      data(
-        t.request<Data<{ deliveryId: string }>>(
-          'POST',
-          `${site(siteId)}/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/redeliver`,
-        ),
-      ),
+      data(call(endpoints.redeliver, { params: { siteId, id, deliveryId } })),
 
     alerts: (siteId: number) => data(call(endpoints.listAlerts, { params: { siteId } })),
     createAlert: (siteId: number, input: AlertRuleInput) =>
