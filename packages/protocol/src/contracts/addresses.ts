@@ -70,3 +70,17 @@ export const createAnnotation = address('createAnnotation', 'POST', '/api/sites/
 export const updateAnnotation = address('updateAnnotation', 'PATCH', '/api/sites/:siteId/annotations/:id')
 export const deleteAnnotation = address('deleteAnnotation', 'DELETE', '/api/sites/:siteId/annotations/:id')
 export const v1ListAnnotations = address('v1ListAnnotations', 'GET', '/api/v1/sites/:siteId/annotations')
+/** One site, for the members of its organization (`contracts/sites.ts`). */
+export const getSite = address('getSite', 'GET', '/api/sites/:siteId')
+export const updateSite = address('updateSite', 'PATCH', '/api/sites/:siteId')
+export const deleteSite = address('deleteSite', 'DELETE', '/api/sites/:siteId')
+export const excludedIps = address('excludedIps', 'GET', '/api/sites/:siteId/excluded-ips')
+export const excludedCountries = address('excludedCountries', 'GET', '/api/sites/:siteId/excluded-countries')
+export const getPrivateLink = address('getPrivateLink', 'GET', '/api/sites/:siteId/private-link-config')
+export const changePrivateLink = address(
+  'changePrivateLink',
+  'POST',
+  '/api/sites/:siteId/private-link-config',
+)
+export const siteAuditLog = address('siteAuditLog', 'GET', '/api/sites/:siteId/audit-log')
+export const siteHasEvents = address('siteHasEvents', 'GET', '/api/sites/:siteId/has-events')

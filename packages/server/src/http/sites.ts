@@ -1,8 +1,22 @@
 /**
- * Routes: one site (read, rename, delete), its configuration, private link and audit trail.
- * Authenticated scope: a private link key never reaches these (it is read-only for analytics).
+ * Routes: one site (read, rename, delete), its configuration, excluded lists, private link and audit
+ * trail, registered from their contracts (`@pathlight/protocol` `contracts/sites.ts`) but for the
+ * configuration's. Authenticated scope: a private link key never reaches these (it is read-only for
+ * analytics). Each route resolves the site before its body is parsed, so access answers (401, 403,
+ * 404) come before invalid input.
  */
-import { auditEntry, doc, privateLink, site, siteConfig, successData, successList } from '@pathlight/protocol'
+import {
+  changePrivateLinkEndpoint,
+  deleteSiteEndpoint,
+  doc,
+  excludedCountriesEndpoint,
+  excludedIpsEndpoint,
+  getPrivateLinkEndpoint,
+  getSiteEndpoint,
+  siteAuditLogEndpoint,
+  siteConfig,
+  updateSiteEndpoint,
+} from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { listAudit } from '../audit/audit-log.js'
@@ -10,19 +24,16 @@ import { siteForAdmin, siteForMember } from '../auth/site-access.js'
 import type { WriteBuffer } from '../ingest/write-buffer.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { deleteSite } from '../sites/delete-site.js'
-import { changePrivateLink, privateLinkActions } from '../sites/private-link.js'
+import { changePrivateLink } from '../sites/private-link.js'
 import { toSite } from '../sites/site.js'
 import { siteConfigUpdate, toSiteConfig, updateSiteConfig } from '../sites/site-config.js'
-import { updateSite, updateSiteBody } from '../sites/update-site.js'
+import { updateSite } from '../sites/update-site.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
-import { deleted } from './openapi/doc-parts.js'
 import { json } from './openapi/route-doc.js'
+import { route } from './route.js'
 import { wholeList } from './whole-list.js'
-
-/** `POST /api/sites/{siteId}/private-link-config`. */
-export const privateLinkBody = z.object({ action: z.enum(privateLinkActions) })
 
 export interface SiteRouteOptions {
   db: MetadataDb
@@ -34,68 +45,24 @@ export interface SiteRouteOptions {
 
 type SiteParams = { Params: { siteId: string } }
 
+/** GET/PATCH/DELETE `/api/sites/{siteId}`, its config, excluded lists, private link and audit trail. */
 export async function siteRoutes(app: FastifyInstance, { db, events, buffer, changes }: SiteRouteOptions) {
-  app.get<SiteParams>(
-    '/api/sites/:siteId',
-    {
-      config: {
-        doc: {
-          summary: 'A site',
-          tag: 'Sites',
-          access: 'member',
-          responses: { 200: json('The site', site) },
-        },
-      },
-    },
-    async (request) => {
-      const { site, role } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
-      return toSite(site, role)
-    },
-  )
+  route(app, getSiteEndpoint, async ({ params, caller }) => {
+    const { site, role } = await siteForMember(db, caller.userId, params.siteId)
+    return toSite(site, role)
+  })
 
-  app.patch<SiteParams>(
-    '/api/sites/:siteId',
-    {
-      config: {
-        doc: {
-          summary: 'Rename a site or change its domain',
-          description:
-            'Either field or both; the domain is normalised as at creation (`https://WWW.Example.com/blog` ' +
-            'becomes `www.example.com`). Tracking checks the new domain from the next request.',
-          tag: 'Sites',
-          access: 'admin',
-          body: updateSiteBody,
-          responses: { 200: json('The site after the change', site) },
-        },
-      },
-    },
-    async (request) => {
-      const { userId } = callerOf(request)
-      const access = await siteForAdmin(db, userId, request.params.siteId)
-      return toSite(await updateSite({ db, changes }, access.site, userId, request.body), access.role)
-    },
-  )
+  route(app, updateSiteEndpoint, {
+    resolve: ({ params, caller }) => siteForAdmin(db, caller.userId, params.siteId),
+    handle: async ({ body, caller, resolved: access }) =>
+      toSite(await updateSite({ db, changes }, access.site, caller.userId, body), access.role),
+  })
 
-  app.delete<SiteParams>(
-    '/api/sites/:siteId',
-    {
-      config: {
-        doc: {
-          summary: 'Delete a site and all its data',
-          description: 'Events, goals, webhooks, alert rules and the private link go with it; irreversible.',
-          tag: 'Sites',
-          access: 'admin',
-          responses: { 200: deleted },
-        },
-      },
-    },
-    async (request) => {
-      const { userId } = callerOf(request)
-      const { site } = await siteForAdmin(db, userId, request.params.siteId)
-      await deleteSite({ db, events, buffer, changes }, site, userId)
-      return { success: true }
-    },
-  )
+  route(app, deleteSiteEndpoint, async ({ params, caller }) => {
+    const { site } = await siteForAdmin(db, caller.userId, params.siteId)
+    await deleteSite({ db, events, buffer, changes }, site, caller.userId)
+    return { success: true as const }
+  })
 
   app.put<SiteParams>(
     '/api/sites/:siteId/config',
@@ -132,106 +99,31 @@ export async function siteRoutes(app: FastifyInstance, { db, events, buffer, cha
     },
   )
 
-  app.get<SiteParams>(
-    '/api/sites/:siteId/excluded-ips',
-    {
-      config: {
-        doc: {
-          summary: 'Excluded IP addresses and ranges',
-          tag: 'Sites',
-          access: 'member',
-          responses: {
-            200: json('The list', z.object({ success: z.literal(true), excludedIPs: z.array(z.string()) })),
-          },
-        },
-      },
-    },
-    async (request) => {
-      const { site } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
-      return { success: true, excludedIPs: toSiteConfig(site).excludedIPs }
-    },
-  )
+  route(app, excludedIpsEndpoint, async ({ params, caller }) => {
+    const { site } = await siteForMember(db, caller.userId, params.siteId)
+    return { success: true as const, excludedIPs: toSiteConfig(site).excludedIPs }
+  })
 
-  app.get<SiteParams>(
-    '/api/sites/:siteId/excluded-countries',
-    {
-      config: {
-        doc: {
-          summary: 'Excluded countries',
-          tag: 'Sites',
-          access: 'member',
-          responses: {
-            200: json(
-              'The list',
-              z.object({ success: z.literal(true), excludedCountries: z.array(z.string()) }),
-            ),
-          },
-        },
-      },
-    },
-    async (request) => {
-      const { site } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
-      return { success: true, excludedCountries: toSiteConfig(site).excludedCountries }
-    },
-  )
+  route(app, excludedCountriesEndpoint, async ({ params, caller }) => {
+    const { site } = await siteForMember(db, caller.userId, params.siteId)
+    return { success: true as const, excludedCountries: toSiteConfig(site).excludedCountries }
+  })
 
-  app.get<SiteParams>(
-    '/api/sites/:siteId/private-link-config',
-    {
-      config: {
-        doc: {
-          summary: "The site's private link key",
-          tag: 'Sites',
-          access: 'member',
-          responses: { 200: json('The key (null when none)', successData(privateLink)) },
-        },
-      },
-    },
-    async (request) => {
-      const { site } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
-      return { success: true, data: { privateLinkKey: site.private_link_key } }
-    },
-  )
+  route(app, getPrivateLinkEndpoint, async ({ params, caller }) => {
+    const { site } = await siteForMember(db, caller.userId, params.siteId)
+    return { success: true as const, data: { privateLinkKey: site.private_link_key } }
+  })
 
-  app.post<SiteParams>(
-    '/api/sites/:siteId/private-link-config',
-    {
-      config: {
-        doc: {
-          summary: 'Generate or revoke the private link key',
-          description:
-            '`generate_private_link_key`: a new key (256 random bits) replacing any previous one; ' +
-            '`revoke_private_link_key`: no key.',
-          tag: 'Sites',
-          access: 'admin',
-          body: privateLinkBody,
-          responses: { 200: json('The key after the action (null when revoked)', successData(privateLink)) },
-        },
-      },
-    },
-    async (request) => {
-      const { userId } = callerOf(request)
-      const { site } = await siteForAdmin(db, userId, request.params.siteId)
-      const privateLinkKey = await changePrivateLink({ db, changes }, site, userId, request.body)
-      return { success: true, data: { privateLinkKey } }
-    },
-  )
+  route(app, changePrivateLinkEndpoint, {
+    resolve: async ({ params, caller }) => (await siteForAdmin(db, caller.userId, params.siteId)).site,
+    handle: async ({ body, caller, resolved: site }) => ({
+      success: true as const,
+      data: { privateLinkKey: await changePrivateLink({ db, changes }, site, caller.userId, body) },
+    }),
+  })
 
-  app.get<SiteParams & { Querystring: { limit?: string } }>(
-    '/api/sites/:siteId/audit-log',
-    {
-      config: {
-        doc: {
-          summary: "The site's audit trail",
-          tag: 'Sites',
-          access: 'admin',
-          responses: { 200: json('Newest first (at most 100)', successList(auditEntry)) },
-        },
-      },
-    },
-    async (request) => {
-      const { site } = await siteForAdmin(db, callerOf(request).userId, request.params.siteId)
-      return wholeList(await listAudit(db, site.organization_id, { siteId: site.site_id }))
-    },
-  )
+  route(app, siteAuditLogEndpoint, async ({ params, caller }) => {
+    const { site } = await siteForAdmin(db, caller.userId, params.siteId)
+    return wholeList(await listAudit(db, site.organization_id, { siteId: site.site_id }))
+  })
 }

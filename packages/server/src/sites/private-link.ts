@@ -5,34 +5,23 @@
  * (`private_link.generated` / `private_link.revoked`) and announced as a site change.
  */
 import crypto from 'node:crypto'
-import { z } from 'zod'
+import type { PrivateLinkBody } from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
-import { badRequest } from '../shared/errors.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { SiteRow } from './site.js'
 
-export const privateLinkActions = ['generate_private_link_key', 'revoke_private_link_key'] as const
-export type PrivateLinkAction = (typeof privateLinkActions)[number]
-
-const privateLinkBody = z.object({
-  action: z.enum(privateLinkActions, { error: `must be one of ${privateLinkActions.join(', ')}` }),
-})
-
 /**
- * Generate or revoke the site's key, as `input.action` says, on behalf of `actorUserId`.
+ * Generate or revoke the site's key, as the parsed `body.action` says, on behalf of `actorUserId`.
  * @returns the new key, or null after a revocation
- * @throws AppError 400 'Invalid action' naming the field
  */
 export async function changePrivateLink(
   deps: { db: MetadataDb; changes: ChangeFeed },
   site: SiteRow,
   actorUserId: string,
-  input: unknown,
+  body: PrivateLinkBody,
 ): Promise<string | null> {
-  const parsed = privateLinkBody.safeParse(input)
-  if (!parsed.success) throw badRequest('Invalid action', z.flattenError(parsed.error))
-  const generate = parsed.data.action === 'generate_private_link_key'
+  const generate = body.action === 'generate_private_link_key'
   const key = generate ? crypto.randomBytes(32).toString('base64url') : null
   await deps.db.transaction().execute(async (trx) => {
     await trx.updateTable('site').set({ private_link_key: key }).where('site_id', '=', site.site_id).execute()

@@ -1,36 +1,12 @@
 /**
  * The Site resource as the API returns it, and its mapping from the metadata row.
  */
+import type { Site as WireSite } from '@pathlight/protocol'
 import type { Role, SiteTable } from '../storage/metadata/schema.js'
 import { toBool } from '../storage/metadata/schema.js'
 
-/** The spec's Site object. Timestamps ISO 8601 UTC with milliseconds. */
-export interface Site {
-  id: string
-  siteId: number
-  name: string
-  domain: string
-  createdAt: string
-  updatedAt: string
-  createdBy: string
-  organizationId: string
-  public: boolean
-  saltUserIds: boolean
-  blockBots: boolean
-  /** True when the caller's role in the site's organization is owner. */
-  isOwner: boolean
-  sessionReplay: boolean
-  webVitals: boolean
-  trackErrors: boolean
-  trackOutbound: boolean
-  trackUrlParams: boolean
-  /** Whole UTC days of events kept; null: the operator's default, else forever. */
-  retentionDays: number | null
-  /** The share of sessions recorded by session replay, 0-1. */
-  replaySampleRate: number
-  /** Whole days a session replay recording is kept after it is received (1-365). */
-  replayRetentionDays: number
-}
+/** A site as the API returns it: the protocol's wire shape. */
+export type Site = WireSite
 
 /** A site row as selected from the metadata store (site_id resolved). */
 export type SiteRow = Omit<SiteTable, 'site_id'> & { site_id: number }

@@ -3,48 +3,17 @@
  * (`auth/access.ts`); these functions trust the ids they are given.
  */
 import crypto from 'node:crypto'
+import { createSiteBody } from '@pathlight/protocol'
 import { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
 import { badRequest } from '../shared/errors.js'
-import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool } from '../storage/metadata/schema.js'
 import type { SiteRow } from './site.js'
 
-const hostnamePattern = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/
-
-/**
- * Normalise what users type as a domain: scheme, path, port and trailing dot removed, lower case.
- * 'https://WWW.Example.com/blog' -> 'www.example.com'. Returns null when no valid host name remains.
- */
-export function normalizeDomain(input: string): string | null {
-  let host = input.trim().toLowerCase()
-  host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
-  host = host.split(/[/?#]/, 1)[0] ?? ''
-  host = host.replace(/:\d+$/, '').replace(/\.$/, '')
-  return hostnamePattern.test(host) ? host : null
-}
-
-export const createSiteBody = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'name is required')
-    .max(100, 'name must be at most 100 characters')
-    .refine(isNulFree, nulMessage('name')),
-  domain: z
-    .string()
-    .max(253, 'domain must be at most 253 characters')
-    .transform((value, ctx) => {
-      const domain = normalizeDomain(value)
-      if (domain === null) {
-        ctx.addIssue({ code: 'custom', message: 'domain must be a host name such as example.com' })
-        return z.NEVER
-      }
-      return domain
-    }),
-})
+/** The body of a new site, the protocol's (`site-input.ts`). */
+export { createSiteBody }
 
 /** Defaults of a new site's switches: bots blocked, outbound links and URL params tracked. */
 export const siteDefaults = {

@@ -5,37 +5,31 @@
  * after) in its transaction and announced as a site change, so this process's site lookup and
  * tracker-config caches drop the site at once (tracking checks the new domain on the next request).
  */
+import type { UpdateSiteBody } from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
-import { invalidBody } from '../shared/invalid-body.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { SiteRow } from './site.js'
-import { createSiteBody } from './sites.js'
-
-/** `{name?, domain?}`, each as at creation; no other keys. */
-export const updateSiteBody = createSiteBody.partial().strict()
 
 type SiteFields = 'name' | 'domain'
 
 /**
- * Apply `{name?, domain?}` to `row` on behalf of `actorUserId` (whose admin role the caller checked).
- * A field sent with its current value is not a change; with no change nothing is written or audited.
+ * Apply a parsed `{name?, domain?}` (`updateSiteBody`) to `row` on behalf of `actorUserId` (whose
+ * admin role the caller checked). A field sent with its current value is not a change; with no change
+ * nothing is written or audited.
  * @returns the site row after the update (`row` itself when nothing changed)
- * @throws AppError 400 `Invalid site: <field>: <problem>`, with `details.fieldErrors` keyed by field
  */
 export async function updateSite(
   deps: { db: MetadataDb; changes: ChangeFeed; clock?: Clock },
   row: SiteRow,
   actorUserId: string,
-  input: unknown,
+  body: UpdateSiteBody,
 ): Promise<SiteRow> {
   const clock = deps.clock ?? systemClock
-  const parsed = updateSiteBody.safeParse(input ?? {})
-  if (!parsed.success) throw invalidBody('site', parsed.error.issues)
   const changed: Partial<Record<SiteFields, { before: string; after: string }>> = {}
   for (const field of ['name', 'domain'] as const) {
-    const after = parsed.data[field]
+    const after = body[field]
     if (after !== undefined && after !== row[field]) changed[field] = { before: row[field], after }
   }
   if (Object.keys(changed).length === 0) return row

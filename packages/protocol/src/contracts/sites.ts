@@ -1,0 +1,161 @@
+/**
+ * The endpoints of one site for the members of its organization: read, rename, delete, the excluded
+ * addresses and countries, the private link key, the audit trail, and whether events arrive yet.
+ */
+import { z } from 'zod'
+import { endpoint } from '../contract.js'
+import {
+  auditEntry,
+  privateLink,
+  site,
+  siteEventStatus,
+  successData,
+  successList,
+  successResponse,
+} from '../response-schemas.js'
+import { privateLinkBody, updateSiteBody } from '../site-input.js'
+import * as at from './addresses.js'
+
+/** `:siteId`, as text: an id that names no site is a 404 of the access check, not a 400. */
+const siteParams = z.object({ siteId: z.string() })
+
+/** `GET /api/sites/:siteId`: the site, as its caller sees it (`isOwner`). */
+export const getSiteEndpoint = endpoint({
+  ...at.getSite,
+  summary: 'A site',
+  tag: 'Sites',
+  access: 'member',
+  params: siteParams,
+  responses: { 200: { description: 'The site', schema: site } },
+})
+
+/** `PATCH /api/sites/:siteId`: rename a site or change its domain; answers the site after. */
+export const updateSiteEndpoint = endpoint({
+  ...at.updateSite,
+  summary: 'Rename a site or change its domain',
+  description:
+    'Either field or both; the domain is normalised as at creation (`https://WWW.Example.com/blog` ' +
+    'becomes `www.example.com`). Tracking checks the new domain from the next request.',
+  tag: 'Sites',
+  access: 'admin',
+  params: siteParams,
+  body: updateSiteBody,
+  bodySubject: 'site',
+  responses: { 200: { description: 'The site after the change', schema: site } },
+})
+
+/** `DELETE /api/sites/:siteId`: delete a site and all its data, irreversibly. */
+export const deleteSiteEndpoint = endpoint({
+  ...at.deleteSite,
+  summary: 'Delete a site and all its data',
+  description: 'Events, goals, webhooks, alert rules and the private link go with it; irreversible.',
+  tag: 'Sites',
+  access: 'admin',
+  params: siteParams,
+  responses: { 200: { description: 'Deleted', schema: successResponse } },
+})
+
+/** `GET /api/sites/:siteId/excluded-ips`: the addresses and ranges whose events are dropped. */
+export const excludedIpsEndpoint = endpoint({
+  ...at.excludedIps,
+  summary: 'Excluded IP addresses and ranges',
+  tag: 'Sites',
+  access: 'member',
+  params: siteParams,
+  responses: {
+    200: {
+      description: 'The list',
+      schema: z.object({ success: z.literal(true), excludedIPs: z.array(z.string()) }),
+    },
+  },
+})
+
+/** `GET /api/sites/:siteId/excluded-countries`: the countries whose events are dropped. */
+export const excludedCountriesEndpoint = endpoint({
+  ...at.excludedCountries,
+  summary: 'Excluded countries',
+  tag: 'Sites',
+  access: 'member',
+  params: siteParams,
+  responses: {
+    200: {
+      description: 'The list',
+      schema: z.object({ success: z.literal(true), excludedCountries: z.array(z.string()) }),
+    },
+  },
+})
+
+/** `GET /api/sites/:siteId/private-link-config`: the site's private link key, null when none. */
+export const getPrivateLinkEndpoint = endpoint({
+  ...at.getPrivateLink,
+  summary: "The site's private link key",
+  tag: 'Sites',
+  access: 'member',
+  params: siteParams,
+  responses: { 200: { description: 'The key (null when none)', schema: successData(privateLink) } },
+})
+
+/** `POST /api/sites/:siteId/private-link-config`: generate or revoke the key; answers it after. */
+export const changePrivateLinkEndpoint = endpoint({
+  ...at.changePrivateLink,
+  summary: 'Generate or revoke the private link key',
+  description:
+    '`generate_private_link_key`: a new key (256 random bits) replacing any previous one; ' +
+    '`revoke_private_link_key`: no key.',
+  tag: 'Sites',
+  access: 'admin',
+  params: siteParams,
+  body: privateLinkBody,
+  bodySubject: 'action',
+  bodyFieldsInDetails: true,
+  responses: {
+    200: { description: 'The key after the action (null when revoked)', schema: successData(privateLink) },
+  },
+})
+
+/** `GET /api/sites/:siteId/audit-log`: the site's audit trail, newest first. */
+export const siteAuditLogEndpoint = endpoint({
+  ...at.siteAuditLog,
+  summary: "The site's audit trail",
+  tag: 'Sites',
+  access: 'admin',
+  params: siteParams,
+  responses: { 200: { description: 'Newest first (at most 100)', schema: successList(auditEntry) } },
+})
+
+/** `GET /api/sites/:siteId/has-events`: whether events arrive yet, and why requests were dropped. */
+export const siteHasEventsEndpoint = endpoint({
+  ...at.siteHasEvents,
+  summary: 'Whether the site has received an event yet',
+  tag: 'Sites',
+  access: 'member',
+  params: siteParams,
+  responses: { 200: { description: 'The status', schema: successData(siteEventStatus) } },
+})
+
+/** Every site endpoint (the route/contract coverage test reads these). */
+export const siteEndpoints = [
+  getSiteEndpoint,
+  updateSiteEndpoint,
+  deleteSiteEndpoint,
+  excludedIpsEndpoint,
+  excludedCountriesEndpoint,
+  getPrivateLinkEndpoint,
+  changePrivateLinkEndpoint,
+  siteAuditLogEndpoint,
+  siteHasEventsEndpoint,
+] as const
+
+declare module './addresses.js' {
+  interface EndpointContracts {
+    getSite: typeof getSiteEndpoint
+    updateSite: typeof updateSiteEndpoint
+    deleteSite: typeof deleteSiteEndpoint
+    excludedIps: typeof excludedIpsEndpoint
+    excludedCountries: typeof excludedCountriesEndpoint
+    getPrivateLink: typeof getPrivateLinkEndpoint
+    changePrivateLink: typeof changePrivateLinkEndpoint
+    siteAuditLog: typeof siteAuditLogEndpoint
+    siteHasEvents: typeof siteHasEventsEndpoint
+  }
+}
