@@ -11,11 +11,11 @@ import type {
   Member,
   Organization,
   OwnSession,
+  PrivateLinkAction,
   Role,
   SessionInfo,
   Site,
   SiteConfig,
-  SiteEventStatus,
   WebhookInput,
 } from '@pathlight/protocol'
 import * as endpoints from '@pathlight/protocol/addresses'
@@ -75,33 +75,22 @@ export function createApi(t: Transport) {
     removeMember: (organizationId: string, userId: string) =>
       t.request<unknown>('DELETE', `${org(organizationId)}/members/${seg(userId)}`),
 
-    site: (siteId: number | string) => t.request<Site>('GET', site(siteId)),
+    site: (siteId: number | string) => call(endpoints.getSite, { params: { siteId } }),
     updateSite: (siteId: number, changes: { name?: string; domain?: string }) =>
-      t.request<Site>('PATCH', site(siteId), changes),
-    deleteSite: (siteId: number) => t.request<unknown>('DELETE', site(siteId)),
-    siteStatus: (siteId: number) =>
-      data(t.request<Data<SiteEventStatus>>('GET', `${site(siteId)}/has-events`)),
+      call(endpoints.updateSite, { params: { siteId }, body: changes }),
+    deleteSite: (siteId: number) => call(endpoints.deleteSite, { params: { siteId } }),
+    siteStatus: (siteId: number) => data(call(endpoints.siteHasEvents, { params: { siteId } })),
     excludedIPs: async (siteId: number) =>
-      (await t.request<{ excludedIPs: string[] }>('GET', `${site(siteId)}/excluded-ips`)).excludedIPs,
+      (await call(endpoints.excludedIps, { params: { siteId } })).excludedIPs,
     excludedCountries: async (siteId: number) =>
-      (await t.request<{ excludedCountries: string[] }>('GET', `${site(siteId)}/excluded-countries`))
-        .excludedCountries,
+      (await call(endpoints.excludedCountries, { params: { siteId } })).excludedCountries,
     updateConfig: (siteId: number, changes: Partial<SiteConfig>) =>
       t.request<{ message: string; config: SiteConfig }>('PUT', `${site(siteId)}/config`, changes),
     privateLinkKey: async (siteId: number) =>
-      (
-        await data(
-          t.request<Data<{ privateLinkKey: string | null }>>('GET', `${site(siteId)}/private-link-config`),
-        )
-      ).privateLinkKey,
-    setPrivateLink: async (siteId: number, action: 'generate_private_link_key' | 'revoke_private_link_key') =>
-      (
-        await data(
-          t.request<Data<{ privateLinkKey: string | null }>>('POST', `${site(siteId)}/private-link-config`, {
-            action,
-          }),
-        )
-      ).privateLinkKey,
+      (await data(call(endpoints.getPrivateLink, { params: { siteId } }))).privateLinkKey,
+    setPrivateLink: async (siteId: number, action: PrivateLinkAction) =>
+      (await data(call(endpoints.changePrivateLink, { params: { siteId }, body: { action } })))
+        .privateLinkKey,
 
     webhooks: (siteId: number) => data(call(endpoints.listWebhooks, { params: { siteId } })),
     webhook: (siteId: number, id: string) => data(call(endpoints.getWebhook, { params: { siteId, id } })),
