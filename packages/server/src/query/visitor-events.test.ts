@@ -153,7 +153,7 @@ const expectedErased = rows.filter(
 
 /** Rows of the site in the per-session rollups that belong to `sessions` (default: the erased ones). */
 async function erasedSessionRows(sessions: ReadonlySet<string> = erasedSessions): Promise<number> {
-  const counts = ['session_hours', 'session_dimension_hours', 'session_summaries'].map(
+  const counts = ['session_hours', 'session_dimension_hours', 'session_summaries', 'session_page_times'].map(
     (table) =>
       `(SELECT count() FROM ${table} WHERE site_id = {site:UInt32} AND session_key IN (SELECT cityHash64(arrayJoin({sessions:Array(String)}))))`,
   )

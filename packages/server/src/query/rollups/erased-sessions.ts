@@ -3,7 +3,8 @@
  * erasure, `query/visitor-events.ts`): every event of those sessions is gone from `events`, and this
  * brings every rollup table to what the views would have written had those events never been stored.
  *
- * - Rows per session (`session_hours`, `session_dimension_hours`, `session_summaries`): the erased
+ * - Rows per session (`session_hours`, `session_dimension_hours`, `session_summaries`,
+ *   `session_page_times`): the erased
  *   sessions' rows are deleted by session hash, and the visitor's by visitor hash; no other session's
  *   row changes. Last, so that an erasure cut off by a failure can be finished: the visitor's rows
  *   left there name the hours still to correct (`leftoverHours`).
@@ -79,12 +80,14 @@ export async function eraseSessionsFromRollups(events: EventsStore, erased: Eras
   for (const [month, hours] of byMonth) await eraseFromMonth(events, erased, month, hours)
   // After their hours: a fold running meanwhile may have summarised them once more from those.
   const visitor = { site: erased.siteId, user: erased.userId }
-  await events.command(`DELETE FROM session_summaries WHERE ${SITE} AND ${VISITOR_ROWS}`, visitor)
-  for (const sessions of chunks(erased.sessions)) {
-    await events.command(`DELETE FROM session_summaries WHERE ${SITE} AND ${ERASED_KEYS}`, {
-      site: erased.siteId,
-      sessions,
-    })
+  for (const table of ['session_summaries', 'session_page_times']) {
+    await events.command(`DELETE FROM ${table} WHERE ${SITE} AND ${VISITOR_ROWS}`, visitor)
+    for (const sessions of chunks(erased.sessions)) {
+      await events.command(`DELETE FROM ${table} WHERE ${SITE} AND ${ERASED_KEYS}`, {
+        site: erased.siteId,
+        sessions,
+      })
+    }
   }
 }
 

@@ -97,12 +97,21 @@ const FROM = "{from:DateTime64(3, 'UTC')}"
 const TO = "{to:DateTime64(3, 'UTC')}"
 
 /** Sessions with a row in an hour changed since it was folded (`session_changes`). */
-const PENDING_SESSIONS = `SELECT session_key FROM session_hours WHERE ${SITE} AND hour IN (
+export const PENDING_SESSIONS = `SELECT session_key FROM session_hours WHERE ${SITE} AND hour IN (
   SELECT hour FROM session_changes WHERE ${SITE} GROUP BY hour HAVING max(changed_at) > max(folded_at))`
 
 /** Folded sessions crossing the range's start or end. */
-const EDGE_SESSIONS = `SELECT session_key FROM session_summaries
+export const EDGE_SESSIONS = `SELECT session_key FROM session_summaries
   WHERE ${SITE} AND start_hour < ${TO} AND end_hour >= ${FROM} AND (start_hour < ${FROM} OR end_hour >= ${TO})`
+
+/**
+ * The condition on a summary (`session_summaries`, or a table of folded sessions with the same
+ * `site_id`, `start_hour`, `end_hour` and `session_key`) that `rolledSessionsSubquery` reads it by:
+ * wholly inside the range and current. Every other session with an event in the range is one of
+ * `EDGE_SESSIONS` or `PENDING_SESSIONS`.
+ */
+export const CURRENT_SUMMARY_IN_RANGE = `${SITE} AND start_hour >= ${FROM} AND start_hour < ${TO} AND end_hour < ${TO}
+    AND session_key NOT IN (${PENDING_SESSIONS})`
 
 /** The placeholder of the hour splitting a range into two periods (`byPeriod` below). */
 const SPLIT = "{split:DateTime64(3, 'UTC')}"

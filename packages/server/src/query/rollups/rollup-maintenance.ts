@@ -62,10 +62,12 @@ export async function expireRollups(events: EventsStore, siteId: number, cutoff:
      GROUP BY site_id, hour`,
     params,
   )
-  await events.command(
-    `DELETE FROM session_summaries WHERE site_id = {site:UInt32} AND ${beforeOf('start_hour')}`,
-    params,
-  )
+  for (const table of ['session_summaries', 'session_page_times']) {
+    await events.command(
+      `DELETE FROM ${table} WHERE site_id = {site:UInt32} AND ${beforeOf('start_hour')}`,
+      params,
+    )
+  }
   for (const table of [...ROLLUP_TABLES, 'session_changes']) {
     await events.command(`DELETE FROM ${table} WHERE site_id = {site:UInt32} AND ${before}`, params)
   }

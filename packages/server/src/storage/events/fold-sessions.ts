@@ -21,6 +21,10 @@
  * folding only those makes refolds (and their deletes) rare: a late event, an import into a session
  * already stored, retention cutting a session.
  *
+ * Next to each summary the fold writes the session's time on page per pathname (`session_page_times`,
+ * migration `010-session-page-times.ts`), from the session's pageviews in `events`, and deletes it with
+ * the summary when refolding.
+ *
  * Work per site with pending hours: its sessions in those hours are split by hash into parts of at most
  * `PART_SESSIONS` (each part a whole set of sessions, so no session is folded twice in one fold, and the
  * memory of one `GROUP BY` stays bounded after an import of years). Per part: a count of the sessions
@@ -33,6 +37,7 @@
  */
 import { toClickHouseTime } from './clickhouse-time.js'
 import type { EventsStore } from './events-store.js'
+import { sessionPageTimesInsert } from './migrations/010-session-page-times.js'
 import { createStoreQueue } from './store-queue.js'
 
 /** How long an hour must have had no insert before it is folded, by default (ms). */
@@ -92,6 +97,10 @@ const SESSIONS_TO_FOLD = `SELECT session_key FROM session_hours
   WHERE site_id = {site:UInt32} AND hour IN (${SITE_HOURS_TO_FOLD})
     AND session_key % {parts:UInt32} = {part:UInt32}`
 
+/** The UTC days with events of the sessions to fold (where `session_page_times` reads their pageviews). */
+const SESSION_DAYS_TO_FOLD = `SELECT DISTINCT toDate(hour) FROM session_hours
+  WHERE site_id = {site:UInt32} AND session_key IN (${SESSIONS_TO_FOLD})`
+
 const foldedColumns = Object.keys(SESSION_FOLDS).join(', ')
 const folds = Object.entries(SESSION_FOLDS)
   .map(([column, fold]) => `${fold}(${column})`)
@@ -136,11 +145,16 @@ async function foldOnce(store: EventsStore, options: FoldOptions): Promise<FoldR
       )
     ).map((row) => [Number(row.site_id), Number(row.sessions)]),
   )
+  // Folds run by the backfills of migrations before 010 find no `session_page_times` yet (010 fills it).
+  const [table] = await store.query<{ n: number }>(
+    "SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'session_page_times'",
+  )
+  const pageTimes = Number(table?.n ?? 0) > 0
   const result: FoldResult = { hours: 0, parts: 0 }
   for (const site of sites) {
     const parts = Math.max(1, Math.ceil((sessions.get(Number(site.site_id)) ?? 0) / PART_SESSIONS))
     for (let part = 0; part < parts; part++) {
-      await foldPart(store, { ...times, site: Number(site.site_id), parts, part })
+      await foldPart(store, { ...times, site: Number(site.site_id), parts, part }, pageTimes)
     }
     await store.command(
       `INSERT INTO session_changes (site_id, hour, changed_at, folded_at)
@@ -154,16 +168,22 @@ async function foldOnce(store: EventsStore, options: FoldOptions): Promise<FoldR
 }
 
 /** Refold one part of a site's sessions with rows in its hours to fold. */
-async function foldPart(store: EventsStore, params: Record<string, string | number>): Promise<void> {
+async function foldPart(
+  store: EventsStore,
+  params: Record<string, string | number>,
+  pageTimes: boolean,
+): Promise<void> {
   const [existing] = await store.query<{ n: number }>(
     `SELECT count() AS n FROM session_summaries WHERE site_id = {site:UInt32} AND session_key IN (${SESSIONS_TO_FOLD})`,
     params,
   )
   if (Number(existing?.n ?? 0) > 0) {
-    await store.command(
-      `DELETE FROM session_summaries WHERE site_id = {site:UInt32} AND session_key IN (${SESSIONS_TO_FOLD})`,
-      params,
-    )
+    for (const table of pageTimes ? ['session_summaries', 'session_page_times'] : ['session_summaries']) {
+      await store.command(
+        `DELETE FROM ${table} WHERE site_id = {site:UInt32} AND session_key IN (${SESSIONS_TO_FOLD})`,
+        params,
+      )
+    }
   }
   await store.command(
     `INSERT INTO session_summaries (site_id, session_key, start_hour, end_hour, ${foldedColumns})
@@ -174,4 +194,5 @@ async function foldPart(store: EventsStore, params: Record<string, string | numb
      HAVING max(hour) < {closed:DateTime('UTC')}`,
     params,
   )
+  if (pageTimes) await store.command(sessionPageTimesInsert(SESSIONS_TO_FOLD, SESSION_DAYS_TO_FOLD), params)
 }

@@ -5,7 +5,8 @@
  * `migrations/005-session-summaries.ts`: `session_summaries`, `session_changes`;
  * `migrations/006-page-days.ts`: `page_days`, `page_months`;
  * `migrations/007-referrer-domain-days.ts`: `referrer_domain_days`; `migrations/008-event-order.ts`:
- * `session_hours` and `session_summaries` anew), for the chores that must reach all of
+ * `session_hours` and `session_summaries` anew; `migrations/010-session-page-times.ts`:
+ * `session_page_times`), for the chores that must reach all of
  * them: deleting a site's rows, retention, benchmarks that merge parts.
  */
 import { SESSION_AND_EVENT_HOURS } from './migrations/003-rollups.js'
@@ -25,8 +26,8 @@ export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hou
 /** The referrer domains by day, which the referrers breakdown looks its hashes up in (a view on events). */
 export { PAGE_ROLLUP_TABLES, REFERRER_DOMAIN_DAYS }
 
-/** The tables of folded sessions (`fold-sessions.ts`), which follow `session_hours`, not events. */
-export const SESSION_FOLD_TABLES = ['session_summaries', 'session_changes'] as const
+/** The tables of folded sessions (`fold-sessions.ts`), which follow `session_hours` (and the folded sessions' events). */
+export const SESSION_FOLD_TABLES = ['session_summaries', 'session_changes', 'session_page_times'] as const
 
 /** Every rollup table above: what deleting a site, merging parts or sizing the rollups must reach. */
 export const EVERY_ROLLUP_TABLE = [
