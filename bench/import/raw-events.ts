@@ -70,6 +70,8 @@ export interface RawEventsOptions {
   hostname: string
   /** Distinct visitors (IP and user agent pairs). */
   visitors?: number
+  /** Distinct pathnames (default the 12 listed; more add `/docs/page-<n>`). */
+  paths?: number
   seed?: number
 }
 
@@ -105,6 +107,8 @@ export function* rawEventLines(options: RawEventsOptions): Generator<string> {
     language: pick(LANGUAGES),
     screen: pick(SCREENS),
   }))
+  const pages = [...PAGES]
+  for (let n = 1; pages.length < (options.paths ?? PAGES.length); n++) pages.push(`/docs/page-${n}`)
   const start = options.end - YEAR_MS
   const meanVisit = 3.5
   const step = YEAR_MS / (options.count / meanVisit)
@@ -119,12 +123,12 @@ export function* rawEventLines(options: RawEventsOptions): Generator<string> {
     const campaign = pick(CAMPAIGNS)
     for (let i = 0; i < length && made < options.count; i++, made++) {
       const custom = i > 0 && next() < 0.15
-      const pathname = pick(PAGES)
+      const pathname = pick(pages)
       const line: Record<string, unknown> = {
         timestamp: new Date(Math.min(at, options.end - 60_000)).toISOString(),
         hostname: options.hostname,
         pathname,
-        page_title: TITLES[pathname],
+        page_title: TITLES[pathname] ?? `Pathlight ${pathname}`,
         referrer: i === 0 ? referrer : `https://${options.hostname}/`,
         querystring: i === 0 ? campaign : '',
         user_agent: visitor.userAgent,
