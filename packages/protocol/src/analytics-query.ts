@@ -144,11 +144,27 @@ const comparisonQuery = {
   ).optional(),
 }
 
+/** The largest id a saved segment may have (a 32-bit signed integer). */
+export const MAX_SEGMENT_ID = 2_147_483_647
+
+/**
+ * `segment`: a saved segment's id, whose filters are ANDed with `filters` (the server resolves it once
+ * per request, for the caller: an unknown id, another site's segment or another user's personal
+ * segment answers 404).
+ */
+export const segmentQuery = z.object({
+  segment: doc(
+    integerParam('segment', 1, MAX_SEGMENT_ID),
+    "A saved segment's id (`GET .../segments`): its filters are ANDed with `filters` (together at most " +
+      `${MAX_FILTERS}). An unknown id, another site's segment or another user's personal segment answers 404`,
+  ).optional(),
+})
+
 /**
  * The common parameters of every analytics read: `start_date`, `end_date` (calendar days),
  * `time_zone` (text; the server checks the name), `filters` (JSON text; the server parses it),
  * `page` and `limit` (integers), and the comparison (`compare`, `compare_start_date`,
- * `compare_end_date`, `match_day_of_week`). All optional; unknown parameters are ignored.
+ * `compare_end_date`, `match_day_of_week`), and `segment`. All optional; unknown parameters are ignored.
  */
 export const analyticsQuery = z.object({
   start_date: day(
@@ -173,6 +189,7 @@ export const analyticsQuery = z.object({
   }).optional(),
   page: doc(integerParam('page', 1, MAX_PAGE), '1-based page number; default 1').optional(),
   limit: doc(integerParam('limit', 1, MAX_LIMIT), `Rows per page; default ${DEFAULT_LIMIT}`).optional(),
+  ...segmentQuery.shape,
   ...comparisonQuery,
 })
 

@@ -49,6 +49,9 @@ export const auditActions = [
   'replay.deleted',
   'visitor.exported',
   'visitor.erased',
+  'segment.created',
+  'segment.updated',
+  'segment.deleted',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

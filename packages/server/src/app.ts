@@ -44,6 +44,8 @@ import { registerRequestMetrics } from './http/request-metrics.js'
 import { retentionRoutes } from './http/retention.js'
 import { scriptRoutes } from './http/script.js'
 import { registerHsts } from './http/security-headers.js'
+import { applySegment } from './http/segment-query.js'
+import { segmentRoutes } from './http/segments.js'
 import { sessionReplayRoutes } from './http/session-replay.js'
 import { siteStatusRoutes } from './http/site-status.js'
 import { siteRoutes } from './http/sites.js'
@@ -235,6 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => {
     scope.addHook('onRequest', keyBudget)
     scope.addHook('preHandler', optionalCaller(callers))
+    scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'reader' }))
     const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
     await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
     await scope.register(errorAnalyticsRoutes, analytics)
@@ -244,11 +247,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(journeyRoutes, analytics)
     await scope.register(exportRoutes, analytics)
     await scope.register(sessionReplayRoutes, analytics)
+    await scope.register(segmentRoutes, analytics)
   })
 
   // Public REST API v1: API keys only, on the key's budget.
   await app.register(async (scope) => {
     await registerV1Guard(scope, { apiKeys: deps.apiKeys, budget: keyBudget })
+    scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'member' }))
     const v1 = { db: deps.metadata.db, events: deps.events, clock: deps.clock ?? systemClock }
     await scope.register(v1SiteRoutes, { db: deps.metadata.db })
     await scope.register(v1EventRoutes, v1)

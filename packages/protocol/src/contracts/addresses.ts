@@ -37,6 +37,11 @@ export const goalSessions = address('goalSessions', 'GET', '/api/sites/:siteId/g
 export const createGoal = address('createGoal', 'POST', '/api/sites/:siteId/goals')
 export const updateGoal = address('updateGoal', 'PUT', '/api/sites/:siteId/goals/:goalId')
 export const deleteGoal = address('deleteGoal', 'DELETE', '/api/sites/:siteId/goals/:goalId')
+/** The saved segments of a site (`contracts/segments.ts`). */
+export const listSegments = address('listSegments', 'GET', '/api/sites/:siteId/segments')
+export const createSegment = address('createSegment', 'POST', '/api/sites/:siteId/segments')
+export const updateSegment = address('updateSegment', 'PATCH', '/api/sites/:siteId/segments/:segmentId')
+export const deleteSegment = address('deleteSegment', 'DELETE', '/api/sites/:siteId/segments/:segmentId')
 /** The alert rules of a site (`contracts/alerts.ts`). */
 export const createAlert = address('createAlert', 'POST', '/api/sites/:siteId/alerts')
 export const listAlerts = address('listAlerts', 'GET', '/api/sites/:siteId/alerts')

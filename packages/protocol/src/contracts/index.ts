@@ -1,14 +1,22 @@
 /** Every endpoint contract, by surface. A surface converted to contracts adds its list here. */
 import { alertEndpoints } from './alerts.js'
 import { goalEndpoints } from './goals.js'
+import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
 import { webhookEndpoints } from './webhooks.js'
 
 export type { Address, ContractAt, EndpointContracts } from './addresses.js'
 export * from './alerts.js'
 export * from './goals.js'
+export * from './segments.js'
 export * from './sites.js'
 export * from './webhooks.js'
 
 /** Every declared endpoint: each must have its route, and each route its contract (server test). */
-export const endpoints = [...goalEndpoints, ...alertEndpoints, ...webhookEndpoints, ...siteEndpoints] as const
+export const endpoints = [
+  ...goalEndpoints,
+  ...alertEndpoints,
+  ...webhookEndpoints,
+  ...siteEndpoints,
+  ...segmentEndpoints,
+] as const

@@ -136,6 +136,18 @@ async function freshGoal(w: World): Promise<number> {
   return (response.json() as { goalId: number }).goalId
 }
 
+/** A shared (`site`) segment of the owner's, fresh for a row that changes or deletes it. */
+async function freshSegment(w: World): Promise<number> {
+  const response = await w.t.app.inject({
+    method: 'POST',
+    url: `/api/sites/${w.siteId}/segments`,
+    headers: { cookie: w.users.owner.cookie },
+    payload: { name: 'matrix segment', filters: segmentFilters, visibility: 'site' },
+  })
+  return (response.json() as { data: { segmentId: number } }).data.segmentId
+}
+const segmentFilters = [{ parameter: 'pathname', type: 'equals', value: ['/'] }]
+
 /** A valid experiment body measuring the given goal, with a key of its own. */
 const experimentBody = (goalId: number) => ({
   name: 'matrix experiment',
@@ -608,6 +620,36 @@ const table: Row[] = [
     url: '/api/sites/:siteId/goals/:goalId/sessions',
     expect: access.reader(200),
     request: async (w) => sitePath(`/goals/${await freshGoal(w)}/sessions`)(w),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/segments',
+    expect: access.reader(200),
+    request: sitePath('/segments'),
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/segments',
+    expect: access.member(201),
+    request: async (w) => ({
+      ...(await sitePath('/segments')(w)),
+      body: { name: 'm', filters: segmentFilters, visibility: 'personal' },
+    }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/sites/:siteId/segments/:segmentId',
+    expect: access.admin(200),
+    request: async (w) => ({
+      ...(await sitePath(`/segments/${await freshSegment(w)}`)(w)),
+      body: { name: 'renamed' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/segments/:segmentId',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/segments/${await freshSegment(w)}`)(w),
   },
   {
     method: 'POST',

@@ -20,6 +20,7 @@ export const tags = {
   Sites: 'A site, its configuration, private link and audit trail.',
   Goals: 'Conversion goals and the sessions that completed them.',
   Funnels: 'Funnels: ordered steps, the sessions reaching each, and saved funnels.',
+  Segments: 'Saved segments: named filters of a site that any analytics read applies with `segment=ID`.',
   Reports: "The dashboard's reports of a site: figures, breakdowns, sessions, events, web vitals.",
   Errors: 'JavaScript errors tracked on a site.',
   Experiments: 'A/B experiments of a site (their results: `GET /api/v1/sites/{siteId}/experiments`).',

@@ -7,6 +7,7 @@
  */
 import type { Generated } from 'kysely'
 import type { MailSchema } from './mail-schema.js'
+import type { SegmentSchema } from './segment-schema.js'
 import type { WebhookSchema } from './webhook-schema.js'
 
 export type DbBool = number | boolean
@@ -156,7 +157,7 @@ export interface FunnelTable {
   updated_at: string
 }
 
-export interface MetadataSchema extends WebhookSchema, MailSchema {
+export interface MetadataSchema extends WebhookSchema, MailSchema, SegmentSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
   organization: OrganizationTable

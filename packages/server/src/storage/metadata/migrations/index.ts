@@ -13,6 +13,7 @@ import { siteRetention } from './007-site-retention.js'
 import { funnels } from './008-funnels.js'
 import { replaySettings } from './009-replay-settings.js'
 import { twoFactor } from './010-two-factor.js'
+import { segments } from './011-segments.js'
 import { mail } from './013-mail.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
@@ -33,5 +34,6 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   funnels,
   replaySettings,
   twoFactor,
+  segments,
   mail,
 ]
