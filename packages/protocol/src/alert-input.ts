@@ -3,6 +3,7 @@
  * the shape is checked here; that a `goalId` names a goal of the site is the server's check.
  */
 import { z } from 'zod'
+import { emailRecipientList } from './email-report-input.js'
 import { alertMetrics } from './enums.js'
 import { isNulFree, nulMessage } from './nul-free.js'
 
@@ -30,11 +31,13 @@ const fields = {
   threshold: z.number({ error: 'must be a number' }).finite(),
   relative: z.boolean({ error: 'must be true or false' }),
   enabled: z.boolean({ error: 'must be true or false' }),
+  /** Addresses mailed when the rule fires, besides the site's webhooks (at most 20). */
+  emailRecipients: emailRecipientList,
 }
 
 /**
- * A new alert rule: `relative` defaults to false, `enabled` to true; `eventName` only with the
- * `custom_events` metric, `goalId` with `goal_conversions` and only there.
+ * A new alert rule: `relative` defaults to false, `enabled` to true, `emailRecipients` to none;
+ * `eventName` only with the `custom_events` metric, `goalId` with `goal_conversions` and only there.
  */
 export const createAlertBody = z
   .object({
@@ -43,6 +46,7 @@ export const createAlertBody = z
     goalId: fields.goalId.optional(),
     relative: fields.relative.default(false),
     enabled: fields.enabled.default(true),
+    emailRecipients: fields.emailRecipients.default([]),
   })
   .superRefine((rule, ctx) => {
     if (rule.eventName && rule.metric !== 'custom_events') {

@@ -75,6 +75,16 @@ export const alertMetrics = [
 ] as const
 export type AlertMetric = (typeof alertMetrics)[number]
 
+/** How often a scheduled e-mail report goes out: the last full week (Monday to Sunday) or month. */
+export const emailReportFrequencies = ['weekly', 'monthly'] as const
+export type EmailReportFrequency = (typeof emailReportFrequencies)[number]
+
+/**
+ * A report recipient's state: `pending` until the address confirms from its link (addresses outside
+ * the site's organization), `active` while it gets the reports, `unsubscribed` after its link stopped them.
+ */
+export const emailReportRecipientStatuses = ['pending', 'active', 'unsubscribed'] as const
+
 /** Experiment lifecycle states. Informative only: results are computed in every state. */
 export const experimentStatuses = ['draft', 'running', 'completed'] as const
 /** 'draft', 'running' or 'completed'. */

@@ -374,6 +374,7 @@ export const alertRule = component(
     threshold: z.number(),
     relative: doc(z.boolean(), 'Compare the percent change against the window before, not the value'),
     enabled: z.boolean(),
+    emailRecipients: doc(z.array(z.string()), 'Addresses mailed when it fires, besides the webhooks'),
     state: doc(
       z.enum(['ok', 'triggered']),
       '`triggered` while the condition holds (it fired on entering it)',

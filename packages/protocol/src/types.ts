@@ -120,7 +120,15 @@ export type WebhookInput = Pick<Webhook, 'url' | 'events' | 'description'> & Par
 /** `POST /api/sites/{siteId}/alerts` (every metric but `goal_conversions`, which also needs `goalId`). */
 export type AlertRuleInput = Pick<
   AlertRule,
-  'name' | 'metric' | 'eventName' | 'windowMinutes' | 'comparison' | 'threshold' | 'relative' | 'enabled'
+  | 'name'
+  | 'metric'
+  | 'eventName'
+  | 'windowMinutes'
+  | 'comparison'
+  | 'threshold'
+  | 'relative'
+  | 'enabled'
+  | 'emailRecipients'
 >
 /** A goal's type and config, as a goal carries and a create or update sends them. */
 export type GoalConfig = PickEach<Goal, 'goalType' | 'config'>

@@ -14,6 +14,7 @@ import type { AuthThrottle } from './auth/auth-throttle.js'
 import type { Auth } from './auth/better-auth.js'
 import type { OriginPolicy } from './auth/origin-policy.js'
 import type { Config } from './config.js'
+import type { EmailReports } from './email-reports/email-reports.js'
 import { accountRoutes } from './http/account.js'
 import { adminRoutes } from './http/admin.js'
 import { alertRoutes } from './http/alerts.js'
@@ -21,6 +22,7 @@ import { apiKeyRoutes } from './http/api-keys.js'
 import { authRoutes } from './http/auth-routes.js'
 import { requireCaller } from './http/caller.js'
 import { dashboardRoutes } from './http/dashboard.js'
+import { emailReportLinkRoutes, emailReportRoutes } from './http/email-reports.js'
 import { errorAnalyticsRoutes } from './http/error-analytics.js'
 import { errorHandler } from './http/error-handler.js'
 import { experimentRoutes } from './http/experiments.js'
@@ -108,6 +110,8 @@ export interface AppDeps {
   changes: ChangeFeed
   webhooks: Webhooks
   alerts: { rules: AlertRules }
+  /** Scheduled e-mail reports and the links of their mails. */
+  emailReports: EmailReports
   baseUrl: string
   trackKeyLimit: { max: number; windowMs: number }
   /** The request budget of an API key over every API route but tracking (v1 and dashboard alike). */
@@ -223,6 +227,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loadSite: (siteId) => findSite(deps.metadata.db, siteId),
     changes: deps.changes,
   })
+  await app.register(emailReportLinkRoutes, { emailReports: deps.emailReports })
   await app.register(openApiRoutes)
   await app.register(dashboardRoutes)
 
@@ -293,6 +298,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(experimentRoutes, { db: deps.metadata.db, clock: deps.clock })
     await scope.register(memberRoutes, { db: deps.metadata.db, changes: deps.changes })
     await scope.register(alertRoutes, { db: deps.metadata.db, alerts: deps.alerts.rules })
+    await scope.register(emailReportRoutes, { db: deps.metadata.db, emailReports: deps.emailReports })
     await scope.register(webhookRoutes, {
       db: deps.metadata.db,
       webhooks: deps.webhooks,

@@ -16,6 +16,8 @@ import { type Auth, createAuth } from './auth/better-auth.js'
 import { createOriginPolicy, type OriginPolicy } from './auth/origin-policy.js'
 import { createRedisAttemptCounter } from './auth/redis-attempt-counter.js'
 import type { Config } from './config.js'
+import { dueReportsPass, EMAIL_REPORT_INTERVAL_MS } from './email-reports/due-reports-pass.js'
+import { createEmailReports, type EmailReports } from './email-reports/email-reports.js'
 import type { Goal } from './goals/goal.js'
 import { listGoals } from './goals/goals.js'
 import { type Geolocator, openGeolocator } from './ingest/enrich/geolocation.js'
@@ -88,6 +90,8 @@ export interface Services {
    */
   mailRunner: MailRunner | undefined
   alerts: { rules: AlertRules; evaluate: () => Promise<EvaluationResult> }
+  /** Scheduled e-mail reports (`email-reports/`); their schedule runs as a worker when mail is configured. */
+  emailReports: EmailReports
   sessions: SessionStore
   geolocator: Geolocator | null
   redis: Redis | undefined
@@ -237,8 +241,22 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       conversions: createConversionTracker(redis),
       goalsOf,
     })
-    const alertRules = createAlertRules(metadata.db, clock)
-    const evaluate = () => evaluateAlerts({ db: metadata.db, events, outbox, clock })
+    const alertRules = createAlertRules(metadata.db, clock, { mailConfigured: config.mail !== undefined })
+    const evaluate = () =>
+      evaluateAlerts({
+        db: metadata.db,
+        events,
+        outbox,
+        clock,
+        mail: config.mail && { baseUrl: config.baseUrl },
+      })
+    const emailReports = createEmailReports({
+      db: metadata.db,
+      events,
+      baseUrl: config.baseUrl,
+      mail: config.mail,
+      clock,
+    })
     const roles = createRoleCache(metadata, clock, changes)
     const siteLookup = createSiteLookup((siteId) => findSite(metadata.db, siteId), { clock, changes })
     const ingest = createIngest(
@@ -278,6 +296,14 @@ export async function openServices(config: Config, options: ServiceOptions = {})
                   startWebhookWorker(mailRunner, {
                     pollMs: config.mail.pollMs,
                     onError: (error) => console.error('mail worker:', error),
+                  }),
+                ]
+              : []),
+            ...(config.mail
+              ? [
+                  startPeriodicJob(dueReportsPass(emailReports, redis), {
+                    intervalMs: EMAIL_REPORT_INTERVAL_MS,
+                    onError: (error) => console.error('e-mail reports:', error),
                   }),
                 ]
               : []),
@@ -323,6 +349,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       deliveries,
       mailRunner,
       alerts: { rules: alertRules, evaluate },
+      emailReports,
       sessions,
       geolocator,
       redis,

@@ -48,6 +48,31 @@ export const listAlerts = address('listAlerts', 'GET', '/api/sites/:siteId/alert
 export const getAlert = address('getAlert', 'GET', '/api/sites/:siteId/alerts/:id')
 export const updateAlert = address('updateAlert', 'PATCH', '/api/sites/:siteId/alerts/:id')
 export const deleteAlert = address('deleteAlert', 'DELETE', '/api/sites/:siteId/alerts/:id')
+/** The e-mail reports of a site, and the links in their mails (`contracts/email-reports.ts`). */
+export const createEmailReport = address('createEmailReport', 'POST', '/api/sites/:siteId/email-reports')
+export const listEmailReports = address('listEmailReports', 'GET', '/api/sites/:siteId/email-reports')
+export const updateEmailReport = address('updateEmailReport', 'PATCH', '/api/sites/:siteId/email-reports/:id')
+export const deleteEmailReport = address(
+  'deleteEmailReport',
+  'DELETE',
+  '/api/sites/:siteId/email-reports/:id',
+)
+export const sendEmailReport = address('sendEmailReport', 'POST', '/api/sites/:siteId/email-reports/:id/send')
+export const emailReportSubscription = address(
+  'emailReportSubscription',
+  'GET',
+  '/api/email-reports/subscriptions/:token',
+)
+export const confirmEmailReport = address(
+  'confirmEmailReport',
+  'POST',
+  '/api/email-reports/subscriptions/:token/confirm',
+)
+export const unsubscribeEmailReport = address(
+  'unsubscribeEmailReport',
+  'POST',
+  '/api/email-reports/subscriptions/:token/unsubscribe',
+)
 /** The webhooks of a site and their delivery log (`contracts/webhooks.ts`). */
 export const createWebhook = address('createWebhook', 'POST', '/api/sites/:siteId/webhooks')
 export const listWebhooks = address('listWebhooks', 'GET', '/api/sites/:siteId/webhooks')

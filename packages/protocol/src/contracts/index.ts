@@ -1,5 +1,6 @@
 /** Every endpoint contract, by surface. A surface converted to contracts adds its list here. */
 import { alertEndpoints } from './alerts.js'
+import { emailReportEndpoints } from './email-reports.js'
 import { goalEndpoints } from './goals.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
@@ -7,6 +8,7 @@ import { webhookEndpoints } from './webhooks.js'
 
 export type { Address, ContractAt, EndpointContracts } from './addresses.js'
 export * from './alerts.js'
+export * from './email-reports.js'
 export * from './goals.js'
 export * from './segments.js'
 export * from './sites.js'
@@ -16,6 +18,7 @@ export * from './webhooks.js'
 export const endpoints = [
   ...goalEndpoints,
   ...alertEndpoints,
+  ...emailReportEndpoints,
   ...webhookEndpoints,
   ...siteEndpoints,
   ...segmentEndpoints,

@@ -8,6 +8,8 @@
  *   `errors`: JavaScript error events; `goal_conversions`: sessions with an event completing the goal
  *   `goalId` in the window.
  *
+ * `emailRecipients` are mailed when the rule fires (`evaluate-alerts.ts`), besides the site's webhooks.
+ *
  * Each write is audited on behalf of the acting user (`alert_rule.created`, `alert_rule.updated`,
  * `alert_rule.deleted`) in its transaction.
  */
@@ -22,6 +24,7 @@ import {
 } from '@pathlight/protocol'
 import type { Transaction } from 'kysely'
 import { type AuditAction, recordSiteAudit } from '../audit/audit-log.js'
+import { mailUnavailable } from '../mail/mail-settings.js'
 import { badRequest, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
@@ -37,8 +40,8 @@ export type AlertRule = WireAlertRule
 export { createAlertBody, updateAlertBody }
 
 /** A parsed new rule; `relative` and `enabled` default as in `createAlertBody` when left out. */
-export type NewAlertRule = Omit<CreateAlertBody, 'relative' | 'enabled'> &
-  Partial<Pick<CreateAlertBody, 'relative' | 'enabled'>>
+export type NewAlertRule = Omit<CreateAlertBody, 'relative' | 'enabled' | 'emailRecipients'> &
+  Partial<Pick<CreateAlertBody, 'relative' | 'enabled' | 'emailRecipients'>>
 
 export function toAlertRule(row: AlertRuleTable): AlertRule {
   return {
@@ -53,6 +56,7 @@ export function toAlertRule(row: AlertRuleTable): AlertRule {
     threshold: Number(row.threshold),
     relative: toBool(row.relative),
     enabled: toBool(row.enabled),
+    emailRecipients: JSON.parse(row.email_recipients) as string[],
     state: row.state,
     lastValue: row.last_value === null ? null : Number(row.last_value),
     lastEvaluatedAt: row.last_evaluated_at,
@@ -74,10 +78,23 @@ export function alertRuleAuditDetails(rule: AlertRule) {
     threshold: rule.threshold,
     relative: rule.relative,
     enabled: rule.enabled,
+    emailRecipients: rule.emailRecipients,
   }
 }
 
-export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
+/**
+ * The alert rules of the store.
+ * @param options.mailConfigured whether outgoing mail is set up (SMTP_URL): without it a rule naming
+ *   `emailRecipients` is refused (503, `mailUnavailable`) rather than stored to mail nobody
+ */
+export function createAlertRules(
+  db: MetadataDb,
+  clock: Clock = systemClock,
+  options: { mailConfigured?: boolean } = {},
+) {
+  const requireMailFor = (recipients: readonly string[] | undefined) => {
+    if (recipients && recipients.length > 0 && !options.mailConfigured) throw mailUnavailable()
+  }
   const audit = (
     trx: Transaction<MetadataSchema>,
     siteId: number,
@@ -117,6 +134,7 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
      * @throws 400 naming `goalId` when it names no goal of the site
      */
     async create(siteId: number, userId: string, rule: NewAlertRule): Promise<AlertRule> {
+      requireMailFor(rule.emailRecipients)
       await requireGoalOfSite(siteId, rule.goalId ?? null)
       const row: AlertRuleTable = {
         id: crypto.randomUUID(),
@@ -134,6 +152,7 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
         last_value: null,
         last_evaluated_at: null,
         last_triggered_at: null,
+        email_recipients: JSON.stringify(rule.emailRecipients ?? []),
         created_by: userId,
         created_at: isoNow(clock),
       }
@@ -172,6 +191,7 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
         throw problem('goalId', 'the goal_conversions metric needs a goalId')
       if (next.goalId && next.metric !== 'goal_conversions')
         throw problem('goalId', 'only applies to the goal_conversions metric')
+      requireMailFor(change.emailRecipients)
       await requireGoalOfSite(siteId, next.goalId)
       return db.transaction().execute(async (trx) => {
         const row = await trx
@@ -186,6 +206,7 @@ export function createAlertRules(db: MetadataDb, clock: Clock = systemClock) {
             threshold: next.threshold,
             relative: fromBool(next.relative),
             enabled: fromBool(next.enabled),
+            email_recipients: JSON.stringify(next.emailRecipients),
             state: 'ok',
           })
           .where('id', '=', id)

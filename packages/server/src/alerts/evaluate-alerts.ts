@@ -4,11 +4,15 @@
  * longer holds, so the next crossing fires again. With `relative`, the observed value is the percent
  * change against the previous window; when the previous window is 0 the change is undefined and the
  * rule does not hold. The state change is a conditional UPDATE, so with several API nodes evaluating at
- * once exactly one of them fires.
+ * once exactly one of them fires. A rule that fires queues its `alert.triggered` webhooks and, with mail
+ * configured, one mail to each of its `emailRecipients` (`mail/templates/alert.ts`) with a link to the
+ * site's report over the days of the window (UTC).
  */
 
 import type { GoalDefinition } from '../goals/goal.js'
 import { toGoal } from '../goals/goal.js'
+import { enqueueMail } from '../mail/mail-outbox.js'
+import { renderAlertMail } from '../mail/templates/alert.js'
 import { alertMetricValue } from '../query/alert-metric.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
@@ -36,6 +40,8 @@ export async function evaluateAlerts(deps: {
   events: EventsStore
   outbox: Outbox
   clock?: Clock
+  /** With mail configured, the public URL of the report links; absent: no alert mails. */
+  mail?: { baseUrl: string }
 }): Promise<EvaluationResult> {
   const clock = deps.clock ?? systemClock
   const rows = await deps.db.selectFrom('alert_rule').selectAll().execute()
@@ -94,6 +100,32 @@ export async function evaluateAlerts(deps: {
       windowStart: new Date(now - window).toISOString(),
       windowEnd: new Date(now).toISOString(),
     })
+    if (deps.mail && rule.emailRecipients.length > 0 && observed !== null) {
+      const site = await deps.db
+        .selectFrom('site')
+        .select('domain')
+        .where('site_id', '=', rule.siteId)
+        .executeTakeFirst()
+      const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+      const query = new URLSearchParams({
+        period: 'custom',
+        from: dayOf(now - window),
+        to: dayOf(now),
+        tz: 'UTC',
+      })
+      const mail = renderAlertMail({
+        rule,
+        siteDomain: site?.domain ?? `site ${rule.siteId}`,
+        observed,
+        previous,
+        windowStart: new Date(now - window),
+        windowEnd: new Date(now),
+        reportUrl: `${deps.mail.baseUrl}/sites/${rule.siteId}?${query}`,
+      })
+      for (const to of rule.emailRecipients) {
+        await enqueueMail(deps.db, { kind: 'alert', to, ...mail }, new Date(now))
+      }
+    }
   }
   return { evaluated, fired }
 }

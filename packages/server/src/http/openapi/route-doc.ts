@@ -26,6 +26,8 @@ export const tags = {
   Experiments: 'A/B experiments of a site (their results: `GET /api/v1/sites/{siteId}/experiments`).',
   Webhooks: "Subscriptions to a site's events, and their delivery log.",
   Alerts: 'Alert rules on a metric of a site.',
+  'E-mail reports':
+    "A site's scheduled e-mail reports, and the confirm and unsubscribe links in their mails.",
   'API keys': "The caller's own account: API keys, sessions and password.",
   Admin: 'Operator routes of the instance owner.',
   v1: 'The public REST API v1: API keys only, rate limited per key, `{data, meta}` envelope.',

@@ -6,6 +6,7 @@
  * only the columns Pathlight reads are typed here.
  */
 import type { Generated } from 'kysely'
+import type { EmailReportSchema } from './email-report-schema.js'
 import type { MailSchema } from './mail-schema.js'
 import type { SegmentSchema } from './segment-schema.js'
 import type { WebhookSchema } from './webhook-schema.js'
@@ -157,7 +158,7 @@ export interface FunnelTable {
   updated_at: string
 }
 
-export interface MetadataSchema extends WebhookSchema, MailSchema, SegmentSchema {
+export interface MetadataSchema extends WebhookSchema, MailSchema, SegmentSchema, EmailReportSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
   organization: OrganizationTable

@@ -74,6 +74,8 @@ export interface AlertRuleTable {
   last_value: number | null
   last_evaluated_at: string | null
   last_triggered_at: string | null
+  /** JSON array of e-mail addresses mailed when the rule fires (migration 014); `[]` for none. */
+  email_recipients: string
   created_by: string
   created_at: string
 }

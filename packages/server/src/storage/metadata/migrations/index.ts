@@ -15,6 +15,7 @@ import { replaySettings } from './009-replay-settings.js'
 import { twoFactor } from './010-two-factor.js'
 import { segments } from './011-segments.js'
 import { mail } from './013-mail.js'
+import { emailReports } from './014-email-reports.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -36,4 +37,5 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   twoFactor,
   segments,
   mail,
+  emailReports,
 ]

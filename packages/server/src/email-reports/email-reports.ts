@@ -1,0 +1,448 @@
+/**
+ * Scheduled e-mail reports of a site: the schedules and their recipients in the metadata store
+ * (migration 014), the confirm and unsubscribe links, and the sending of a period's report through the
+ * mail outbox (`mail/mail-outbox.ts`).
+ *
+ * - Recipients who are members of the site's organization are `active` at once; other addresses are
+ *   `pending` and get a mail with a link to confirm; an unsubscribed address stays unsubscribed while
+ *   the list keeps it.
+ * - `sendDue` (the periodic pass) sends each report's last full period (`report-period.ts`) once: the
+ *   period's row in `email_report_send` and the queued mails are written in one transaction that a
+ *   second runner's insert of the same period cannot repeat. A report's first scheduled period is the
+ *   first that ends after the report was created.
+ * - `sendNow` sends the last full period at once, even if it was sent, and records it so the schedule
+ *   does not send it again.
+ * - Each mail carries its recipient's unsubscribe page link and the `List-Unsubscribe` header with the
+ *   one-click `List-Unsubscribe-Post` (RFC 8058) on the unsubscribe endpoint.
+ * Without mail settings (SMTP_URL) creating, changing and sending refuse with `mailUnavailable()`.
+ */
+import crypto from 'node:crypto'
+import type {
+  CreateEmailReportBody,
+  EmailReport,
+  EmailReportPeriod,
+  EmailReportSent,
+  EmailReportSubscription,
+  UpdateEmailReportBody,
+} from '@pathlight/protocol'
+import type { Kysely } from 'kysely'
+import { enqueueMail } from '../mail/mail-outbox.js'
+import { type MailSettings, requireMail } from '../mail/mail-settings.js'
+import { renderEmailReport } from '../mail/templates/email-report.js'
+import { renderEmailReportConfirmation } from '../mail/templates/email-report-confirmation.js'
+import { addDays, startOfDayIn } from '../query/zoned-time.js'
+import { notFound } from '../shared/errors.js'
+import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import type { SiteRow } from '../sites/site.js'
+import { findSite } from '../sites/sites.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
+import type { EmailReportRecipientTable, EmailReportTable } from '../storage/metadata/email-report-schema.js'
+import type { MetadataSchema } from '../storage/metadata/schema.js'
+import { queryReportFigures } from './report-figures.js'
+import { lastFullPeriod } from './report-period.js'
+
+/** What the reports need: the stores, the clock, the public URL of links, the mail settings. */
+export interface EmailReportDeps {
+  db: MetadataDb
+  events: EventsStore
+  /** The public URL of the dashboard and the API (BASE_URL), without a trailing slash. */
+  baseUrl: string
+  /** Undefined without SMTP_URL: writes and sends refuse. */
+  mail: MailSettings | undefined
+  clock?: Clock
+}
+
+/** What a pass of the schedule did. */
+export interface DueReportsResult {
+  /** Reports whose period was sent in this pass. */
+  reports: number
+  /** Mails queued. */
+  mails: number
+}
+
+const reportNotFound = () => notFound('E-mail report not found')
+const subscriptionNotFound = () => notFound('Unknown or expired link')
+const newToken = () => crypto.randomBytes(24).toString('base64url')
+
+/** The links of a recipient's mails. */
+export function emailReportLinks(baseUrl: string, token: string) {
+  const encoded = encodeURIComponent(token)
+  return {
+    confirmPage: `${baseUrl}/email-reports/confirm/${encoded}`,
+    unsubscribePage: `${baseUrl}/email-reports/unsubscribe/${encoded}`,
+    /** The one-click target of `List-Unsubscribe` (a POST without sign-in). */
+    unsubscribeEndpoint: `${baseUrl}/api/email-reports/subscriptions/${encoded}/unsubscribe`,
+  }
+}
+
+/** The dashboard's overview of a site over a period, in the report's zone. */
+export const dashboardUrlOf = (
+  baseUrl: string,
+  siteId: number,
+  period: EmailReportPeriod,
+  timeZone: string,
+) =>
+  `${baseUrl}/sites/${siteId}?${new URLSearchParams({ period: 'custom', from: period.startDate, to: period.endDate, tz: timeZone })}`
+
+export function createEmailReports(deps: EmailReportDeps) {
+  const { db, baseUrl } = deps
+  const clock = deps.clock ?? systemClock
+
+  const findReport = async (siteId: number, id: string) => {
+    const row = await db
+      .selectFrom('email_report')
+      .selectAll()
+      .where('id', '=', id)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst()
+    if (!row) throw reportNotFound()
+    return row
+  }
+
+  /** The reports with their recipients and last period, in the order given. */
+  const toReports = async (rows: EmailReportTable[]): Promise<EmailReport[]> => {
+    if (rows.length === 0) return []
+    const ids = rows.map((r) => r.id)
+    const [recipients, sends] = await Promise.all([
+      db
+        .selectFrom('email_report_recipient')
+        .select(['report_id', 'email', 'status'])
+        .where('report_id', 'in', ids)
+        .orderBy('created_at')
+        .orderBy('email')
+        .execute(),
+      db
+        .selectFrom('email_report_send')
+        .select(['report_id', 'start_date', 'end_date'])
+        .where('report_id', 'in', ids)
+        .execute(),
+    ])
+    return rows.map((row) => {
+      const last = sends
+        .filter((s) => s.report_id === row.id)
+        .sort((a, b) => b.start_date.localeCompare(a.start_date))[0]
+      return {
+        id: row.id,
+        siteId: Number(row.site_id),
+        frequency: row.frequency,
+        timeZone: row.time_zone,
+        recipients: recipients
+          .filter((r) => r.report_id === row.id)
+          .map((r) => ({ email: r.email, status: r.status })),
+        lastPeriod: last ? { startDate: last.start_date, endDate: last.end_date } : null,
+        createdAt: row.created_at,
+      }
+    })
+  }
+
+  /** The addresses among `emails` of members of the organization (lower case). */
+  const membersAmong = async (
+    trx: Kysely<MetadataSchema>,
+    organizationId: string,
+    emails: readonly string[],
+  ) => {
+    if (emails.length === 0) return new Set<string>()
+    const rows = await trx
+      .selectFrom('member')
+      .innerJoin('user', 'user.id', 'member.user_id')
+      .select('user.email')
+      .where('member.organization_id', '=', organizationId)
+      .execute()
+    const members = new Set(rows.map((r) => r.email.toLowerCase()))
+    return new Set(emails.filter((e) => members.has(e)))
+  }
+
+  /** Insert recipients (members active, others pending with a confirmation mail queued). */
+  const addRecipients = async (
+    trx: Kysely<MetadataSchema>,
+    site: SiteRow,
+    report: Pick<EmailReportTable, 'id' | 'frequency'>,
+    emails: readonly string[],
+  ) => {
+    const members = await membersAmong(trx, site.organization_id, emails)
+    const now = isoNow(clock)
+    for (const email of emails) {
+      const row: EmailReportRecipientTable = {
+        id: crypto.randomUUID(),
+        report_id: report.id,
+        email,
+        status: members.has(email) ? 'active' : 'pending',
+        token: newToken(),
+        created_at: now,
+        confirmed_at: members.has(email) ? now : null,
+        unsubscribed_at: null,
+      }
+      await trx.insertInto('email_report_recipient').values(row).execute()
+      if (row.status === 'pending') {
+        const mail = renderEmailReportConfirmation({
+          siteDomain: site.domain,
+          frequency: report.frequency,
+          confirmUrl: emailReportLinks(baseUrl, row.token).confirmPage,
+        })
+        await enqueueMail(trx, { kind: 'email-report-confirmation', to: email, ...mail }, new Date(clock()))
+      }
+    }
+  }
+
+  /**
+   * Queue the report of `period` for every active recipient, in `trx`.
+   * @returns the addresses queued
+   */
+  const queueReport = async (
+    trx: Kysely<MetadataSchema>,
+    site: SiteRow,
+    report: EmailReportTable,
+    period: EmailReportPeriod,
+    figures: Awaited<ReturnType<typeof queryReportFigures>>,
+  ) => {
+    const recipients = await trx
+      .selectFrom('email_report_recipient')
+      .select(['email', 'token'])
+      .where('report_id', '=', report.id)
+      .where('status', '=', 'active')
+      .orderBy('email')
+      .execute()
+    const dashboardUrl = dashboardUrlOf(baseUrl, site.site_id, period, report.time_zone)
+    for (const recipient of recipients) {
+      const links = emailReportLinks(baseUrl, recipient.token)
+      const mail = renderEmailReport({
+        siteDomain: site.domain,
+        frequency: report.frequency,
+        figures,
+        dashboardUrl,
+        unsubscribeUrl: links.unsubscribePage,
+      })
+      await enqueueMail(
+        trx,
+        {
+          kind: 'email-report',
+          to: recipient.email,
+          ...mail,
+          headers: {
+            'List-Unsubscribe': `<${links.unsubscribeEndpoint}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          },
+        },
+        new Date(clock()),
+      )
+    }
+    return recipients.map((r) => r.email)
+  }
+
+  const subscriptionOf = async (token: string) => {
+    const row = await db
+      .selectFrom('email_report_recipient')
+      .innerJoin('email_report', 'email_report.id', 'email_report_recipient.report_id')
+      .innerJoin('site', 'site.site_id', 'email_report.site_id')
+      .select([
+        'email_report_recipient.id',
+        'email_report_recipient.email',
+        'email_report_recipient.status',
+        'email_report.frequency',
+        'site.domain',
+      ])
+      .where('email_report_recipient.token', '=', token)
+      .executeTakeFirst()
+    if (!row) throw subscriptionNotFound()
+    return row
+  }
+  const toSubscription = (
+    row: Awaited<ReturnType<typeof subscriptionOf>>,
+    status = row.status,
+  ): EmailReportSubscription => ({
+    email: row.email,
+    siteDomain: row.domain,
+    frequency: row.frequency,
+    status,
+  })
+
+  return {
+    /** The site's reports, oldest first. */
+    async list(siteId: number): Promise<EmailReport[]> {
+      const rows = await db
+        .selectFrom('email_report')
+        .selectAll()
+        .where('site_id', '=', siteId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
+      return toReports(rows)
+    },
+
+    /**
+     * Schedule a report of `site` on behalf of `userId`; pending recipients are mailed a link to confirm.
+     * @throws AppError 503 without mail settings
+     */
+    async create(site: SiteRow, userId: string, body: CreateEmailReportBody): Promise<EmailReport> {
+      requireMail(deps.mail)
+      const row: EmailReportTable = {
+        id: crypto.randomUUID(),
+        site_id: site.site_id,
+        frequency: body.frequency,
+        time_zone: body.timeZone,
+        created_by: userId,
+        created_at: isoNow(clock),
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('email_report').values(row).execute()
+        await addRecipients(trx, site, row, body.recipients)
+      })
+      return (await toReports([row]))[0] as EmailReport
+    },
+
+    /**
+     * Change any subset; `recipients` replaces the list (kept addresses keep their state).
+     * @throws AppError 404 for an unknown report, 503 without mail settings
+     */
+    async update(site: SiteRow, id: string, change: UpdateEmailReportBody): Promise<EmailReport> {
+      const current = await findReport(site.site_id, id)
+      requireMail(deps.mail)
+      const next = {
+        ...current,
+        frequency: change.frequency ?? current.frequency,
+        time_zone: change.timeZone ?? current.time_zone,
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('email_report')
+          .set({ frequency: next.frequency, time_zone: next.time_zone })
+          .where('id', '=', id)
+          .execute()
+        if (change.recipients) {
+          const kept = await trx
+            .selectFrom('email_report_recipient')
+            .select('email')
+            .where('report_id', '=', id)
+            .execute()
+          const wanted = new Set(change.recipients)
+          const removed = kept.map((r) => r.email).filter((e) => !wanted.has(e))
+          if (removed.length > 0) {
+            await trx
+              .deleteFrom('email_report_recipient')
+              .where('report_id', '=', id)
+              .where('email', 'in', removed)
+              .execute()
+          }
+          const known = new Set(kept.map((r) => r.email))
+          await addRecipients(
+            trx,
+            site,
+            next,
+            change.recipients.filter((e) => !known.has(e)),
+          )
+        }
+      })
+      return (await toReports([next]))[0] as EmailReport
+    },
+
+    /** Delete a report and its recipients. @throws AppError 404 for an unknown report */
+    async remove(siteId: number, id: string): Promise<void> {
+      await findReport(siteId, id)
+      await db.deleteFrom('email_report').where('id', '=', id).where('site_id', '=', siteId).execute()
+    },
+
+    /**
+     * Send the last full period now to every active recipient, and record it as sent.
+     * @throws AppError 404 for an unknown report, 503 without mail settings
+     */
+    async sendNow(site: SiteRow, id: string): Promise<EmailReportSent> {
+      const report = await findReport(site.site_id, id)
+      requireMail(deps.mail)
+      const period = lastFullPeriod(report.frequency, report.time_zone, clock())
+      const figures = await queryReportFigures(deps, site.site_id, period, report.time_zone)
+      const sent = await db.transaction().execute(async (trx) => {
+        const sent = await queueReport(trx, site, report, period, figures)
+        await trx
+          .insertInto('email_report_send')
+          .values({ report_id: id, ...toSendRow(period), sent_at: isoNow(clock), recipients: sent.length })
+          .onConflict((oc) => oc.columns(['report_id', 'start_date']).doNothing())
+          .execute()
+        return sent
+      })
+      return { period, sent }
+    },
+
+    /**
+     * The schedule's pass: each report whose last full period is due and not yet sent is sent.
+     * Without mail settings nothing is sent.
+     */
+    async sendDue(): Promise<DueReportsResult> {
+      const result: DueReportsResult = { reports: 0, mails: 0 }
+      if (!deps.mail) return result
+      const now = clock()
+      const reports = await db.selectFrom('email_report').selectAll().orderBy('created_at').execute()
+      for (const report of reports) {
+        const period = lastFullPeriod(report.frequency, report.time_zone, now)
+        const periodEnd = startOfDayIn(addDays(period.endDate, 1), report.time_zone)
+        if (periodEnd <= Date.parse(report.created_at)) continue
+        const done = await db
+          .selectFrom('email_report_send')
+          .select('report_id')
+          .where('report_id', '=', report.id)
+          .where('start_date', '=', period.startDate)
+          .executeTakeFirst()
+        if (done) continue
+        const site = await findSite(db, Number(report.site_id))
+        if (!site) continue
+        const figures = await queryReportFigures(deps, site.site_id, period, report.time_zone)
+        const queued = await db.transaction().execute(async (trx) => {
+          const claimed = await trx
+            .insertInto('email_report_send')
+            .values({ report_id: report.id, ...toSendRow(period), sent_at: isoNow(clock), recipients: 0 })
+            .onConflict((oc) => oc.columns(['report_id', 'start_date']).doNothing())
+            .executeTakeFirst()
+          // Another runner recorded this period first: it sends it.
+          if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null
+          const sent = await queueReport(trx, site, report, period, figures)
+          await trx
+            .updateTable('email_report_send')
+            .set({ recipients: sent.length })
+            .where('report_id', '=', report.id)
+            .where('start_date', '=', period.startDate)
+            .execute()
+          return sent
+        })
+        if (queued === null) continue
+        result.reports++
+        result.mails += queued.length
+      }
+      return result
+    },
+
+    /** What a link's token names. @throws AppError 404 for an unknown token */
+    async subscription(token: string): Promise<EmailReportSubscription> {
+      return toSubscription(await subscriptionOf(token))
+    },
+
+    /** A pending address becomes active (an unsubscribed one stays so). @throws AppError 404 */
+    async confirm(token: string): Promise<EmailReportSubscription> {
+      const row = await subscriptionOf(token)
+      if (row.status !== 'pending') return toSubscription(row)
+      await db
+        .updateTable('email_report_recipient')
+        .set({ status: 'active', confirmed_at: isoNow(clock) })
+        .where('id', '=', row.id)
+        .where('status', '=', 'pending')
+        .execute()
+      return toSubscription(row, 'active')
+    },
+
+    /** The address gets no more of this report. @throws AppError 404 for an unknown token */
+    async unsubscribe(token: string): Promise<EmailReportSubscription> {
+      const row = await subscriptionOf(token)
+      if (row.status !== 'unsubscribed') {
+        await db
+          .updateTable('email_report_recipient')
+          .set({ status: 'unsubscribed', unsubscribed_at: isoNow(clock) })
+          .where('id', '=', row.id)
+          .execute()
+      }
+      return toSubscription(row, 'unsubscribed')
+    },
+  }
+}
+
+const toSendRow = (period: EmailReportPeriod) => ({ start_date: period.startDate, end_date: period.endDate })
+
+export type EmailReports = ReturnType<typeof createEmailReports>
