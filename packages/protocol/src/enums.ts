@@ -52,6 +52,10 @@ export const auditActions = [
   'segment.created',
   'segment.updated',
   'segment.deleted',
+  'invitation.created',
+  'invitation.revoked',
+  'invitation.accepted',
+  'invitation.declined',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

@@ -32,8 +32,10 @@ import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
 import { importRoutes } from './http/import.js'
 import { journeyRoutes } from './http/journeys.js'
+import { invitationRoutes } from './http/invitations.js'
 import { createKeyBudget } from './http/key-budget.js'
 import { memberRoutes } from './http/members.js'
+import { mailRoutes } from './http/mail.js'
 import { metricsRoutes } from './http/metrics.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import type { RouteDoc } from './http/openapi/route-doc.js'
@@ -64,6 +66,7 @@ import { webhookRoutes } from './http/webhooks.js'
 import type { Ingest } from './ingest/ingest.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
 import { createReplayIngest } from './replay/replay-ingest.js'
+import type { MailSettings } from './mail/mail-settings.js'
 import type { ChangeFeed } from './shared/change-feed.js'
 import { errorBody } from './shared/errors.js'
 import { isNulFree } from './shared/nul-free.js'
@@ -114,6 +117,8 @@ export interface AppDeps {
   emailReports: EmailReports
   baseUrl: string
   trackKeyLimit: { max: number; windowMs: number }
+  /** Outgoing mail (SMTP_URL, MAIL_FROM); undefined: features that mail answer 503. */
+  mail?: MailSettings
   /** The request budget of an API key over every API route but tracking (v1 and dashboard alike). */
   v1Limit: { max: number; windowMs: number }
   trustProxy: Config['trustProxy']
@@ -257,6 +262,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Public REST API v1: API keys only, on the key's budget.
   await app.register(async (scope) => {
+  // Invitations: the link's routes take whoever holds the token; the organization's need an admin.
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', keyBudget)
+    scope.addHook('preHandler', optionalCaller(callers))
+    await scope.register(invitationRoutes, {
+      db: deps.metadata.db,
+      changes: deps.changes,
+      mail: deps.mail,
+      baseUrl: deps.baseUrl,
+      clock: deps.clock,
+    })
+  })
+
     await registerV1Guard(scope, { apiKeys: deps.apiKeys, budget: keyBudget })
     scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'member' }))
     const v1 = { db: deps.metadata.db, events: deps.events, clock: deps.clock ?? systemClock }
@@ -296,7 +314,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clock: deps.clock,
     })
     await scope.register(experimentRoutes, { db: deps.metadata.db, clock: deps.clock })
-    await scope.register(memberRoutes, { db: deps.metadata.db, changes: deps.changes })
+    await scope.register(memberRoutes, {
+      db: deps.metadata.db,
+      changes: deps.changes,
+      mail: deps.mail,
+      baseUrl: deps.baseUrl,
+      clock: deps.clock,
+    })
     await scope.register(alertRoutes, { db: deps.metadata.db, alerts: deps.alerts.rules })
     await scope.register(emailReportRoutes, { db: deps.metadata.db, emailReports: deps.emailReports })
     await scope.register(webhookRoutes, {
@@ -317,3 +341,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   return app
 }
+    await scope.register(mailRoutes, { db: deps.metadata.db, mail: deps.mail })

@@ -1,6 +1,8 @@
 /**
- * The `pathlight` command: `serve` (the service; what `npm start` runs) and `demo` (a fresh instance
- * fed with a real access log, then a summary read back from the events store).
+ * The `pathlight` command: `serve` (the service; what `npm start` runs), `demo` (a fresh instance
+ * fed with a real access log, then a summary read back from the events store) and
+ * `reset-password EMAIL` (prints a one-time link to set the account's password, for instances without
+ * e-mail).
  */
 const [command = 'serve', ...args] = process.argv.slice(2)
 
@@ -20,9 +22,20 @@ switch (command) {
     }
     break
   }
+  case 'reset-password': {
+    const { loadConfig } = await import('./config.js')
+    const { runResetPassword } = await import('./cli/reset-password.js')
+    try {
+      await runResetPassword(args, loadConfig(process.env))
+    } catch (error) {
+      console.error((error as Error).message)
+      process.exit(1)
+    }
+    break
+  }
   default:
     console.error(
-      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh]`,
+      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh] | pathlight reset-password EMAIL`,
     )
     process.exit(2)
 }

@@ -36,6 +36,7 @@ import { createMemorySessionStore, type SessionStore } from './ingest/state/sess
 import { createUserIdSalts } from './ingest/state/user-id-salts.js'
 import { createWriteBuffer, type WriteBuffer } from './ingest/write-buffer.js'
 import { createMailRunner, type MailRunner } from './mail/mail-outbox.js'
+import type { MailSettings } from './mail/mail-settings.js'
 import { createSmtpSender } from './mail/smtp-sender.js'
 import { eventsStoreTimings } from './metrics/events-store-metrics.js'
 import { registerIngestMetrics } from './metrics/ingest-metrics.js'
@@ -89,6 +90,8 @@ export interface Services {
    * with `mailUnavailable()`; `config.mail` says whether mail is configured).
    */
   mailRunner: MailRunner | undefined
+  /** `config.mail`: the SMTP settings, undefined without SMTP_URL (buildApp takes them from here). */
+  mail: MailSettings | undefined
   alerts: { rules: AlertRules; evaluate: () => Promise<EvaluationResult> }
   /** Scheduled e-mail reports (`email-reports/`); their schedule runs as a worker when mail is configured. */
   emailReports: EmailReports
@@ -164,6 +167,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       disableSignup: config.disableSignup,
       origins,
       logLevel: config.logLevel,
+      mail: config.mail,
     })
     const authThrottle = createAuthThrottle(
       redis ? createRedisAttemptCounter(redis, clock) : createMemoryAttemptCounter(clock),
@@ -348,6 +352,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       outbox,
       deliveries,
       mailRunner,
+      mail: config.mail,
       alerts: { rules: alertRules, evaluate },
       emailReports,
       sessions,

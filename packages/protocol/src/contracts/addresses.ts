@@ -48,6 +48,32 @@ export const listAlerts = address('listAlerts', 'GET', '/api/sites/:siteId/alert
 export const getAlert = address('getAlert', 'GET', '/api/sites/:siteId/alerts/:id')
 export const updateAlert = address('updateAlert', 'PATCH', '/api/sites/:siteId/alerts/:id')
 export const deleteAlert = address('deleteAlert', 'DELETE', '/api/sites/:siteId/alerts/:id')
+/** Invitations to an organization, and leaving one (`contracts/invitations.ts`). */
+export const createInvitation = address(
+  'createInvitation',
+  'POST',
+  '/api/organizations/:organizationId/invitations',
+)
+export const listInvitations = address(
+  'listInvitations',
+  'GET',
+  '/api/organizations/:organizationId/invitations',
+)
+export const revokeInvitation = address(
+  'revokeInvitation',
+  'DELETE',
+  '/api/organizations/:organizationId/invitations/:invitationId',
+)
+export const getInvitation = address('getInvitation', 'GET', '/api/invitations/:token')
+export const acceptInvitation = address('acceptInvitation', 'POST', '/api/invitations/:token/accept')
+export const declineInvitation = address('declineInvitation', 'POST', '/api/invitations/:token/decline')
+export const leaveOrganization = address(
+  'leaveOrganization',
+  'DELETE',
+  '/api/organizations/:organizationId/members/me',
+)
+/** The instance's outgoing mail, for its owner (`contracts/mail.ts`). */
+export const listMail = address('listMail', 'GET', '/api/admin/mail')
 /** The e-mail reports of a site, and the links in their mails (`contracts/email-reports.ts`). */
 export const createEmailReport = address('createEmailReport', 'POST', '/api/sites/:siteId/email-reports')
 export const listEmailReports = address('listEmailReports', 'GET', '/api/sites/:siteId/email-reports')

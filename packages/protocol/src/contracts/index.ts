@@ -2,6 +2,8 @@
 import { alertEndpoints } from './alerts.js'
 import { emailReportEndpoints } from './email-reports.js'
 import { goalEndpoints } from './goals.js'
+import { invitationEndpoints } from './invitations.js'
+import { mailEndpoints } from './mail.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
 import { webhookEndpoints } from './webhooks.js'
@@ -10,6 +12,8 @@ export type { Address, ContractAt, EndpointContracts } from './addresses.js'
 export * from './alerts.js'
 export * from './email-reports.js'
 export * from './goals.js'
+export * from './invitations.js'
+export * from './mail.js'
 export * from './segments.js'
 export * from './sites.js'
 export * from './webhooks.js'
@@ -22,4 +26,6 @@ export const endpoints = [
   ...webhookEndpoints,
   ...siteEndpoints,
   ...segmentEndpoints,
+  ...invitationEndpoints,
+  ...mailEndpoints,
 ] as const

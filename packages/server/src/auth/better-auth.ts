@@ -20,10 +20,23 @@
  * rest of the API (`origin-policy.ts`); the session cookie is `Secure` (and `__Secure-` prefixed)
  * exactly when BASE_URL is https; sessions record the client address that Fastify resolved
  * (TRUST_PROXY applied); a password change always signs out the user's other sessions.
+ *
+ * Password reset is Better Auth's flow: `POST /api/auth/request-password-reset {email, redirectTo?}`
+ * answers the same for known and unknown addresses and, for a known one, mails a one-time link (valid
+ * 1 hour) through the mail outbox; the link passes through `GET /api/auth/reset-password/<token>` to
+ * `redirectTo` (default the dashboard's `BASE_URL/reset-password`) with `?token=`, and
+ * `POST /api/auth/reset-password {newPassword, token}` sets the password and ends every session of the
+ * account. Without SMTP settings the request is refused (503) whatever the address, so the answer
+ * tells nothing about accounts; operators then use `pathlight reset-password EMAIL`. With
+ * `disableSignup`, an address with a pending invitation may still sign up.
  */
 import { APIError, betterAuth } from 'better-auth'
 import { createAuthMiddleware } from 'better-auth/api'
 import { twoFactor } from 'better-auth/plugins'
+import { enqueueMail } from '../mail/mail-outbox.js'
+import { type MailSettings, mailUnavailable } from '../mail/mail-settings.js'
+import { passwordResetMail } from '../mail/templates/password-reset.js'
+import { isInvited } from '../organizations/invitations.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { getSetting, setSettingOnce } from '../storage/metadata/instance-settings.js'
 import type { OriginPolicy } from './origin-policy.js'
@@ -43,10 +56,18 @@ export interface AuthOptions {
   origins: OriginPolicy
   /** The service's LOG_LEVEL: Better Auth logs warnings and errors, nothing at `silent`. */
   logLevel?: string
+  /** Outgoing mail; undefined without SMTP_URL (password reset mails then answer 503). */
+  mail?: MailSettings
 }
 
+/** How long a password reset link works, in seconds. */
+export const RESET_PASSWORD_TTL_SECONDS = 3600
+
+/** The dashboard's page a reset link leads to (with `?token=`), unless the request names another. */
+export const resetPasswordPage = (baseUrl: string) => `${baseUrl}/reset-password`
+
 /** Build the Better Auth instance. Its `handler(Request)` serves `/api/auth/*`. */
-export function createAuth({ store, secret, baseUrl, disableSignup, origins, logLevel }: AuthOptions) {
+export function createAuth({ store, secret, baseUrl, disableSignup, origins, logLevel, mail }: AuthOptions) {
   installQuietAuthStorage()
   return betterAuth({
     appName: 'Pathlight',
@@ -68,7 +89,25 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
       logLevel === 'silent'
         ? { disabled: true }
         : { level: logLevel === 'fatal' || logLevel === 'error' ? 'error' : 'warn' },
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 256 },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 256,
+      resetPasswordTokenExpiresIn: RESET_PASSWORD_TTL_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, url }) => {
+        await enqueueMail(
+          store.db,
+          passwordResetMail({
+            to: user.email,
+            name: user.name,
+            url,
+            validMinutes: RESET_PASSWORD_TTL_SECONDS / 60,
+          }),
+        )
+      },
+    },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     plugins: [twoFactor({ issuer: 'Pathlight' })],
     databaseHooks: {
@@ -93,7 +132,14 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
         if (ctx.path === '/change-password') {
           return { context: { ...ctx, body: { ...ctx.body, revokeOtherSessions: true } } }
         }
+        if (ctx.path === '/request-password-reset') {
+          if (!mail) throw new APIError('SERVICE_UNAVAILABLE', { message: mailUnavailable().message })
+          if (ctx.body?.redirectTo) return
+          return { context: { ...ctx, body: { ...ctx.body, redirectTo: resetPasswordPage(baseUrl) } } }
+        }
         if (ctx.path !== '/sign-up/email' || !disableSignup) return
+        const email: unknown = ctx.body?.email
+        if (typeof email === 'string' && (await isInvited(store.db, email))) return
         if (await getSetting(store.db, INSTANCE_OWNER_SETTING)) {
           throw new APIError('FORBIDDEN', { message: 'Sign-up is disabled on this instance' })
         }

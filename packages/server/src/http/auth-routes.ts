@@ -81,7 +81,12 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
       throw error
     }
     if (attempt?.allowed) {
-      await attempt.finish(response.status < 300 ? 'success' : response.status >= 500 ? 'error' : 'failure')
+      // A reset request answers 200 for every address: each one counts, or the throttle would never
+      // hold back a stream of reset mails to one inbox.
+      const counted = url.pathname === '/api/auth/request-password-reset'
+      await attempt.finish(
+        response.status >= 500 ? 'error' : response.status < 300 && !counted ? 'success' : 'failure',
+      )
     }
     const raw = response.body ? Buffer.from(await response.arrayBuffer()) : null
     const answer = raw && isJson(response.headers) ? withoutTokens(raw) : raw

@@ -3,6 +3,7 @@
  * Each cell asserts the status, and that no data of the other organization appears in the body.
  * The route table must cover every registered route: adding a route without rows fails this test.
  */
+import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isStateChanging } from '../auth/origin-policy.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
@@ -976,8 +977,127 @@ describe.each([
       },
     })
     const user = async () => {
+  {
+    method: 'GET',
+    url: '/api/admin/mail',
+    expect: access.instanceOwner(200),
+    request: async () => ({ url: '/api/admin/mail' }),
+  },
+  {
+    method: 'POST',
+    url: '/api/organizations/:organizationId/invitations',
+    // The matrix's instance sends no e-mail: whoever passes the access check is told so (503).
+    expect: access.admin(503),
+    request: async (w) => ({
+      ...(await orgPath('/invitations')(w)),
+      body: { email: 'matrix-invitee@example.com', role: 'member' },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/organizations/:organizationId/invitations',
+    expect: access.admin(200),
+    request: orgPath('/invitations'),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/organizations/:organizationId/invitations/:invitationId',
+    expect: access.admin(200),
+    request: async (w) => {
+      const { id } = await matrixInvitation(w, w.organizationId, 'revoked@example.com')
+      return orgPath(`/invitations/${id}`)(w)
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/invitations/:token',
+    // Whoever holds the link; an API key presented is still checked (a `track` key reads nothing).
+    expect: { ...access.public(200), ownerTrackKey: 403 },
+    // The link shows its organization to whoever holds it: one of its own, not the matrix's.
+    request: async (w) => {
+      const organizationId = await w.t.createOrganization(w.users.owner.cookie, 'Invitation holder')
+      return {
+        url: `/api/invitations/${(await matrixInvitation(w, organizationId, 'reader@example.com')).token}`,
+      }
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/invitations/:token/accept',
+    // Each caller accepts an invitation of its own address to an organization of its own.
+    expect: access.signedIn(200),
+    request: async (w, as) => {
+      const organizationId = await w.t.createOrganization(w.users.owner.cookie, `Invited ${as}`)
+      const { token } = await matrixInvitation(w, organizationId, await emailOf(w, as))
+      return { url: `/api/invitations/${token}/accept` }
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/invitations/:token/decline',
+    expect: { ...access.public(200), ownerTrackKey: 403, ownerReadKey: 403 },
+    request: async (w) => ({
+      url: `/api/invitations/${(await matrixInvitation(w, w.organizationId, 'decliner@example.com')).token}/decline`,
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/organizations/:organizationId/members/me',
+    // Each caller leaves an organization of its own (the owner is its last owner: 409).
+    expect: { ...access.member(200), owner: 409, ownerSession: 409 },
+    request: async (w, as) => {
+      const organizationId = await w.t.createOrganization(w.users.owner.cookie, `Left by ${as}`)
+      if (as === 'member' || as === 'admin') {
+        await w.t.services.metadata.db
+          .insertInto('member')
+          .values({
+            id: crypto.randomUUID(),
+            organization_id: organizationId,
+            user_id: w.users[as].userId,
+            role: as,
+            created_at: new Date().toISOString(),
+          })
+          .execute()
+      }
+      return { url: `/api/organizations/${organizationId}/members/me` }
+    },
+  },
       const u = await t.signUp()
       return { ...u, key: await t.createApiKey(u.cookie) }
+/** A pending invitation stored directly (the matrix sends no e-mail); its token is the link's. */
+async function matrixInvitation(w: World, organizationId: string, email: string) {
+  const token = crypto.randomBytes(32).toString('base64url')
+  const id = crypto.randomUUID()
+  const now = Date.now()
+  await w.t.services.metadata.db
+    .insertInto('invitation')
+    .values({
+      id,
+      organization_id: organizationId,
+      email,
+      role: 'member',
+      token_hash: crypto.createHash('sha256').update(token).digest('hex'),
+      invited_by: w.users.owner.userId,
+      status: 'pending',
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + 86_400_000).toISOString(),
+      ended_at: null,
+    })
+    .execute()
+  return { id, token }
+}
+
+/** The address of the account behind a credential (the owner's for its keys and session). */
+async function emailOf(w: World, as: Credential): Promise<string> {
+  const user = as === 'outsider' || as === 'member' || as === 'admin' ? w.users[as] : w.users.owner
+  const row = await w.t.services.metadata.db
+    .selectFrom('user')
+    .select('email')
+    .where('id', '=', user.userId)
+    .executeTakeFirstOrThrow()
+  return row.email
+}
+
     }
     const owner = await user() // the first account: also the instance owner
     const admin = await user()

@@ -1,7 +1,15 @@
 /** Routes: organization members and the organization's audit trail. Authenticated scope. */
-import { auditEntry, member, successData, successList, successResponse } from '@pathlight/protocol'
+import {
+  auditEntry,
+  leaveOrganizationEndpoint,
+  member,
+  successData,
+  successList,
+  successResponse,
+} from '@pathlight/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { listAudit } from '../audit/audit-log.js'
+import type { MailSettings } from '../mail/mail-settings.js'
 import {
   addMember,
   addMemberBody,
@@ -13,9 +21,11 @@ import {
 import { isAdminRole, roleIn } from '../organizations/organizations.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { forbidden, organizationNotFound } from '../shared/errors.js'
+import type { Clock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { callerOf } from './caller-of.js'
 import { json } from './openapi/route-doc.js'
+import { route } from './route.js'
 import { wholeList } from './whole-list.js'
 
 type OrgParams = { Params: { organizationId: string } }
@@ -23,9 +33,16 @@ type MemberParams = { Params: { organizationId: string; userId: string } }
 
 export async function memberRoutes(
   app: FastifyInstance,
-  { db, changes }: { db: MetadataDb; changes: ChangeFeed },
+  {
+    db,
+    changes,
+    mail,
+    baseUrl,
+    clock,
+  }: { db: MetadataDb; changes: ChangeFeed; mail?: MailSettings; baseUrl?: string; clock?: Clock },
 ) {
-  const commands = { db, changes }
+  // With mail configured, a directly added account is mailed a notice.
+  const commands = { db, changes, ...(mail && baseUrl !== undefined && { notify: { baseUrl } }) }
   /** The caller and their role; 404 when they are not a member (never reveal the organization). */
   const actorIn = async (request: FastifyRequest, organizationId: string) => {
     const { userId } = callerOf(request)
@@ -78,10 +95,17 @@ export async function memberRoutes(
     },
     async (request, reply) => {
       const actor = await adminIn(request, request.params.organizationId)
-      const member = await addMember(commands, request.params.organizationId, actor, request.body)
+      const member = await addMember(commands, request.params.organizationId, actor, request.body, clock)
       return reply.code(201).send({ success: true, data: member })
     },
   )
+
+  // A static segment: Fastify routes `members/me` here, before the `:userId` route below.
+  route(app, leaveOrganizationEndpoint, async ({ params, caller, request }) => {
+    const actor = await actorIn(request, params.organizationId)
+    await removeMember(commands, params.organizationId, actor, caller.userId)
+    return { success: true as const }
+  })
 
   app.patch<MemberParams>(
     '/api/organizations/:organizationId/members/:userId',

@@ -146,3 +146,45 @@ export async function mailCounts(db: MetadataDb): Promise<Record<MailMessageTabl
   for (const row of rows) counts[row.status] = Number(row.n)
   return counts
 }
+
+/** One message of the outbox as the operator sees it (no parts). */
+export interface MailListEntry {
+  id: string
+  kind: string
+  to: string
+  subject: string
+  status: MailMessageTable['status']
+  attempts: number
+  lastError: string | null
+  createdAt: string
+  /** When a pending message is tried next; null once sent or failed. */
+  nextAttemptAt: string | null
+  sentAt: string | null
+}
+
+/** The outbox, newest first. @param options.limit 1-500 */
+export async function listMail(
+  db: MetadataDb,
+  options: { status?: MailMessageTable['status']; limit: number },
+): Promise<MailListEntry[]> {
+  let query = db
+    .selectFrom('mail_message')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(options.limit)
+  if (options.status) query = query.where('status', '=', options.status)
+  const rows = await query.execute()
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    to: r.recipient,
+    subject: r.subject,
+    status: r.status,
+    attempts: Number(r.attempts),
+    lastError: r.last_error,
+    createdAt: r.created_at,
+    nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null,
+    sentAt: r.sent_at,
+  }))
+}

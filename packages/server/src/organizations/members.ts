@@ -4,12 +4,15 @@
  * - only an owner may make someone an owner, or change or remove an owner;
  * - the last owner can be neither demoted nor removed; anyone may leave (remove themselves) otherwise.
  * Each change is audited (`member.added`, `member.role_changed`, `member.removed`) in its transaction
- * and announced as a membership change (the ingest path caches roles).
+ * and announced as a membership change (the ingest path caches roles). With mail configured, an added
+ * account is mailed a notice (`member-added`), enqueued in the transaction that adds it.
  */
 import crypto from 'node:crypto'
 import { roles } from '@pathlight/protocol'
 import { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
+import { enqueueMail } from '../mail/mail-outbox.js'
+import { memberAddedMail } from '../mail/templates/member-added.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { badRequest, conflict, forbidden, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
@@ -39,6 +42,8 @@ export const changeRoleBody = z.object({
 export interface MemberCommandDeps {
   db: MetadataDb
   changes: ChangeFeed
+  /** With mail configured: the dashboard's URL, linked from the notice an added account is mailed. */
+  notify?: { baseUrl: string }
 }
 
 export async function listMembers(db: MetadataDb, organizationId: string): Promise<Member[]> {
@@ -64,7 +69,7 @@ export async function listMembers(db: MetadataDb, organizationId: string): Promi
  *   409 already a member
  */
 export async function addMember(
-  { db, changes }: MemberCommandDeps,
+  { db, changes, notify }: MemberCommandDeps,
   organizationId: string,
   actor: { userId: string; role: Role },
   input: unknown,
@@ -79,7 +84,7 @@ export async function addMember(
     .select(['id', 'name', 'email'])
     .where('email', '=', email)
     .executeTakeFirst()
-  if (!user) throw notFound('No account with that email; ask them to sign up first')
+  if (!user) throw notFound('No account with that email; invite them instead (POST .../invitations)')
   const existing = await db
     .selectFrom('member')
     .select('id')
@@ -105,6 +110,32 @@ export async function addMember(
       action: 'member.added',
       details: { userId: user.id, email: user.email, role },
     })
+    if (notify) {
+      const [organization, adder] = await Promise.all([
+        trx
+          .selectFrom('organization')
+          .select('name')
+          .where('id', '=', organizationId)
+          .executeTakeFirstOrThrow(),
+        trx
+          .selectFrom('user')
+          .select(['name', 'email'])
+          .where('id', '=', actor.userId)
+          .executeTakeFirstOrThrow(),
+      ])
+      await enqueueMail(
+        trx,
+        memberAddedMail({
+          to: user.email,
+          name: user.name,
+          organization: organization.name,
+          role,
+          addedBy: adder.name || adder.email,
+          url: notify.baseUrl,
+        }),
+        new Date(clock()),
+      )
+    }
   })
   await changes.announce({ kind: 'member', organizationId, userId: user.id })
   return { userId: user.id, name: user.name, email: user.email, role, joinedAt }

@@ -1,0 +1,76 @@
+/**
+ * The outgoing mail of the instance, for its owner: the outbox's messages (pending, sent, failed) with
+ * their attempts and last error, so failures to send are visible.
+ */
+import { z } from 'zod'
+import { endpoint } from '../contract.js'
+import { component, doc } from '../openapi-registry.js'
+import { timestamp } from '../schema-fields.js'
+import * as at from './addresses.js'
+
+const mailStatus = doc(
+  z.enum(['pending', 'sent', 'failed']),
+  '`pending`: due or waiting for a retry; `sent`: accepted by the SMTP server; `failed`: given up',
+)
+
+/** `GET /api/admin/mail?status=&limit=`. */
+export const mailListQuery = z.object({
+  status: mailStatus.optional(),
+  limit: doc(
+    z.coerce.number().int().min(1).max(500),
+    'At most this many, newest first (default 100)',
+  ).default(100),
+})
+
+/** One message of the outbox (its parts are not shown: they may hold one-time links). */
+export const mailMessage = component(
+  'MailMessage',
+  z.object({
+    id: z.string(),
+    kind: doc(z.string(), 'What sent it: `password-reset`, `invitation`, `member-added`, ...'),
+    to: z.string(),
+    subject: z.string(),
+    status: mailStatus,
+    attempts: z.int().min(0),
+    lastError: doc(z.string().nullable(), 'The last failure, as the SMTP server or the connection said it'),
+    createdAt: timestamp(),
+    nextAttemptAt: doc(timestamp().nullable(), 'When a pending message is tried next'),
+    sentAt: timestamp().nullable(),
+  }),
+  'One message of the mail outbox.',
+)
+
+/** `GET /api/admin/mail`: the outbox, newest first, with the counts by status. */
+export const listMailEndpoint = endpoint({
+  ...at.listMail,
+  summary: 'Outgoing mail: pending, sent and failed messages',
+  description:
+    'Newest first. `configured` is false when SMTP_URL is unset (nothing is sent; features refuse with 503).',
+  tag: 'Admin',
+  access: 'instanceOwner',
+  query: mailListQuery,
+  responses: {
+    200: {
+      description: 'The messages and the counts by status',
+      schema: z.object({
+        success: z.literal(true),
+        data: z.array(mailMessage),
+        meta: z.object({
+          configured: z.boolean(),
+          pending: z.int().min(0),
+          sent: z.int().min(0),
+          failed: z.int().min(0),
+        }),
+      }),
+    },
+  },
+})
+
+/** Every mail endpoint (the route/contract coverage test reads these). */
+export const mailEndpoints = [listMailEndpoint] as const
+
+declare module './addresses.js' {
+  interface EndpointContracts {
+    listMail: typeof listMailEndpoint
+  }
+}
