@@ -13,6 +13,7 @@ import { FormError } from './components/form-error'
 import { Loading } from './components/loading'
 import { AccountPage } from './pages/account-page'
 import { AlertsPage } from './pages/alerts-page'
+import { EmailReportLinkPage } from './pages/email-report-link-page'
 import { HomePage } from './pages/home-page'
 import { MembersPage } from './pages/members-page'
 import { NewOrganizationPage } from './pages/new-organization-page'
@@ -68,6 +69,11 @@ export function App() {
   const privateKey = new URLSearchParams(browserHistory().snapshot().split('?')[1] ?? '').get('key') ?? ''
   if (isReportRoute(route) && (privateKey !== '' || !session)) {
     return <SharedScope route={route} privateKey={privateKey || undefined} signedIn={session !== null} />
+  }
+  // The links of the e-mail report mails carry their own credential, a token.
+  if (route.name === 'emailReportConfirm' || route.name === 'emailReportUnsubscribe') {
+    const action = route.name === 'emailReportConfirm' ? 'confirm' : 'unsubscribe'
+    return <EmailReportLinkPage key={route.token} action={action} token={route.token} />
   }
   if (!session) {
     if (route.name === 'signIn') return <SignInPage onSignedIn={setSession} />
@@ -144,6 +150,8 @@ function Page({ route }: { route: Route }) {
           }}
         </SiteScope>
       )
+    case 'emailReportConfirm':
+    case 'emailReportUnsubscribe':
     case 'signIn':
     case 'signUp':
     case 'notFound':

@@ -4,6 +4,7 @@
  * registry, and the endpoint contracts (`contracts/`). Browser code imports types only from here, and values from `@pathlight/protocol/enums`,
  * which is free of zod.
  */
+export * from './account-input.js'
 export * from './alert-input.js'
 export * from './analytics-query.js'
 export * from './contract.js'

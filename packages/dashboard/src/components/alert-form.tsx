@@ -4,6 +4,8 @@ import { alertMetrics } from '@pathlight/protocol/enums'
 import { useState } from 'react'
 import type { ApiError } from '../api/api-error'
 import { metricLabels } from '../lib/alert-text'
+import { listFieldErrors } from '../lib/list-field-errors'
+import { formatList, parseList } from '../lib/lists'
 import { CheckboxField } from './checkbox-field'
 import { Field } from './field'
 import { FormError } from './form-error'
@@ -20,6 +22,7 @@ export const newAlertRule: AlertRuleInput = {
   threshold: 100,
   relative: false,
   enabled: true,
+  emailRecipients: [],
 }
 
 export interface AlertFormProps {
@@ -37,6 +40,7 @@ export function AlertForm({ initial, submitLabel, busy, error, onSubmit, onCance
   // Numbers stay text while typed, so an emptied field is not silently 0; the server validates them.
   const [windowText, setWindowText] = useState(String(initial.windowMinutes))
   const [thresholdText, setThresholdText] = useState(String(initial.threshold))
+  const [recipientsText, setRecipientsText] = useState(formatList(initial.emailRecipients))
   const set = <K extends keyof AlertRuleInput>(key: K, value: AlertRuleInput[K]) =>
     setRule((current) => ({ ...current, [key]: value }))
   return (
@@ -49,6 +53,7 @@ export function AlertForm({ initial, submitLabel, busy, error, onSubmit, onCance
           eventName: rule.metric === 'custom_events' && rule.eventName?.trim() ? rule.eventName.trim() : null,
           windowMinutes: Number(windowText),
           threshold: Number(thresholdText),
+          emailRecipients: parseList(recipientsText),
         })
       }}
     >
@@ -144,6 +149,20 @@ export function AlertForm({ initial, submitLabel, busy, error, onSubmit, onCance
         errors={error?.field('relative')}
         onChange={(on) => set('relative', on)}
       />
+      <Field
+        label="E-mail recipients (optional)"
+        hint="One address per line, at most 20: each gets a mail when the rule fires, besides the site's webhooks. Needs e-mail set up on the server (SMTP_URL)."
+        errors={listFieldErrors(error, 'emailRecipients')}
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            rows={2}
+            value={recipientsText}
+            onChange={(e) => setRecipientsText(e.target.value)}
+          />
+        )}
+      </Field>
       <CheckboxField
         label="Enabled"
         checked={rule.enabled}

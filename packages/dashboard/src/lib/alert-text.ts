@@ -11,7 +11,7 @@ export const metricLabels: Record<AlertMetric, string> = {
 }
 
 /** 'Pageviews above 100 in 60 minutes', 'Sessions below -20% vs. the previous 1 hour'. */
-export function describeCondition(rule: AlertRuleInput): string {
+export function describeCondition(rule: Omit<AlertRuleInput, 'emailRecipients'>): string {
   const metric =
     rule.metric === 'custom_events' && rule.eventName
       ? `Custom events “${rule.eventName}”`

@@ -21,6 +21,7 @@ const inputOf = (rule: AlertRule): AlertRuleInput => ({
   threshold: rule.threshold,
   relative: rule.relative,
   enabled: rule.enabled,
+  emailRecipients: rule.emailRecipients,
 })
 
 /** The alert rules of the site in scope (a notice for plain members). */

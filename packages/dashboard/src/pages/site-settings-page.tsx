@@ -1,8 +1,8 @@
 /**
  * A site's settings: its name and domain, every configuration field of the spec (one form, only changed
  * fields are sent) including how long its events are kept and the session replay settings,
- * A/B experiments, the private link, and deleting the site. Members see the settings read-only. Validation is the
- * server's; its messages appear next to the field they concern.
+ * A/B experiments, scheduled e-mail reports, the private link, and deleting the site. Members see the
+ * settings read-only. Validation is the server's; its messages appear next to the field they concern.
  */
 import type { Site, SiteConfig } from '@pathlight/protocol'
 import { useState } from 'react'
@@ -11,6 +11,7 @@ import { CheckboxField } from '../components/checkbox-field'
 import { ConfirmButton } from '../components/confirm-button'
 import { CopyButton } from '../components/copy-button'
 import { DataTransferCard } from '../components/data-transfer-card'
+import { EmailReportsCard } from '../components/email-reports-card'
 import { ExperimentsCard } from '../components/experiments-card'
 import { Field } from '../components/field'
 import { FormError } from '../components/form-error'
@@ -140,6 +141,7 @@ export function SiteSettingsPage({ site, canAdmin, setSite }: SiteContext) {
         lists.loading && <Loading />
       )}
       <ExperimentsCard key={`experiments-${site.siteId}`} siteId={site.siteId} canAdmin={canAdmin} />
+      <EmailReportsCard key={`email-reports-${site.siteId}`} siteId={site.siteId} canAdmin={canAdmin} />
       <PrivateLink siteId={site.siteId} canAdmin={canAdmin} />
       <DataTransferCard key={`transfer-${site.siteId}`} siteId={site.siteId} canAdmin={canAdmin} />
       {canAdmin && <DangerZone site={site} />}

@@ -31,6 +31,9 @@ export const routeTable = {
   journeys: '/sites/:siteId/journeys',
   retention: '/sites/:siteId/retention',
   funnels: '/sites/:siteId/funnels',
+  /** The links of the e-mail report mails: they work signed in or out. */
+  emailReportConfirm: '/email-reports/confirm/:token',
+  emailReportUnsubscribe: '/email-reports/unsubscribe/:token',
 } as const
 
 /**

@@ -140,3 +140,10 @@ export const changePrivateLink = address(
 )
 export const siteAuditLog = address('siteAuditLog', 'GET', '/api/sites/:siteId/audit-log')
 export const siteHasEvents = address('siteHasEvents', 'GET', '/api/sites/:siteId/has-events')
+/** The signed-in user's API keys, sessions and password (`contracts/account.ts`). */
+export const createApiKey = address('createApiKey', 'POST', '/api/user/api-keys')
+export const listApiKeys = address('listApiKeys', 'GET', '/api/user/api-keys')
+export const deleteApiKey = address('deleteApiKey', 'DELETE', '/api/user/api-keys/:id')
+export const listOwnSessions = address('listOwnSessions', 'GET', '/api/user/sessions')
+export const revokeOwnSession = address('revokeOwnSession', 'DELETE', '/api/user/sessions/:id')
+export const changePassword = address('changePassword', 'PUT', '/api/user/password')

@@ -1,4 +1,5 @@
 /** Every endpoint contract, by surface. A surface converted to contracts adds its list here. */
+import { accountEndpoints } from './account.js'
 import { alertEndpoints } from './alerts.js'
 import { emailReportEndpoints } from './email-reports.js'
 import { goalEndpoints } from './goals.js'
@@ -8,6 +9,7 @@ import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
 import { webhookEndpoints } from './webhooks.js'
 
+export * from './account.js'
 export type { Address, ContractAt, EndpointContracts } from './addresses.js'
 export * from './alerts.js'
 export * from './email-reports.js'
@@ -28,4 +30,5 @@ export const endpoints = [
   ...segmentEndpoints,
   ...invitationEndpoints,
   ...mailEndpoints,
+  ...accountEndpoints,
 ] as const

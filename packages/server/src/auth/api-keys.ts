@@ -15,29 +15,28 @@
  * (never on each request); this process's list shows its own latest use at once.
  */
 import crypto from 'node:crypto'
-import { z } from 'zod'
+import {
+  type ApiKey,
+  type CreateApiKeyBody,
+  createApiKeyBody,
+  MAX_API_KEYS_PER_USER,
+} from '@pathlight/protocol'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { badRequest, conflict, notFound } from '../shared/errors.js'
-import { isNulFree, nulMessage } from '../shared/nul-free.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import { createTtlCache } from '../shared/ttl-cache.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { API_KEY_SCOPES, type ApiKeyScope } from './key-scope.js'
 
-/** An API key as listed: never the value. */
-export interface ApiKeyInfo {
-  id: string
-  name: string
-  /** First 10 characters of the key, e.g. 'pl_AbCdEfG'. */
-  prefix: string
-  /** What the key may do (`key-scope.ts`). */
-  scope: ApiKeyScope
-  createdAt: string
-  /** ISO 8601 UTC; null for a key that does not expire. */
-  expiresAt: string | null
-  /** ISO 8601 UTC, to the minute at best; null for a key never used. */
-  lastUsedAt: string | null
-}
+/** An API key as listed, never the value: the protocol's wire shape. */
+export type ApiKeyInfo = ApiKey
+
+/**
+ * A parsed new key (`createApiKeyBody`); `scope` and `expiresAt` default as there (`full`, never) when
+ * left out.
+ */
+export type NewApiKey = Omit<CreateApiKeyBody, 'scope' | 'expiresAt'> &
+  Partial<Pick<CreateApiKeyBody, 'scope' | 'expiresAt'>>
 
 /** A verified key: its user, id and scope. */
 export interface VerifiedKey {
@@ -46,24 +45,8 @@ export interface VerifiedKey {
   scope: ApiKeyScope
 }
 
-export const createApiKeyBody = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'name is required')
-    .max(100, 'name must be at most 100 characters')
-    .refine(isNulFree, nulMessage('name')),
-  scope: z
-    .enum(API_KEY_SCOPES, { error: `scope must be one of ${API_KEY_SCOPES.join(', ')}` })
-    .default('full'),
-  expiresAt: z.iso
-    .datetime({ offset: true, error: 'expiresAt must be an ISO 8601 date-time, e.g. 2027-01-31T00:00:00Z' })
-    .nullable()
-    .default(null),
-})
-
-/** The most API keys one user may hold; creating one more answers 409 until one is deleted. */
-export const MAX_API_KEYS_PER_USER = 50
+/** The request body and the cap, the protocol's (`account-input.ts`). */
+export { createApiKeyBody, MAX_API_KEYS_PER_USER }
 
 /** Uses of a key closer together than this write `last_used_at` once. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000
@@ -72,11 +55,12 @@ const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest(
 
 export interface ApiKeys {
   /**
+   * Create a key from a parsed body.
    * @returns the record and the key value (shown once)
-   * @throws AppError 400 when the input is invalid, 409 when the user already holds
-   * {@link MAX_API_KEYS_PER_USER} keys
+   * @throws AppError 400 naming `expiresAt` when it is not in the future, 409 when the user already
+   * holds {@link MAX_API_KEYS_PER_USER} keys
    */
-  create(userId: string, input: unknown): Promise<ApiKeyInfo & { key: string }>
+  create(userId: string, body: NewApiKey): Promise<ApiKeyInfo & { key: string }>
   list(userId: string): Promise<ApiKeyInfo[]>
   /** @throws AppError 404 when the user has no key with that id */
   remove(userId: string, id: string): Promise<void>
@@ -127,10 +111,8 @@ export function createApiKeys(
   }
 
   return {
-    async create(userId, input) {
-      const parsed = createApiKeyBody.safeParse(input)
-      if (!parsed.success) throw badRequest('Invalid API key', z.flattenError(parsed.error))
-      const expiresAt = parsed.data.expiresAt === null ? null : new Date(parsed.data.expiresAt).toISOString()
+    async create(userId, body) {
+      const expiresAt = body.expiresAt == null ? null : new Date(body.expiresAt).toISOString()
       if (expiresAt !== null && Date.parse(expiresAt) <= clock()) {
         throw badRequest('Invalid API key', {
           formErrors: [],
@@ -141,10 +123,10 @@ export function createApiKeys(
       const record = {
         id: crypto.randomUUID(),
         user_id: userId,
-        name: parsed.data.name,
+        name: body.name,
         prefix: key.slice(0, 10),
         key_hash: hashKey(key),
-        scope: parsed.data.scope,
+        scope: body.scope ?? 'full',
         created_at: isoNow(clock),
         expires_at: expiresAt,
         last_used_at: null,

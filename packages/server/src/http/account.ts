@@ -7,44 +7,24 @@
  * - `PUT /api/user/password {currentPassword, newPassword}`: change the password and sign out every
  *   other session; the answer carries a new session cookie. Wrong current passwords count in the
  *   authentication throttle (`auth/auth-throttle.ts`): beyond it, 429 with `Retry-After`.
- * Better Auth does the work (`listSessions`, `revokeSession`, `changePassword`).
+ * Better Auth does the work (`listSessions`, `revokeSession`, `changePassword`). Registered from their
+ * contracts (`@pathlight/protocol` `contracts/account.ts`).
  */
-import { ownSession, successList, successResponse } from '@pathlight/protocol'
+import {
+  changePasswordEndpoint,
+  listOwnSessionsEndpoint,
+  type OwnSession,
+  revokeOwnSessionEndpoint,
+} from '@pathlight/protocol'
 import { APIError } from 'better-auth/api'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { z } from 'zod'
 import type { AuthThrottle } from '../auth/auth-throttle.js'
 import type { Auth } from '../auth/better-auth.js'
 import { badRequest, forbidden, notFound, tooManyAttempts } from '../shared/errors.js'
+import type { Caller } from './caller.js'
 import { toHeaders } from './caller.js'
-import { callerOf } from './caller-of.js'
-import { deleted } from './openapi/doc-parts.js'
-import { json } from './openapi/route-doc.js'
+import { route } from './route.js'
 import { wholeList } from './whole-list.js'
-
-/** One of the user's sessions as listed. */
-export interface OwnSession {
-  id: string
-  createdAt: string
-  /** When the session was last refreshed (Better Auth refreshes it once a day of use). */
-  updatedAt: string
-  expiresAt: string
-  ipAddress: string | null
-  userAgent: string | null
-  /** Whether this is the session making the request. */
-  current: boolean
-}
-
-export const changePasswordBody = z.strictObject({
-  currentPassword: z
-    .string({ error: 'currentPassword is required' })
-    .min(1, 'currentPassword is required')
-    .max(256, 'currentPassword must be at most 256 characters'),
-  newPassword: z
-    .string({ error: 'newPassword is required' })
-    .min(8, 'newPassword must be at least 8 characters')
-    .max(256, 'newPassword must be at most 256 characters'),
-})
 
 const iso = (value: Date | string) => new Date(value).toISOString()
 
@@ -52,8 +32,8 @@ export async function accountRoutes(
   app: FastifyInstance,
   { auth, throttle }: { auth: Auth; throttle: AuthThrottle },
 ) {
-  const sessionUser = (request: FastifyRequest) => {
-    const caller = callerOf(request)
+  /** The caller's user id when it comes with a session cookie. @throws AppError 403 for an API key */
+  const sessionUser = async ({ caller }: { caller: Caller }) => {
     if (caller.via !== 'session') throw forbidden('This route needs a signed-in session, not an API key')
     return caller.userId
   }
@@ -67,83 +47,34 @@ export async function accountRoutes(
     return sessions.map((s) => ({ session: s, current: s.id === current?.session.id }))
   }
 
-  app.get(
-    '/api/user/sessions',
-    {
-      config: {
-        doc: {
-          summary: 'My active sessions',
-          description: 'Newest first; the one making the request is `current`. Tokens are never shown.',
-          tag: 'API keys',
-          access: 'session',
-          responses: { 200: json('My sessions', successList(ownSession)) },
-        },
-      },
-    },
-    async (request) => {
-      sessionUser(request)
-      const listed = await listOwn(request)
-      const data: OwnSession[] = listed
-        .map(({ session, current }) => ({
-          id: session.id,
-          createdAt: iso(session.createdAt),
-          updatedAt: iso(session.updatedAt),
-          expiresAt: iso(session.expiresAt),
-          ipAddress: session.ipAddress ?? null,
-          userAgent: session.userAgent ?? null,
-          current,
-        }))
-        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-      return wholeList(data)
-    },
-  )
+  route(app, listOwnSessionsEndpoint, async (input) => {
+    await sessionUser(input)
+    const listed = await listOwn(input.request)
+    const data: OwnSession[] = listed
+      .map(({ session, current }) => ({
+        id: session.id,
+        createdAt: iso(session.createdAt),
+        updatedAt: iso(session.updatedAt),
+        expiresAt: iso(session.expiresAt),
+        ipAddress: session.ipAddress ?? null,
+        userAgent: session.userAgent ?? null,
+        current,
+      }))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    return wholeList(data)
+  })
 
-  app.delete<{ Params: { id: string } }>(
-    '/api/user/sessions/:id',
-    {
-      config: {
-        doc: {
-          summary: 'Revoke one of my sessions',
-          description: 'Signs that browser out at once; revoking the current session signs this one out.',
-          tag: 'API keys',
-          access: 'session',
-          params: { id: 'The session id (from `GET /api/user/sessions`)' },
-          responses: { 200: deleted, 404: 'No active session of mine with that id' },
-        },
-      },
-    },
-    async (request) => {
-      sessionUser(request)
-      const found = (await listOwn(request)).find(({ session }) => session.id === request.params.id)
-      if (!found) throw notFound('Session not found')
-      await auth.api.revokeSession({ headers: toHeaders(request), body: { token: found.session.token } })
-      return { success: true }
-    },
-  )
+  route(app, revokeOwnSessionEndpoint, async (input) => {
+    await sessionUser(input)
+    const found = (await listOwn(input.request)).find(({ session }) => session.id === input.params.id)
+    if (!found) throw notFound('Session not found')
+    await auth.api.revokeSession({ headers: toHeaders(input.request), body: { token: found.session.token } })
+    return { success: true as const }
+  })
 
-  app.put(
-    '/api/user/password',
-    {
-      config: {
-        doc: {
-          summary: 'Change my password',
-          description:
-            'Needs the current password; signs out every other session of mine and answers a new session ' +
-            'cookie for this one. Wrong current passwords count in the authentication throttle.',
-          tag: 'API keys',
-          access: 'session',
-          body: changePasswordBody,
-          responses: {
-            200: json('Changed', successResponse),
-            429: 'Too many wrong current passwords; see `Retry-After`',
-          },
-        },
-      },
-    },
-    async (request, reply) => {
-      const userId = sessionUser(request)
-      const parsed = changePasswordBody.safeParse(request.body)
-      if (!parsed.success) throw badRequest('Invalid password change', z.flattenError(parsed.error))
+  route(app, changePasswordEndpoint, {
+    resolve: sessionUser,
+    handle: async ({ body, request, reply, resolved: userId }) => {
       const attempt = await throttle.begin({
         action: 'password',
         account: `user:${userId}`,
@@ -154,7 +85,7 @@ export async function accountRoutes(
       try {
         result = await auth.api.changePassword({
           headers: toHeaders(request),
-          body: { ...parsed.data, revokeOtherSessions: true },
+          body: { ...body, revokeOtherSessions: true },
           returnHeaders: true,
         })
       } catch (error) {
@@ -169,7 +100,7 @@ export async function accountRoutes(
       await attempt.finish('success')
       const cookies = result.headers.getSetCookie()
       if (cookies.length > 0) reply.header('set-cookie', cookies)
-      return { success: true }
+      return { success: true as const }
     },
-  )
+  })
 }
