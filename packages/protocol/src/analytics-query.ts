@@ -6,7 +6,7 @@
  * server's (`query/params.ts`): those need the current time or the server's regex engine.
  */
 import { z } from 'zod'
-import { filterParameters, filterTypes } from './enums.js'
+import { compareModes, filterParameters, filterTypes } from './enums.js'
 import { doc, openApiRegistry } from './openapi-registry.js'
 
 /** Page size default and cap, page cap, default range (days) and longest range (days). */
@@ -98,11 +98,6 @@ const { $schema: _dialect, ...filterListSchema } = z.toJSONSchema(filterList, {
   unrepresentable: 'any',
   metadata: openApiRegistry,
 })
-
-/** What a report compares its range with (`compare`). */
-export const compareModes = ['previous_period', 'previous_year', 'custom', 'none'] as const
-/** One comparison mode. */
-export type CompareMode = (typeof compareModes)[number]
 
 /**
  * The comparison parameters (common to every analytics read; the server resolves the compared range

@@ -49,6 +49,9 @@ export const auditActions = [
   'replay.deleted',
   'visitor.exported',
   'visitor.erased',
+  'annotation.created',
+  'annotation.updated',
+  'annotation.deleted',
   'segment.created',
   'segment.updated',
   'segment.deleted',
@@ -147,6 +150,11 @@ export const filterTypes = [
 ] as const
 /** One comparison type. */
 export type FilterType = (typeof filterTypes)[number]
+
+/** What a report compares its range with (`compare` of the analytics reads). */
+export const compareModes = ['previous_period', 'previous_year', 'custom', 'none'] as const
+/** One comparison mode. */
+export type CompareMode = (typeof compareModes)[number]
 
 /** Bucket sizes of a report's time series (weeks start on Monday). */
 export const seriesBuckets = ['hour', 'day', 'week', 'month'] as const

@@ -7,6 +7,7 @@
 export * from './account-input.js'
 export * from './alert-input.js'
 export * from './analytics-query.js'
+export * from './annotation-schemas.js'
 export * from './contract.js'
 export * from './contracts/index.js'
 export * from './email-report-input.js'

@@ -7,6 +7,7 @@
  * answers, keyed by the part's `id` (its `name` when it has none).
  */
 import { z } from 'zod'
+import { annotation } from './annotation-schemas.js'
 import { breakdownMetrics, eventNameMetrics, eventTypes, seriesBuckets, seriesMetrics } from './enums.js'
 import { doc } from './openapi-registry.js'
 import {
@@ -21,6 +22,7 @@ import {
   session,
   stats,
   statsMeta,
+  successList,
   webVitals,
   webVitalsRow,
   webVitalsThresholds,
@@ -39,6 +41,7 @@ export const reportPartNames = [
   'event-names',
   'web-vitals',
   'live',
+  'annotations',
 ] as const
 export type ReportPartName = (typeof reportPartNames)[number]
 
@@ -98,6 +101,7 @@ export const reportPart = z.discriminatedUnion(
       limit,
     }),
     part('live', {}),
+    part('annotations', {}),
   ],
   { error: `name must be one of ${reportPartNames.join(', ')}` },
 )
@@ -128,6 +132,7 @@ export const reportPartAnswer = z.union([
   z.object({ data: webVitals, meta: z.object({ thresholds: webVitalsThresholds }) }),
   z.object({ data: z.array(webVitalsRow), meta: pageWithThresholds }),
   z.object({ data: liveVisitors, meta: z.object({}) }),
+  successList(annotation),
 ])
 
 /** The answer of `POST /api/sites/{siteId}/reports`: every part's answer under its id. */

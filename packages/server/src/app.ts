@@ -18,6 +18,7 @@ import type { EmailReports } from './email-reports/email-reports.js'
 import { accountRoutes } from './http/account.js'
 import { adminRoutes } from './http/admin.js'
 import { alertRoutes } from './http/alerts.js'
+import { annotationRoutes, v1AnnotationRoutes } from './http/annotations.js'
 import { apiKeyRoutes } from './http/api-keys.js'
 import { authRoutes } from './http/auth-routes.js'
 import { requireCaller } from './http/caller.js'
@@ -250,6 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'reader' }))
     const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
     await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
+    await scope.register(annotationRoutes, analytics)
     await scope.register(errorAnalyticsRoutes, analytics)
     await scope.register(reportRoutes, analytics)
     await scope.register(funnelRoutes, analytics)
@@ -284,6 +286,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1RetentionRoutes, v1)
     await scope.register(v1ExperimentRoutes, v1)
     await scope.register(v1FunnelRoutes, v1)
+    await scope.register(v1AnnotationRoutes, v1)
   })
 
   await app.register(async (scope) => {

@@ -1,6 +1,7 @@
 /** Every endpoint contract, by surface. A surface converted to contracts adds its list here. */
 import { accountEndpoints } from './account.js'
 import { alertEndpoints } from './alerts.js'
+import { annotationEndpoints } from './annotations.js'
 import { emailReportEndpoints } from './email-reports.js'
 import { goalEndpoints } from './goals.js'
 import { invitationEndpoints } from './invitations.js'
@@ -12,6 +13,7 @@ import { webhookEndpoints } from './webhooks.js'
 export * from './account.js'
 export type { Address, ContractAt, EndpointContracts } from './addresses.js'
 export * from './alerts.js'
+export * from './annotations.js'
 export * from './email-reports.js'
 export * from './goals.js'
 export * from './invitations.js'
@@ -24,6 +26,7 @@ export * from './webhooks.js'
 export const endpoints = [
   ...goalEndpoints,
   ...alertEndpoints,
+  ...annotationEndpoints,
   ...emailReportEndpoints,
   ...webhookEndpoints,
   ...siteEndpoints,

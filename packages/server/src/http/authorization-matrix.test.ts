@@ -137,6 +137,17 @@ async function freshGoal(w: World): Promise<number> {
   return (response.json() as { goalId: number }).goalId
 }
 
+/** An annotation of the matrix's site, written by its owner (for the routes that change or delete one). */
+async function freshAnnotation(w: World): Promise<number> {
+  const response = await w.t.app.inject({
+    method: 'POST',
+    url: `/api/sites/${w.siteId}/annotations`,
+    headers: { cookie: w.users.owner.cookie },
+    payload: { date: '2026-01-01', text: 'matrix annotation' },
+  })
+  return (response.json() as { data: { id: number } }).data.id
+}
+
 /** A shared (`site`) segment of the owner's, fresh for a row that changes or deletes it. */
 async function freshSegment(w: World): Promise<number> {
   const response = await w.t.app.inject({
@@ -621,6 +632,42 @@ const table: Row[] = [
     url: '/api/sites/:siteId/goals/:goalId/sessions',
     expect: access.reader(200),
     request: async (w) => sitePath(`/goals/${await freshGoal(w)}/sessions`)(w),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/annotations',
+    expect: access.reader(200),
+    request: sitePath('/annotations'),
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/annotations',
+    expect: access.admin(201),
+    request: async (w) => ({
+      ...(await sitePath('/annotations')(w)),
+      body: { date: '2026-01-02', text: 'm' },
+    }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/sites/:siteId/annotations/:id',
+    expect: access.admin(200),
+    request: async (w) => ({
+      ...(await sitePath(`/annotations/${await freshAnnotation(w)}`)(w)),
+      body: { text: 'changed' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/annotations/:id',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/annotations/${await freshAnnotation(w)}`)(w),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/sites/:siteId/annotations',
+    expect: access.v1(200),
+    request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/annotations` }),
   },
   {
     method: 'GET',

@@ -7,6 +7,7 @@
  */
 import { breakdownMetrics, eventNameMetrics, seriesBuckets, seriesMetrics } from '@pathlight/protocol'
 import { z } from 'zod'
+import { listAnnotations } from '../annotations/annotations.js'
 import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdown.js'
 import { withComparedRows } from '../query/compared-breakdown.js'
 import { alignCompared } from '../query/compared-series.js'
@@ -29,11 +30,18 @@ import {
 import type { Clock } from '../shared/time.js'
 import { eventTypes } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import type { MetadataDb } from '../storage/metadata/db.js'
 import { pageMeta } from './page-meta.js'
+import { wholeList } from './whole-list.js'
 
-/** What the reports read from: the events store, and the clock (default ranges, live visitors). */
+/**
+ * What the reports read from: the events store, the metadata store (annotations), and the clock
+ * (default ranges, live visitors).
+ */
 export interface ReportPartDeps {
   events: EventsStore
+  /** The annotations' store: the routes always give it; a benchmark of the events alone may not. */
+  db?: MetadataDb
   clock: Clock
 }
 
@@ -188,6 +196,14 @@ export const reportParts = {
       const { data, total } = await queryWebVitalsBy(deps.events, scope, by)
       return { data, meta: { ...pageMeta(scope.params, total), by, thresholds: webVitalThresholds } }
     }
+  },
+
+  /** The annotations on the days of the range (as `GET .../annotations` with the range's days). */
+  annotations(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+    const { startDate, endDate } = scopeOf(deps, siteId, query).params
+    const { db } = deps
+    if (!db) throw new Error('the annotations report needs the metadata store')
+    return async () => wholeList(await listAnnotations(db, siteId, { startDate, endDate }))
   },
 
   /** The last 5 minutes: takes no parameters. */

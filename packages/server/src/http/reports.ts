@@ -105,7 +105,7 @@ export async function reportRoutes(
 ) {
   const reader = (request: FastifyRequest<SiteParams>) =>
     siteForReader(db, readerOf(request), request.params.siteId)
-  const deps = { events, clock }
+  const deps = { events, db, clock }
   const siteOf = async (request: FastifyRequest<SiteParams>) => (await reader(request)).site.site_id
   const scopeOf = async (request: FastifyRequest<SiteParams>): Promise<ReportScope> => ({
     siteId: await siteOf(request),

@@ -22,6 +22,7 @@ export const tags = {
   Funnels: 'Funnels: ordered steps, the sessions reaching each, and saved funnels.',
   Segments: 'Saved segments: named filters of a site that any analytics read applies with `segment=ID`.',
   Reports: "The dashboard's reports of a site: figures, breakdowns, sessions, events, web vitals.",
+  Annotations: "Notes on days of a site's chart: a launch, an outage.",
   Errors: 'JavaScript errors tracked on a site.',
   Experiments: 'A/B experiments of a site (their results: `GET /api/v1/sites/{siteId}/experiments`).',
   Webhooks: "Subscriptions to a site's events, and their delivery log.",

@@ -6,6 +6,7 @@
  * only the columns Pathlight reads are typed here.
  */
 import type { Generated } from 'kysely'
+import type { AnnotationSchema } from './annotation-schema.js'
 import type { EmailReportSchema } from './email-report-schema.js'
 import type { MailSchema } from './mail-schema.js'
 import type { SegmentSchema } from './segment-schema.js'
@@ -158,7 +159,12 @@ export interface FunnelTable {
   updated_at: string
 }
 
-export interface MetadataSchema extends WebhookSchema, MailSchema, SegmentSchema, EmailReportSchema {
+export interface MetadataSchema
+  extends WebhookSchema,
+    MailSchema,
+    SegmentSchema,
+    EmailReportSchema,
+    AnnotationSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
   organization: OrganizationTable

@@ -14,6 +14,7 @@ import { funnels } from './008-funnels.js'
 import { replaySettings } from './009-replay-settings.js'
 import { twoFactor } from './010-two-factor.js'
 import { segments } from './011-segments.js'
+import { annotations } from './012-annotations.js'
 import { mail } from './013-mail.js'
 import { emailReports } from './014-email-reports.js'
 
@@ -36,6 +37,7 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   replaySettings,
   twoFactor,
   segments,
+  annotations,
   mail,
   emailReports,
 ]
