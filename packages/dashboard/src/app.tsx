@@ -14,13 +14,16 @@ import { Loading } from './components/loading'
 import { AccountPage } from './pages/account-page'
 import { AlertsPage } from './pages/alerts-page'
 import { EmailReportLinkPage } from './pages/email-report-link-page'
+import { ForgotPasswordPage } from './pages/forgot-password-page'
 import { HomePage } from './pages/home-page'
+import { InvitationPage } from './pages/invitation-page'
 import { MembersPage } from './pages/members-page'
 import { NewOrganizationPage } from './pages/new-organization-page'
 import { NewSitePage } from './pages/new-site-page'
 import { NotFoundPage } from './pages/not-found-page'
 import { OrganizationPage } from './pages/organization-page'
 import { ReportPage } from './pages/report-page'
+import { ResetPasswordPage } from './pages/reset-password-page'
 import { SharedScope } from './pages/shared-scope'
 import { SignInPage } from './pages/sign-in-page'
 import { SignUpPage } from './pages/sign-up-page'
@@ -70,6 +73,12 @@ export function App() {
   if (isReportRoute(route) && (privateKey !== '' || !session)) {
     return <SharedScope route={route} privateKey={privateKey || undefined} signedIn={session !== null} />
   }
+  // Password reset pages work signed in or out; an invitation's page shows its offer to anyone.
+  if (route.name === 'forgotPassword') return <ForgotPasswordPage />
+  if (route.name === 'resetPassword') return <ResetPasswordPage token={route.token} error={route.error} />
+  if (route.name === 'invitation') {
+    return <InvitationPage key={route.token} token={route.token} signedInAs={session?.user.email} />
+  }
   // The links of the e-mail report mails carry their own credential, a token.
   if (route.name === 'emailReportConfirm' || route.name === 'emailReportUnsubscribe') {
     const action = route.name === 'emailReportConfirm' ? 'confirm' : 'unsubscribe'
@@ -82,7 +91,7 @@ export function App() {
     return <Redirect to={routePath({ name: 'signIn', ...(here === '/' ? {} : { next: here }) })} />
   }
   if (route.name === 'signIn' || route.name === 'signUp') {
-    return <Redirect to={(route.name === 'signIn' && route.next) || '/'} />
+    return <Redirect to={route.next || '/'} />
   }
   return (
     <SessionProvider key={session.user.id} user={session.user} onSignedOut={signedOut}>
@@ -154,6 +163,9 @@ function Page({ route }: { route: Route }) {
     case 'emailReportUnsubscribe':
     case 'signIn':
     case 'signUp':
+    case 'forgotPassword':
+    case 'resetPassword':
+    case 'invitation':
     case 'notFound':
       return <NotFoundPage />
   }

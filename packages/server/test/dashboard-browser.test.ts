@@ -287,7 +287,7 @@ describe('dashboard in Chromium', () => {
     await heading('Members').waitFor()
     await page.getByLabel('Email').fill('nobody@example.com')
     await page.getByRole('button', { name: 'Add member' }).click()
-    await page.getByText('No account with that email; invite them instead (POST .../invitations)').waitFor()
+    await page.getByText('No account with that email; invite them by e-mail instead').waitFor()
 
     await page.getByLabel('Email').fill('grace@example.com')
     await page.getByLabel('Role', { exact: true }).selectOption('admin')

@@ -57,6 +57,12 @@ export function createApi(t: Transport) {
     signUp: (name: string, email: string, password: string) =>
       t.request<unknown>('POST', '/api/auth/sign-up/email', { name, email, password }),
     signOut: () => t.request<unknown>('POST', '/api/auth/sign-out', {}),
+    /** Have a reset link mailed (the same answer whether or not an account has the address; 503 without e-mail). */
+    requestPasswordReset: (email: string, redirectTo: string) =>
+      t.request<unknown>('POST', '/api/auth/request-password-reset', { email, redirectTo }),
+    /** Set a new password with a reset link's token; every session of the account ends. */
+    resetPassword: (newPassword: string, token: string) =>
+      t.request<unknown>('POST', '/api/auth/reset-password', { newPassword, token }),
 
     organizations: () => data(t.request<Data<Organization[]>>('GET', '/api/organizations')),
     createOrganization: (name: string) => t.request<Organization>('POST', '/api/organizations', { name }),

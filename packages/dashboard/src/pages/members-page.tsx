@@ -1,15 +1,18 @@
 /**
- * An organization's members and their roles: list (everyone), add by email, change a role, remove
- * (admins and owners; only owners touch owners), leave. The server enforces every rule and its
+ * An organization's members and their roles: list (everyone), invite by e-mail and add an existing
+ * account, change a role, remove (admins and owners; only owners touch owners), leave. The server enforces every rule and its
  * messages, such as the last-owner rule, are shown as it words them.
  */
 import type { Member, Role } from '@pathlight/protocol'
+import * as endpoints from '@pathlight/protocol/addresses'
 import { useState } from 'react'
 import { api } from '../api/api'
+import { client } from '../api/contract-client'
 import { AppShell } from '../components/app-shell'
 import { ConfirmButton } from '../components/confirm-button'
 import { Field } from '../components/field'
 import { FormError } from '../components/form-error'
+import { InvitationsCard } from '../components/invitations-card'
 import { Loading } from '../components/loading'
 import { PageHeading } from '../components/page-heading'
 import { formatDateTime } from '../lib/format'
@@ -39,12 +42,13 @@ export function MembersPage({ organizationId }: { organizationId: string }) {
     })
   const remove = (member: Member) =>
     rowAction.run(async () => {
-      await api.removeMember(organizationId, member.userId)
       if (member.userId === user.id) {
+        await client(endpoints.leaveOrganization, { params: { organizationId } })
         reloadOrganizations()
         navigate('/')
         return
       }
+      await api.removeMember(organizationId, member.userId)
       members.setData((list) => (list ?? []).filter((m) => m.userId !== member.userId))
     })
 
@@ -132,6 +136,9 @@ export function MembersPage({ organizationId }: { organizationId: string }) {
         </div>
       )}
       {isAdmin(myRole) && (
+        <InvitationsCard organizationId={organizationId} canInviteOwners={myRole === 'owner'} />
+      )}
+      {isAdmin(myRole) && (
         <AddMemberForm
           organizationId={organizationId}
           canAddOwners={myRole === 'owner'}
@@ -166,9 +173,10 @@ function AddMemberForm({
         })
       }}
     >
-      <h2>Add a member</h2>
+      <h2>Add an existing account</h2>
       <p className="hint">
-        They need an account on this Pathlight first: ask them to sign up, then add their email.
+        Someone who already has an account on this Pathlight joins at once (and gets an e-mail saying so, when
+        this instance sends e-mail).
       </p>
       <FormError error={action.error} />
       <div className="row">

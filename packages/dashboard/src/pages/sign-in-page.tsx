@@ -12,6 +12,7 @@ import { FormError } from '../components/form-error'
 import { PageHeading } from '../components/page-heading'
 import { useAction } from '../lib/use-action'
 import { Link } from '../router/link'
+import { routePath } from '../router/routes'
 
 /** The sign-in form; `onSignedIn` receives the new session. */
 export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo | null) => void }) {
@@ -80,6 +81,9 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo |
           {action.busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <p className="auth-switch">
+        <Link to={routePath({ name: 'forgotPassword' })}>Forgot password?</Link>
+      </p>
       <p className="auth-switch">
         New to this Pathlight? <Link to="/sign-up">Create an account</Link>
       </p>

@@ -1,6 +1,7 @@
 /**
  * Create an account (Better Auth signs it in at once). The first account of an instance owns it;
- * later ones join organizations when an admin adds them. The server may have sign-up closed.
+ * later ones join organizations when an admin adds them or they accept an invitation. The server may
+ * have sign-up closed (except to invited addresses).
  */
 import type { SessionInfo } from '@pathlight/protocol'
 import { useState } from 'react'

@@ -100,6 +100,12 @@ describe('routePath', () => {
       { name: 'newSite', organizationId: 'o1' },
       { name: 'siteSettings', siteId: '4' },
       { name: 'webhook', siteId: '4', webhookId: 'w/1', page: 2 },
+      { name: 'signUp', next: '/invitations/abc' },
+      { name: 'forgotPassword' },
+      { name: 'resetPassword', token: 'Ab9' },
+      { name: 'resetPassword', error: 'INVALID_TOKEN' },
+      { name: 'resetPassword' },
+      { name: 'invitation', token: 'x_Y-1' },
     ]
     for (const route of routes) {
       const [pathname, search] = routePath(route).split('?')
@@ -112,5 +118,8 @@ describe('routePath', () => {
     expect(routePath({ name: 'signIn', next: '/sites/4' })).toBe('/sign-in?next=%2Fsites%2F4')
     expect(routePath({ name: 'webhook', siteId: '4', webhookId: 'w', page: 1 })).toBe('/sites/4/webhooks/w')
     expect(routePath({ name: 'notFound' })).toBe('/')
+    expect(routePath({ name: 'signUp', next: '/invitations/t' })).toBe('/sign-up?next=%2Finvitations%2Ft')
+    expect(routePath({ name: 'invitation', token: 'abc' })).toBe('/invitations/abc')
+    expect(parseRoute('/sign-up', '?next=//evil.example')).toEqual({ name: 'signUp' })
   })
 })

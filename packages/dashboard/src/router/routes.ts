@@ -9,6 +9,9 @@ import { retentionPeriods } from '@pathlight/protocol/enums'
 export const routeTable = {
   signIn: '/sign-in',
   signUp: '/sign-up',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  invitation: '/invitations/:token',
   home: '/',
   account: '/account',
   newOrganization: '/organizations/new',
@@ -70,6 +73,9 @@ type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${infer Res
 /** Routes that read a query parameter, and which. */
 interface QueryOf {
   signIn: { next?: string }
+  signUp: { next?: string }
+  /** The page a reset link leads to: Better Auth's `token`, or `error` (INVALID_TOKEN) for a bad link. */
+  resetPassword: { token?: string; error?: string }
   webhook: { page?: number }
   errorDetail: { message?: string }
   /** The journeys report: `steps` 2..6, `start`/`end` the start and end pathnames. */
@@ -135,9 +141,14 @@ export function parseRoute(pathname: string, search = ''): Route {
       return true
     })
     if (!matches) continue
-    if (name === 'signIn') {
+    if (name === 'signIn' || name === 'signUp') {
       const next = safeNext(query.get('next'))
       return next ? { name, next } : { name }
+    }
+    if (name === 'resetPassword') {
+      const token = query.get('token')
+      const error = query.get('error')
+      return { name, ...(token ? { token } : {}), ...(error ? { error } : {}) }
     }
     if (name === 'errorDetail') {
       const message = query.get('message')
@@ -176,7 +187,14 @@ export function routePath(route: Route): string {
   const path = routeTable[route.name].replace(/:(\w+)/g, (_, key: string) =>
     encodeURIComponent(String(params[key] ?? '')),
   )
-  if (route.name === 'signIn' && route.next) return `${path}?next=${encodeURIComponent(route.next)}`
+  if ((route.name === 'signIn' || route.name === 'signUp') && route.next)
+    return `${path}?next=${encodeURIComponent(route.next)}`
+  if (route.name === 'resetPassword' && (route.token || route.error)) {
+    const query = new URLSearchParams()
+    if (route.token) query.set('token', route.token)
+    if (route.error) query.set('error', route.error)
+    return `${path}?${query}`
+  }
   if (route.name === 'webhook' && route.page && route.page > 1) return `${path}?page=${route.page}`
   if (route.name === 'errorDetail' && route.message)
     return `${path}?message=${encodeURIComponent(route.message)}`

@@ -84,7 +84,7 @@ export async function addMember(
     .select(['id', 'name', 'email'])
     .where('email', '=', email)
     .executeTakeFirst()
-  if (!user) throw notFound('No account with that email; invite them instead (POST .../invitations)')
+  if (!user) throw notFound('No account with that email; invite them by e-mail instead')
   const existing = await db
     .selectFrom('member')
     .select('id')
