@@ -4,13 +4,11 @@
  */
 import type {
   AlertRuleInput,
-  ApiKey,
   ApiKeyInput,
   Experiment,
   ExperimentInput,
   Member,
   Organization,
-  OwnSession,
   PrivateLinkAction,
   Role,
   SessionInfo,
@@ -132,16 +130,15 @@ export function createApi(t: Transport) {
     deleteExperiment: (siteId: number, id: number) =>
       t.request<unknown>('DELETE', `${site(siteId)}/experiments/${seg(id)}`),
 
-    apiKeys: () => data(t.request<Data<ApiKey[]>>('GET', '/api/user/api-keys')),
-    createApiKey: (input: ApiKeyInput) =>
-      data(t.request<Data<ApiKey & { key: string }>>('POST', '/api/user/api-keys', input)),
-    deleteApiKey: (id: string) => t.request<unknown>('DELETE', `/api/user/api-keys/${seg(id)}`),
+    apiKeys: () => data(call(endpoints.listApiKeys, {})),
+    createApiKey: (input: ApiKeyInput) => data(call(endpoints.createApiKey, { body: input })),
+    deleteApiKey: (id: string) => call(endpoints.deleteApiKey, { params: { id } }),
 
-    sessions: () => data(t.request<Data<OwnSession[]>>('GET', '/api/user/sessions')),
-    revokeSession: (id: string) => t.request<unknown>('DELETE', `/api/user/sessions/${seg(id)}`),
+    sessions: () => data(call(endpoints.listOwnSessions, {})),
+    revokeSession: (id: string) => call(endpoints.revokeOwnSession, { params: { id } }),
     /** Signs out every other session of the user; the answer sets this browser's new session cookie. */
     changePassword: (currentPassword: string, newPassword: string) =>
-      t.request<unknown>('PUT', '/api/user/password', { currentPassword, newPassword }),
+      call(endpoints.changePassword, { body: { currentPassword, newPassword } }),
   }
 }
 
