@@ -27,6 +27,7 @@ import type {
   RetentionCohort,
   RetentionMeta,
   RetentionPeriod,
+  SegmentInput,
   SeriesBucket,
   SeriesCounts,
   SeriesMeta,
@@ -51,6 +52,8 @@ export interface ReportQuery {
   end_date: string
   time_zone: string
   filters: ReportFilter[]
+  /** A saved segment's id: its filters apply besides `filters`. */
+  segment?: number
 }
 
 /** Page and size of a paginated read. */
@@ -66,6 +69,7 @@ export function reportParams(query: ReportQuery) {
     end_date: query.end_date,
     time_zone: query.time_zone,
     filters: query.filters.length > 0 ? JSON.stringify(query.filters) : undefined,
+    segment: query.segment,
   }
 }
 
@@ -80,6 +84,7 @@ export function reportSearch(
     time_zone: query.time_zone,
   })
   if (query.filters.length > 0) params.set('filters', JSON.stringify(query.filters))
+  if (query.segment) params.set('segment', String(query.segment))
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) params.set(key, String(value))
   return params.toString()
 }
@@ -177,6 +182,12 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     updateGoal: (goalId: number, input: GoalInput) =>
       call(endpoints.updateGoal, { params: goal(goalId), body: input }, options),
     deleteGoal: (goalId: number) => call(endpoints.deleteGoal, { params: goal(goalId) }, options),
+    /** The saved segments the reader sees (shared ones, and a member's own personal ones). */
+    segments: () => data(call(endpoints.listSegments, { params: site }, options)),
+    createSegment: (input: SegmentInput) =>
+      data(call(endpoints.createSegment, { params: site, body: input }, options)),
+    deleteSegment: (segmentId: number) =>
+      call(endpoints.deleteSegment, { params: { siteId, segmentId } }, options),
     errorNames: (query: ReportQuery, page: PageRequest = {}) =>
       data(get<{ data: ErrorName[] }>('error-names', query, { ...page })),
     errorEvents: (message: string, query: ReportQuery, page: PageRequest = {}) =>

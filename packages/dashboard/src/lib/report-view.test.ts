@@ -47,6 +47,21 @@ describe('parseReportView', () => {
   })
 })
 
+describe('segment', () => {
+  it('keeps a saved segment in the URL and passes it to the API beside the filters', () => {
+    const view = parseReportView(`segment=12&filters=${encodeURIComponent(JSON.stringify([country]))}`)
+    expect(view).toEqual({ period: '30d', filters: [country], segment: 12 })
+    expect(reportViewSearch(view)).toBe(
+      'filters=%5B%7B%22parameter%22%3A%22country%22%2C%22type%22%3A%22equals%22%2C%22value%22%3A%5B%22DE%22%5D%7D%5D&segment=12',
+    )
+    expect(reportQuery(view, NOW)).toMatchObject({ filters: [country], segment: 12 })
+    expect(reportQuery({ period: '30d', filters: [] }, NOW)).not.toHaveProperty('segment')
+    for (const invalid of ['0', '-3', '1.5', 'abc', '99999999999']) {
+      expect(parseReportView(`segment=${invalid}`)).toEqual({ period: '30d', filters: [] })
+    }
+  })
+})
+
 describe('rangeOf', () => {
   it('resolves presets to calendar days in the zone', () => {
     const utc = (period: ReportView['period']) => rangeOf({ period, filters: [], tz: 'UTC' }, NOW)

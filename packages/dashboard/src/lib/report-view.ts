@@ -9,6 +9,7 @@
  * | `from`, `to` | YYYY-MM-DD (custom period, both included) | |
  * | `tz` | IANA zone | the browser's |
  * | `filters` | JSON array of `{parameter, type, value}` (the API's) | none |
+ * | `segment` | a saved segment's id (its filters apply besides `filters`) | none |
  * | `bucket` | `hour`, `day`, `week`, `month` | by range length |
  * | `metric` | `visitors`, `sessions`, `pageviews` (the chart) | `visitors` |
  * | `page` | integer > 1 (lists) | 1 |
@@ -46,6 +47,8 @@ export interface ReportView {
   to?: string
   tz?: string
   filters: ReportFilter[]
+  /** A saved segment's id: the API ANDs its filters with `filters`. */
+  segment?: number
   bucket?: SeriesBucket
   metric?: ChartMetric
   page?: number
@@ -97,6 +100,8 @@ export function parseReportView(search: string): ReportView {
   const tz = query.get('tz')
   if (tz && isTimeZone(tz)) view.tz = tz
   view.filters = parseFilters(query.get('filters'))
+  const segment = Number(query.get('segment'))
+  if (Number.isInteger(segment) && segment > 0 && segment <= 0x7fffffff) view.segment = segment
   const bucket = oneOf(seriesBuckets, query.get('bucket'))
   if (bucket) view.bucket = bucket
   const metric = oneOf(chartMetrics, query.get('metric'))
@@ -120,6 +125,7 @@ export function reportViewSearch(view: ReportView): string {
   }
   if (view.tz) query.set('tz', view.tz)
   if (view.filters.length > 0) query.set('filters', JSON.stringify(view.filters))
+  if (view.segment) query.set('segment', String(view.segment))
   if (view.bucket) query.set('bucket', view.bucket)
   if (view.metric && view.metric !== 'visitors') query.set('metric', view.metric)
   if (view.page && view.page > 1) query.set('page', String(view.page))
@@ -161,7 +167,13 @@ export function rangeOf(view: ReportView, nowMs: number): { startDate: string; e
 /** The API's common parameters for the view at `nowMs`. */
 export function reportQuery(view: ReportView, nowMs: number): ReportQuery {
   const { startDate, endDate } = rangeOf(view, nowMs)
-  return { start_date: startDate, end_date: endDate, time_zone: zoneOf(view), filters: view.filters }
+  return {
+    start_date: startDate,
+    end_date: endDate,
+    time_zone: zoneOf(view),
+    filters: view.filters,
+    ...(view.segment ? { segment: view.segment } : {}),
+  }
 }
 
 /** Buckets that make sense for a range of `days` days: hours up to a month, months from 2 months. */

@@ -29,6 +29,7 @@ export function useReportView(): ReportViewState {
         'to',
         'tz',
         'filters',
+        'segment',
         'bucket',
         'metric',
         'page',

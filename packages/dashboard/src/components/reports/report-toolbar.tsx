@@ -1,12 +1,14 @@
 /**
- * The options above every report: the period (presets or custom days), the time zone, and the
- * active filters as removable chips. Every change goes into the URL (`ReportContext.setView`).
+ * The options above every report: the period (presets or custom days), the time zone, the saved
+ * segment, and the active filters as removable chips. Every change goes into the URL
+ * (`ReportContext.setView`).
  */
 import { type FormEvent, type ReactNode, useState } from 'react'
 import { formatDayRange } from '../../lib/dates'
 import { type Period, periodLabels, periods, zoneOf } from '../../lib/report-view'
 import type { ReportContext } from '../../pages/report-context'
 import { FilterChips } from './filter-chips'
+import { SegmentMenu } from './segment-menu'
 
 let zones: string[] | undefined
 
@@ -57,6 +59,7 @@ export function ReportToolbar({ ctx, aside }: { ctx: ReportContext; aside?: Reac
           {formatDayRange(query.start_date, query.end_date)}
         </p>
       </div>
+      <SegmentMenu ctx={ctx} />
       <FilterChips ctx={ctx} />
     </section>
   )
