@@ -304,6 +304,27 @@ describe.each([
     })
     expect(v1.statusCode, v1.body).toBe(200)
     expect(v1.json().data.current).toMatchObject(expected)
+
+    // Every other kind of read answers with the segment what it answers with the filters inline.
+    const same = async (url: string, headers: Record<string, string>) => {
+      const [segmented, inlined] = await Promise.all(
+        [withSegment, inline].map((query) =>
+          call('GET', `${url}${url.includes('?') ? '&' : '?'}${query}`, headers),
+        ),
+      )
+      expect(segmented.statusCode, `${url}: ${segmented.body}`).toBe(200)
+      expect(segmented.json(), url).toEqual(inlined.json())
+      return segmented.json() as { data: unknown }
+    }
+    const dashboard = as(owner)
+    const key = { authorization: `Bearer ${apiKey}` }
+    await same(`/api/sites/${site.siteId}/sessions`, dashboard)
+    await same(`/api/sites/${site.siteId}/series?bucket=day`, dashboard)
+    await same(`/api/sites/${site.siteId}/journeys`, dashboard)
+    await same(`/api/sites/${site.siteId}/retention`, dashboard)
+    await same(`/api/v1/sites/${site.siteId}/pages`, key)
+    const listed = await same(`/api/v1/sites/${site.siteId}/events?limit=100`, key)
+    expect(listed.data).toHaveLength(expected.pageviews)
   })
 
   it("refuses an unknown id, another site's segment and another user's personal segment", async () => {
