@@ -365,6 +365,17 @@ describe.each([
     )
     expect(batch.statusCode).toBe(404)
 
+    // The request's own filters keep their 400s beside a segment, and together count toward 20.
+    const docs = await create(owner, { name: 'Docs', filters: [docsFilter], visibility: 'site' })
+    const notJson = await stats(`segment=${docs}&filters=not-json`, as(owner))
+    expect(notJson.statusCode, notJson.body).toBe(400)
+    expect(notJson.json().error).toMatch(/^Invalid filters: /)
+    const twenty = Array.from({ length: 20 }, (_, i) => ({ ...germanFilter, value: [`l${i}`] }))
+    expect((await stats(filtersParam(twenty), as(owner))).statusCode).toBe(200)
+    const tooMany = await stats(`segment=${docs}&${filtersParam(twenty)}`, as(owner))
+    expect(tooMany.statusCode, tooMany.body).toBe(400)
+    expect(tooMany.json().error).toBe('Invalid filters: at most 20 filters')
+
     const invalid = await stats('segment=abc', as(owner))
     expect(invalid.statusCode).toBe(400)
     expect(invalid.json().error).toBe('Invalid segment: segment must be an integer from 1 to 2147483647')
