@@ -147,3 +147,17 @@ export const deleteApiKey = address('deleteApiKey', 'DELETE', '/api/user/api-key
 export const listOwnSessions = address('listOwnSessions', 'GET', '/api/user/sessions')
 export const revokeOwnSession = address('revokeOwnSession', 'DELETE', '/api/user/sessions/:id')
 export const changePassword = address('changePassword', 'PUT', '/api/user/password')
+/** The A/B experiments of a site (`contracts/experiments.ts`). */
+export const createExperiment = address('createExperiment', 'POST', '/api/sites/:siteId/experiments')
+export const listExperiments = address('listExperiments', 'GET', '/api/sites/:siteId/experiments')
+export const getExperiment = address('getExperiment', 'GET', '/api/sites/:siteId/experiments/:experimentId')
+export const updateExperiment = address(
+  'updateExperiment',
+  'PATCH',
+  '/api/sites/:siteId/experiments/:experimentId',
+)
+export const deleteExperiment = address(
+  'deleteExperiment',
+  'DELETE',
+  '/api/sites/:siteId/experiments/:experimentId',
+)

@@ -3,6 +3,7 @@ import { accountEndpoints } from './account.js'
 import { alertEndpoints } from './alerts.js'
 import { annotationEndpoints } from './annotations.js'
 import { emailReportEndpoints } from './email-reports.js'
+import { experimentEndpoints } from './experiments.js'
 import { goalEndpoints } from './goals.js'
 import { invitationEndpoints } from './invitations.js'
 import { mailEndpoints } from './mail.js'
@@ -15,6 +16,7 @@ export type { Address, ContractAt, EndpointContracts } from './addresses.js'
 export * from './alerts.js'
 export * from './annotations.js'
 export * from './email-reports.js'
+export * from './experiments.js'
 export * from './goals.js'
 export * from './invitations.js'
 export * from './mail.js'
@@ -34,4 +36,5 @@ export const endpoints = [
   ...invitationEndpoints,
   ...mailEndpoints,
   ...accountEndpoints,
+  ...experimentEndpoints,
 ] as const

@@ -7,6 +7,7 @@
  * `experiment.updated`, `experiment.deleted`) in its transaction; nothing caches experiments, so there
  * is no change to announce.
  */
+import type { CreateExperimentBody, UpdateExperimentBody } from '@pathlight/protocol'
 import type { Transaction } from 'kysely'
 import { type AuditAction, recordAudit } from '../audit/audit-log.js'
 import type { Goal } from '../goals/goal.js'
@@ -17,7 +18,7 @@ import type { SiteRow } from '../sites/site.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { MetadataSchema } from '../storage/metadata/schema.js'
 import { type Experiment, toExperiment } from './experiment.js'
-import { type ExperimentInput, parseExperimentInput, parseExperimentUpdate } from './experiment-input.js'
+import { applyExperimentUpdate, type ExperimentInput, toExperimentInput } from './experiment-input.js'
 
 /** The 404 for an experiment id that names no experiment of the site. */
 export const experimentNotFound = () => notFound('Experiment not found')
@@ -83,17 +84,18 @@ export interface ExperimentCommandDeps {
 }
 
 /**
- * Create an experiment of `site` on behalf of `actorUserId` (status 'draft' unless the body says otherwise).
- * @throws AppError 400 naming what is invalid (`goalId` when it names no goal of this site); 409 when
- *   the site already has an experiment with this key
+ * Create an experiment of `site` on behalf of `actorUserId` from a parsed body (status 'draft' unless
+ * the body says otherwise).
+ * @throws AppError 400 naming `goalId` when it names no goal of this site; 409 when the site already
+ *   has an experiment with this key
  */
 export async function createExperiment(
   deps: ExperimentCommandDeps,
   site: SiteRow,
   actorUserId: string,
-  body: unknown,
+  body: CreateExperimentBody,
 ): Promise<Experiment> {
-  const input = parseExperimentInput(body)
+  const input = toExperimentInput(body)
   await checkGoal(deps.db, site.site_id, input.goalId)
   await checkKeyFree(deps.db, site.site_id, input.key)
   const now = isoNow(deps.clock)
@@ -111,20 +113,20 @@ export async function createExperiment(
 }
 
 /**
- * Update an experiment with any subset of its fields (see `experiment-input.ts`).
+ * Update `current`, an experiment of `site` (`findExperiment`), with a parsed change of any subset of
+ * its fields (see `experiment-input.ts`).
  * @returns the experiment after the update, and the fields the body sent
- * @throws AppError 404 for an unknown experiment; 400 when the result is not valid; 409 for a key taken
+ * @throws AppError 404 when the experiment is gone; 400 when the result is not valid; 409 for a key taken
  */
 export async function updateExperiment(
   deps: ExperimentCommandDeps,
   site: SiteRow,
   actorUserId: string,
-  rawId: unknown,
-  body: unknown,
+  current: Experiment,
+  body: UpdateExperimentBody,
 ): Promise<{ experiment: Experiment; changed: (keyof ExperimentInput)[] }> {
   const siteId = site.site_id
-  const current = await findExperiment(deps.db, siteId, rawId)
-  const { input, changed } = parseExperimentUpdate(current, body)
+  const { input, changed } = applyExperimentUpdate(current, body)
   if (changed.includes('goalId') && input.goalId !== null) await checkGoal(deps.db, siteId, input.goalId)
   if (input.key !== current.key) await checkKeyFree(deps.db, siteId, input.key)
   return deps.db.transaction().execute(async (trx) => {
