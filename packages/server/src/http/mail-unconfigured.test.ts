@@ -2,8 +2,9 @@
  * Without SMTP_URL, every feature that would mail says so plainly and pretends nothing: password reset
  * requests answer 503 with the reason for known and unknown addresses alike, invitations are refused
  * (503, nothing stored), the direct add still adds without a notice, and the instance owner's mail
- * list says mail is not configured.
+ * list says mail is not configured. Sign-up is closed here (DISABLE_SIGNUP) but for invited addresses.
  */
+import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
@@ -13,7 +14,7 @@ describe('without SMTP_URL', () => {
   let organizationId: string
 
   beforeAll(async () => {
-    t = await openTestInstance()
+    t = await openTestInstance({ env: { DISABLE_SIGNUP: 'true' } })
     owner = await t.signUp('owner@example.com')
     organizationId = await t.createOrganization(owner.cookie)
   })
@@ -43,8 +44,37 @@ describe('without SMTP_URL', () => {
     expect(await t.services.metadata.db.selectFrom('mail_message').selectAll().execute()).toEqual([])
   })
 
+  /** A pending invitation stored directly (this instance cannot mail one). */
+  const invited = (email: string) =>
+    t.services.metadata.db
+      .insertInto('invitation')
+      .values({
+        id: crypto.randomUUID(),
+        organization_id: organizationId,
+        email,
+        role: 'member',
+        token_hash: crypto.createHash('sha256').update(crypto.randomUUID()).digest('hex'),
+        invited_by: owner.userId,
+        status: 'pending',
+        created_at: new Date().toISOString(),
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+        ended_at: null,
+      })
+      .execute()
+
+  it('keeps closed sign-up open to an address with a pending invitation only', async () => {
+    const signUp = (email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-up/email',
+        payload: { name: 'Someone', email, password: 'correct horse battery staple' },
+      })
+    expect((await signUp('stranger@example.com')).statusCode).toBe(403)
+    await invited('gina@example.com')
+    expect((await signUp('Gina@Example.com')).statusCode).toBe(200)
+  })
+
   it('adds an existing account directly without a notice, and tells the owner mail is off', async () => {
-    await t.signUp('gina@example.com')
     const added = await t.app.inject({
       method: 'POST',
       url: `/api/organizations/${organizationId}/members`,
