@@ -24,6 +24,20 @@ describe('pathlight CLI', () => {
     expect(result.stderr).toContain('DATABASE_URL:')
   })
 
+  it('reset-password: usage without an address, and the reason for an unknown one', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pl-reset-'))
+    try {
+      const usage = run(['reset-password'], { DATA_DIR: dataDir })
+      expect(usage.status).toBe(1)
+      expect(usage.stderr).toContain('Usage: pathlight reset-password EMAIL')
+      const unknown = run(['reset-password', 'Nobody@Example.com'], { DATA_DIR: dataDir })
+      expect(unknown.status).toBe(1)
+      expect(unknown.stderr).toContain('No account with the address nobody@example.com')
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+
   it('rejects an unknown command with usage', () => {
     const result = run(['frobnicate'], {})
     expect(result.status).toBe(2)
