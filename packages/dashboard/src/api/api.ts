@@ -5,7 +5,6 @@
 import type {
   AlertRuleInput,
   ApiKeyInput,
-  Experiment,
   ExperimentInput,
   Member,
   Organization,
@@ -119,16 +118,15 @@ export function createApi(t: Transport) {
 
     goals: (siteId: number) =>
       data(call(endpoints.listGoals, { params: { siteId }, query: { limit: 1000 } })),
-    experiments: (siteId: number) =>
-      data(t.request<Data<Experiment[]>>('GET', `${site(siteId)}/experiments`)),
+    experiments: (siteId: number) => data(call(endpoints.listExperiments, { params: { siteId } })),
     experiment: (siteId: number, id: number) =>
-      data(t.request<Data<Experiment>>('GET', `${site(siteId)}/experiments/${seg(id)}`)),
+      data(call(endpoints.getExperiment, { params: { siteId, experimentId: id } })),
     createExperiment: (siteId: number, input: ExperimentInput) =>
-      data(t.request<Data<Experiment>>('POST', `${site(siteId)}/experiments`, input)),
+      data(call(endpoints.createExperiment, { params: { siteId }, body: input })),
     updateExperiment: (siteId: number, id: number, input: Partial<ExperimentInput>) =>
-      data(t.request<Data<Experiment>>('PATCH', `${site(siteId)}/experiments/${seg(id)}`, input)),
+      data(call(endpoints.updateExperiment, { params: { siteId, experimentId: id }, body: input })),
     deleteExperiment: (siteId: number, id: number) =>
-      t.request<unknown>('DELETE', `${site(siteId)}/experiments/${seg(id)}`),
+      call(endpoints.deleteExperiment, { params: { siteId, experimentId: id } }),
 
     apiKeys: () => data(call(endpoints.listApiKeys, {})),
     createApiKey: (input: ApiKeyInput) => data(call(endpoints.createApiKey, { body: input })),
