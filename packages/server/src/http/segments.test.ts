@@ -307,11 +307,8 @@ describe.each([
 
     // Every other kind of read answers with the segment what it answers with the filters inline.
     const same = async (url: string, headers: Record<string, string>) => {
-      const [segmented, inlined] = await Promise.all(
-        [withSegment, inline].map((query) =>
-          call('GET', `${url}${url.includes('?') ? '&' : '?'}${query}`, headers),
-        ),
-      )
+      const get = (query: string) => call('GET', `${url}${url.includes('?') ? '&' : '?'}${query}`, headers)
+      const [segmented, inlined] = await Promise.all([get(withSegment), get(inline)])
       expect(segmented.statusCode, `${url}: ${segmented.body}`).toBe(200)
       expect(segmented.json(), url).toEqual(inlined.json())
       return segmented.json() as { data: unknown }
