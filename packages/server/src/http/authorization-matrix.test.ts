@@ -122,6 +122,42 @@ const orgPath =
   (suffix = '') =>
   async (w: World) => ({ url: `/api/organizations/${w.organizationId}${suffix}` })
 
+/**
+ * An e-mail report of the matrix's site with one pending recipient, written to the store directly (the
+ * matrix's instance sends no e-mail, so the API refuses to schedule one): its id and the recipient's token.
+ */
+async function freshEmailReport(w: World): Promise<{ id: string; token: string }> {
+  const db = w.t.services.metadata.db
+  const id = crypto.randomUUID()
+  const token = crypto.randomBytes(24).toString('base64url')
+  const at = new Date().toISOString()
+  await db
+    .insertInto('email_report')
+    .values({
+      id,
+      site_id: w.siteId,
+      frequency: 'weekly',
+      time_zone: 'UTC',
+      created_by: w.users.owner.userId,
+      created_at: at,
+    })
+    .execute()
+  await db
+    .insertInto('email_report_recipient')
+    .values({
+      id: crypto.randomUUID(),
+      report_id: id,
+      email: `matrix-${id}@example.com`,
+      status: 'pending',
+      token,
+      created_at: at,
+      confirmed_at: null,
+      unsubscribed_at: null,
+    })
+    .execute()
+  return { id, token }
+}
+
 async function freshSite(w: World): Promise<number> {
   return (await w.t.createSite(w.users.owner.cookie, w.organizationId, 'example.com')).siteId
 }
@@ -495,6 +531,66 @@ const table: Row[] = [
       })
       return sitePath(`/alerts/${rule.id}`)(w)
     },
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/email-reports',
+    // The matrix's instance sends no e-mail: whoever passes the access check is told so (503).
+    expect: access.admin(503),
+    request: async (w) => ({
+      ...(await sitePath('/email-reports')(w)),
+      body: { recipients: ['matrix@example.com'], frequency: 'weekly' },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/email-reports',
+    expect: access.member(200),
+    request: sitePath('/email-reports'),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/sites/:siteId/email-reports/:id',
+    expect: access.admin(503),
+    request: async (w) => ({
+      ...(await sitePath(`/email-reports/${(await freshEmailReport(w)).id}`)(w)),
+      body: { frequency: 'monthly' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/email-reports/:id',
+    expect: access.admin(200),
+    request: async (w) => sitePath(`/email-reports/${(await freshEmailReport(w)).id}`)(w),
+  },
+  {
+    method: 'POST',
+    url: '/api/sites/:siteId/email-reports/:id/send',
+    expect: access.admin(503),
+    request: async (w) => sitePath(`/email-reports/${(await freshEmailReport(w)).id}/send`)(w),
+  },
+  {
+    method: 'GET',
+    url: '/api/email-reports/subscriptions/:token',
+    // The token is the credential: whoever holds it, signed in or not.
+    expect: access.public(200),
+    request: async (w) => ({ url: `/api/email-reports/subscriptions/${(await freshEmailReport(w)).token}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/email-reports/subscriptions/:token/confirm',
+    expect: access.public(200),
+    request: async (w) => ({
+      url: `/api/email-reports/subscriptions/${(await freshEmailReport(w)).token}/confirm`,
+    }),
+  },
+  {
+    method: 'POST',
+    url: '/api/email-reports/subscriptions/:token/unsubscribe',
+    expect: access.public(200),
+    request: async (w) => ({
+      url: `/api/email-reports/subscriptions/${(await freshEmailReport(w)).token}/unsubscribe`,
+    }),
   },
   {
     method: 'POST',
