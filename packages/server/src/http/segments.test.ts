@@ -41,7 +41,12 @@ describe.each([
   let apiKey: string
   let privateKey: string
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers = {}, payload?: unknown) =>
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    headers = {},
+    payload?: unknown,
+  ) =>
     t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) })
   const as = (who: { cookie: string }) => ({ cookie: who.cookie })
   const segmentsUrl = (siteId = site.siteId) => `/api/sites/${siteId}/segments`
@@ -378,5 +383,17 @@ describe.each([
     expect(invalid.json().error).toBe('Invalid segment: segment must be an integer from 1 to 2147483647')
     // The site's access answers first.
     expect((await stats(`segment=${foreign}`, {})).statusCode).toBe(401)
+
+    // Anyone reads a public site, with its shared segments only.
+    const configured = await call('PUT', `/api/sites/${site.siteId}/config`, as(owner), { public: true })
+    expect(configured.statusCode, configured.body).toBe(200)
+    const anonymous = await stats(`segment=${docs}`, {})
+    expect(anonymous.statusCode, anonymous.body).toBe(200)
+    expect(anonymous.json().data.current.pageviews).toBe(
+      views.filter((v) => v.pathname.startsWith('/docs')).length,
+    )
+    expect((await stats(`segment=${ownersOwn}`, {})).statusCode).toBe(404)
+    expect(await listIds({})).toEqual(expect.arrayContaining([docs]))
+    expect(await listIds({})).not.toContain(ownersOwn)
   })
 })
