@@ -5,7 +5,8 @@
  *
  * Request lines are `info`, but `debug` for the dashboard's own files (the `GET /*` route: a page load
  * fetches a dozen), and not written at all for `QUIET_ROUTES` unless ACCESS_LOG (`app.ts` sets those
- * routes' level to `warn`).
+ * routes' level to `warn`). One-time secrets in URLs (the tokens of invitation, password reset and
+ * subscription links) are written as `***`.
  */
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify'
 import pretty from 'pino-pretty'
@@ -37,6 +38,15 @@ export function loggerOptions(
   }
 }
 
+/** Path prefixes whose next segment is a one-time secret (a link's token). */
+const SECRET_SEGMENT =
+  /^(\/api\/invitations\/|\/invitations\/|\/api\/auth\/reset-password\/|\/api\/email-reports\/subscriptions\/)[^/?#]+/
+
+/** `url` as the log writes it: the token of a link path and any `token` query value replaced by `***`. */
+export function loggedUrl(url: string): string {
+  return url.replace(SECRET_SEGMENT, '$1***').replace(/([?&]token=)[^&#]*/g, '$1***')
+}
+
 /**
  * `onResponse` hook: the request's one log line, with its method, URL, status and time in ms (and, in
  * JSON, `req`, `res` and `responseTime` as fields).
@@ -44,11 +54,11 @@ export function loggerOptions(
 export async function logRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const ms = Math.round(reply.elapsedTime * 10) / 10
   const entry = {
-    req: { method: request.method, url: request.url, remoteAddress: request.ip },
+    req: { method: request.method, url: loggedUrl(request.url), remoteAddress: request.ip },
     res: { statusCode: reply.statusCode },
     responseTime: ms,
   }
-  const line = `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`
+  const line = `${request.method} ${entry.req.url} ${reply.statusCode} ${ms} ms`
   if (request.routeOptions.url === DASHBOARD_ROUTE) request.log.debug(entry, line)
   else request.log.info(entry, line)
 }
