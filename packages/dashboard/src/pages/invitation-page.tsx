@@ -18,18 +18,10 @@ import { navigate } from '../router/navigation'
 import { routePath } from '../router/routes'
 
 /**
- * @param signedInAs the address of the signed-in account; undefined when signed out
- * @param onJoined called after accepting (the app reloads the organizations)
+ * @param signedInAs the address of the signed-in account; undefined when signed out. After accepting,
+ *   the page opens the organization (whose page loads the organizations afresh).
  */
-export function InvitationPage({
-  token,
-  signedInAs,
-  onJoined,
-}: {
-  token: string
-  signedInAs?: string
-  onJoined?: () => void
-}) {
+export function InvitationPage({ token, signedInAs }: { token: string; signedInAs?: string }) {
   const offer = useResource(`invitation:${token}`, () =>
     client(endpoints.getInvitation, { params: { token } }).then((answer) => answer.data),
   )
@@ -71,7 +63,6 @@ export function InvitationPage({
               onClick={() =>
                 void action.run(async () => {
                   const joined = await client(endpoints.acceptInvitation, { params: { token } })
-                  onJoined?.()
                   navigate(routePath({ name: 'organization', organizationId: joined.data.organizationId }))
                 })
               }
