@@ -40,7 +40,7 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import type { EmailReportRecipientTable, EmailReportTable } from '../storage/metadata/email-report-schema.js'
 import type { MetadataSchema } from '../storage/metadata/schema.js'
 import { queryReportFigures } from './report-figures.js'
-import { lastFullPeriod } from './report-period.js'
+import { lastFullPeriod, periodBefore } from './report-period.js'
 
 /** What the reports need: the stores, the clock, the public URL of links, the mail settings. */
 export interface EmailReportDeps {
@@ -350,7 +350,13 @@ export function createEmailReports(deps: EmailReportDeps) {
       const report = await findReport(site.site_id, id)
       requireMail(deps.mail)
       const period = lastFullPeriod(report.frequency, report.time_zone, clock())
-      const figures = await queryReportFigures(deps, site.site_id, period, report.time_zone)
+      const figures = await queryReportFigures(
+        deps,
+        site.site_id,
+        period,
+        periodBefore(report.frequency, period),
+        report.time_zone,
+      )
       const sent = await db.transaction().execute(async (trx) => {
         const sent = await queueReport(trx, site, report, period, figures)
         await trx
@@ -385,7 +391,13 @@ export function createEmailReports(deps: EmailReportDeps) {
         if (done) continue
         const site = await findSite(db, Number(report.site_id))
         if (!site) continue
-        const figures = await queryReportFigures(deps, site.site_id, period, report.time_zone)
+        const figures = await queryReportFigures(
+          deps,
+          site.site_id,
+          period,
+          periodBefore(report.frequency, period),
+          report.time_zone,
+        )
         const queued = await db.transaction().execute(async (trx) => {
           const claimed = await trx
             .insertInto('email_report_send')

@@ -1,8 +1,9 @@
 /**
  * The figures of a report mail, from the same query functions as the API's reports, so that they equal
  * what `GET /api/v1/sites/{siteId}/stats` (and `.../pages`, the breakdowns, the goals) answer for the
- * same `start_date`, `end_date` and `time_zone`: the headline figures of the period with their change
- * against the period of equal length just before it (`query/stats-report.ts`), the top pages by
+ * same `start_date`, `end_date`, `time_zone` and comparison (`compare=custom` with the compared
+ * period's days): the headline figures of the period with their change against the compared period
+ * (`query/stats-report.ts`), the top pages by
  * pageviews (`query/page-stats.ts`), the top sources (referrer domains) and countries by visitors
  * (`query/breakdown.ts`), and the conversions of every goal of the site (`query/goal-conversions.ts`).
  */
@@ -47,17 +48,26 @@ export interface ReportFigures {
 }
 
 /**
- * The figures of `period` for one site.
+ * The figures of `period` for one site, compared with `comparedWith`.
  * @param timeZone canonical IANA name of the report's calendar
  */
 export async function queryReportFigures(
   deps: { db: MetadataDb; events: EventsStore },
   siteId: number,
   period: EmailReportPeriod,
+  comparedWith: EmailReportPeriod,
   timeZone: string,
 ): Promise<ReportFigures> {
   const params = resolveQueryParams(
-    { start_date: period.startDate, end_date: period.endDate, time_zone: timeZone, limit: TOP_ROWS },
+    {
+      start_date: period.startDate,
+      end_date: period.endDate,
+      time_zone: timeZone,
+      limit: TOP_ROWS,
+      compare: 'custom',
+      compare_start_date: comparedWith.startDate,
+      compare_end_date: comparedWith.endDate,
+    },
     // The range is given: the clock only fills a missing end date.
     Date.now(),
   )
@@ -70,7 +80,7 @@ export async function queryReportFigures(
     queryBreakdown(deps.events, scope, 'countries', ['visitors']),
     queryGoalConversions(deps.events, scope, goals),
   ])
-  // The default comparison is always there; a report never asks for none.
+  // A custom comparison always answers its figures.
   if (!('previous' in stats.data) || !('previousStartDate' in stats.meta)) {
     throw new Error('the stats report answered without its comparison')
   }

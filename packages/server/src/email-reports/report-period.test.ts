@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { lastFullPeriod } from './report-period.js'
+import { lastFullPeriod, periodBefore } from './report-period.js'
 
 describe('lastFullPeriod', () => {
   it('is the Monday to Sunday before the current week, in the zone', () => {
@@ -36,5 +36,20 @@ describe('lastFullPeriod', () => {
     const lateJanuary = Date.parse('2026-01-31T23:30:00Z')
     expect(lastFullPeriod('monthly', 'UTC', lateJanuary).startDate).toBe('2025-12-01')
     expect(lastFullPeriod('monthly', 'Europe/Berlin', lateJanuary).startDate).toBe('2026-01-01')
+  })
+
+  it('compares a week with the week before, a month with the calendar month before', () => {
+    expect(periodBefore('weekly', { startDate: '2026-03-02', endDate: '2026-03-08' })).toEqual({
+      startDate: '2026-02-23',
+      endDate: '2026-03-01',
+    })
+    expect(periodBefore('monthly', { startDate: '2026-03-01', endDate: '2026-03-31' })).toEqual({
+      startDate: '2026-02-01',
+      endDate: '2026-02-28',
+    })
+    expect(periodBefore('monthly', { startDate: '2026-01-01', endDate: '2026-01-31' })).toEqual({
+      startDate: '2025-12-01',
+      endDate: '2025-12-31',
+    })
   })
 })

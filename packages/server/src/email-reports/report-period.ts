@@ -1,6 +1,7 @@
 /**
  * The period a report covers: the last full week (Monday to Sunday) or calendar month before `now`,
- * as calendar days of the report's time zone.
+ * as calendar days of the report's time zone; and the period it is compared with: the week before, or
+ * the calendar month before (of its own length).
  */
 import type { EmailReportFrequency, EmailReportPeriod } from '@pathlight/protocol'
 import { addDays, addMonths, dayIn, isoWeekday } from '../query/zoned-time.js'
@@ -22,4 +23,12 @@ export function lastFullPeriod(
   }
   const firstOfMonth = `${today.slice(0, 8)}01`
   return { startDate: addMonths(firstOfMonth, -1), endDate: addDays(firstOfMonth, -1) }
+}
+
+/** The period a report's figures are compared with: the week, or the calendar month, before `period`. */
+export function periodBefore(frequency: EmailReportFrequency, period: EmailReportPeriod): EmailReportPeriod {
+  if (frequency === 'weekly') {
+    return { startDate: addDays(period.startDate, -7), endDate: addDays(period.startDate, -1) }
+  }
+  return { startDate: addMonths(period.startDate, -1), endDate: addDays(period.startDate, -1) }
 }

@@ -391,6 +391,28 @@ describe.each([
     )
     const [confirmation] = await deliver()
     expect(confirmation?.to).toEqual(['new@example.net'])
+
+    // A month is compared with the calendar month before, as v1 answers with compare=custom.
+    const monthly = await call('POST', `${reportsUrl()}/${reportId}/send`, owner.cookie)
+    expect(monthly.json()).toEqual({
+      period: { startDate: '2026-02-01', endDate: '2026-02-28' },
+      sent: [await ownerEmail()],
+    })
+    const [february] = await deliver()
+    expect(february?.subject).toBe('example.com: monthly report, Feb 1, 2026 \u2013 Feb 28, 2026')
+    expect(february?.text).toContain(
+      'Feb 1, 2026 \u2013 Feb 28, 2026, compared with Jan 1, 2026 \u2013 Jan 31, 2026',
+    )
+    const month = (
+      await v1(
+        'stats',
+        'start_date=2026-02-01&end_date=2026-02-28&time_zone=Europe/Berlin&compare=custom' +
+          '&compare_start_date=2026-01-01&compare_end_date=2026-01-31',
+      )
+    ).data
+    expect(lineOf(february?.text ?? '', 'Pageviews')).toMatch(
+      ending(`${month.current.pageviews.toLocaleString('en-US')} (${formatChange(month.change.pageviews)})`),
+    )
     const bad = await call('PATCH', `${reportsUrl()}/${reportId}`, owner.cookie, { frequency: 'hourly' })
     expect(bad.statusCode).toBe(400)
     expect(bad.json().error).toContain('frequency')
