@@ -32,11 +32,11 @@ import { funnelRoutes } from './http/funnels.js'
 import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
 import { importRoutes } from './http/import.js'
-import { journeyRoutes } from './http/journeys.js'
 import { invitationRoutes } from './http/invitations.js'
+import { journeyRoutes } from './http/journeys.js'
 import { createKeyBudget } from './http/key-budget.js'
-import { memberRoutes } from './http/members.js'
 import { mailRoutes } from './http/mail.js'
+import { memberRoutes } from './http/members.js'
 import { metricsRoutes } from './http/metrics.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import type { RouteDoc } from './http/openapi/route-doc.js'
@@ -66,8 +66,8 @@ import { visitorDataRoutes } from './http/visitor-data.js'
 import { webhookRoutes } from './http/webhooks.js'
 import type { Ingest } from './ingest/ingest.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
-import { createReplayIngest } from './replay/replay-ingest.js'
 import type { MailSettings } from './mail/mail-settings.js'
+import { createReplayIngest } from './replay/replay-ingest.js'
 import type { ChangeFeed } from './shared/change-feed.js'
 import { errorBody } from './shared/errors.js'
 import { isNulFree } from './shared/nul-free.js'
@@ -117,9 +117,9 @@ export interface AppDeps {
   /** Scheduled e-mail reports and the links of their mails. */
   emailReports: EmailReports
   baseUrl: string
-  trackKeyLimit: { max: number; windowMs: number }
   /** Outgoing mail (SMTP_URL, MAIL_FROM); undefined: features that mail answer 503. */
   mail?: MailSettings
+  trackKeyLimit: { max: number; windowMs: number }
   /** The request budget of an API key over every API route but tracking (v1 and dashboard alike). */
   v1Limit: { max: number; windowMs: number }
   trustProxy: Config['trustProxy']
@@ -262,8 +262,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(segmentRoutes, analytics)
   })
 
-  // Public REST API v1: API keys only, on the key's budget.
-  await app.register(async (scope) => {
   // Invitations: the link's routes take whoever holds the token; the organization's need an admin.
   await app.register(async (scope) => {
     scope.addHook('onRequest', keyBudget)
@@ -277,6 +275,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     })
   })
 
+  // Public REST API v1: API keys only, on the key's budget.
+  await app.register(async (scope) => {
     await registerV1Guard(scope, { apiKeys: deps.apiKeys, budget: keyBudget })
     scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'member' }))
     const v1 = { db: deps.metadata.db, events: deps.events, clock: deps.clock ?? systemClock }
@@ -341,7 +341,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       changes: deps.changes,
       authThrottle: deps.authThrottle,
     })
+    await scope.register(mailRoutes, { db: deps.metadata.db, mail: deps.mail })
   })
   return app
 }
-    await scope.register(mailRoutes, { db: deps.metadata.db, mail: deps.mail })

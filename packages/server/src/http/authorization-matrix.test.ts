@@ -1073,53 +1073,6 @@ const table: Row[] = [
     expect: access.instanceOwner(200),
     request: async (w) => ({ url: `/api/admin/events-count?site_id=${w.siteId}` }),
   },
-]
-
-function headersFor(w: World, as: Credential): Record<string, string> {
-  switch (as) {
-    case 'none':
-      return {}
-    case 'outsider':
-    case 'member':
-    case 'admin':
-    case 'owner':
-      return { authorization: `Bearer ${w.users[as].key}` }
-    case 'ownerTrackKey':
-      return { authorization: `Bearer ${w.ownerTrackKey}` }
-    case 'ownerReadKey':
-      return { authorization: `Bearer ${w.ownerReadKey}` }
-    case 'ownerSession':
-      return { cookie: w.users.owner.cookie }
-    case 'privateKey':
-      return { 'x-private-key': w.privateKey }
-    case 'otherSitePrivateKey':
-      return { 'x-private-key': w.otherSitePrivateKey }
-    case 'revokedPrivateKey':
-      return { 'x-private-key': w.revokedPrivateKey }
-  }
-}
-
-describe.each([
-  ['SQLite + chDB', false],
-  ['PostgreSQL + chDB', true],
-])('authorization matrix on %s', (_name, postgres) => {
-  let w: World
-
-  beforeAll(async () => {
-    // Workers off: the matrix's deliveries must not be sent to the (unreachable) example host.
-    // (and WEBHOOKS_ALLOW_PRIVATE skips DNS for their made-up host: this machine has no resolver).
-    // The throttle's limit raised: the matrix signs in with a wrong password as every credential.
-    const t = await openTestInstance({
-      postgres,
-      workers: false,
-      // Every route is called with each key: far more than an API key's request budget of a minute.
-      env: {
-        WEBHOOKS_ALLOW_PRIVATE: 'true',
-        AUTH_THROTTLE_ACCOUNT_MAX: '1000',
-        PATHLIGHT_V1_LIMIT: '100000',
-      },
-    })
-    const user = async () => {
   {
     method: 'GET',
     url: '/api/admin/mail',
@@ -1205,8 +1158,8 @@ describe.each([
       return { url: `/api/organizations/${organizationId}/members/me` }
     },
   },
-      const u = await t.signUp()
-      return { ...u, key: await t.createApiKey(u.cookie) }
+]
+
 /** A pending invitation stored directly (the matrix sends no e-mail); its token is the link's. */
 async function matrixInvitation(w: World, organizationId: string, email: string) {
   const token = crypto.randomBytes(32).toString('base64url')
@@ -1241,6 +1194,53 @@ async function emailOf(w: World, as: Credential): Promise<string> {
   return row.email
 }
 
+function headersFor(w: World, as: Credential): Record<string, string> {
+  switch (as) {
+    case 'none':
+      return {}
+    case 'outsider':
+    case 'member':
+    case 'admin':
+    case 'owner':
+      return { authorization: `Bearer ${w.users[as].key}` }
+    case 'ownerTrackKey':
+      return { authorization: `Bearer ${w.ownerTrackKey}` }
+    case 'ownerReadKey':
+      return { authorization: `Bearer ${w.ownerReadKey}` }
+    case 'ownerSession':
+      return { cookie: w.users.owner.cookie }
+    case 'privateKey':
+      return { 'x-private-key': w.privateKey }
+    case 'otherSitePrivateKey':
+      return { 'x-private-key': w.otherSitePrivateKey }
+    case 'revokedPrivateKey':
+      return { 'x-private-key': w.revokedPrivateKey }
+  }
+}
+
+describe.each([
+  ['SQLite + chDB', false],
+  ['PostgreSQL + chDB', true],
+])('authorization matrix on %s', (_name, postgres) => {
+  let w: World
+
+  beforeAll(async () => {
+    // Workers off: the matrix's deliveries must not be sent to the (unreachable) example host.
+    // (and WEBHOOKS_ALLOW_PRIVATE skips DNS for their made-up host: this machine has no resolver).
+    // The throttle's limit raised: the matrix signs in with a wrong password as every credential.
+    const t = await openTestInstance({
+      postgres,
+      workers: false,
+      // Every route is called with each key: far more than an API key's request budget of a minute.
+      env: {
+        WEBHOOKS_ALLOW_PRIVATE: 'true',
+        AUTH_THROTTLE_ACCOUNT_MAX: '1000',
+        PATHLIGHT_V1_LIMIT: '100000',
+      },
+    })
+    const user = async () => {
+      const u = await t.signUp()
+      return { ...u, key: await t.createApiKey(u.cookie) }
     }
     const owner = await user() // the first account: also the instance owner
     const admin = await user()
