@@ -25,7 +25,7 @@ describe.each([
   const written: Written[] = []
 
   const call = (
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     headers: Record<string, string>,
     payload?: unknown,
