@@ -77,6 +77,8 @@ export type Totals = z.infer<typeof s.totals>
 export type SeriesPoint = z.infer<typeof s.seriesPoint>
 export type SeriesCounts = z.infer<typeof s.seriesCounts>
 export type SeriesMeta = z.infer<typeof s.seriesMeta>
+/** A series point with the compared range's bucket at its position (`compare` given). */
+export type ComparedSeriesCounts = z.infer<typeof s.comparedSeriesCounts>
 /** `GET .../stats`. `change` is relative (0.25 = +25 %), null when the previous value is 0. */
 export type Stats = z.infer<typeof s.stats>
 export type StatsMeta = z.infer<typeof s.statsMeta>

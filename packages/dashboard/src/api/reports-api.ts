@@ -4,8 +4,11 @@
  * Goal and saved-funnel writes are here too (they need a member with the admin role; the server decides).
  */
 import type {
+  AnnotationInput,
   BreakdownMetric,
   BreakdownRow,
+  ComparedSeriesCounts,
+  CompareMode,
   ErrorBucket,
   ErrorEvent,
   ErrorName,
@@ -29,7 +32,6 @@ import type {
   RetentionPeriod,
   SegmentInput,
   SeriesBucket,
-  SeriesCounts,
   SeriesMeta,
   SeriesMetric,
   Session,
@@ -54,6 +56,19 @@ export interface ReportQuery {
   filters: ReportFilter[]
   /** A saved segment's id: its filters apply besides `filters`. */
   segment?: number
+  /** The comparison chosen (absent: the API's default, and no compared series or rows). */
+  compare?: { mode: CompareMode; startDate?: string; endDate?: string; matchDayOfWeek?: boolean }
+}
+
+/** The comparison of `query` as query values (none: all left out). */
+function compareParams(query: ReportQuery) {
+  const { compare } = query
+  return {
+    compare: compare?.mode,
+    compare_start_date: compare?.startDate,
+    compare_end_date: compare?.endDate,
+    match_day_of_week: compare?.matchDayOfWeek ? ('true' as const) : undefined,
+  }
 }
 
 /** Page and size of a paginated read. */
@@ -70,6 +85,7 @@ export function reportParams(query: ReportQuery) {
     time_zone: query.time_zone,
     filters: query.filters.length > 0 ? JSON.stringify(query.filters) : undefined,
     segment: query.segment,
+    ...compareParams(query),
   }
 }
 
@@ -85,6 +101,8 @@ export function reportSearch(
   })
   if (query.filters.length > 0) params.set('filters', JSON.stringify(query.filters))
   if (query.segment) params.set('segment', String(query.segment))
+  for (const [key, value] of Object.entries(compareParams(query)))
+    if (value !== undefined) params.set(key, value)
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) params.set(key, String(value))
   return params.toString()
 }
@@ -107,7 +125,7 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       get<{ data: Stats; meta: StatsMeta }>('stats', query, { bucket }),
     /** The time series alone in `bucket`s, each point with `metrics` only (default all three). */
     series: (query: ReportQuery, bucket: SeriesBucket, metrics?: readonly SeriesMetric[]) =>
-      get<{ data: SeriesCounts[]; meta: SeriesMeta }>('series', query, {
+      get<{ data: ComparedSeriesCounts[]; meta: SeriesMeta }>('series', query, {
         bucket,
         metrics: metrics?.join(','),
       }),
@@ -188,6 +206,19 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       data(call(endpoints.createSegment, { params: site, body: input }, options)),
     deleteSegment: (segmentId: number) =>
       call(endpoints.deleteSegment, { params: { siteId, segmentId } }, options),
+    /** The site's annotations on the days of `query`'s range. */
+    annotations: (query: ReportQuery) =>
+      data(
+        call(
+          endpoints.listAnnotations,
+          { params: site, query: { start_date: query.start_date, end_date: query.end_date } },
+          options,
+        ),
+      ),
+    createAnnotation: (input: AnnotationInput) =>
+      data(call(endpoints.createAnnotation, { params: site, body: input }, options)),
+    deleteAnnotation: (id: number) =>
+      call(endpoints.deleteAnnotation, { params: { siteId, id: String(id) } }, options),
     errorNames: (query: ReportQuery, page: PageRequest = {}) =>
       data(get<{ data: ErrorName[] }>('error-names', query, { ...page })),
     errorEvents: (message: string, query: ReportQuery, page: PageRequest = {}) =>

@@ -109,3 +109,39 @@ describe('filters', () => {
     expect(withView('/sites/1', { period: '30d', filters: [] })).toBe('/sites/1')
   })
 })
+
+describe('the comparison of a view', () => {
+  it('round-trips through the URL and reaches the API query', () => {
+    const view: ReportView = {
+      period: '7d',
+      tz: 'UTC',
+      filters: [],
+      compare: 'custom',
+      compareFrom: '2025-02-27',
+      compareTo: '2025-03-02',
+      matchDayOfWeek: true,
+    }
+    const search = reportViewSearch(view)
+    expect(search).toBe('period=7d&tz=UTC&compare=custom&compare_from=2025-02-27&compare_to=2025-03-02&dow=1')
+    expect(parseReportView(search)).toEqual(view)
+    expect(reportQuery(view, NOW).compare).toEqual({
+      mode: 'custom',
+      startDate: '2025-02-27',
+      endDate: '2025-03-02',
+      matchDayOfWeek: true,
+    })
+    expect(reportQuery({ period: '7d', filters: [] }, NOW).compare).toBeUndefined()
+  })
+
+  it('drops an unknown mode, a custom one without valid days, and weekday matching with none', () => {
+    expect(parseReportView('compare=last_month').compare).toBeUndefined()
+    expect(
+      parseReportView('compare=custom&compare_from=2025-03-02&compare_to=2025-02-27').compare,
+    ).toBeUndefined()
+    expect(parseReportView('compare=none&dow=1')).toEqual({ period: '30d', filters: [], compare: 'none' })
+    expect(parseReportView('compare=previous_year&dow=1')).toMatchObject({
+      compare: 'previous_year',
+      matchDayOfWeek: true,
+    })
+  })
+})

@@ -12,14 +12,23 @@
  * | `segment` | a saved segment's id (its filters apply besides `filters`) | none |
  * | `bucket` | `hour`, `day`, `week`, `month` | by range length |
  * | `metric` | `visitors`, `sessions`, `pageviews` (the chart) | `visitors` |
+ * | `compare` | `previous_period`, `previous_year`, `custom`, `none` (the API's; given, the chart draws the compared series) | none: the API's default, no compared series |
+ * | `compare_from`, `compare_to` | YYYY-MM-DD (custom comparison, both included) | |
+ * | `dow` | `1`: match the compared range's weekdays | |
  * | `page` | integer > 1 (lists) | 1 |
  * | `replay` | `1`: only sessions with a replay recording (sessions list) | all sessions |
  * | `key` | the private link key | none |
  *
  * Parsing never fails: an invalid value falls back to its default.
  */
-import { type ReportFilter, type SeriesBucket, type SeriesMetric, seriesMetrics } from '@pathlight/protocol'
-import { filterParameters, filterTypes, seriesBuckets } from '@pathlight/protocol/enums'
+import {
+  type CompareMode,
+  type ReportFilter,
+  type SeriesBucket,
+  type SeriesMetric,
+  seriesMetrics,
+} from '@pathlight/protocol'
+import { compareModes, filterParameters, filterTypes, seriesBuckets } from '@pathlight/protocol/enums'
 import type { ReportQuery } from '../api/reports-api'
 import { addDays, browserTimeZone, dayIn, daysBetween, isDay, isTimeZone } from './dates'
 
@@ -51,6 +60,13 @@ export interface ReportView {
   segment?: number
   bucket?: SeriesBucket
   metric?: ChartMetric
+  /** What the figures compare with, when chosen (the API's `compare`). */
+  compare?: CompareMode
+  /** First and last day of a custom comparison. */
+  compareFrom?: string
+  compareTo?: string
+  /** Move the compared range onto the range's weekdays. */
+  matchDayOfWeek?: true
   page?: number
   /** The sessions list shows only sessions with a session replay recording. */
   replay?: true
@@ -85,6 +101,20 @@ export function parseFilters(text: string | null): ReportFilter[] {
   })
 }
 
+/** The comparison of a view's query string; a custom one without valid days is left out. */
+function parseComparison(query: URLSearchParams): Partial<ReportView> {
+  const compare = oneOf(compareModes, query.get('compare'))
+  if (!compare) return {}
+  const from = query.get('compare_from') ?? ''
+  const to = query.get('compare_to') ?? ''
+  if (compare === 'custom' && !(isDay(from) && isDay(to) && daysBetween(from, to) >= 0)) return {}
+  return {
+    compare,
+    ...(compare === 'custom' ? { compareFrom: from, compareTo: to } : {}),
+    ...(compare !== 'none' && query.get('dow') === '1' ? { matchDayOfWeek: true as const } : {}),
+  }
+}
+
 /** The view of a query string (with or without its '?'). */
 export function parseReportView(search: string): ReportView {
   const query = new URLSearchParams(search)
@@ -106,6 +136,7 @@ export function parseReportView(search: string): ReportView {
   if (bucket) view.bucket = bucket
   const metric = oneOf(chartMetrics, query.get('metric'))
   if (metric && metric !== 'visitors') view.metric = metric
+  Object.assign(view, parseComparison(query))
   const page = Number(query.get('page'))
   if (Number.isInteger(page) && page > 1) view.page = page
   if (query.get('replay') === '1') view.replay = true
@@ -128,6 +159,12 @@ export function reportViewSearch(view: ReportView): string {
   if (view.segment) query.set('segment', String(view.segment))
   if (view.bucket) query.set('bucket', view.bucket)
   if (view.metric && view.metric !== 'visitors') query.set('metric', view.metric)
+  if (view.compare) query.set('compare', view.compare)
+  if (view.compare === 'custom' && view.compareFrom && view.compareTo) {
+    query.set('compare_from', view.compareFrom)
+    query.set('compare_to', view.compareTo)
+  }
+  if (view.compare && view.compare !== 'none' && view.matchDayOfWeek) query.set('dow', '1')
   if (view.page && view.page > 1) query.set('page', String(view.page))
   if (view.replay) query.set('replay', '1')
   return query.toString()
@@ -173,6 +210,15 @@ export function reportQuery(view: ReportView, nowMs: number): ReportQuery {
     time_zone: zoneOf(view),
     filters: view.filters,
     ...(view.segment ? { segment: view.segment } : {}),
+    ...(view.compare
+      ? {
+          compare: {
+            mode: view.compare,
+            ...(view.compare === 'custom' ? { startDate: view.compareFrom, endDate: view.compareTo } : {}),
+            ...(view.matchDayOfWeek ? { matchDayOfWeek: true } : {}),
+          },
+        }
+      : {}),
   }
 }
 

@@ -4,12 +4,15 @@
  * devices, custom events), every row a filter. What the page shows at first paint comes in one request
  * (`overviewParts`, `POST .../reports`; for members started by the site scope, `overview-prefetch.ts`),
  * the chart's series with the one figure it shows; changing a card's tab, showing all rows or changing
- * the chart's figure or bucket loads that alone with the GET routes.
+ * the chart's figure or bucket loads that alone with the GET routes. With a comparison chosen
+ * (`compare` in the URL), the chart draws the compared range's series dashed; the range's annotations
+ * are marked on it and listed under it.
  */
 import type { LiveVisitors as Live, SeriesBucket } from '@pathlight/protocol'
 import { useMemo } from 'react'
 
 import { FormError } from '../components/form-error'
+import { AnnotationsCard } from '../components/reports/annotations-card'
 import { BreakdownCard } from '../components/reports/breakdown-card'
 import { EventsCard } from '../components/reports/events-card'
 import { GeoCredit } from '../components/reports/geo-credit'
@@ -19,6 +22,7 @@ import { ReportToolbar } from '../components/reports/report-toolbar'
 import { Segmented } from '../components/reports/segmented'
 import { type ChartPoint, TimeSeriesChart } from '../components/reports/time-series-chart'
 import { WorldMapCard } from '../components/reports/world-map-card'
+import type { ChartAnnotation } from '../lib/chart-annotations'
 import { fromSiteStart } from '../lib/chart-start'
 import { dayIn, formatDay } from '../lib/dates'
 import { overviewParts } from '../lib/overview-parts'
@@ -27,6 +31,7 @@ import { createReportBatch } from '../lib/report-batch'
 import { breakdownCards } from '../lib/report-labels'
 import { bucketOf, bucketsFor, type ChartMetric, chartMetrics, zoneOf } from '../lib/report-view'
 import { useReport } from '../lib/use-report'
+import { useResource } from '../lib/use-resource'
 import type { ReportContext } from './report-context'
 
 const metricLabels: Record<ChartMetric, string> = {
@@ -68,6 +73,10 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
     const single = () => ctx.reports.series(ctx.query, bucket, [metric])
     return bucket === first.bucket && metric === first.metric ? batch.load('series', single) : single()
   })
+  const annotations = useResource(
+    `annotations:${ctx.siteId}:${ctx.query.start_date}:${ctx.query.end_date}`,
+    () => ctx.reports.annotations(ctx.query),
+  )
   const firstLive = () =>
     batch.load<{ data: Live }>('live', async () => ({ data: await ctx.reports.live() })).then((a) => a.data)
   const meta = stats.data?.meta
@@ -107,7 +116,14 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
         </div>
         {series && shown && (
           <SiteChart
-            all={series.data.map((p) => ({ time: p.time, value: p[shown] ?? 0 }))}
+            all={series.data.map((p) => ({
+              time: p.time,
+              value: p[shown] ?? 0,
+              ...(p.previous === undefined
+                ? {}
+                : { previous: p.previous && { time: p.previous.time, value: p.previous[shown] ?? 0 } }),
+            }))}
+            annotations={annotations.data ?? []}
             createdAt={createdAt}
             lastDay={ctx.query.end_date}
             zone={zoneOf(view)}
@@ -116,6 +132,7 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
             label={metricLabels[shown]}
           />
         )}
+        <AnnotationsCard ctx={ctx} annotations={annotations} />
       </section>
       <div className="report-grid">
         <BreakdownCard ctx={ctx} batch={batch} {...breakdownCards.pages} />
@@ -141,8 +158,10 @@ function SiteChart({
   bucket,
   days,
   label,
+  annotations,
 }: {
   all: ChartPoint[]
+  annotations: readonly ChartAnnotation[]
   createdAt: string | undefined
   lastDay: string
   zone: string
@@ -153,7 +172,14 @@ function SiteChart({
   const points = createdAt ? fromSiteStart(all, Date.parse(createdAt), lastDay, zone) : all
   return (
     <>
-      <TimeSeriesChart points={points} bucket={bucket} timeZone={zone} days={days} label={label} />
+      <TimeSeriesChart
+        points={points}
+        bucket={bucket}
+        timeZone={zone}
+        days={days}
+        label={label}
+        annotations={annotations}
+      />
       {createdAt && points.length < all.length && (
         <p className="muted small" data-testid="chart-since">
           From {formatDay(dayIn(Date.parse(createdAt), zone))}, when the site was added.

@@ -7,6 +7,7 @@ import { type FormEvent, type ReactNode, useState } from 'react'
 import { formatDayRange } from '../../lib/dates'
 import { type Period, periodLabels, periods, zoneOf } from '../../lib/report-view'
 import type { ReportContext } from '../../pages/report-context'
+import { ComparePicker } from './compare-picker'
 import { FilterChips } from './filter-chips'
 import { SegmentMenu } from './segment-menu'
 
@@ -52,6 +53,7 @@ export function ReportToolbar({ ctx, aside }: { ctx: ReportContext; aside?: Reac
             ))}
           </select>
         </label>
+        <ComparePicker ctx={ctx} />
       </div>
       <div className="toolbar-row toolbar-facts">
         {aside}

@@ -1,10 +1,13 @@
 /**
  * A time series as an SVG line chart of our own (no chart library): a y axis from 0 with rounded
  * ticks, up to six time labels in the report's zone, a tooltip (`<title>`) per bucket, and the same
- * figures as a table for screen readers and copying.
+ * figures as a table for screen readers and copying. With compared points, their series is a dashed
+ * line on the same axis (bucket by bucket: the compared range's first bucket under the first); with
+ * annotations, a marker on the bucket of each annotated day shows its text on hover or focus.
  */
 import type { SeriesBucket } from '@pathlight/protocol'
 import { useId } from 'react'
+import { type ChartAnnotation, placeAnnotations } from '../../lib/chart-annotations'
 import { areaPath, labelIndexes, linePath, niceTicks, plotPoints } from '../../lib/chart-scale'
 import { formatCount } from '../../lib/report-format'
 
@@ -12,6 +15,8 @@ export interface ChartPoint {
   /** Start of the bucket, ISO 8601. */
   time: string
   value: number
+  /** The compared range's bucket at this position (null past its end; absent: no comparison). */
+  previous?: { time: string; value: number } | null
 }
 
 const WIDTH = 960
@@ -44,20 +49,37 @@ export function TimeSeriesChart({
   timeZone,
   days,
   label,
+  annotations = [],
 }: {
   points: ChartPoint[]
   bucket: SeriesBucket
   timeZone: string
   days: number
   label: string
+  /** Notes on days of the range, marked on their buckets. */
+  annotations?: readonly ChartAnnotation[]
 }) {
   const titleId = useId()
   const width = WIDTH - MARGIN.left - MARGIN.right
   const height = HEIGHT - MARGIN.top - MARGIN.bottom
   const values = points.map((p) => p.value)
-  const ticks = niceTicks(Math.max(0, ...values))
+  // The compared series up to its last bucket (a shorter compared range ends early).
+  const compared = points.some((p) => p.previous !== undefined)
+  const previousValues = points.flatMap((p) => (p.previous ? [p.previous.value] : []))
+  const ticks = niceTicks(Math.max(0, ...values, ...previousValues))
   const top = ticks.at(-1) ?? 1
   const plotted = plotPoints(values, width, height, top)
+  const previousPlotted = plotPoints(
+    points.map((p) => p.previous?.value ?? 0),
+    width,
+    height,
+    top,
+  ).slice(0, previousValues.length)
+  const marks = placeAnnotations(
+    points.map((p) => p.time),
+    annotations,
+    timeZone,
+  )
   const formats = timeFormats(bucket, timeZone, days)
   const total = values.reduce((a, b) => a + b, 0)
   const peak = points.reduce<ChartPoint | undefined>(
@@ -103,15 +125,53 @@ export function TimeSeriesChart({
           })}
           {plotted.length > 0 && <path className="chart-area" d={areaPath(plotted, height)} />}
           {plotted.length > 0 && <path className="chart-line" d={linePath(plotted)} />}
+          {previousPlotted.length > 0 && (
+            <path
+              className="chart-line-previous"
+              d={linePath(previousPlotted)}
+              data-testid="chart-previous"
+            />
+          )}
           {plotted.map((point, i) => {
             const p = points[i]
             if (!p) return null
             return (
               <g key={p.time} className="chart-point">
                 <rect x={point.x - column / 2} y={0} width={column} height={height} className="chart-hit">
-                  <title>{`${when(p.time)}: ${formatCount(p.value)} ${label.toLowerCase()}`}</title>
+                  <title>
+                    {`${when(p.time)}: ${formatCount(p.value)} ${label.toLowerCase()}` +
+                      (p.previous ? `; ${when(p.previous.time)}: ${formatCount(p.previous.value)}` : '')}
+                  </title>
                 </rect>
                 {points.length <= 62 && <circle cx={point.x} cy={point.y} r={3} />}
+              </g>
+            )
+          })}
+          {marks.map(({ index, annotations: notes }) => {
+            const point = plotted[index]
+            if (!point) return null
+            const text = notes.map((n) => `${n.date}: ${n.text}`).join('\n')
+            return (
+              <g
+                key={index}
+                className="chart-annotation"
+                tabIndex={0}
+                aria-label={text}
+                data-testid="chart-annotation"
+              >
+                <line x1={point.x} x2={point.x} y1={0} y2={height} />
+                <circle cx={point.x} cy={4} r={5} />
+                <title>{text}</title>
+                <text
+                  className="chart-annotation-text"
+                  x={point.x}
+                  y={-2}
+                  textAnchor={point.x > width / 2 ? 'end' : 'start'}
+                  dx={point.x > width / 2 ? -8 : 8}
+                  dy={10}
+                >
+                  {notes.map((n) => n.text).join(' · ')}
+                </text>
               </g>
             )
           })}
@@ -132,6 +192,7 @@ export function TimeSeriesChart({
                       : 'Day'}
               </th>
               <th scope="col">{label}</th>
+              {compared && <th scope="col">Compared</th>}
             </tr>
           </thead>
           <tbody>
@@ -139,6 +200,7 @@ export function TimeSeriesChart({
               <tr key={p.time}>
                 <td>{formats.full.format(new Date(p.time))}</td>
                 <td>{formatCount(p.value)}</td>
+                {compared && <td>{p.previous ? formatCount(p.previous.value) : ''}</td>}
               </tr>
             ))}
           </tbody>
