@@ -161,3 +161,16 @@ export const deleteExperiment = address(
   'DELETE',
   '/api/sites/:siteId/experiments/:experimentId',
 )
+/** The funnels of a site: ad-hoc figures and saved funnels (`contracts/funnels.ts`). */
+export const funnelFigures = address('funnelFigures', 'POST', '/api/sites/:siteId/funnels/query')
+export const funnelSessions = address('funnelSessions', 'POST', '/api/sites/:siteId/funnels/sessions')
+export const listFunnels = address('listFunnels', 'GET', '/api/sites/:siteId/funnels')
+export const createFunnel = address('createFunnel', 'POST', '/api/sites/:siteId/funnels')
+export const getFunnel = address('getFunnel', 'GET', '/api/sites/:siteId/funnels/:funnelId')
+export const savedFunnelSessions = address(
+  'savedFunnelSessions',
+  'GET',
+  '/api/sites/:siteId/funnels/:funnelId/sessions',
+)
+export const updateFunnel = address('updateFunnel', 'PATCH', '/api/sites/:siteId/funnels/:funnelId')
+export const deleteFunnel = address('deleteFunnel', 'DELETE', '/api/sites/:siteId/funnels/:funnelId')

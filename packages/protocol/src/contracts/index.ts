@@ -4,6 +4,7 @@ import { alertEndpoints } from './alerts.js'
 import { annotationEndpoints } from './annotations.js'
 import { emailReportEndpoints } from './email-reports.js'
 import { experimentEndpoints } from './experiments.js'
+import { funnelEndpoints } from './funnels.js'
 import { goalEndpoints } from './goals.js'
 import { invitationEndpoints } from './invitations.js'
 import { mailEndpoints } from './mail.js'
@@ -17,6 +18,7 @@ export * from './alerts.js'
 export * from './annotations.js'
 export * from './email-reports.js'
 export * from './experiments.js'
+export * from './funnels.js'
 export * from './goals.js'
 export * from './invitations.js'
 export * from './mail.js'
@@ -37,4 +39,5 @@ export const endpoints = [
   ...mailEndpoints,
   ...accountEndpoints,
   ...experimentEndpoints,
+  ...funnelEndpoints,
 ] as const

@@ -4,28 +4,13 @@
  * matches), and its mapping from the metadata row. What a funnel counts: `query/funnel-matches.ts`.
  */
 
-import type { EventGoalConfig, GoalDefinition, PathGoalConfig } from '../goals/goal.js'
+import type { Funnel, FunnelStep } from '@pathlight/protocol'
+import type { GoalDefinition } from '../goals/goal.js'
 import { toIso } from '../shared/time.js'
 import type { FunnelTable } from '../storage/metadata/schema.js'
 
-/** Fewest and most steps of a funnel. */
-export const MIN_FUNNEL_STEPS = 2
-export const MAX_FUNNEL_STEPS = 10
-
-/** A step: a goal condition with an optional display name. */
-export type FunnelStep = { name?: string } & (
-  | ({ type: 'path' } & PathGoalConfig)
-  | ({ type: 'event' } & EventGoalConfig)
-)
-
-/** A stored funnel, as the API returns it. */
-export interface Funnel {
-  funnelId: number
-  name: string
-  steps: FunnelStep[]
-  /** ISO 8601 UTC with milliseconds. */
-  createdAt: string
-}
+/** A step (a goal condition with an optional display name) and a stored funnel: the protocol's wire shapes. */
+export type { Funnel, FunnelStep }
 
 /** A row as selected (funnel_id may be a string on PostgreSQL for bigint, a number otherwise). */
 export type FunnelRow = Omit<FunnelTable, 'funnel_id'> & { funnel_id: number | string }

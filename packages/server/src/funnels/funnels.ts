@@ -6,6 +6,7 @@
  * nothing caches funnels, so there is no change to announce. A site's funnels go with the site
  * (ON DELETE CASCADE, migration 008).
  */
+import type { CreateFunnelBody, UpdateFunnelBody } from '@pathlight/protocol'
 import type { Transaction } from 'kysely'
 import { type AuditAction, recordAudit } from '../audit/audit-log.js'
 import { notFound } from '../shared/errors.js'
@@ -14,7 +15,7 @@ import type { SiteRow } from '../sites/site.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { MetadataSchema } from '../storage/metadata/schema.js'
 import { type Funnel, toFunnel } from './funnel.js'
-import { type FunnelInput, parseFunnelInput, parseFunnelUpdate } from './funnel-input.js'
+import { applyFunnelUpdate, type FunnelInput, toFunnelInput } from './funnel-input.js'
 
 /** The 404 for a funnel id that names no funnel of the site. */
 export const funnelNotFound = () => notFound('Funnel not found')
@@ -68,14 +69,14 @@ export interface FunnelCommandDeps {
   clock?: Clock
 }
 
-/** Create a funnel of `site` on behalf of `actorUserId`. @throws AppError 400 naming what is invalid */
+/** Create a funnel of `site` on behalf of `actorUserId` from a parsed body. */
 export async function createFunnel(
   deps: FunnelCommandDeps,
   site: SiteRow,
   actorUserId: string,
-  body: unknown,
+  body: CreateFunnelBody,
 ): Promise<Funnel> {
-  const input = parseFunnelInput(body)
+  const input = toFunnelInput(body)
   const now = isoNow(deps.clock)
   const write = async (trx: Transaction<MetadataSchema>) =>
     toFunnel(
@@ -89,18 +90,17 @@ export async function createFunnel(
 }
 
 /**
- * Update a funnel with any subset of `{name, steps}` (`steps` replaced whole).
- * @throws AppError 404 for an unknown funnel; 400 when the body is not valid
+ * Update `current`, a funnel of `site` (`findFunnel`), with a parsed change of any subset of
+ * `{name, steps}` (`steps` replaced whole). @throws AppError 404 when the funnel is gone
  */
 export async function updateFunnel(
   deps: FunnelCommandDeps,
   site: SiteRow,
   actorUserId: string,
-  rawFunnelId: unknown,
-  body: unknown,
+  current: Funnel,
+  body: UpdateFunnelBody,
 ): Promise<Funnel> {
-  const current = await findFunnel(deps.db, site.site_id, rawFunnelId)
-  const input = parseFunnelUpdate(current, body)
+  const input = applyFunnelUpdate(current, body)
   const write = async (trx: Transaction<MetadataSchema>) => {
     const row = await trx
       .updateTable('funnel')
