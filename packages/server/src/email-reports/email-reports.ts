@@ -15,6 +15,9 @@
  * - Each mail carries its recipient's unsubscribe page link and the `List-Unsubscribe` header with the
  *   one-click `List-Unsubscribe-Post` (RFC 8058) on the unsubscribe endpoint.
  * Without mail settings (SMTP_URL) creating, changing and sending refuse with `mailUnavailable()`.
+ * Creating, changing and deleting are audited on behalf of the acting user (`email_report.created`,
+ * `.updated`, `.deleted`: the report's id, frequency, zone and number of recipients, not the addresses)
+ * in their transaction.
  */
 import crypto from 'node:crypto'
 import type {
@@ -26,6 +29,7 @@ import type {
   UpdateEmailReportBody,
 } from '@pathlight/protocol'
 import type { Kysely } from 'kysely'
+import { type AuditAction, recordSiteAudit } from '../audit/audit-log.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { type MailSettings, requireMail } from '../mail/mail-settings.js'
 import { renderEmailReport } from '../mail/templates/email-report.js'
@@ -88,6 +92,26 @@ export const dashboardUrlOf = (
 export function createEmailReports(deps: EmailReportDeps) {
   const { db, baseUrl } = deps
   const clock = deps.clock ?? systemClock
+
+  const audit = async (
+    trx: Kysely<MetadataSchema>,
+    report: Pick<EmailReportTable, 'id' | 'site_id' | 'frequency' | 'time_zone'>,
+    actorUserId: string,
+    action: AuditAction,
+  ) => {
+    const { n } = await trx
+      .selectFrom('email_report_recipient')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('report_id', '=', report.id)
+      .executeTakeFirstOrThrow()
+    const details = {
+      emailReportId: report.id,
+      frequency: report.frequency,
+      timeZone: report.time_zone,
+      recipients: Number(n),
+    }
+    await recordSiteAudit(trx, { siteId: Number(report.site_id), actorUserId, action, details }, clock)
+  }
 
   const findReport = async (siteId: number, id: string) => {
     const row = await db
@@ -287,15 +311,21 @@ export function createEmailReports(deps: EmailReportDeps) {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('email_report').values(row).execute()
         await addRecipients(trx, site, row, body.recipients)
+        await audit(trx, row, userId, 'email_report.created')
       })
       return (await toReports([row]))[0] as EmailReport
     },
 
     /**
-     * Change any subset; `recipients` replaces the list (kept addresses keep their state).
+     * Change any subset on behalf of `userId`; `recipients` replaces the list (kept addresses keep their state).
      * @throws AppError 404 for an unknown report, 503 without mail settings
      */
-    async update(site: SiteRow, id: string, change: UpdateEmailReportBody): Promise<EmailReport> {
+    async update(
+      site: SiteRow,
+      userId: string,
+      id: string,
+      change: UpdateEmailReportBody,
+    ): Promise<EmailReport> {
       const current = await findReport(site.site_id, id)
       requireMail(deps.mail)
       const next = {
@@ -332,14 +362,18 @@ export function createEmailReports(deps: EmailReportDeps) {
             change.recipients.filter((e) => !known.has(e)),
           )
         }
+        await audit(trx, next, userId, 'email_report.updated')
       })
       return (await toReports([next]))[0] as EmailReport
     },
 
-    /** Delete a report and its recipients. @throws AppError 404 for an unknown report */
-    async remove(siteId: number, id: string): Promise<void> {
-      await findReport(siteId, id)
-      await db.deleteFrom('email_report').where('id', '=', id).where('site_id', '=', siteId).execute()
+    /** Delete a report and its recipients on behalf of `userId`. @throws AppError 404 for an unknown report */
+    async remove(siteId: number, userId: string, id: string): Promise<void> {
+      const report = await findReport(siteId, id)
+      await db.transaction().execute(async (trx) => {
+        await audit(trx, report, userId, 'email_report.deleted')
+        await trx.deleteFrom('email_report').where('id', '=', id).where('site_id', '=', siteId).execute()
+      })
     },
 
     /**

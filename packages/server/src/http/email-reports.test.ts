@@ -423,6 +423,25 @@ describe.each([
     expect((await call('DELETE', `${reportsUrl()}/${reportId}`, owner.cookie)).statusCode).toBe(200)
     expect((await call('GET', reportsUrl(), owner.cookie)).json().data).toEqual([])
     expect((await call('GET', `/api/email-reports/subscriptions/${token}`)).statusCode).toBe(404)
+
+    // Audited without the addresses.
+    const audit = await call('GET', `/api/sites/${site.siteId}/audit-log`, owner.cookie)
+    expect(audit.statusCode, audit.body).toBe(200)
+    const entries = (audit.json().data as { action: string; details: Record<string, unknown> }[]).filter(
+      (e) => e.action.startsWith('email_report.'),
+    )
+    expect(entries.map((e) => e.action).sort()).toEqual([
+      'email_report.created',
+      'email_report.deleted',
+      'email_report.updated',
+    ])
+    expect(entries.find((e) => e.action === 'email_report.updated')?.details).toEqual({
+      emailReportId: reportId,
+      frequency: 'monthly',
+      timeZone: 'Europe/Berlin',
+      recipients: 3,
+    })
+    expect(audit.body).not.toContain('outsider@example.org')
   })
 
   it.runIf(served)('runs one schedule pass at a time across processes (Redis lock)', async () => {

@@ -46,15 +46,15 @@ export async function emailReportRoutes(
 
   route(app, updateEmailReportEndpoint, {
     resolve: ({ params, caller }) => adminSite(caller.userId, params.siteId),
-    handle: async ({ params, body, resolved: site }) => ({
+    handle: async ({ params, body, caller, resolved: site }) => ({
       success: true as const,
-      data: await emailReports.update(site, params.id, body),
+      data: await emailReports.update(site, caller.userId, params.id, body),
     }),
   })
 
   route(app, deleteEmailReportEndpoint, async ({ params, caller }) => {
     const site = await adminSite(caller.userId, params.siteId)
-    await emailReports.remove(site.site_id, params.id)
+    await emailReports.remove(site.site_id, caller.userId, params.id)
     return { success: true as const }
   })
 
