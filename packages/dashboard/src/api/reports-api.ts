@@ -15,8 +15,6 @@ import type {
   EventNameCounts,
   EventNameMetric,
   EventType,
-  Funnel,
-  FunnelReport,
   FunnelStep,
   GoalInput,
   JourneyLink,
@@ -230,16 +228,15 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       options: { steps?: number; start_path?: string; end_path?: string; limit?: number } = {},
     ) => get<{ data: JourneyPath[]; links: JourneyLink[]; meta: JourneysMeta }>('journeys', query, options),
     funnel: (query: ReportQuery, steps: FunnelStep[], breakdown?: string) =>
-      t.request<{ data: FunnelReport }>(
-        'POST',
-        `${base}/funnels/query?${reportSearch(query, { breakdown })}`,
-        { steps },
-        headers,
+      call(
+        endpoints.funnelFigures,
+        { params: site, query: { ...reportParams(query), breakdown }, body: { steps } },
+        options,
       ),
     funnelSessions: (
       query: ReportQuery,
       steps: FunnelStep[],
-      options: {
+      selection: {
         step: number
         outcome: 'reached' | 'dropped'
         /** With `breakdown_value`: only the sessions with this value of the parameter. */
@@ -247,19 +244,18 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
         breakdown_value?: string
       } & PageRequest,
     ) =>
-      t.request<Paged<Session>>(
-        'POST',
-        `${base}/funnels/sessions?${reportSearch(query, { ...options })}`,
-        { steps },
-        headers,
+      call(
+        endpoints.funnelSessions,
+        { params: site, query: { ...reportParams(query), ...selection }, body: { steps } },
+        options,
       ),
-    funnels: () => data(t.request<{ data: Funnel[] }>('GET', `${base}/funnels`, undefined, headers)),
+    funnels: () => data(call(endpoints.listFunnels, { params: site }, options)),
     createFunnel: (input: { name: string; steps: FunnelStep[] }) =>
-      data(t.request<{ data: Funnel }>('POST', `${base}/funnels`, input, headers)),
+      data(call(endpoints.createFunnel, { params: site, body: input }, options)),
     updateFunnel: (funnelId: number, input: { name?: string; steps?: FunnelStep[] }) =>
-      data(t.request<{ data: Funnel }>('PATCH', `${base}/funnels/${funnelId}`, input, headers)),
+      data(call(endpoints.updateFunnel, { params: { siteId, funnelId }, body: input }, options)),
     deleteFunnel: (funnelId: number) =>
-      t.request<unknown>('DELETE', `${base}/funnels/${funnelId}`, undefined, headers),
+      call(endpoints.deleteFunnel, { params: { siteId, funnelId } }, options),
     retention: (query: ReportQuery, period: RetentionPeriod) =>
       get<{ data: RetentionCohort[]; meta: RetentionMeta }>('retention', query, { period }),
   }
