@@ -3,8 +3,10 @@
  * the tracking endpoint, one request per call.
  */
 import { createDebugLog, type DebugLog } from './debug-log.js'
+import { getReport } from './get-report.js'
 import { type ResolvedOptions, resolveOptions } from './options.js'
 import { postTrack } from './post-track.js'
+import type { AnnotationsAnswer, ReportRange, StatsAnswer, StatsOptions } from './report-types.js'
 import type {
   EventProperties,
   ObjectOnly,
@@ -35,6 +37,51 @@ export class Pathlight {
   constructor(options: PathlightOptions) {
     this.#options = resolveOptions(options)
     this.#log = createDebugLog(this.#options.debug, this.#options.apiKey)
+  }
+
+  /**
+   * The site's headline figures over a range against the compared range (`GET .../v1/sites/{siteId}/stats`;
+   * needs a key that may read).
+   * @param options the range, a time-series `bucket`, and the comparison (`compare`: `previous_period` by
+   *   default, `previous_year`, `custom` with `compareStartDate`/`compareEndDate`, or `none`;
+   *   `matchDayOfWeek`)
+   * @returns `{data: {current, previous?, change?, series?}, meta}`, `meta.previousStartDate`/`EndDate`
+   *   naming the compared days
+   * @throws PathlightInvalidPayloadError for a parameter the server refuses (its `details` name it);
+   *   other `PathlightError`s as for tracking
+   */
+  async stats(options: StatsOptions = {}): Promise<StatsAnswer> {
+    return getReport<StatsAnswer>(
+      this.#options,
+      'stats',
+      {
+        start_date: options.startDate,
+        end_date: options.endDate,
+        time_zone: options.timeZone,
+        filters: options.filters && options.filters.length > 0 ? JSON.stringify(options.filters) : undefined,
+        bucket: options.bucket,
+        compare: options.compare,
+        compare_start_date: options.compareStartDate,
+        compare_end_date: options.compareEndDate,
+        match_day_of_week: options.matchDayOfWeek,
+      },
+      this.#log,
+    )
+  }
+
+  /**
+   * The site's annotations (notes on days of its chart) on the days asked for, each side open when absent
+   * (`GET .../v1/sites/{siteId}/annotations`).
+   * @returns `{success: true, data: [{id, date, text, createdAt, updatedAt}], meta: {total}}`, by day
+   * @throws PathlightError as {@link Pathlight.stats}
+   */
+  async annotations(days: Pick<ReportRange, 'startDate' | 'endDate'> = {}): Promise<AnnotationsAnswer> {
+    return getReport<AnnotationsAnswer>(
+      this.#options,
+      'annotations',
+      { start_date: days.startDate, end_date: days.endDate },
+      this.#log,
+    )
   }
 
   /** The site id sent with every call, as a decimal string. */

@@ -1,6 +1,7 @@
 /**
  * `@pathlight/node`: the server-side client for Pathlight analytics. Track pageviews and custom events
- * from Node.js (18+) with an API key, and verify webhook signatures. No runtime dependencies.
+ * from Node.js (18+) with an API key, read the site's stats (with comparisons) and annotations, and
+ * verify webhook signatures. No runtime dependencies.
  */
 export { Pathlight } from './client.js'
 export {
@@ -14,6 +15,18 @@ export {
   type PayloadErrorDetails,
   type RateLimitInfo,
 } from './errors.js'
+export type {
+  Annotation,
+  AnnotationsAnswer,
+  CompareMode,
+  ReportFilter,
+  ReportRange,
+  SeriesBucket,
+  SeriesPoint,
+  StatsAnswer,
+  StatsOptions,
+  Totals,
+} from './report-types.js'
 export type {
   EventProperties,
   ObjectOnly,

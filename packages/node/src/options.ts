@@ -8,6 +8,8 @@ import type { PathlightOptions } from './types.js'
 export interface ResolvedOptions {
   /** `{analyticsHost}/track`, without a doubled slash. */
   trackUrl: string
+  /** `{analyticsHost}` without a trailing slash: the v1 reads go under `{apiUrl}/v1`. */
+  apiUrl: string
   siteId: string
   apiKey: string
   debug: boolean
@@ -41,8 +43,10 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     throw new TypeError('options must be an object with analyticsHost, siteId and apiKey')
   }
   const o = options as Partial<Record<keyof PathlightOptions, unknown>>
+  const apiUrl = analyticsHostOf(o.analyticsHost)
   return {
-    trackUrl: `${analyticsHostOf(o.analyticsHost)}/track`,
+    trackUrl: `${apiUrl}/track`,
+    apiUrl,
     siteId: siteIdOf(o.siteId),
     apiKey: apiKeyOf(o.apiKey),
     debug: booleanOf('debug', o.debug, defaults.debug),

@@ -3,9 +3,16 @@
  * (never run). The client keeps its own declarations so that its published `.d.ts` needs nothing at
  * install time; these checks fail when the wire shapes move away from them.
  */
-import type { TrackRequest, TrackResponse as WireTrackResponse } from '@pathlight/protocol'
+import type {
+  Stats,
+  StatsMeta,
+  TrackRequest,
+  Annotation as WireAnnotation,
+  CompareMode as WireCompareMode,
+  TrackResponse as WireTrackResponse,
+} from '@pathlight/protocol'
 import { expectTypeOf } from 'vitest'
-import type { TrackPayload, TrackResponse } from '../src/index.js'
+import type { Annotation, CompareMode, StatsAnswer, TrackPayload, TrackResponse } from '../src/index.js'
 
 /** The answer the client resolves with is exactly the server's. */
 expectTypeOf<TrackResponse>().toEqualTypeOf<WireTrackResponse>()
@@ -19,3 +26,10 @@ expectTypeOf<TrackPayload & { site_id: string; type: 'pageview' }>().toExtend<Tr
 expectTypeOf<
   TrackPayload & { site_id: string; type: 'custom_event'; event_name: string; properties?: string }
 >().toExtend<TrackRequest>()
+
+/** The reads: the comparison modes, an annotation and the stats answer are the server's. */
+expectTypeOf<CompareMode>().toEqualTypeOf<WireCompareMode>()
+expectTypeOf<Annotation>().toEqualTypeOf<WireAnnotation>()
+expectTypeOf<Stats['current']>().toEqualTypeOf<StatsAnswer['data']['current']>()
+expectTypeOf<Stats>().toExtend<StatsAnswer['data']>()
+expectTypeOf<StatsMeta>().toExtend<StatsAnswer['meta']>()

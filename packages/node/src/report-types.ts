@@ -1,0 +1,114 @@
+/**
+ * The shapes of the client's reads (the v1 API's stats and annotations): the options a read takes and
+ * the answers it resolves with. Dates are calendar days `YYYY-MM-DD` in the read's time zone.
+ */
+
+/** What the figures are compared with (`compare`): see {@link StatsOptions.compare}. */
+export type CompareMode = 'previous_period' | 'previous_year' | 'custom' | 'none'
+
+/** A time-series bucket size (weeks start on Monday). */
+export type SeriesBucket = 'hour' | 'day' | 'week' | 'month'
+
+/** The range of a read; both days included. */
+export interface ReportRange {
+  /** First day; default 29 days before `endDate` (30 days in all). */
+  startDate?: string | undefined
+  /** Last day; default today in `timeZone`. */
+  endDate?: string | undefined
+  /** IANA zone name, e.g. `Europe/Berlin`; default UTC. */
+  timeZone?: string | undefined
+}
+
+/** A report filter, as the `filters` parameter holds them (README "Query parameters" of the server). */
+export interface ReportFilter {
+  /** e.g. `pathname`, `country`, `event_name`. */
+  parameter: string
+  /** `equals`, `not_equals`, `contains`, `not_contains`, `starts_with` or `regex`. */
+  type: string
+  /** Alternatives: `equals` any of them, `not_equals` none of them. */
+  value: readonly string[]
+}
+
+/** Options of {@link Pathlight.stats}. */
+export interface StatsOptions extends ReportRange {
+  /** Filters, combined with AND. */
+  filters?: readonly ReportFilter[] | undefined
+  /** With it, `data.series` holds every bucket of the range. */
+  bucket?: SeriesBucket | undefined
+  /**
+   * `previous_period` (the server's default: the days of equal length just before), `previous_year` (each
+   * end a calendar year earlier; 29 February maps to 28 February), `custom` (`compareStartDate` ..
+   * `compareEndDate`, both required then) or `none` (no `previous`, no `change`). Given, each series point
+   * also carries `previous`, the compared range's bucket at its position.
+   */
+  compare?: CompareMode | undefined
+  /** First compared day of `compare: 'custom'`. */
+  compareStartDate?: string | undefined
+  /** Last compared day of `compare: 'custom'` (included). */
+  compareEndDate?: string | undefined
+  /** Move the compared range onto the range's weekdays. */
+  matchDayOfWeek?: boolean | undefined
+}
+
+/** Headline figures over a range. */
+export interface Totals {
+  visitors: number
+  sessions: number
+  pageviews: number
+  /** Bounces / sessions, a fraction. */
+  bounce_rate: number
+  /** Average session duration, seconds. */
+  session_duration: number
+  pages_per_session: number
+  /** Custom events. */
+  events: number
+}
+
+/** Traffic in one time bucket; `time` is the bucket's start, ISO 8601 UTC. */
+export interface SeriesPoint {
+  time: string
+  visitors: number
+  sessions: number
+  pageviews: number
+  /** With `compare` given: the compared range's bucket at this position (null past its end). */
+  previous?: Omit<SeriesPoint, 'previous'> | null | undefined
+}
+
+/** The answer of {@link Pathlight.stats}. */
+export interface StatsAnswer {
+  data: {
+    current: Totals
+    /** The figures of the compared range; absent with `compare: 'none'`. */
+    previous?: Totals | undefined
+    /** `(current - previous) / previous` per figure, null when the previous value is 0. */
+    change?: Record<keyof Totals, number | null> | undefined
+    series?: SeriesPoint[] | undefined
+  }
+  meta: {
+    startDate: string
+    endDate: string
+    /** The compared range's days; absent with `compare: 'none'`. */
+    previousStartDate?: string | undefined
+    previousEndDate?: string | undefined
+    timeZone: string
+    bucket?: SeriesBucket | undefined
+  }
+}
+
+/** A note on one day of the site's chart. */
+export interface Annotation {
+  id: number
+  /** The day, `YYYY-MM-DD`. */
+  date: string
+  text: string
+  /** ISO 8601 UTC. */
+  createdAt: string
+  updatedAt: string
+}
+
+/** The answer of {@link Pathlight.annotations}: by day, then as written. */
+export interface AnnotationsAnswer {
+  success: true
+  data: Annotation[]
+  meta: { total: number }
+}

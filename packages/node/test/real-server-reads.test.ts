@@ -1,0 +1,113 @@
+/**
+ * The client's reads against the real server (a child process on embedded SQLite + chDB, loopback): the
+ * stats of today against the previous year and the previous period, with the compared days in `meta`;
+ * the annotations written through the API; and the server's 400 for a comparison it refuses, which
+ * rejects naming the parameter. Pageviews are counted from what this file sent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type ServerProcess, startServerProcess } from '../../server/src/testing/start-server-process.js'
+import { Pathlight } from '../src/client.js'
+import { PathlightInvalidPayloadError } from '../src/errors.js'
+
+let server: ServerProcess
+beforeAll(async () => {
+  server = await startServerProcess()
+})
+afterAll(async () => {
+  await server?.stop()
+})
+
+const clientFor = () =>
+  new Pathlight({
+    analyticsHost: `${server.baseUrl}/api`,
+    siteId: server.siteId,
+    apiKey: server.apiKey,
+    maxRetries: 1,
+    backoffBaseMs: 10,
+  })
+const PATH = '/node-reads'
+const onPath = [{ parameter: 'pathname', type: 'equals', value: [PATH] }] as const
+
+/** The day `days` after `day` (negative: before), YYYY-MM-DD. */
+const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+
+describe('reads against the real server', () => {
+  it('stats compare with the previous year and period, and none leaves the comparison out', async () => {
+    const client = clientFor()
+    const sent = ['a', 'b', 'b']
+    for (const visitor of sent) {
+      await client.pageview({ hostname: 'example.com', pathname: PATH, user_id: `reader-${visitor}` })
+    }
+    await expect.poll(() => server.countEvents(), { timeout: 5000 }).toBe(sent.length)
+    const today = new Date().toISOString().slice(0, 10)
+    const current = { pageviews: sent.length, visitors: new Set(sent).size }
+
+    const year = await client.stats({
+      startDate: today,
+      endDate: today,
+      filters: onPath,
+      compare: 'previous_year',
+    })
+    const aYearBefore = `${Number(today.slice(0, 4)) - 1}${today.slice(4) === '-02-29' ? '-02-28' : today.slice(4)}`
+    expect(year.meta).toMatchObject({
+      startDate: today,
+      previousStartDate: aYearBefore,
+      previousEndDate: aYearBefore,
+    })
+    expect(year.data.current).toMatchObject(current)
+    expect(year.data.previous).toMatchObject({ pageviews: 0, visitors: 0 })
+    expect(year.data.change).toMatchObject({ pageviews: null, visitors: null })
+
+    const period = await client.stats({ startDate: today, endDate: today, filters: onPath, bucket: 'day' })
+    expect(period.meta).toMatchObject({
+      previousStartDate: addDays(today, -1),
+      previousEndDate: addDays(today, -1),
+    })
+    expect(period.data.series).toEqual([
+      { time: `${today}T00:00:00.000Z`, visitors: 2, sessions: 2, pageviews: 3 },
+    ])
+
+    const none = await client.stats({ startDate: today, endDate: today, filters: onPath, compare: 'none' })
+    expect(none.data).not.toHaveProperty('previous')
+    expect(none.meta).not.toHaveProperty('previousStartDate')
+    expect(none.data.current).toMatchObject(current)
+  })
+
+  it('lists the annotations on the days asked for', async () => {
+    for (const [date, text] of [
+      ['2026-01-05', 'Launch'],
+      ['2026-02-01', 'Outage'],
+    ] as const) {
+      const response = await fetch(`${server.baseUrl}/api/sites/${server.siteId}/annotations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ date, text }),
+      })
+      expect(response.status, await response.clone().text()).toBe(201)
+    }
+    const client = clientFor()
+    const all = await client.annotations()
+    expect(all.data.map(({ date, text }) => ({ date, text }))).toEqual([
+      { date: '2026-01-05', text: 'Launch' },
+      { date: '2026-02-01', text: 'Outage' },
+    ])
+    expect(all.meta).toEqual({ total: 2 })
+    const february = await client.annotations({ startDate: '2026-02-01', endDate: '2026-02-28' })
+    expect(february.data.map((a) => a.text)).toEqual(['Outage'])
+  })
+
+  it('rejects a comparison the server refuses, naming the parameter', async () => {
+    const error = await clientFor()
+      .stats({ compare: 'custom', compareStartDate: '2026-01-01' })
+      .then(
+        () => undefined,
+        (reason: unknown) => reason,
+      )
+    expect(error).toBeInstanceOf(PathlightInvalidPayloadError)
+    const refused = error as PathlightInvalidPayloadError
+    expect(refused.status).toBe(400)
+    expect(refused.details.fieldErrors).toHaveProperty('compare_end_date')
+    expect(refused.attempts).toBe(1)
+  })
+})
