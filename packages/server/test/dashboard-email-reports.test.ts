@@ -3,9 +3,9 @@
  * loopback) with a real SMTP server in this process: an owner schedules a weekly report in the site
  * settings and sends it now; the mail that arrives is rendered in Chromium, its figures are those the
  * v1 stats and pages answer for the week it names, and its screenshot is the README's picture
- * (`docs/images/email-report.png` when UPDATE_DOCS_IMAGES=1, else under `os.tmpdir()`); then the
- * mail's unsubscribe link, opened signed out, unsubscribes on its button and the next send leaves the
- * address out. The dashboard is built first when `dist/` is stale.
+ * (`docs/images/email-report.png` when UPDATE_DOCS_IMAGES=1, else under `os.tmpdir()`); the alert
+ * form takes e-mail recipients; then the mail's unsubscribe link, opened signed out, unsubscribes on its
+ * button and the next send leaves the address out. The dashboard is built first when `dist/` is stale.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -242,6 +242,20 @@ describe('e-mail reports in the dashboard and in the mail', () => {
     await context.close()
   })
 
+  it('takes e-mail recipients in the alert form, and an invalid one is named', async () => {
+    await page.goto(`/sites/${site.siteId}/alerts`)
+    const form = page.getByRole('region', { name: 'Add an alert rule' })
+    await form.getByLabel('Name').fill('Traffic spike')
+    await form.getByLabel('E-mail recipients (optional)').fill('oncall@example.com\nnope')
+    await form.getByRole('button', { name: 'Create rule' }).click()
+    await form.getByText('must be an e-mail address such as someone@example.com').waitFor()
+    await form.getByLabel('E-mail recipients (optional)').fill('oncall@example.com, ada@example.com')
+    await form.getByRole('button', { name: 'Create rule' }).click()
+    await page.getByText('E-mails oncall@example.com, ada@example.com').waitFor()
+    const rules = await t.services.alerts.rules.list(site.siteId)
+    expect(rules.map((r) => r.emailRecipients)).toEqual([['oncall@example.com', 'ada@example.com']])
+  })
+
   it("unsubscribes from the mail's link signed out, and the next send leaves the address out", async () => {
     const link = /https?:\/\/[^/\s]+(\/email-reports\/unsubscribe\/[\w-]+)/.exec(reportMail.text)
     expect(link).not.toBeNull()
@@ -255,7 +269,7 @@ describe('e-mail reports in the dashboard and in the mail', () => {
     await signedOut.getByText('is stopped: this address gets no more of it.').waitFor()
     await context.close()
 
-    await page.reload()
+    await page.goto(`/sites/${site.siteId}/settings`)
     const card = page.getByTestId('email-reports')
     await card.getByText('unsubscribed').waitFor()
     await card.getByRole('button', { name: 'Send now' }).click()

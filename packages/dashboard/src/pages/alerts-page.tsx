@@ -41,7 +41,8 @@ export function AlertsPage({ site, canAdmin }: SiteContext) {
         <h2 id="alerts-title">Alerts</h2>
         <p>
           Rules are checked every minute. When one triggers, webhooks subscribed to{' '}
-          <code>alert.triggered</code> are called; it triggers again only after its condition has cleared.
+          <code>alert.triggered</code> are called and its e-mail recipients get a mail; it triggers again only
+          after its condition has cleared.
         </p>
         <FormError error={alerts.error} />
         <FormError error={remove.error} />
@@ -83,6 +84,9 @@ export function AlertsPage({ site, canAdmin }: SiteContext) {
                         )}
                       </p>
                       <p>{describeCondition(rule)}</p>
+                      {rule.emailRecipients.length > 0 && (
+                        <p className="muted">E-mails {rule.emailRecipients.join(', ')}</p>
+                      )}
                       <p className="muted">
                         {rule.lastEvaluatedAt
                           ? `Last value ${rule.lastValue ?? '–'} at ${formatDateTime(rule.lastEvaluatedAt)}`
