@@ -249,6 +249,24 @@ describe('compare on v1 stats', () => {
   })
 })
 
+describe('edges of the calendar', () => {
+  it('compares the first days the parameters allow with the days before 1970, as empty', async () => {
+    for (const query of [
+      'start_date=1970-01-01&end_date=1970-01-02&compare=previous_year&bucket=day',
+      'start_date=1970-01-01&end_date=1970-01-02&match_day_of_week=true&bucket=day',
+      'start_date=2100-12-30&end_date=2100-12-31&compare=custom&compare_start_date=1970-01-01&compare_end_date=1970-01-02',
+    ]) {
+      const body = await ok(site_(`stats?${query}`))
+      expect(body.data.previous).toMatchObject({ pageviews: 0, visitors: 0 })
+    }
+    const series = await ok(
+      site_('series?start_date=1970-01-01&end_date=1970-01-02&bucket=day&compare=previous_year'),
+    )
+    expect(series.meta).toMatchObject({ previousStartDate: '1969-01-01', previousEndDate: '1969-01-02' })
+    expect(series.data.map((p: { previous: { pageviews: number } }) => p.previous.pageviews)).toEqual([0, 0])
+  })
+})
+
 describe('invalid comparisons answer 400 naming the parameter', () => {
   const cases: [string, string][] = [
     ['compare=last_month', 'compare'],
