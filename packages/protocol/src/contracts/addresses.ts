@@ -174,3 +174,7 @@ export const savedFunnelSessions = address(
 )
 export const updateFunnel = address('updateFunnel', 'PATCH', '/api/sites/:siteId/funnels/:funnelId')
 export const deleteFunnel = address('deleteFunnel', 'DELETE', '/api/sites/:siteId/funnels/:funnelId')
+/** The JavaScript error reads of a site (`contracts/errors.ts`). */
+export const errorNames = address('errorNames', 'GET', '/api/sites/:siteId/error-names')
+export const errorEvents = address('errorEvents', 'GET', '/api/sites/:siteId/error-events')
+export const errorBuckets = address('errorBuckets', 'GET', '/api/sites/:siteId/error-bucketed')

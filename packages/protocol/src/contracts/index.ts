@@ -3,6 +3,7 @@ import { accountEndpoints } from './account.js'
 import { alertEndpoints } from './alerts.js'
 import { annotationEndpoints } from './annotations.js'
 import { emailReportEndpoints } from './email-reports.js'
+import { errorEndpoints } from './errors.js'
 import { experimentEndpoints } from './experiments.js'
 import { funnelEndpoints } from './funnels.js'
 import { goalEndpoints } from './goals.js'
@@ -17,6 +18,7 @@ export type { Address, ContractAt, EndpointContracts } from './addresses.js'
 export * from './alerts.js'
 export * from './annotations.js'
 export * from './email-reports.js'
+export * from './errors.js'
 export * from './experiments.js'
 export * from './funnels.js'
 export * from './goals.js'
@@ -40,4 +42,5 @@ export const endpoints = [
   ...accountEndpoints,
   ...experimentEndpoints,
   ...funnelEndpoints,
+  ...errorEndpoints,
 ] as const
