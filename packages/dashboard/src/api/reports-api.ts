@@ -9,9 +9,6 @@ import type {
   BreakdownRow,
   ComparedSeriesCounts,
   CompareMode,
-  ErrorBucket,
-  ErrorEvent,
-  ErrorName,
   EventNameCounts,
   EventNameMetric,
   EventType,
@@ -218,11 +215,23 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     deleteAnnotation: (id: number) =>
       call(endpoints.deleteAnnotation, { params: { siteId, id: String(id) } }, options),
     errorNames: (query: ReportQuery, page: PageRequest = {}) =>
-      data(get<{ data: ErrorName[] }>('error-names', query, { ...page })),
+      data(call(endpoints.errorNames, { params: site, query: { ...reportParams(query), ...page } }, options)),
     errorEvents: (message: string, query: ReportQuery, page: PageRequest = {}) =>
-      data(get<{ data: ErrorEvent[] }>('error-events', query, { errorMessage: message, ...page })),
+      data(
+        call(
+          endpoints.errorEvents,
+          { params: site, query: { ...reportParams(query), errorMessage: message, ...page } },
+          options,
+        ),
+      ),
     errorBuckets: (message: string, query: ReportQuery, bucket: SeriesBucket) =>
-      data(get<{ data: ErrorBucket[] }>('error-bucketed', query, { errorMessage: message, bucket })),
+      data(
+        call(
+          endpoints.errorBuckets,
+          { params: site, query: { ...reportParams(query), errorMessage: message, bucket } },
+          options,
+        ),
+      ),
     journeys: (
       query: ReportQuery,
       options: { steps?: number; start_path?: string; end_path?: string; limit?: number } = {},
