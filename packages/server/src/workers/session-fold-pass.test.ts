@@ -1,4 +1,4 @@
-/** The fold pass on real chDB and real Redis: one process at a time, under the lock. */
+/** The fold pass on real chDB and real Redis: one process at a time, under the lock; the pass after an import. */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -8,7 +8,7 @@ import { openChdbStore } from '../storage/events/chdb-store.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { rollupBacklog } from '../storage/events/rollup-backlog.js'
-import { SESSION_FOLD_LOCK, sessionFoldPass } from './session-fold-pass.js'
+import { foldAfterImport, SESSION_FOLD_LOCK, sessionFoldPass } from './session-fold-pass.js'
 
 const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', {
   keyPrefix: `test:fold:${process.pid}:${Date.now()}:`,
@@ -84,5 +84,31 @@ describe('sessionFoldPass', () => {
       { hours: 0, parts: 0, sealedMonths: 0 },
     ])
     expect(await summaries()).toBe(5)
+  })
+})
+
+describe('foldAfterImport', () => {
+  it('folds at once with no settling time, waiting while another process holds the lock', async () => {
+    await events.insert([
+      eventRow({ site_id: 5, session_id: 's-imported', timestamp: '2026-03-05T10:00:00.000Z' }),
+    ])
+    await redis.set(SESSION_FOLD_LOCK, 'another process', 'PX', 60_000)
+    const started = Date.now()
+    const folded = foldAfterImport(events, redis)
+    setTimeout(() => void redis.del(SESSION_FOLD_LOCK), 1500)
+    expect(await folded).toEqual({ hours: 1, parts: 1, sealedMonths: 1 })
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500)
+    expect(await rollupBacklog(events)).toEqual({ hoursToFold: 0, monthsToSeal: 0 })
+    expect(await summaries()).toBe(6)
+  })
+
+  it('gives up after its wait when the lock stays taken, leaving the hours to the periodic pass', async () => {
+    await events.insert([
+      eventRow({ site_id: 5, session_id: 's-left', timestamp: '2026-03-06T10:00:00.000Z' }),
+    ])
+    await redis.set(SESSION_FOLD_LOCK, 'another process', 'PX', 60_000)
+    expect(await foldAfterImport(events, redis, 1200)).toBeNull()
+    expect(await rollupBacklog(events)).toEqual({ hoursToFold: 1, monthsToSeal: 1 })
+    await redis.del(SESSION_FOLD_LOCK)
   })
 })
