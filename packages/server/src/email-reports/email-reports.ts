@@ -281,6 +281,49 @@ export function createEmailReports(deps: EmailReportDeps) {
     status,
   })
 
+  /**
+   * Send `report`'s last full period if it is due and not yet recorded.
+   * @returns the mails queued, or null when nothing was due (or another runner recorded it first)
+   */
+  const sendDueReport = async (report: EmailReportTable, now: number): Promise<number | null> => {
+    const period = lastFullPeriod(report.frequency, report.time_zone, now)
+    const periodEnd = startOfDayIn(addDays(period.endDate, 1), report.time_zone)
+    if (periodEnd <= Date.parse(report.created_at)) return null
+    const done = await db
+      .selectFrom('email_report_send')
+      .select('report_id')
+      .where('report_id', '=', report.id)
+      .where('start_date', '=', period.startDate)
+      .executeTakeFirst()
+    if (done) return null
+    const site = await findSite(db, Number(report.site_id))
+    if (!site) return null
+    const figures = await queryReportFigures(
+      deps,
+      site.site_id,
+      period,
+      periodBefore(report.frequency, period),
+      report.time_zone,
+    )
+    return db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .insertInto('email_report_send')
+        .values({ report_id: report.id, ...toSendRow(period), sent_at: isoNow(clock), recipients: 0 })
+        .onConflict((oc) => oc.columns(['report_id', 'start_date']).doNothing())
+        .executeTakeFirst()
+      // Another runner recorded this period first: it sends it.
+      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null
+      const sent = await queueReport(trx, site, report, period, figures)
+      await trx
+        .updateTable('email_report_send')
+        .set({ recipients: sent.length })
+        .where('report_id', '=', report.id)
+        .where('start_date', '=', period.startDate)
+        .execute()
+      return sent.length
+    })
+  }
+
   return {
     /** The site's reports, oldest first. */
     async list(siteId: number): Promise<EmailReport[]> {
@@ -406,52 +449,32 @@ export function createEmailReports(deps: EmailReportDeps) {
     /**
      * The schedule's pass: each report whose last full period is due and not yet sent is sent.
      * Without mail settings nothing is sent.
+     * @throws AggregateError of the reports that failed, after every other report was sent
      */
     async sendDue(): Promise<DueReportsResult> {
       const result: DueReportsResult = { reports: 0, mails: 0 }
       if (!deps.mail) return result
       const now = clock()
       const reports = await db.selectFrom('email_report').selectAll().orderBy('created_at').execute()
+      // One report that fails (its figures, its zone) does not hold up the others; the next pass
+      // tries it again, since its period was not recorded.
+      const failures: unknown[] = []
       for (const report of reports) {
-        const period = lastFullPeriod(report.frequency, report.time_zone, now)
-        const periodEnd = startOfDayIn(addDays(period.endDate, 1), report.time_zone)
-        if (periodEnd <= Date.parse(report.created_at)) continue
-        const done = await db
-          .selectFrom('email_report_send')
-          .select('report_id')
-          .where('report_id', '=', report.id)
-          .where('start_date', '=', period.startDate)
-          .executeTakeFirst()
-        if (done) continue
-        const site = await findSite(db, Number(report.site_id))
-        if (!site) continue
-        const figures = await queryReportFigures(
-          deps,
-          site.site_id,
-          period,
-          periodBefore(report.frequency, period),
-          report.time_zone,
+        try {
+          const queued = await sendDueReport(report, now)
+          if (queued === null) continue
+          result.reports++
+          result.mails += queued
+        } catch (error) {
+          failures.push(error)
+        }
+      }
+      if (failures.length > 0) {
+        throw new AggregateError(
+          failures,
+          `${failures.length} of ${reports.length} e-mail report(s) failed (${result.reports} sent); ` +
+            'the next pass tries them again',
         )
-        const queued = await db.transaction().execute(async (trx) => {
-          const claimed = await trx
-            .insertInto('email_report_send')
-            .values({ report_id: report.id, ...toSendRow(period), sent_at: isoNow(clock), recipients: 0 })
-            .onConflict((oc) => oc.columns(['report_id', 'start_date']).doNothing())
-            .executeTakeFirst()
-          // Another runner recorded this period first: it sends it.
-          if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null
-          const sent = await queueReport(trx, site, report, period, figures)
-          await trx
-            .updateTable('email_report_send')
-            .set({ recipients: sent.length })
-            .where('report_id', '=', report.id)
-            .where('start_date', '=', period.startDate)
-            .execute()
-          return sent
-        })
-        if (queued === null) continue
-        result.reports++
-        result.mails += queued.length
       }
       return result
     },

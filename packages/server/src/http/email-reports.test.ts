@@ -444,6 +444,38 @@ describe.each([
     expect(audit.body).not.toContain('outsider@example.org')
   })
 
+  it('sends the other reports when one fails, and the pass fails naming how many', async () => {
+    const created = await call('POST', reportsUrl(), owner.cookie, {
+      recipients: [await ownerEmail()],
+      frequency: 'weekly',
+      timeZone: 'UTC',
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    // A report whose zone the runtime does not know cannot find its week (only a store edit makes one).
+    await t.services.metadata.db
+      .insertInto('email_report')
+      .values({
+        id: crypto.randomUUID(),
+        site_id: site.siteId,
+        frequency: 'weekly',
+        time_zone: 'Mars/Olympus',
+        created_by: owner.userId,
+        created_at: new Date(now).toISOString(),
+      })
+      .execute()
+    now = Date.parse('2026-03-16T08:00:00.000Z')
+    await expect(t.services.emailReports.sendDue()).rejects.toThrow(
+      '1 of 2 e-mail report(s) failed (1 sent); the next pass tries them again',
+    )
+    const mails = await deliver()
+    expect(mails.map((m) => m.subject)).toEqual([
+      'example.com: weekly report, Mar 9, 2026 \u2013 Mar 15, 2026',
+    ])
+    await t.services.metadata.db.deleteFrom('email_report').where('time_zone', '=', 'Mars/Olympus').execute()
+    expect(await t.services.emailReports.sendDue()).toEqual({ reports: 0, mails: 0 })
+    now = Date.parse('2026-03-11T10:00:00.000Z')
+  })
+
   it.runIf(served)('runs one schedule pass at a time across processes (Redis lock)', async () => {
     const redis = t.services.redis
     if (!redis) throw new Error('no Redis')
