@@ -20,6 +20,7 @@
  * documentation bug worth a failure here. The writes go to a site of their own and the destructive
  * runs to fresh resources, so that no run takes away what the others and the final checks rely on.
  */
+import { createHash, randomBytes } from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventRow } from '../src/storage/events/event-row.fixture.js'
@@ -197,6 +198,10 @@ function validRequestOf(entry: OperationEntry): ValidRequest {
     },
     'PUT /api/sites/{siteId}/config': { trackErrors: true, excludedIPs: ['203.0.113.7'] },
     'PUT /api/user/password': { currentPassword: 'not the password', newPassword: 'a new password' },
+    'POST /api/organizations/{organizationId}/invitations': {
+      email: 'fuzz-invitee@example.com',
+      role: 'member',
+    },
   }
   const query: Record<string, Record<string, string>> = {
     'GET /api/admin/events-count': { site_id: String(w.read.siteId) },
@@ -235,6 +240,25 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
     name: 'pages',
     path: entry.path.startsWith('/api/auth/') ? (entry.method === 'GET' ? 'ok' : 'sign-in/email') : 'sites/1',
   }
+  // An invitation's link: a fresh one of the owner's own address (accepting it keeps the owner's role).
+  if (entry.path.startsWith('/api/invitations/')) {
+    return { ...values, token: (await freshInvitation(w.organizationId, w.owner.email)).token }
+  }
+  // Leaving: an organization of its own with a second owner, so that the owner may leave it.
+  if (entry.path.endsWith('/members/me')) {
+    const organizationId = await w.t.createOrganization(w.owner.cookie, 'Fuzz leave')
+    await w.t.services.metadata.db
+      .insertInto('member')
+      .values({
+        id: crypto.randomUUID(),
+        organization_id: organizationId,
+        user_id: w.memberId,
+        role: 'owner',
+        created_at: new Date().toISOString(),
+      })
+      .execute()
+    return { ...values, organizationId }
+  }
   if (!destroys(entry)) return values
   // Erasing a visitor with no events changes nothing: every run may name the same one.
   if (/\/(users|visitors)\/\{\w+\}$/.test(entry.path) && entry.path.startsWith('/api/sites/')) return values
@@ -260,6 +284,11 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
       return { ...values, id: (await w.t.services.apiKeys.create(w.owner.userId, { name: 'doomed' })).id }
     case 'sessions':
       return { ...values, id: await unusedSession() }
+    case 'invitationId':
+      return {
+        ...values,
+        invitationId: (await freshInvitation(w.organizationId, 'fuzz-invitee@example.com')).id,
+      }
     default:
       throw new Error(`${entry.key}: say which fresh resource its runs delete`)
   }
@@ -314,6 +343,31 @@ const freshAlert = (siteId: number) =>
     comparison: 'above',
     threshold: 100,
   })
+
+/** A pending invitation stored directly (the fuzzed instance sends no e-mail); its token is the link's. */
+async function freshInvitation(
+  organizationId: string,
+  email: string,
+): Promise<{ id: string; token: string }> {
+  const token = randomBytes(32).toString('base64url')
+  const id = crypto.randomUUID()
+  await w.t.services.metadata.db
+    .insertInto('invitation')
+    .values({
+      id,
+      organization_id: organizationId,
+      email,
+      role: 'member',
+      token_hash: createHash('sha256').update(token).digest('hex'),
+      invited_by: w.owner.userId,
+      status: 'pending',
+      created_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      ended_at: null,
+    })
+    .execute()
+  return { id, token }
+}
 
 const freshWebhook = (siteId: number) =>
   w.t.services.webhooks.create(siteId, w.owner.userId, {
@@ -606,7 +660,11 @@ function problemWith(
   ms: number,
   sent: readonly string[],
 ): string | null {
-  if (response.statusCode >= 500 && !(entry.key === 'GET /{path}' && dashboardUnbuilt(response))) {
+  if (
+    response.statusCode >= 500 &&
+    !(entry.key === 'GET /{path}' && dashboardUnbuilt(response)) &&
+    !mailUnconfigured(response)
+  ) {
     return `answered ${response.statusCode}`
   }
   if (ms > SLOW_MS) return `took ${Math.round(ms)} ms (more than FUZZ_SLOW_MS=${SLOW_MS})`
@@ -621,6 +679,10 @@ function problemWith(
 /** The dashboard's catch-all answers 503 by design while packages/dashboard/dist is not built. */
 const dashboardUnbuilt = (response: { statusCode: number; body: string }) =>
   response.statusCode === 503 && response.body.includes('dashboard has not been built')
+
+/** Features that send e-mail answer 503 by design while SMTP_URL is unset (`mail/mail-settings.ts`). */
+const mailUnconfigured = (response: { statusCode: number; body: string }) =>
+  response.statusCode === 503 && response.body.includes('E-mail is not configured: set SMTP_URL')
 
 /** The owner's credential an operation takes: the session cookie, or an API key where only one will do. */
 const ownerHeaders = (entry: OperationEntry): Record<string, string> =>
@@ -680,6 +742,7 @@ describe.each(stores)('fuzzed surface on %s', (store, postgres) => {
       'POST /api/auth/{path}': 401, // a sign-in with a wrong password
       'POST /api/organizations/{organizationId}/members': 404, // fuzz@example.com has no account
       'PUT /api/user/password': 400, // a wrong current password
+      'POST /api/organizations/{organizationId}/invitations': 503, // the fuzzed instance sends no e-mail
     }
     it.each(entries.map((entry) => [entry.key, entry] as const))('%s', async (key, entry) => {
       const valid = validRequestOf(entry)
