@@ -178,3 +178,14 @@ export const deleteFunnel = address('deleteFunnel', 'DELETE', '/api/sites/:siteI
 export const errorNames = address('errorNames', 'GET', '/api/sites/:siteId/error-names')
 export const errorEvents = address('errorEvents', 'GET', '/api/sites/:siteId/error-events')
 export const errorBuckets = address('errorBuckets', 'GET', '/api/sites/:siteId/error-bucketed')
+/** A session's recording (`contracts/replay.ts`). */
+export const getSessionReplay = address(
+  'getSessionReplay',
+  'GET',
+  '/api/sites/:siteId/sessions/:sessionId/replay',
+)
+export const deleteSessionReplay = address(
+  'deleteSessionReplay',
+  'DELETE',
+  '/api/sites/:siteId/sessions/:sessionId/replay',
+)

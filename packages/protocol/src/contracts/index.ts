@@ -9,6 +9,7 @@ import { funnelEndpoints } from './funnels.js'
 import { goalEndpoints } from './goals.js'
 import { invitationEndpoints } from './invitations.js'
 import { mailEndpoints } from './mail.js'
+import { replayEndpoints } from './replay.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
 import { webhookEndpoints } from './webhooks.js'
@@ -24,6 +25,7 @@ export * from './funnels.js'
 export * from './goals.js'
 export * from './invitations.js'
 export * from './mail.js'
+export * from './replay.js'
 export * from './segments.js'
 export * from './sites.js'
 export * from './webhooks.js'
@@ -43,4 +45,5 @@ export const endpoints = [
   ...experimentEndpoints,
   ...funnelEndpoints,
   ...errorEndpoints,
+  ...replayEndpoints,
 ] as const

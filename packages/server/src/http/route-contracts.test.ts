@@ -12,7 +12,6 @@ import { openTestInstance, type TestInstance } from '../testing/test-instance.js
 /** Routes registered by hand, to be converted surface by surface (`METHOD /path` as Fastify has it). */
 const notYetContracts: readonly string[] = [
   'DELETE /api/organizations/:organizationId/members/:userId',
-  'DELETE /api/sites/:siteId/sessions/:sessionId/replay',
   'DELETE /api/sites/:siteId/users/:userId',
   'DELETE /api/sites/:siteId/visitors/:visitorId',
   'GET /*',
@@ -39,7 +38,6 @@ const notYetContracts: readonly string[] = [
   'GET /api/sites/:siteId/series',
   'GET /api/sites/:siteId/sessions',
   'GET /api/sites/:siteId/sessions/:sessionId/events',
-  'GET /api/sites/:siteId/sessions/:sessionId/replay',
   'GET /api/sites/:siteId/stats',
   'GET /api/sites/:siteId/summary',
   'GET /api/sites/:siteId/tracker-config',
