@@ -31,7 +31,6 @@ import type {
   SeriesMetric,
   Session,
   SessionEvent,
-  SessionReplay,
   SiteSummary,
   Stats,
   StatsMeta,
@@ -162,15 +161,10 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       get<Paged<SessionEvent>>(`sessions/${encodeURIComponent(sessionId)}/events`, query, { ...page }),
     /** The session's recording; rejects with a 404 `ApiError` when it has none. */
     sessionReplay: (sessionId: string) =>
-      data(get<{ data: SessionReplay }>(`sessions/${encodeURIComponent(sessionId)}/replay`)),
+      data(call(endpoints.getSessionReplay, { params: { siteId, sessionId } }, options)),
     /** Delete the session's recording (admins and owners). */
     deleteSessionReplay: (sessionId: string) =>
-      t.request<unknown>(
-        'DELETE',
-        `${base}/sessions/${encodeURIComponent(sessionId)}/replay`,
-        undefined,
-        headers,
-      ),
+      call(endpoints.deleteSessionReplay, { params: { siteId, sessionId } }, options),
     events: (query: ReportQuery, options: { type?: EventType; cursor?: string; limit?: number } = {}) =>
       get<{ data: ListedEvent[]; meta: { nextCursor: string | null; limit: number } }>(
         'events',
