@@ -65,6 +65,9 @@ import { startPeriodicJob } from './workers/periodic-job.js'
 import { sessionFoldPass } from './workers/session-fold-pass.js'
 import { startWebhookWorker } from './workers/webhook-worker.js'
 
+/** Messages the mail worker sends at once (each on its own SMTP connection). */
+const MAIL_BATCH_SIZE = 5
+
 export interface Services {
   config: Config
   clock: Clock
@@ -238,6 +241,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       mailSender &&
       createMailRunner(metadata, {
         clock,
+        // Messages of a batch are sent side by side, one SMTP connection each: few, as SMTP servers
+        // limit the connections of one client.
+        batchSize: MAIL_BATCH_SIZE,
         send: mailSender,
         onAttempt: (result) => mailMetrics?.attempted(result),
       })
@@ -299,6 +305,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
               ? [
                   startWebhookWorker(mailRunner, {
                     pollMs: config.mail.pollMs,
+                    batchSize: MAIL_BATCH_SIZE,
                     onError: (error) => console.error('mail worker:', error),
                   }),
                 ]
