@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { emailReportFrequencies, emailReportRecipientStatuses } from './enums.js'
 import { component, doc } from './openapi-registry.js'
-import { day, timestamp } from './schema-fields.js'
+import { count, day, timestamp } from './schema-fields.js'
 
 /** A period of a report: its first and last day (both included) in the report's time zone. */
 export const emailReportPeriod = component(
@@ -40,6 +40,22 @@ export const emailReport = component(
   }),
   'A scheduled e-mail report of a site: its figures for each past week or month, mailed to its recipients.',
 )
+
+/**
+ * The answer of `GET /api/sites/{siteId}/email-reports`: the whole list, and whether this instance can
+ * send mail at all (the dashboard says so instead of offering a form that would be refused).
+ */
+export const emailReportList = z.object({
+  success: z.literal(true),
+  data: z.array(emailReport),
+  meta: z.object({
+    total: count('Reports in the list'),
+    mailConfigured: doc(
+      z.boolean(),
+      'Whether SMTP_URL is set: without it no report is sent and none can be scheduled',
+    ),
+  }),
+})
 
 /** The answer of `POST .../email-reports/{id}/send`. */
 export const emailReportSent = component(

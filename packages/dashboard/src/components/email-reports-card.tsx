@@ -33,10 +33,12 @@ const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone |
 
 /** The e-mail reports card of the site settings. */
 export function EmailReportsCard({ siteId, canAdmin }: { siteId: number; canAdmin: boolean }) {
-  const list = useResource(
-    `email-reports:${siteId}`,
-    async () => (await client(endpoints.listEmailReports, { params: { siteId } })).data,
-  )
+  const [mailConfigured, setMailConfigured] = useState(true)
+  const list = useResource(`email-reports:${siteId}`, async () => {
+    const answer = await client(endpoints.listEmailReports, { params: { siteId } })
+    setMailConfigured(answer.meta.mailConfigured)
+    return answer.data
+  })
   const [recipientsText, setRecipientsText] = useState('')
   const [frequency, setFrequency] = useState<EmailReportFrequency>('weekly')
   const create = useAction()
@@ -55,6 +57,12 @@ export function EmailReportsCard({ siteId, canAdmin }: { siteId: number; canAdmi
         addresses below. Addresses outside this organization get a link to confirm first; every report has an
         unsubscribe link.
       </p>
+      {!mailConfigured && (
+        <p className="notice">
+          E-mail is not set up on this server (<code>SMTP_URL</code>): reports can be neither scheduled nor
+          sent until the operator sets it.
+        </p>
+      )}
       <FormError error={list.error ?? send.error} />
       {sentNote && <p role="status">{sentNote}</p>}
       {list.loading && list.data === undefined ? (
@@ -95,7 +103,7 @@ export function EmailReportsCard({ siteId, canAdmin }: { siteId: number; canAdmi
                       : 'not yet'}
                   </td>
                   <td className="actions">
-                    {canAdmin && (
+                    {canAdmin && mailConfigured && (
                       <>
                         <button
                           type="button"
@@ -135,7 +143,7 @@ export function EmailReportsCard({ siteId, canAdmin }: { siteId: number; canAdmi
           </table>
         </div>
       )}
-      {canAdmin && (
+      {canAdmin && mailConfigured && (
         <form
           className="subform"
           aria-label="New e-mail report"

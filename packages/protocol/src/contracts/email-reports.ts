@@ -6,9 +6,14 @@
 import { z } from 'zod'
 import { endpoint } from '../contract.js'
 import { createEmailReportBody, updateEmailReportBody } from '../email-report-input.js'
-import { emailReport, emailReportSent, emailReportSubscription } from '../email-report-schemas.js'
+import {
+  emailReport,
+  emailReportList,
+  emailReportSent,
+  emailReportSubscription,
+} from '../email-report-schemas.js'
 import { doc } from '../openapi-registry.js'
-import { successData, successList, successResponse } from '../response-schemas.js'
+import { successData, successResponse } from '../response-schemas.js'
 import * as at from './addresses.js'
 
 /** `:siteId`, as text: an id that names no site is a 404 of the access check, not a 400. */
@@ -43,7 +48,7 @@ export const listEmailReportsEndpoint = endpoint({
   tag: 'E-mail reports',
   access: 'member',
   params: siteParams,
-  responses: { 200: { description: 'Oldest first', schema: successList(emailReport) } },
+  responses: { 200: { description: 'Oldest first', schema: emailReportList } },
 })
 
 /** `PATCH /api/sites/:siteId/email-reports/:id`: change any subset; answers the report after it. */

@@ -325,6 +325,9 @@ export function createEmailReports(deps: EmailReportDeps) {
   }
 
   return {
+    /** Whether mail settings are given (SMTP_URL): without them nothing is sent. */
+    mailConfigured: deps.mail !== undefined,
+
     /** The site's reports, oldest first. */
     async list(siteId: number): Promise<EmailReport[]> {
       const rows = await db

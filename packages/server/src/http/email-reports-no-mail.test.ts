@@ -31,7 +31,7 @@ describe('e-mail features without SMTP_URL', () => {
     expect(created.json().error).toBe('E-mail is not configured: set SMTP_URL')
     const listed = await call('GET', `/api/sites/${site.siteId}/email-reports`)
     expect(listed.statusCode).toBe(200)
-    expect(listed.json().data).toEqual([])
+    expect(listed.json()).toEqual({ success: true, data: [], meta: { total: 0, mailConfigured: false } })
     expect(await t.services.emailReports.sendDue()).toEqual({ reports: 0, mails: 0 })
   })
 

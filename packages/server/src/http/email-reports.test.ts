@@ -261,6 +261,7 @@ describe.each([
     // Members read the list.
     const listed = await call('GET', reportsUrl(), member.cookie)
     expect(listed.statusCode).toBe(200)
+    expect(listed.json().meta).toEqual({ total: 1, mailConfigured: true })
     expect(listed.json().data[0].recipients.map((r: { status: string }) => r.status)).toEqual([
       'active',
       'active',

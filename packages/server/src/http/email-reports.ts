@@ -33,7 +33,8 @@ export async function emailReportRoutes(
 
   route(app, listEmailReportsEndpoint, async ({ params, caller }) => {
     const { site } = await siteForMember(db, caller.userId, params.siteId)
-    return wholeList(await emailReports.list(site.site_id))
+    const list = wholeList(await emailReports.list(site.site_id))
+    return { ...list, meta: { ...list.meta, mailConfigured: emailReports.mailConfigured } }
   })
 
   route(app, createEmailReportEndpoint, {
