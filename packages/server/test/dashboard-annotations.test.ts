@@ -112,6 +112,14 @@ describe('comparisons and annotations in Chromium', () => {
     expect(rows).toEqual(
       current.map((day, i) => [String(visitorsOn[day]), String(visitorsOn[compared[i] as string])]),
     )
+    // The pages card: every pageview was on '/', so its change is that of all pageviews.
+    const sum = (days: string[]) => days.reduce((n, day) => n + (visitorsOn[day] ?? 0), 0)
+    const change = (sum(current) - sum(compared)) / sum(compared)
+    const pages = page.locator('section.report-card', { has: page.getByRole('heading', { name: 'Pages' }) })
+    await pages.getByTestId('bar-change').first().waitFor()
+    expect(await pages.getByTestId('bar-change').first().textContent()).toBe(
+      `${change > 0 ? '+' : '−'}${(Math.round(Math.abs(change) * 1000) / 10).toFixed(1)}% against the compared days`,
+    )
     await page.screenshot({ path: '/tmp/dashboard-compare.png', fullPage: true })
   })
 

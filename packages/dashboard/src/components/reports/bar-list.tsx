@@ -1,13 +1,16 @@
 /**
  * Rows of a breakdown: each a button showing its value, its count and a bar proportional to the
- * largest count; a click adds the row's filter.
+ * largest count, and with a comparison chosen the count's change against the compared range; a click
+ * adds the row's filter.
  */
-import { formatCount } from '../../lib/report-format'
+import { formatChange, formatCount } from '../../lib/report-format'
 
 export interface BarRow {
   key: string
   label: string
   count: number
+  /** Relative change against the compared range (null: nothing to compare with; absent: no comparison). */
+  change?: number | null | undefined
   /** What a click does, in words ('Filter: Country is Germany'). */
   action: string
   onSelect(): void
@@ -40,6 +43,15 @@ export function BarList({
                 {formatCount(row.count, true)}
                 <span className="visually-hidden"> {countLabel.toLowerCase()}</span>
               </span>
+              {row.change !== undefined && (
+                <span
+                  className={`bar-change${row.change === null || row.change === 0 ? '' : row.change > 0 ? ' bar-up' : ' bar-down'}`}
+                  data-testid="bar-change"
+                >
+                  {formatChange(row.change)}
+                  <span className="visually-hidden"> against the compared days</span>
+                </span>
+              )}
             </button>
           </li>
         ))}

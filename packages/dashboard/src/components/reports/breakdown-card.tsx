@@ -76,6 +76,7 @@ export function BreakdownCard({
               key: row.value,
               label: valueLabel(def.parameter, row.value),
               count: row[def.metric] ?? 0,
+              ...(row.change ? { change: row.change[def.metric] ?? null } : {}),
               action: `Filter: ${filterText(filter)}`,
               onSelect: () => ctx.setView(withFilter(ctx.view, filter)),
             }
