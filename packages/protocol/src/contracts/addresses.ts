@@ -189,3 +189,6 @@ export const deleteSessionReplay = address(
   'DELETE',
   '/api/sites/:siteId/sessions/:sessionId/replay',
 )
+/** Data-subject requests about one visitor of a site (`contracts/privacy.ts`). */
+export const eraseUser = address('eraseUser', 'DELETE', '/api/sites/:siteId/users/:userId')
+export const eraseVisitor = address('eraseVisitor', 'DELETE', '/api/sites/:siteId/visitors/:visitorId')

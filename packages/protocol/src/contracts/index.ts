@@ -9,6 +9,7 @@ import { funnelEndpoints } from './funnels.js'
 import { goalEndpoints } from './goals.js'
 import { invitationEndpoints } from './invitations.js'
 import { mailEndpoints } from './mail.js'
+import { privacyEndpoints } from './privacy.js'
 import { replayEndpoints } from './replay.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
@@ -25,6 +26,7 @@ export * from './funnels.js'
 export * from './goals.js'
 export * from './invitations.js'
 export * from './mail.js'
+export * from './privacy.js'
 export * from './replay.js'
 export * from './segments.js'
 export * from './sites.js'
@@ -46,4 +48,5 @@ export const endpoints = [
   ...funnelEndpoints,
   ...errorEndpoints,
   ...replayEndpoints,
+  ...privacyEndpoints,
 ] as const

@@ -12,8 +12,6 @@ import { openTestInstance, type TestInstance } from '../testing/test-instance.js
 /** Routes registered by hand, to be converted surface by surface (`METHOD /path` as Fastify has it). */
 const notYetContracts: readonly string[] = [
   'DELETE /api/organizations/:organizationId/members/:userId',
-  'DELETE /api/sites/:siteId/users/:userId',
-  'DELETE /api/sites/:siteId/visitors/:visitorId',
   'GET /*',
   'GET /api/admin/events-count',
   'GET /api/admin/ingest-stats',

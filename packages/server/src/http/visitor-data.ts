@@ -9,7 +9,7 @@
  * (`privacy/visitor-data.ts`). A bad id is a 400 naming the parameter.
  */
 import { Readable } from 'node:stream'
-import { erasureResult } from '@pathlight/protocol'
+import { eraseUserEndpoint, eraseVisitorEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { siteForAdmin } from '../auth/site-access.js'
 import type { WriteBuffer } from '../ingest/write-buffer.js'
@@ -24,8 +24,10 @@ import { forbidden } from '../shared/errors.js'
 import type { Clock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import type { Caller } from './caller.js'
 import { callerOf } from './caller-of.js'
-import { json, media } from './openapi/route-doc.js'
+import { media } from './openapi/route-doc.js'
+import { route } from './route.js'
 
 export interface VisitorDataRouteOptions {
   db: MetadataDb
@@ -57,18 +59,29 @@ const refused =
   `Your role is member (this needs admin or owner); a \`track\` key; ${keyRefused.charAt(0).toLowerCase()}${keyRefused.slice(1)}; ` +
   'or a cross-site cookie request (Origin/Referer not BASE_URL or a trusted origin)'
 
-/** Register the four routes (export and erasure, by user id and by visitor id) on the authenticated scope. */
+/**
+ * Register the four routes (export and erasure, by user id and by visitor id) on the authenticated
+ * scope; the erasures from their contracts (`@pathlight/protocol` `contracts/privacy.ts`), the NDJSON
+ * exports by hand.
+ */
 export async function visitorDataRoutes(app: FastifyInstance, options: VisitorDataRouteOptions) {
+  /**
+   * The site, the acting user and the stored id a request names: 403 for a key that is not `full`,
+   * then the site's access check (401, 403, 404), then a 400 naming an invalid id.
+   */
+  const visitorAccess = async (caller: Caller, siteId: string, kind: VisitorKind, raw: unknown) => {
+    if (caller.scope !== 'full') throw forbidden(keyRefused)
+    const { site } = await siteForAdmin(options.db, caller.userId, siteId)
+    return { site, userId: caller.userId, id: parseVisitorId(kind, raw) }
+  }
+
   for (const kind of ['user', 'visitor'] as const) {
     const { segment, who, param } = kinds[kind]
     const name = visitorParam[kind]
     const path = `/api/sites/:siteId/${segment}/:${name}`
     const access = async (request: FastifyRequest) => {
-      const caller = callerOf(request)
-      if (caller.scope !== 'full') throw forbidden(keyRefused)
       const params = request.params as Record<string, string>
-      const { site } = await siteForAdmin(options.db, caller.userId, params.siteId)
-      return { site, userId: caller.userId, id: parseVisitorId(kind, params[name]) }
+      return visitorAccess(callerOf(request), params.siteId ?? '', kind, params[name])
     }
 
     app.get(
@@ -106,37 +119,15 @@ export async function visitorDataRoutes(app: FastifyInstance, options: VisitorDa
           .send(Readable.from(lines))
       },
     )
-
-    app.delete(
-      path,
-      {
-        config: {
-          doc: {
-            summary: `Erase ${who}'s data (GDPR article 17)`,
-            description:
-              'Deletes every event with this `user_id`, every other event of its sessions (the session ids ' +
-              "those events carry) and those sessions' replay recordings, and rolls the affected hours, " +
-              'days and months of the rollups up again from the events left, so every report reads as if ' +
-              'they had never been stored. Events accepted before the request are erased too. Idempotent: an ' +
-              'id with nothing stored answers `deleted: 0`. Audited as `visitor.erased` (with a SHA-256 of ' +
-              'the id and the counts).',
-            tag: 'Sites',
-            access: 'admin',
-            who: 'admin or owner, with the session cookie or a `full` API key',
-            params: { [name]: param },
-            responses: {
-              200: json('What was removed', erasureResult),
-              400: `The ${name} is not valid (the message names it)`,
-              403: refused,
-            },
-          },
-        },
-      },
-      async (request) => {
-        const { site, userId, id } = await access(request)
-        const erased = await eraseVisitor(options, site, userId, kind, id)
-        return { success: true, ...erased }
-      },
-    )
   }
+
+  route(app, eraseUserEndpoint, async ({ params, caller }) => {
+    const { site, userId, id } = await visitorAccess(caller, params.siteId, 'user', params.userId)
+    return { success: true as const, ...(await eraseVisitor(options, site, userId, 'user', id)) }
+  })
+
+  route(app, eraseVisitorEndpoint, async ({ params, caller }) => {
+    const { site, userId, id } = await visitorAccess(caller, params.siteId, 'visitor', params.visitorId)
+    return { success: true as const, ...(await eraseVisitor(options, site, userId, 'visitor', id)) }
+  })
 }
