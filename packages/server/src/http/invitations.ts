@@ -39,6 +39,7 @@ export interface InvitationRouteDeps {
   clock?: Clock
 }
 
+/** Register the invitation routes (contracts/invitations.ts but the leave route, in `members.ts`). */
 export async function invitationRoutes(app: FastifyInstance, deps: InvitationRouteDeps) {
   const { db } = deps
   const clock = deps.clock ?? systemClock

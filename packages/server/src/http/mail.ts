@@ -13,6 +13,7 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import { getSetting } from '../storage/metadata/instance-settings.js'
 import { route } from './route.js'
 
+/** Register `GET /api/admin/mail`; `mail` undefined: the answer says mail is not configured. */
 export async function mailRoutes(
   app: FastifyInstance,
   deps: { db: MetadataDb; mail: MailSettings | undefined },

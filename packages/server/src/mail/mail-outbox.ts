@@ -76,6 +76,10 @@ export interface MailRunner {
   runOnce(): Promise<number>
 }
 
+/**
+ * The sending side of the outbox: each `runOnce` claims up to `batchSize` (default 20) due messages,
+ * sends them side by side and records each result (sent; failed; or the next attempt's time).
+ */
 export function createMailRunner(store: MetadataStore, options: MailRunnerOptions): MailRunner {
   const clock = options.clock ?? systemClock
   const batchSize = options.batchSize ?? 20
