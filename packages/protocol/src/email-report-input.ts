@@ -4,23 +4,29 @@
  */
 import { z } from 'zod'
 import { emailReportFrequencies } from './enums.js'
+import { doc } from './openapi-registry.js'
 
 /** Most addresses one report (or one alert rule) mails. */
 export const MAX_EMAIL_RECIPIENTS = 20
 
 /** One address, trimmed and lower-cased: `someone@example.com`, at most 254 characters. */
-export const emailAddress = z
-  .string({ error: 'must be an e-mail address' })
-  .trim()
-  .toLowerCase()
-  .max(254, 'must be at most 254 characters')
-  .pipe(z.email({ error: 'must be an e-mail address such as someone@example.com' }))
+export const emailAddress = doc(
+  z
+    .string({ error: 'must be an e-mail address' })
+    .trim()
+    .toLowerCase()
+    .max(254, 'must be at most 254 characters')
+    .pipe(z.email({ error: 'must be an e-mail address such as someone@example.com' })),
+  { format: 'email', description: 'An e-mail address (compared in lower case)' },
+)
 
-/** 1 to `MAX_EMAIL_RECIPIENTS` distinct addresses (duplicates after lower-casing are refused). */
-export const emailRecipientList = z
-  .array(emailAddress, { error: 'must be a list of e-mail addresses' })
+const addressList = z.array(emailAddress, { error: 'must be a list of e-mail addresses' })
+const distinct = (list: readonly string[]) => new Set(list).size === list.length
+
+/** Up to `MAX_EMAIL_RECIPIENTS` distinct addresses (duplicates after lower-casing are refused). */
+export const emailRecipientList = addressList
   .max(MAX_EMAIL_RECIPIENTS, `must be at most ${MAX_EMAIL_RECIPIENTS} addresses`)
-  .refine((list) => new Set(list).size === list.length, 'must not name an address twice')
+  .refine(distinct, 'must not name an address twice')
 
 /** An IANA zone name the runtime knows (case-insensitive), as its canonical name: `Europe/Berlin`. */
 export const timeZoneName = z
@@ -36,7 +42,10 @@ export const timeZoneName = z
   })
 
 const fields = {
-  recipients: emailRecipientList.refine((list) => list.length > 0, 'must name at least one address'),
+  recipients: addressList
+    .min(1, 'must name at least one address')
+    .max(MAX_EMAIL_RECIPIENTS, `must be at most ${MAX_EMAIL_RECIPIENTS} addresses`)
+    .refine(distinct, 'must not name an address twice'),
   frequency: z.enum(emailReportFrequencies, { error: 'must be weekly or monthly' }),
   timeZone: timeZoneName,
 }

@@ -240,6 +240,11 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
     name: 'pages',
     path: entry.path.startsWith('/api/auth/') ? (entry.method === 'GET' ? 'ok' : 'sign-in/email') : 'sites/1',
   }
+  // An e-mail report of the site (and its recipient's link token): a fresh one, some routes delete it.
+  if (entry.path.includes('/email-reports')) {
+    const report = await freshEmailReport(site.siteId)
+    return { ...values, id: report.id, token: report.token }
+  }
   // An invitation's link: a fresh one of the owner's own address (accepting it keeps the owner's role).
   if (entry.path.startsWith('/api/invitations/')) {
     return { ...values, token: (await freshInvitation(w.organizationId, w.owner.email)).token }
@@ -343,6 +348,39 @@ const freshAlert = (siteId: number) =>
     comparison: 'above',
     threshold: 100,
   })
+
+/** An e-mail report with one pending recipient, stored directly (the fuzzed instance sends no e-mail). */
+async function freshEmailReport(siteId: number): Promise<{ id: string; token: string }> {
+  const id = crypto.randomUUID()
+  const token = randomBytes(24).toString('base64url')
+  const at = new Date().toISOString()
+  const db = w.t.services.metadata.db
+  await db
+    .insertInto('email_report')
+    .values({
+      id,
+      site_id: siteId,
+      frequency: 'weekly',
+      time_zone: 'UTC',
+      created_by: w.owner.userId,
+      created_at: at,
+    })
+    .execute()
+  await db
+    .insertInto('email_report_recipient')
+    .values({
+      id: crypto.randomUUID(),
+      report_id: id,
+      email: `fuzz-${id}@example.com`,
+      status: 'pending',
+      token,
+      created_at: at,
+      confirmed_at: null,
+      unsubscribed_at: null,
+    })
+    .execute()
+  return { id, token }
+}
 
 /** A pending invitation stored directly (the fuzzed instance sends no e-mail); its token is the link's. */
 async function freshInvitation(
@@ -743,6 +781,9 @@ describe.each(stores)('fuzzed surface on %s', (store, postgres) => {
       'POST /api/organizations/{organizationId}/members': 404, // fuzz@example.com has no account
       'PUT /api/user/password': 400, // a wrong current password
       'POST /api/organizations/{organizationId}/invitations': 503, // the fuzzed instance sends no e-mail
+      'POST /api/sites/{siteId}/email-reports': 503, // likewise
+      'PATCH /api/sites/{siteId}/email-reports/{id}': 503,
+      'POST /api/sites/{siteId}/email-reports/{id}/send': 503,
     }
     it.each(entries.map((entry) => [entry.key, entry] as const))('%s', async (key, entry) => {
       const valid = validRequestOf(entry)
