@@ -120,6 +120,27 @@ describe.each([
     expect(receiver.received).toHaveLength(0)
   })
 
+  it('keeps retrying while the SMTP server refuses the login (a configuration to fix, not the message)', async () => {
+    const strict = await startSmtpReceiver({ refuseLogin: true })
+    try {
+      const settings = loadConfig({ SMTP_URL: strict.url }).mail
+      if (!settings) throw new Error('SMTP_URL did not configure mail')
+      const refused = createMailRunner(store, {
+        send: createSmtpSender(settings),
+        clock: () => now,
+        random: () => 0.5,
+      })
+      const { mailId } = await enqueueMail(store.db, mail(9), new Date(now))
+      expect(await refused.runOnce()).toBe(1)
+      const r = await row(mailId)
+      expect(r).toMatchObject({ status: 'pending', attempts: 1 })
+      expect(r.last_error).toMatch(/535|Invalid login/)
+      expect(strict.received).toHaveLength(0)
+    } finally {
+      await strict.close()
+    }
+  })
+
   it('gives up after the last attempt of the retry schedule', async () => {
     await receiver.down()
     const { mailId } = await enqueueMail(store.db, mail(8), new Date(now))

@@ -3,7 +3,7 @@
  * every message (any or no login, no TLS) and keeps each one parsed (`mailparser`): sender, recipients,
  * subject, both parts, headers. `down()` closes it (connections are refused) and `up()` listens again
  * on the same port, so tests can take the SMTP server away and bring it back. Addresses listed in
- * `reject` are refused with a permanent 550.
+ * `reject` are refused with a permanent 550; with `refuseLogin`, every login is refused (535).
  */
 import type { AddressInfo } from 'node:net'
 import { type ParsedMail, simpleParser } from 'mailparser'
@@ -34,7 +34,9 @@ export interface SmtpReceiver {
 }
 
 /** Start a receiver on a free loopback port. */
-export async function startSmtpReceiver(options: { reject?: string[] } = {}): Promise<SmtpReceiver> {
+export async function startSmtpReceiver(
+  options: { reject?: string[]; refuseLogin?: boolean } = {},
+): Promise<SmtpReceiver> {
   const received: ReceivedMail[] = []
   const waiting: { count: number; resolve: (mails: ReceivedMail[]) => void }[] = []
   const reject = new Set((options.reject ?? []).map((a) => a.toLowerCase()))
@@ -44,7 +46,10 @@ export async function startSmtpReceiver(options: { reject?: string[] } = {}): Pr
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
-      onAuth: (_auth, _session, callback) => callback(null, { user: 'test' }),
+      onAuth: (_auth, _session, callback) =>
+        options.refuseLogin
+          ? callback(Object.assign(new Error('Invalid login'), { responseCode: 535 }))
+          : callback(null, { user: 'test' }),
       onRcptTo: (address, _session, callback) => {
         if (reject.has(address.address.toLowerCase())) {
           const error = Object.assign(new Error('No such mailbox'), { responseCode: 550 })
