@@ -1,6 +1,6 @@
 /**
- * Alert rules that mail: through the real app with a real SMTP server in this process (SQLite +
- * chDB), a rule naming e-mail recipients fires on tracked pageviews and each recipient gets one mail
+ * Alert rules that mail: through the real app with a real SMTP server in this process, on SQLite +
+ * chDB and on PostgreSQL + chDB, a rule naming e-mail recipients fires on tracked pageviews and each recipient gets one mail
  * (both parts) saying which figure crossed which threshold over which window, with a link to the
  * site's report; it does not mail again while the condition holds. Invalid recipients are a 400
  * naming `emailRecipients`.
@@ -10,7 +10,10 @@ import type { Site } from '../sites/site.js'
 import { type SmtpReceiver, startSmtpReceiver } from '../testing/smtp-receiver.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
-describe('alert e-mails', () => {
+describe.each([
+  ['SQLite', false],
+  ['PostgreSQL', true],
+])('alert e-mails on %s', (_name, postgres) => {
   let t: TestInstance
   let receiver: SmtpReceiver
   let cookie: string
@@ -21,6 +24,7 @@ describe('alert e-mails', () => {
   beforeAll(async () => {
     receiver = await startSmtpReceiver()
     t = await openTestInstance({
+      postgres,
       clock: () => now,
       workers: false,
       env: { SMTP_URL: receiver.url, BASE_URL: 'https://pathlight.example' },
