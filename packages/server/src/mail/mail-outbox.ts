@@ -5,8 +5,8 @@
  * for webhook deliveries (PostgreSQL `FOR UPDATE SKIP LOCKED` plus a 60 s lease, SQLite's single writer):
  * a worker that dies mid-send leaves a lease that expires, and the message is sent again (at least once).
  * A failed attempt is retried on the webhook schedule (`webhooks/retry-schedule.ts`: 8 attempts over
- * about a day, with jitter); a permanent refusal (an SMTP 5xx reply: unknown mailbox, refused sender)
- * fails the message at once. A sent message keeps its row (kind, recipient, subject, when) without its
+ * about a day, with jitter); a permanent refusal of the message itself (an SMTP 5xx reply to its
+ * recipient or its content: `smtp-sender.ts`) fails it at once. A sent message keeps its row (kind, recipient, subject, when) without its
  * parts, which may hold one-time links.
  */
 import crypto from 'node:crypto'

@@ -2,7 +2,7 @@
  * Series of outgoing mail: `pathlight_mail_messages{status}` (the mail outbox by status: pending,
  * sent, failed; read from the metadata store at each scrape) and `pathlight_mail_send_failures_total
  * {reason}` (failed send attempts by this process: `transient`, retried; `permanent`, an SMTP 5xx reply
- * that failed the message).
+ * refusing the recipient or the message, which failed it).
  */
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { SendResult } from '../mail/mail-outbox.js'
@@ -28,7 +28,7 @@ export function registerMailMetrics(registry: Registry, db: MetadataDb): MailMet
   })
   const failures = new Counter({
     name: 'pathlight_mail_send_failures_total',
-    help: 'Failed mail send attempts by this process, by reason: transient (no connection, timeout, a 4xx reply; retried) or permanent (a 5xx reply; the message failed).',
+    help: 'Failed mail send attempts by this process, by reason: transient (no connection, timeout, a 4xx reply, a refused login or sender; retried) or permanent (a 5xx refusal of the recipient or the message; it failed).',
     labelNames: ['reason'] as const,
     registers: [registry],
   })
