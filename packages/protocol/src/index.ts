@@ -5,6 +5,7 @@
  * which is free of zod.
  */
 export * from './account-input.js'
+export * from './admin-input.js'
 export * from './alert-input.js'
 export * from './analytics-query.js'
 export * from './annotation-schemas.js'

@@ -192,3 +192,7 @@ export const deleteSessionReplay = address(
 /** Data-subject requests about one visitor of a site (`contracts/privacy.ts`). */
 export const eraseUser = address('eraseUser', 'DELETE', '/api/sites/:siteId/users/:userId')
 export const eraseVisitor = address('eraseVisitor', 'DELETE', '/api/sites/:siteId/visitors/:visitorId')
+/** The operator's endpoints (`contracts/admin.ts`). */
+export const ingestStats = address('ingestStats', 'GET', '/api/admin/ingest-stats')
+export const setSiteLimits = address('setSiteLimits', 'PUT', '/api/admin/sites/:siteId/limits')
+export const eventsCount = address('eventsCount', 'GET', '/api/admin/events-count')

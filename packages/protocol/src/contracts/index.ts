@@ -1,5 +1,6 @@
 /** Every endpoint contract, by surface. A surface converted to contracts adds its list here. */
 import { accountEndpoints } from './account.js'
+import { adminEndpoints } from './admin.js'
 import { alertEndpoints } from './alerts.js'
 import { annotationEndpoints } from './annotations.js'
 import { emailReportEndpoints } from './email-reports.js'
@@ -17,6 +18,7 @@ import { webhookEndpoints } from './webhooks.js'
 
 export * from './account.js'
 export type { Address, ContractAt, EndpointContracts } from './addresses.js'
+export * from './admin.js'
 export * from './alerts.js'
 export * from './annotations.js'
 export * from './email-reports.js'
@@ -49,4 +51,5 @@ export const endpoints = [
   ...errorEndpoints,
   ...replayEndpoints,
   ...privacyEndpoints,
+  ...adminEndpoints,
 ] as const
