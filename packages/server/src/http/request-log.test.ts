@@ -17,6 +17,8 @@ describe('loggedUrl', () => {
       '/reset-password?error=INVALID_TOKEN&token=***&x=1',
     ],
     ['/api/email-reports/subscriptions/t0k/unsubscribe', '/api/email-reports/subscriptions/***/unsubscribe'],
+    ['/email-reports/confirm/t0k', '/email-reports/confirm/***'],
+    ['/email-reports/unsubscribe/t0k', '/email-reports/unsubscribe/***'],
   ])('%s -> %s', (url, logged) => {
     expect(loggedUrl(url)).toBe(logged)
   })
