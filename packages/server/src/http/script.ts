@@ -16,7 +16,7 @@
 import crypto from 'node:crypto'
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
-import { doc, trackerConfig } from '@pathlight/protocol'
+import { doc, trackerConfig, type TrackerConfig as WireTrackerConfig } from '@pathlight/protocol'
 import { buildTracker, type TrackerBuild } from '@pathlight/tracker/build'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
@@ -206,16 +206,11 @@ export async function scriptRoutes(
   )
 }
 
-/** The switches the script needs; nothing else of the site (they are public to anyone with the id). */
-export interface TrackerConfig {
-  trackOutbound: boolean
-  trackErrors: boolean
-  webVitals: boolean
-  trackUrlParams: boolean
-  sessionReplay: boolean
-  /** The share of sessions recorded, 0-1 (the server samples; the script loads no recorder at 0). */
-  replaySampleRate: number
-}
+/**
+ * The switches the script needs; nothing else of the site (they are public to anyone with the id):
+ * the protocol's wire shape.
+ */
+export type TrackerConfig = WireTrackerConfig
 
 /** The public tracker config of a site row. */
 export function trackerConfigOf(row: SiteRow): TrackerConfig {

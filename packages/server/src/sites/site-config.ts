@@ -6,6 +6,7 @@
  * `replayRetentionDays` (1-365) govern session replay. An update that changes
  * anything is audited (`site.config_changed`) in its transaction and announced as a site change.
  */
+import type { SiteConfig as WireSiteConfig } from '@pathlight/protocol'
 import { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
 import { isValidIpOrCidr } from '../ingest/enrich/ip-match.js'
@@ -17,25 +18,8 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool, type SiteTable, toBool } from '../storage/metadata/schema.js'
 import type { SiteRow } from './site.js'
 
-/** The spec's site configuration object. */
-export interface SiteConfig {
-  public: boolean
-  saltUserIds: boolean
-  blockBots: boolean
-  excludedIPs: string[]
-  excludedCountries: string[]
-  sessionReplay: boolean
-  webVitals: boolean
-  trackErrors: boolean
-  trackOutbound: boolean
-  trackUrlParams: boolean
-  /** Whole UTC days of events kept; null: the operator's default (`RETENTION_DAYS`), else forever. */
-  retentionDays: number | null
-  /** With `sessionReplay`: the share of sessions recorded, 0-1, decided per session id. */
-  replaySampleRate: number
-  /** Whole days a recording is kept after it is received (1-365). */
-  replayRetentionDays: number
-}
+/** A site's configuration as the API returns it: the protocol's wire shape. */
+export type SiteConfig = WireSiteConfig
 
 export const MAX_EXCLUDED_IPS = 500
 /** The longest replay retention a site may set, in days. */
