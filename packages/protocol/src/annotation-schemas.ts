@@ -56,18 +56,23 @@ export const annotation = component(
 )
 export type Annotation = z.infer<typeof annotation>
 
-/** `GET .../annotations`: the days to list (both optional, both included). */
-export const annotationsQuery = z.object({
-  start_date: doc(
-    z
-      .string({ error: () => 'start_date must be given once' })
-      .refine(isCalendarDay, 'start_date must be a calendar date YYYY-MM-DD between 1970 and 2100'),
-    { format: 'date', description: 'First day listed; default: the earliest' },
-  ).optional(),
-  end_date: doc(
-    z
-      .string({ error: () => 'end_date must be given once' })
-      .refine(isCalendarDay, 'end_date must be a calendar date YYYY-MM-DD between 1970 and 2100'),
-    { format: 'date', description: 'Last day listed (included); default: the latest' },
-  ).optional(),
-})
+/** `GET .../annotations`: the days to list (both optional, both included; the end not before the start). */
+export const annotationsQuery = z
+  .object({
+    start_date: doc(
+      z
+        .string({ error: () => 'start_date must be given once' })
+        .refine(isCalendarDay, 'start_date must be a calendar date YYYY-MM-DD between 1970 and 2100'),
+      { format: 'date', description: 'First day listed; default: the earliest' },
+    ).optional(),
+    end_date: doc(
+      z
+        .string({ error: () => 'end_date must be given once' })
+        .refine(isCalendarDay, 'end_date must be a calendar date YYYY-MM-DD between 1970 and 2100'),
+      { format: 'date', description: 'Last day listed (included); default: the latest' },
+    ).optional(),
+  })
+  .refine((q) => q.start_date === undefined || q.end_date === undefined || q.start_date <= q.end_date, {
+    path: ['end_date'],
+    message: 'end_date must not be before start_date',
+  })

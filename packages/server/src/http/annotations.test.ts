@@ -128,6 +128,13 @@ describe.each([
     const badQuery = await call('GET', `${url()}?start_date=yesterday`, as(owner.cookie))
     expect(badQuery.statusCode).toBe(400)
     expect(badQuery.json().error).toMatch(/^Invalid start_date: /)
+    const backwards = await call(
+      'GET',
+      `${url()}?start_date=2024-03-02&end_date=2024-03-01`,
+      as(owner.cookie),
+    )
+    expect(backwards.statusCode).toBe(400)
+    expect(backwards.json().error).toBe('Invalid end_date: end_date must not be before start_date')
   })
 
   it('readers list, admins write; another site answers 404', async () => {

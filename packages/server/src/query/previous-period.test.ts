@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseQueryParams } from './params.js'
-import { previousPeriod, relativeChange } from './previous-period.js'
+import { comparedPeriod, comparisonAsked, previousPeriod, relativeChange } from './previous-period.js'
 
 describe('previousPeriod', () => {
   it('is the range of equal length just before, in calendar days of the zone', () => {
@@ -23,6 +23,40 @@ describe('previousPeriod', () => {
     const previous = previousPeriod(params)
     expect(previous).toMatchObject({ startDate: '2026-03-29', endDate: '2026-03-29' })
     expect(previous.to - previous.from).toBe(23 * 3_600_000)
+  })
+})
+
+describe('comparedPeriod', () => {
+  it('is the previous period by default, and the request names the comparison', () => {
+    const plain = parseQueryParams({ start_date: '2026-03-01', end_date: '2026-03-31' }, 0)
+    expect(comparedPeriod(plain)).toEqual(previousPeriod(plain))
+    expect(comparisonAsked(plain)).toBe(false)
+    const none = parseQueryParams({ start_date: '2026-03-01', end_date: '2026-03-31', compare: 'none' }, 0)
+    expect(comparedPeriod(none)).toBeNull()
+    expect(comparisonAsked(none)).toBe(false)
+  })
+
+  it("turns the compared days into instants of the request's zone, across a DST change", () => {
+    // A year before Berlin's 2025-03-30 (summer time from 02:00) is 2024-03-30, a 24-hour day; the
+    // day after it, 2024-03-31, was the change that year (23 hours).
+    const params = parseQueryParams(
+      {
+        start_date: '2025-03-30',
+        end_date: '2025-03-31',
+        time_zone: 'Europe/Berlin',
+        compare: 'previous_year',
+      },
+      0,
+    )
+    expect(comparisonAsked(params)).toBe(true)
+    const compared = comparedPeriod(params)
+    expect(compared).toMatchObject({
+      startDate: '2024-03-30',
+      endDate: '2024-03-31',
+      from: Date.parse('2024-03-29T23:00:00.000Z'),
+      to: Date.parse('2024-03-31T22:00:00.000Z'),
+      timeZone: 'Europe/Berlin',
+    })
   })
 })
 
