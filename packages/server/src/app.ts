@@ -341,7 +341,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       changes: deps.changes,
       authThrottle: deps.authThrottle,
     })
-    await scope.register(mailRoutes, { db: deps.metadata.db, mail: deps.mail })
+    await scope.register(mailRoutes, { db: deps.metadata.db, mail: deps.mail, clock: deps.clock })
   })
   return app
 }

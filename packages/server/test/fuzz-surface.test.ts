@@ -249,6 +249,8 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
   if (entry.path.startsWith('/api/invitations/')) {
     return { ...values, token: (await freshInvitation(w.organizationId, w.owner.email)).token }
   }
+  // Sending a message again: a failed one of its own.
+  if (entry.path.startsWith('/api/admin/mail/')) return { ...values, mailId: await failedMail() }
   // Leaving: an organization of its own with a second owner, so that the owner may leave it.
   if (entry.path.endsWith('/members/me')) {
     const organizationId = await w.t.createOrganization(w.owner.cookie, 'Fuzz leave')
@@ -395,6 +397,32 @@ async function freshInvitation(
       id,
       organization_id: organizationId,
       email,
+/** A failed message of the outbox, stored directly (for the retry route). @returns its id */
+async function failedMail(): Promise<string> {
+  const id = crypto.randomUUID()
+  const at = new Date().toISOString()
+  await w.t.services.metadata.db
+    .insertInto('mail_message')
+    .values({
+      id,
+      kind: 'fuzz',
+      recipient: 'someone@example.com',
+      subject: 'fuzz',
+      html: '<p>fuzz</p>',
+      text: 'fuzz',
+      headers: '{}',
+      status: 'failed',
+      attempts: 8,
+      next_attempt_at: at,
+      locked_until: null,
+      last_error: '550 No such mailbox',
+      created_at: at,
+      sent_at: null,
+    })
+    .execute()
+  return id
+}
+
       role: 'member',
       token_hash: createHash('sha256').update(token).digest('hex'),
       invited_by: w.owner.userId,

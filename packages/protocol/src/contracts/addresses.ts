@@ -74,6 +74,7 @@ export const leaveOrganization = address(
 )
 /** The instance's outgoing mail, for its owner (`contracts/mail.ts`). */
 export const listMail = address('listMail', 'GET', '/api/admin/mail')
+export const retryMail = address('retryMail', 'POST', '/api/admin/mail/:mailId/retry')
 /** The e-mail reports of a site, and the links in their mails (`contracts/email-reports.ts`). */
 export const createEmailReport = address('createEmailReport', 'POST', '/api/sites/:siteId/email-reports')
 export const listEmailReports = address('listEmailReports', 'GET', '/api/sites/:siteId/email-reports')

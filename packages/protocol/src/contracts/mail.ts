@@ -1,6 +1,6 @@
 /**
  * The outgoing mail of the instance, for its owner: the outbox's messages (pending, sent, failed) with
- * their attempts and last error, so failures to send are visible.
+ * their attempts and last error, so failures to send are visible, and a failed message sent again.
  */
 import { z } from 'zod'
 import { endpoint } from '../contract.js'
@@ -66,11 +66,28 @@ export const listMailEndpoint = endpoint({
   },
 })
 
+/** `POST /api/admin/mail/:mailId/retry`: send a failed message again, on a fresh retry schedule. */
+export const retryMailEndpoint = endpoint({
+  ...at.retryMail,
+  summary: 'Send a failed message again',
+  description:
+    'The message is due at once and gets the whole retry schedule again (after fixing SMTP_URL or MAIL_FROM, say).',
+  tag: 'Admin',
+  access: 'instanceOwner',
+  params: z.object({ mailId: doc(z.string(), 'The message id') }),
+  responses: {
+    200: { description: 'Pending again', schema: z.object({ success: z.literal(true), data: mailMessage }) },
+    404: 'No message with this id',
+    409: 'Only a failed message can be sent again',
+  },
+})
+
 /** Every mail endpoint (the route/contract coverage test reads these). */
-export const mailEndpoints = [listMailEndpoint] as const
+export const mailEndpoints = [listMailEndpoint, retryMailEndpoint] as const
 
 declare module './addresses.js' {
   interface EndpointContracts {
     listMail: typeof listMailEndpoint
+    retryMail: typeof retryMailEndpoint
   }
 }

@@ -1081,6 +1081,12 @@ const table: Row[] = [
   },
   {
     method: 'POST',
+    url: '/api/admin/mail/:mailId/retry',
+    expect: access.instanceOwner(200),
+    request: async (w) => ({ url: `/api/admin/mail/${await failedMail(w)}/retry` }),
+  },
+  {
+    method: 'POST',
     url: '/api/organizations/:organizationId/invitations',
     // The matrix's instance sends no e-mail: whoever passes the access check is told so (503).
     expect: access.admin(503),
@@ -1159,6 +1165,32 @@ const table: Row[] = [
     },
   },
 ]
+
+/** A failed message of the outbox, stored directly (for the retry route). @returns its id */
+async function failedMail(w: World): Promise<string> {
+  const id = crypto.randomUUID()
+  const at = new Date().toISOString()
+  await w.t.services.metadata.db
+    .insertInto('mail_message')
+    .values({
+      id,
+      kind: 'test',
+      recipient: 'someone@example.com',
+      subject: 'matrix',
+      html: '<p>matrix</p>',
+      text: 'matrix',
+      headers: '{}',
+      status: 'failed',
+      attempts: 8,
+      next_attempt_at: at,
+      locked_until: null,
+      last_error: '550 No such mailbox',
+      created_at: at,
+      sent_at: null,
+    })
+    .execute()
+  return id
+}
 
 /** A pending invitation stored directly (the matrix sends no e-mail); its token is the link's. */
 async function matrixInvitation(w: World, organizationId: string, email: string) {

@@ -226,6 +226,30 @@ describe.each([
     expect(await memberEmails()).toContain(`owner-${postgres}@example.com:owner`)
   })
 
+  it('lets the instance owner send a failed message again', async () => {
+    receiver.rejecting.add('ivy@example.com')
+    expect((await invite('ivy@example.com', 'member')).statusCode).toBe(201)
+    const failed = async () =>
+      (
+        (await call('GET', '/api/admin/mail?status=failed', owner.cookie)).json() as {
+          data: { id: string; to: string; lastError: string | null }[]
+        }
+      ).data.filter((m) => m.to === 'ivy@example.com')
+    let seen = await failed()
+    while (seen.length === 0) seen = await failed() // the worker's first attempt: a 550
+    expect(seen[0]?.lastError).toMatch(/550/)
+    const id = seen[0]?.id ?? ''
+
+    receiver.rejecting.delete('ivy@example.com')
+    const retried = await call('POST', `/api/admin/mail/${id}/retry`, owner.cookie)
+    expect(retried.statusCode, retried.body).toBe(200)
+    expect(retried.json()).toMatchObject({ data: { id, status: 'pending', attempts: 0 } })
+    const mail = await nextMail()
+    expect(mail.to).toEqual(['ivy@example.com'])
+    expect((await call('POST', `/api/admin/mail/${id}/retry`, owner.cookie)).statusCode).toBe(409)
+    expect((await call('POST', '/api/admin/mail/no-such-message/retry', owner.cookie)).statusCode).toBe(404)
+  })
+
   it('keeps an invitation mail while the SMTP server is down and delivers it once it is back', async () => {
     const before = receiver.received.length
     await receiver.down()

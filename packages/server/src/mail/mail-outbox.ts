@@ -11,6 +11,7 @@
  */
 import crypto from 'node:crypto'
 import { sql } from 'kysely'
+import { conflict, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb, MetadataStore } from '../storage/metadata/db.js'
 import type { MailMessageTable } from '../storage/metadata/mail-schema.js'
@@ -179,7 +180,38 @@ export async function listMail(
     .limit(options.limit)
   if (options.status) query = query.where('status', '=', options.status)
   const rows = await query.execute()
-  return rows.map((r) => ({
+  return rows.map(toListEntry)
+}
+
+/**
+ * Make a failed message due again with a fresh retry schedule (attempts back to 0).
+ * @throws 404 no message with this id; 409 the message is not failed
+ */
+export async function retryMail(
+  db: MetadataDb,
+  mailId: string,
+  now: Date = new Date(),
+): Promise<MailListEntry> {
+  const row = await db.selectFrom('mail_message').selectAll().where('id', '=', mailId).executeTakeFirst()
+  if (!row) throw notFound('Message not found')
+  if (row.status !== 'failed') throw conflict('Only a failed message can be sent again')
+  const due = {
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: now.toISOString(),
+    locked_until: null,
+  }
+  await db
+    .updateTable('mail_message')
+    .set(due)
+    .where('id', '=', mailId)
+    .where('status', '=', 'failed')
+    .execute()
+  return toListEntry({ ...row, ...due })
+}
+
+function toListEntry(r: MailMessageTable): MailListEntry {
+  return {
     id: r.id,
     kind: r.kind,
     to: r.recipient,
@@ -190,5 +222,5 @@ export async function listMail(
     createdAt: r.created_at,
     nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null,
     sentAt: r.sent_at,
-  }))
+  }
 }

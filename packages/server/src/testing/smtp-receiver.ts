@@ -26,6 +26,8 @@ export interface SmtpReceiver {
   url: string
   port: number
   received: ReceivedMail[]
+  /** The addresses refused with 550 (from `reject`; tests may change it). */
+  rejecting: Set<string>
   /** Resolves once `count` messages have arrived in all (at once if they have). */
   waitFor(count: number): Promise<ReceivedMail[]>
   down(): Promise<void>
@@ -102,6 +104,7 @@ export async function startSmtpReceiver(
     url: `smtp://user:pass@127.0.0.1:${port}`,
     port,
     received,
+    rejecting: reject,
     waitFor(count) {
       if (received.length >= count) return Promise.resolve(received.slice())
       return new Promise((resolve) => waiting.push({ count, resolve }))
