@@ -131,6 +131,7 @@ export const v1ListAnnotations = address('v1ListAnnotations', 'GET', '/api/v1/si
 export const getSite = address('getSite', 'GET', '/api/sites/:siteId')
 export const updateSite = address('updateSite', 'PATCH', '/api/sites/:siteId')
 export const deleteSite = address('deleteSite', 'DELETE', '/api/sites/:siteId')
+export const updateSiteConfig = address('updateSiteConfig', 'PUT', '/api/sites/:siteId/config')
 export const excludedIps = address('excludedIps', 'GET', '/api/sites/:siteId/excluded-ips')
 export const excludedCountries = address('excludedCountries', 'GET', '/api/sites/:siteId/excluded-countries')
 export const getPrivateLink = address('getPrivateLink', 'GET', '/api/sites/:siteId/private-link-config')

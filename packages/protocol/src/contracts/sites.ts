@@ -4,15 +4,18 @@
  */
 import { z } from 'zod'
 import { endpoint } from '../contract.js'
+import { doc } from '../openapi-registry.js'
 import {
   auditEntry,
   privateLink,
   site,
+  siteConfig,
   siteEventStatus,
   successData,
   successList,
   successResponse,
 } from '../response-schemas.js'
+import { siteConfigUpdate } from '../site-config-input.js'
 import { privateLinkBody, updateSiteBody } from '../site-input.js'
 import * as at from './addresses.js'
 
@@ -53,6 +56,29 @@ export const deleteSiteEndpoint = endpoint({
   access: 'admin',
   params: siteParams,
   responses: { 200: { description: 'Deleted', schema: successResponse } },
+})
+
+/** `PUT /api/sites/:siteId/config`: change any subset of the configuration; answers it after. */
+export const updateSiteConfigEndpoint = endpoint({
+  ...at.updateSiteConfig,
+  summary: "Change a site's configuration",
+  description: 'Any subset of the fields; takes effect on the next tracking request.',
+  tag: 'Sites',
+  access: 'admin',
+  params: siteParams,
+  body: siteConfigUpdate,
+  bodySubject: 'site configuration',
+  bodyFieldsInDetails: true,
+  responses: {
+    200: {
+      description: 'The configuration after the change',
+      schema: z.object({
+        success: z.literal(true),
+        message: doc(z.string(), '`Updated <fields>` or `No changes`'),
+        config: siteConfig,
+      }),
+    },
+  },
 })
 
 /** `GET /api/sites/:siteId/excluded-ips`: the addresses and ranges whose events are dropped. */
@@ -138,6 +164,7 @@ export const siteEndpoints = [
   getSiteEndpoint,
   updateSiteEndpoint,
   deleteSiteEndpoint,
+  updateSiteConfigEndpoint,
   excludedIpsEndpoint,
   excludedCountriesEndpoint,
   getPrivateLinkEndpoint,
@@ -151,6 +178,7 @@ declare module './addresses.js' {
     getSite: typeof getSiteEndpoint
     updateSite: typeof updateSiteEndpoint
     deleteSite: typeof deleteSiteEndpoint
+    updateSiteConfig: typeof updateSiteConfigEndpoint
     excludedIps: typeof excludedIpsEndpoint
     excludedCountries: typeof excludedCountriesEndpoint
     getPrivateLink: typeof getPrivateLinkEndpoint

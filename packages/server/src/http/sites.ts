@@ -1,24 +1,21 @@
 /**
  * Routes: one site (read, rename, delete), its configuration, excluded lists, private link and audit
- * trail, registered from their contracts (`@pathlight/protocol` `contracts/sites.ts`) but for the
- * configuration's. Authenticated scope: a private link key never reaches these (it is read-only for
- * analytics). Each route resolves the site before its body is parsed, so access answers (401, 403,
+ * trail, registered from their contracts (`@pathlight/protocol` `contracts/sites.ts`). Authenticated
+ * scope: a private link key never reaches these (it is read-only for analytics). Each route resolves the site before its body is parsed, so access answers (401, 403,
  * 404) come before invalid input.
  */
 import {
   changePrivateLinkEndpoint,
   deleteSiteEndpoint,
-  doc,
   excludedCountriesEndpoint,
   excludedIpsEndpoint,
   getPrivateLinkEndpoint,
   getSiteEndpoint,
   siteAuditLogEndpoint,
-  siteConfig,
+  updateSiteConfigEndpoint,
   updateSiteEndpoint,
 } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
 import { listAudit } from '../audit/audit-log.js'
 import { siteForAdmin, siteForMember } from '../auth/site-access.js'
 import type { WriteBuffer } from '../ingest/write-buffer.js'
@@ -26,12 +23,10 @@ import type { ChangeFeed } from '../shared/change-feed.js'
 import { deleteSite } from '../sites/delete-site.js'
 import { changePrivateLink } from '../sites/private-link.js'
 import { toSite } from '../sites/site.js'
-import { siteConfigUpdate, toSiteConfig, updateSiteConfig } from '../sites/site-config.js'
+import { toSiteConfig, updateSiteConfig } from '../sites/site-config.js'
 import { updateSite } from '../sites/update-site.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import { callerOf } from './caller-of.js'
-import { json } from './openapi/route-doc.js'
 import { route } from './route.js'
 import { wholeList } from './whole-list.js'
 
@@ -42,8 +37,6 @@ export interface SiteRouteOptions {
   /** Where the site commands announce their changes. */
   changes: ChangeFeed
 }
-
-type SiteParams = { Params: { siteId: string } }
 
 /** GET/PATCH/DELETE `/api/sites/{siteId}`, its config, excluded lists, private link and audit trail. */
 export async function siteRoutes(app: FastifyInstance, { db, events, buffer, changes }: SiteRouteOptions) {
@@ -64,40 +57,17 @@ export async function siteRoutes(app: FastifyInstance, { db, events, buffer, cha
     return { success: true as const }
   })
 
-  app.put<SiteParams>(
-    '/api/sites/:siteId/config',
-    {
-      config: {
-        doc: {
-          summary: "Change a site's configuration",
-          description: 'Any subset of the fields; takes effect on the next tracking request.',
-          tag: 'Sites',
-          access: 'admin',
-          body: siteConfigUpdate,
-          responses: {
-            200: json(
-              'The configuration after the change',
-              z.object({
-                success: z.literal(true),
-                message: doc(z.string(), '`Updated <fields>` or `No changes`'),
-                config: siteConfig,
-              }),
-            ),
-          },
-        },
-      },
-    },
-    async (request) => {
-      const { userId } = callerOf(request)
-      const { site } = await siteForAdmin(db, userId, request.params.siteId)
-      const { config, changed } = await updateSiteConfig({ db, changes }, site, userId, request.body)
+  route(app, updateSiteConfigEndpoint, {
+    resolve: async ({ params, caller }) => (await siteForAdmin(db, caller.userId, params.siteId)).site,
+    handle: async ({ body, caller, resolved: site }) => {
+      const { config, changed } = await updateSiteConfig({ db, changes }, site, caller.userId, body)
       return {
-        success: true,
+        success: true as const,
         message: changed.length > 0 ? `Updated ${changed.join(', ')}` : 'No changes',
         config,
       }
     },
-  )
+  })
 
   route(app, excludedIpsEndpoint, async ({ params, caller }) => {
     const { site } = await siteForMember(db, caller.userId, params.siteId)

@@ -4,10 +4,8 @@
  * null keeps events forever.
  */
 
-/** The shortest period: a month of history, so month-over-month comparisons keep working. */
-export const MIN_RETENTION_DAYS = 30
-/** The longest period that is not "forever": ten years. */
-export const MAX_RETENTION_DAYS = 3650
+/** The shortest period (a month) and the longest that is not "forever" (ten years): the protocol's. */
+export { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from '@pathlight/protocol'
 
 const DAY_MS = 86_400_000
 

@@ -1,18 +1,14 @@
 /**
- * Site configuration (the object of `PUT /api/sites/{id}/config`): read, and partial update with
- * validation. Only the fields sent change. `excludedIPs` entries are IPv4/IPv6 addresses or CIDR
+ * Site configuration (the object of `PUT /api/sites/{id}/config`): read, and partial update of a
+ * parsed body (the protocol's `siteConfigUpdate` validates it). Only the fields sent change. `excludedIPs` entries are IPv4/IPv6 addresses or CIDR
  * ranges; `excludedCountries` are ISO 3166-1 alpha-2 codes, stored upper case; `retentionDays` is whole
  * UTC days of events kept (30-3650), null for the operator's default; `replaySampleRate` (0-1) and
  * `replayRetentionDays` (1-365) govern session replay. An update that changes
  * anything is audited (`site.config_changed`) in its transaction and announced as a site change.
  */
-import type { SiteConfig as WireSiteConfig } from '@pathlight/protocol'
-import { z } from 'zod'
+import type { SiteConfigUpdate, SiteConfig as WireSiteConfig } from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
-import { isValidIpOrCidr } from '../ingest/enrich/ip-match.js'
-import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from '../retention/retention-period.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
-import { badRequest } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool, type SiteTable, toBool } from '../storage/metadata/schema.js'
@@ -20,92 +16,6 @@ import type { SiteRow } from './site.js'
 
 /** A site's configuration as the API returns it: the protocol's wire shape. */
 export type SiteConfig = WireSiteConfig
-
-export const MAX_EXCLUDED_IPS = 500
-/** The longest replay retention a site may set, in days. */
-export const MAX_REPLAY_RETENTION_DAYS = 365
-export const MAX_EXCLUDED_COUNTRIES = 250
-
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' })
-/** Two-letter region codes ICU names that are not countries (or not ISO 3166-1: UK is GB). */
-const notCountries = new Set(['EU', 'EZ', 'UN', 'ZZ', 'QO', 'UK', 'XA', 'XB'])
-/**
- * True for an ISO 3166-1 alpha-2 code that ICU (Node's Intl data) names, e.g. 'DE', plus 'XK' (Kosovo,
- * which geolocation databases use); false for unknown or non-country codes such as 'XX', 'EU', 'UK'.
- */
-export function isCountryCode(code: string): boolean {
-  if (!/^[A-Z]{2}$/.test(code) || notCountries.has(code)) return false
-  try {
-    const name = regionNames.of(code)
-    return name !== undefined && name !== code
-  } catch {
-    return false
-  }
-}
-
-const bool = z.boolean({ error: 'must be true or false' })
-
-export const siteConfigUpdate = z
-  .object({
-    public: bool,
-    saltUserIds: bool,
-    blockBots: bool,
-    excludedIPs: z
-      .array(z.string().trim().max(64, 'entries must be at most 64 characters'), {
-        error: 'must be an array of strings',
-      })
-      .max(MAX_EXCLUDED_IPS, `at most ${MAX_EXCLUDED_IPS} entries`)
-      .superRefine((entries, ctx) => {
-        entries.forEach((entry, i) => {
-          if (!isValidIpOrCidr(entry)) {
-            ctx.addIssue({
-              code: 'custom',
-              path: [i],
-              message: `"${entry}" is not an IP address or CIDR range`,
-            })
-          }
-        })
-      }),
-    excludedCountries: z
-      .array(z.string().trim().max(8, 'entries must be country codes'), {
-        error: 'must be an array of strings',
-      })
-      .max(MAX_EXCLUDED_COUNTRIES, `at most ${MAX_EXCLUDED_COUNTRIES} entries`)
-      .transform((codes) => codes.map((c) => c.toUpperCase()))
-      .superRefine((codes, ctx) => {
-        codes.forEach((code, i) => {
-          if (!isCountryCode(code)) {
-            ctx.addIssue({
-              code: 'custom',
-              path: [i],
-              message: `"${code}" is not an ISO 3166-1 alpha-2 country code`,
-            })
-          }
-        })
-      }),
-    sessionReplay: bool,
-    webVitals: bool,
-    trackErrors: bool,
-    trackOutbound: bool,
-    trackUrlParams: bool,
-    retentionDays: z
-      .int({ error: `must be a whole number of days (${MIN_RETENTION_DAYS}-${MAX_RETENTION_DAYS}) or null` })
-      .min(MIN_RETENTION_DAYS, `must be at least ${MIN_RETENTION_DAYS} days`)
-      .max(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} days`)
-      .nullable(),
-    replaySampleRate: z
-      .number({ error: 'must be a number from 0 to 1' })
-      .min(0, 'must be at least 0')
-      .max(1, 'must be at most 1'),
-    replayRetentionDays: z
-      .int({ error: `must be a whole number of days (1-${MAX_REPLAY_RETENTION_DAYS})` })
-      .min(1, 'must be at least 1 day')
-      .max(MAX_REPLAY_RETENTION_DAYS, `must be at most ${MAX_REPLAY_RETENTION_DAYS} days`),
-  })
-  .partial()
-  .strict()
-
-export type SiteConfigUpdate = z.infer<typeof siteConfigUpdate>
 
 /** The configuration of a site row. */
 export function toSiteConfig(row: SiteRow): SiteConfig {
@@ -127,36 +37,17 @@ export function toSiteConfig(row: SiteRow): SiteConfig {
 }
 
 /**
- * Apply a partial update by `actorUserId`, audit what changed and announce it (caches of the site drop
- * it at once). Duplicates in the lists are removed, order kept.
+ * Apply a parsed partial update (`siteConfigUpdate`) by `actorUserId`, audit what changed and announce
+ * it (caches of the site drop it at once). Duplicates in the lists are removed, order kept.
  * @returns the configuration after the update and the names of the fields that changed
- * @throws AppError 400 naming each invalid field (and entry index) in `details.fieldErrors`
  */
 export async function updateSiteConfig(
   deps: { db: MetadataDb; changes: ChangeFeed; clock?: Clock },
   row: SiteRow,
   actorUserId: string,
-  input: unknown,
+  update: SiteConfigUpdate,
 ): Promise<{ config: SiteConfig; changed: (keyof SiteConfig)[] }> {
   const clock = deps.clock ?? systemClock
-  const parsed = siteConfigUpdate.safeParse(input ?? {})
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {}
-    const formErrors: string[] = []
-    for (const issue of parsed.error.issues) {
-      if (issue.path.length === 0) {
-        const keys = 'keys' in issue ? (issue.keys as string[]) : []
-        formErrors.push(keys.length ? `${issue.message}: ${keys.join(', ')}` : issue.message)
-        continue
-      }
-      const [field, index] = issue.path
-      const key = String(field)
-      const message = typeof index === 'number' ? `entry ${index}: ${issue.message}` : issue.message
-      fieldErrors[key] = [...(fieldErrors[key] ?? []), message]
-    }
-    throw badRequest('Invalid site configuration', { fieldErrors, formErrors })
-  }
-  const update = parsed.data
   const set: Partial<Omit<SiteTable, 'site_id'>> = {}
   const boolColumns = {
     public: 'public',

@@ -1,14 +1,14 @@
 /**
  * IP exclusion lists: "does this client address match any of these addresses or CIDR ranges?".
  *
+ * The entries' grammar is the protocol's (`ip-entry.ts`: what a site's settings accept).
  * Entries are compiled once (per site configuration) into integer sets and prefix tables, so a match is a
  * parse of the client address plus a set lookup and a short scan of the ranges of the same family.
  */
-import ipaddr from 'ipaddr.js'
+import { ipv4ToInt, isValidIpOrCidr, parseIpEntry } from '@pathlight/protocol'
 import { parseIp } from './parse-ip.js'
 
-/** A compiled entry: an IPv4 address as an unsigned 32-bit integer or IPv6 as eight 16-bit groups. */
-type Entry = { kind: 'ipv4'; value: number; bits: number } | { kind: 'ipv6'; parts: number[]; bits: number }
+export { isValidIpOrCidr }
 
 interface Ipv4Range {
   network: number
@@ -19,8 +19,6 @@ interface Ipv6Range {
   parts: number[]
   bits: number
 }
-
-const PREFIX_PATTERN = /^(0|[1-9]\d{0,2})$/
 
 /**
  * Compiles a list of IP addresses and CIDR ranges into a matcher function.
@@ -41,7 +39,7 @@ export function compileIpMatcher(entries: readonly string[]): (ip: string) => bo
   const v6Exact = new Set<string>()
   const v6Ranges: Ipv6Range[] = []
   for (const text of entries) {
-    const entry = parseEntry(text)
+    const entry = parseIpEntry(text)
     if (entry === null) continue
     if (entry.kind === 'ipv4') {
       if (entry.bits === 32) v4Exact.add(entry.value)
@@ -72,49 +70,6 @@ export function compileIpMatcher(entries: readonly string[]): (ip: string) => bo
     for (const range of v6Ranges) if (ipv6PrefixEquals(parts, range.parts, range.bits)) return true
     return false
   }
-}
-
-/**
- * Tells whether a string is an IP address or CIDR range that {@link compileIpMatcher} accepts, for
- * validating settings before they are stored.
- *
- * Accepted: four-part dotted-decimal IPv4 without leading zeros, any RFC 4291 IPv6 text form without zone
- * id, each optionally followed by '/prefix' (decimal without leading zeros, ≤ 32 for IPv4, ≤ 128 for
- * IPv6). Surrounding whitespace is ignored. Never throws.
- */
-export function isValidIpOrCidr(entry: string): boolean {
-  return parseEntry(entry) !== null
-}
-
-function parseEntry(raw: string): Entry | null {
-  const text = raw.trim()
-  const slash = text.indexOf('/')
-  const addressText = slash === -1 ? text : text.slice(0, slash)
-  const prefixText = slash === -1 ? null : text.slice(slash + 1)
-  if (addressText.includes('%')) return null
-  let bits: number | null = null
-  if (prefixText !== null) {
-    if (!PREFIX_PATTERN.test(prefixText)) return null
-    bits = Number(prefixText)
-  }
-  if (ipaddr.IPv4.isValidFourPartDecimal(addressText)) {
-    if (bits !== null && bits > 32) return null
-    return { kind: 'ipv4', value: ipv4ToInt(ipaddr.IPv4.parse(addressText).octets), bits: bits ?? 32 }
-  }
-  if (!ipaddr.IPv6.isValid(addressText)) return null
-  if (bits !== null && bits > 128) return null
-  const v6 = ipaddr.IPv6.parse(addressText)
-  const v6Bits = bits ?? 128
-  if (v6.isIPv4MappedAddress() && v6Bits >= 96) {
-    return { kind: 'ipv4', value: ipv4ToInt(v6.toIPv4Address().octets), bits: v6Bits - 96 }
-  }
-  return { kind: 'ipv6', parts: v6.parts.slice(), bits: v6Bits }
-}
-
-function ipv4ToInt(octets: readonly number[]): number {
-  return (
-    (((octets[0] ?? 0) << 24) | ((octets[1] ?? 0) << 16) | ((octets[2] ?? 0) << 8) | (octets[3] ?? 0)) >>> 0
-  )
 }
 
 /** Netmask of an IPv4 prefix length as an unsigned 32-bit integer (/0 → 0, /24 → 0xffffff00). */
