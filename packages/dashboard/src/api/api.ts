@@ -31,7 +31,6 @@ export interface TwoFactorEnrolment {
 
 /** Build the API over a transport (tests pass a fake one). */
 export function createApi(t: Transport) {
-  const site = (siteId: number | string) => `/api/sites/${seg(siteId)}`
   const org = (organizationId: string) => `/api/organizations/${seg(organizationId)}`
   const data = async <T>(promise: Promise<Data<T>>): Promise<T> => (await promise).data
   const call = createClient(t)
@@ -88,7 +87,7 @@ export function createApi(t: Transport) {
     excludedCountries: async (siteId: number) =>
       (await call(endpoints.excludedCountries, { params: { siteId } })).excludedCountries,
     updateConfig: (siteId: number, changes: Partial<SiteConfig>) =>
-      t.request<{ message: string; config: SiteConfig }>('PUT', `${site(siteId)}/config`, changes),
+      call(endpoints.updateSiteConfig, { params: { siteId }, body: changes }),
     privateLinkKey: async (siteId: number) =>
       (await data(call(endpoints.getPrivateLink, { params: { siteId } }))).privateLinkKey,
     setPrivateLink: async (siteId: number, action: PrivateLinkAction) =>
