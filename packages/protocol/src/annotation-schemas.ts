@@ -2,7 +2,7 @@
  * Annotations: a note on one calendar day of a site's chart (a launch, an outage), `{date, text}`.
  * `date` is a calendar day YYYY-MM-DD (1970..2100), as the reports' `start_date`; `text` is 1-500
  * characters after trimming, without NUL. A create takes both (`annotationInput`); a change any
- * non-empty subset (`annotationUpdate`). Each problem names its field; the server answers
+ * subset (`annotationUpdate`; none changes nothing). Each problem names its field; the server answers
  * `Invalid annotation: <field>: <problem>`.
  */
 import { z } from 'zod'
@@ -35,12 +35,8 @@ const text = doc(
 export const annotationInput = z.strictObject({ date, text })
 export type AnnotationInput = z.infer<typeof annotationInput>
 
-/** The body of `PATCH /api/sites/{siteId}/annotations/{id}`: any non-empty subset. */
-export const annotationUpdate = z
-  .strictObject({ date: date.optional(), text: text.optional() })
-  .refine((update) => update.date !== undefined || update.text !== undefined, {
-    message: 'give date, text or both',
-  })
+/** The body of `PATCH /api/sites/{siteId}/annotations/{id}`: any subset (none changes nothing). */
+export const annotationUpdate = z.strictObject({ date: date.optional(), text: text.optional() })
 export type AnnotationUpdate = z.infer<typeof annotationUpdate>
 
 export const annotation = component(

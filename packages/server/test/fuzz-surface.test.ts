@@ -266,6 +266,8 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
       .execute()
     return { ...values, organizationId }
   }
+  // An annotation of the site: a fresh one (the delete runs take it away).
+  if (entry.path.includes('/annotations/{id}')) return { ...values, id: await freshAnnotation(site.siteId) }
   if (!destroys(entry)) return values
   // Erasing a visitor with no events changes nothing: every run may name the same one.
   if (/\/(users|visitors)\/\{\w+\}$/.test(entry.path) && entry.path.startsWith('/api/sites/')) return values
@@ -299,6 +301,17 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
     default:
       throw new Error(`${entry.key}: say which fresh resource its runs delete`)
   }
+}
+
+/** An annotation of the site, stored directly. @returns its id */
+async function freshAnnotation(siteId: number): Promise<string> {
+  const at = new Date().toISOString()
+  const row = await w.t.services.metadata.db
+    .insertInto('annotation')
+    .values({ site_id: siteId, date: '2026-01-01', text: 'fuzz', created_at: at, updated_at: at })
+    .returning('annotation_id')
+    .executeTakeFirstOrThrow()
+  return String(row.annotation_id)
 }
 
 /** Steps of the funnels the fuzz run saves and queries. */

@@ -80,7 +80,8 @@ export async function createAnnotation(
 }
 
 /**
- * Change an annotation's day, text or both (a parsed `annotationUpdate`).
+ * Change an annotation's day, text or both (a parsed `annotationUpdate`); with neither, nothing is
+ * written or audited and the annotation is answered as it is.
  * @throws AppError 404 when the id is malformed or names no annotation of this site
  */
 export async function updateAnnotation(
@@ -92,6 +93,16 @@ export async function updateAnnotation(
 ): Promise<Annotation> {
   const id = parseAnnotationId(rawId)
   if (id === null) throw annotationNotFound()
+  if (update.date === undefined && update.text === undefined) {
+    const row = await deps.db
+      .selectFrom('annotation')
+      .selectAll()
+      .where('site_id', '=', site.site_id)
+      .where('annotation_id', '=', id)
+      .executeTakeFirst()
+    if (!row) throw annotationNotFound()
+    return toAnnotation(row)
+  }
   return commit(deps, { site, actorUserId, action: 'annotation.updated' }, async (trx) => {
     const row = await trx
       .updateTable('annotation')
