@@ -100,9 +100,15 @@ const TO = "{to:DateTime64(3, 'UTC')}"
 export const PENDING_SESSIONS = `SELECT session_key FROM session_hours WHERE ${SITE} AND hour IN (
   SELECT hour FROM session_changes WHERE ${SITE} GROUP BY hour HAVING max(changed_at) > max(folded_at))`
 
-/** Folded sessions crossing the range's start or end. */
+/**
+ * Folded sessions crossing the range's start or end: two disjoint selections, each a range of the
+ * sort key (`start_hour`) narrowed by the minmax index on `end_hour` (one condition with an OR read
+ * more of the summaries: bench/README.md "A year of reports after an import").
+ */
 export const EDGE_SESSIONS = `SELECT session_key FROM session_summaries
-  WHERE ${SITE} AND start_hour < ${TO} AND end_hour >= ${FROM} AND (start_hour < ${FROM} OR end_hour >= ${TO})`
+  WHERE ${SITE} AND start_hour < ${FROM} AND end_hour >= ${FROM}
+  UNION ALL SELECT session_key FROM session_summaries
+  WHERE ${SITE} AND start_hour >= ${FROM} AND start_hour < ${TO} AND end_hour >= ${TO}`
 
 /**
  * The condition on a summary (`session_summaries`, or a table of folded sessions with the same

@@ -63,10 +63,13 @@ export async function expireRollups(events: EventsStore, siteId: number, cutoff:
     params,
   )
   for (const table of ['session_summaries', 'session_page_times']) {
-    await events.command(
-      `DELETE FROM ${table} WHERE site_id = {site:UInt32} AND ${beforeOf('start_hour')}`,
+    const where = `site_id = {site:UInt32} AND ${beforeOf('start_hour')}`
+    // A lightweight DELETE rewrites parts (seconds on a loaded table): only when it has rows to delete.
+    const [rows] = await events.query<{ n: number }>(
+      `SELECT count() AS n FROM ${table} WHERE ${where}`,
       params,
     )
+    if (Number(rows?.n ?? 0) > 0) await events.command(`DELETE FROM ${table} WHERE ${where}`, params)
   }
   for (const table of [...ROLLUP_TABLES, 'session_changes']) {
     await events.command(`DELETE FROM ${table} WHERE site_id = {site:UInt32} AND ${before}`, params)

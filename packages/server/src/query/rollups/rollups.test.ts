@@ -558,7 +558,8 @@ describe('the pages breakdown over months', () => {
       }
     }
     expect((await pagesOf(whole))[0]?.rolled.rows.length).toBeGreaterThan(0)
-  })
+    // Four retention passes and 16 comparisons: longer than the default timeout on a busy machine.
+  }, 90_000)
 })
 
 describe('upgrading a data directory from before migrations 004 to 008', () => {
