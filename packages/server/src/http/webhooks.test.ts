@@ -531,6 +531,7 @@ describe('alerts', () => {
       threshold: 10,
       relative: false,
       enabled: true,
+      emailRecipients: [],
     }
     expect(entries).toEqual([
       expect.objectContaining({ ...scope, action: 'alert_rule.created', details: rule }),
