@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { endpoint } from '../contract.js'
 import { doc } from '../openapi-registry.js'
 import { erasureResult } from '../privacy-schemas.js'
+import type { Address } from './addresses.js'
 import * as at from './addresses.js'
 
 const who = 'admin or owner, with the session cookie or a `full` API key'
@@ -22,15 +23,34 @@ const description =
   'id with nothing stored answers `deleted: 0`. Audited as `visitor.erased` (with a SHA-256 of ' +
   'the id and the counts).'
 
+/** The erasure endpoint at `address`, of the visitor its `params` name by `idName`. */
+const erasure = <const A extends Address, const P extends z.ZodObject>(
+  address: A,
+  whose: string,
+  idName: string,
+  params: P,
+) =>
+  endpoint({
+    ...address,
+    summary: `Erase ${whose} data (GDPR article 17)`,
+    description,
+    tag: 'Sites',
+    access: 'admin',
+    who,
+    params,
+    responses: {
+      200: { description: 'What was removed', schema: erasureResult },
+      400: `The ${idName} is not valid (the message names it)`,
+      403: refused,
+    },
+  })
+
 /** `DELETE /api/sites/:siteId/users/:userId`: erase a tracked user's events, sessions and recordings. */
-export const eraseUserEndpoint = endpoint({
-  ...at.eraseUser,
-  summary: "Erase a user's data (GDPR article 17)",
-  description,
-  tag: 'Sites',
-  access: 'admin',
-  who,
-  params: z.object({
+export const eraseUserEndpoint = erasure(
+  at.eraseUser,
+  "a user's",
+  'userId',
+  z.object({
     siteId: z.string(),
     userId: doc(
       z.string(),
@@ -38,22 +58,14 @@ export const eraseUserEndpoint = endpoint({
         'URL-encoded)',
     ),
   }),
-  responses: {
-    200: { description: 'What was removed', schema: erasureResult },
-    400: 'The userId is not valid (the message names it)',
-    403: refused,
-  },
-})
+)
 
 /** `DELETE /api/sites/:siteId/visitors/:visitorId`: the same for an anonymous visitor. */
-export const eraseVisitorEndpoint = endpoint({
-  ...at.eraseVisitor,
-  summary: "Erase an anonymous visitor's data (GDPR article 17)",
-  description,
-  tag: 'Sites',
-  access: 'admin',
-  who,
-  params: z.object({
+export const eraseVisitorEndpoint = erasure(
+  at.eraseVisitor,
+  "an anonymous visitor's",
+  'visitorId',
+  z.object({
     siteId: z.string(),
     visitorId: doc(
       z.string(),
@@ -61,12 +73,7 @@ export const eraseVisitorEndpoint = endpoint({
         'visitor whose site sent none (on sites that salt ids, a new one every UTC day)',
     ),
   }),
-  responses: {
-    200: { description: 'What was removed', schema: erasureResult },
-    400: 'The visitorId is not valid (the message names it)',
-    403: refused,
-  },
-})
+)
 
 /** Every data-subject endpoint declared here (the route/contract coverage test reads these). */
 export const privacyEndpoints = [eraseUserEndpoint, eraseVisitorEndpoint] as const

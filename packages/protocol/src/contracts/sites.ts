@@ -17,20 +17,29 @@ import {
 } from '../response-schemas.js'
 import { siteConfigUpdate } from '../site-config-input.js'
 import { privateLinkBody, updateSiteBody } from '../site-input.js'
+import type { Address } from './addresses.js'
 import * as at from './addresses.js'
 
 /** `:siteId`, as text: an id that names no site is a 404 of the access check, not a 400. */
 const siteParams = z.object({ siteId: z.string() })
 
+/** A read of the site by any member: `address`, answering `schema` on success. */
+const memberRead = <const A extends Address, const S extends z.ZodType>(
+  address: A,
+  summary: string,
+  answer: { description: string; schema: S },
+) =>
+  endpoint({
+    ...address,
+    summary,
+    tag: 'Sites',
+    access: 'member',
+    params: siteParams,
+    responses: { 200: answer },
+  })
+
 /** `GET /api/sites/:siteId`: the site, as its caller sees it (`isOwner`). */
-export const getSiteEndpoint = endpoint({
-  ...at.getSite,
-  summary: 'A site',
-  tag: 'Sites',
-  access: 'member',
-  params: siteParams,
-  responses: { 200: { description: 'The site', schema: site } },
-})
+export const getSiteEndpoint = memberRead(at.getSite, 'A site', { description: 'The site', schema: site })
 
 /** `PATCH /api/sites/:siteId`: rename a site or change its domain; answers the site after. */
 export const updateSiteEndpoint = endpoint({
@@ -82,43 +91,21 @@ export const updateSiteConfigEndpoint = endpoint({
 })
 
 /** `GET /api/sites/:siteId/excluded-ips`: the addresses and ranges whose events are dropped. */
-export const excludedIpsEndpoint = endpoint({
-  ...at.excludedIps,
-  summary: 'Excluded IP addresses and ranges',
-  tag: 'Sites',
-  access: 'member',
-  params: siteParams,
-  responses: {
-    200: {
-      description: 'The list',
-      schema: z.object({ success: z.literal(true), excludedIPs: z.array(z.string()) }),
-    },
-  },
+export const excludedIpsEndpoint = memberRead(at.excludedIps, 'Excluded IP addresses and ranges', {
+  description: 'The list',
+  schema: z.object({ success: z.literal(true), excludedIPs: z.array(z.string()) }),
 })
 
 /** `GET /api/sites/:siteId/excluded-countries`: the countries whose events are dropped. */
-export const excludedCountriesEndpoint = endpoint({
-  ...at.excludedCountries,
-  summary: 'Excluded countries',
-  tag: 'Sites',
-  access: 'member',
-  params: siteParams,
-  responses: {
-    200: {
-      description: 'The list',
-      schema: z.object({ success: z.literal(true), excludedCountries: z.array(z.string()) }),
-    },
-  },
+export const excludedCountriesEndpoint = memberRead(at.excludedCountries, 'Excluded countries', {
+  description: 'The list',
+  schema: z.object({ success: z.literal(true), excludedCountries: z.array(z.string()) }),
 })
 
 /** `GET /api/sites/:siteId/private-link-config`: the site's private link key, null when none. */
-export const getPrivateLinkEndpoint = endpoint({
-  ...at.getPrivateLink,
-  summary: "The site's private link key",
-  tag: 'Sites',
-  access: 'member',
-  params: siteParams,
-  responses: { 200: { description: 'The key (null when none)', schema: successData(privateLink) } },
+export const getPrivateLinkEndpoint = memberRead(at.getPrivateLink, "The site's private link key", {
+  description: 'The key (null when none)',
+  schema: successData(privateLink),
 })
 
 /** `POST /api/sites/:siteId/private-link-config`: generate or revoke the key; answers it after. */
@@ -150,14 +137,11 @@ export const siteAuditLogEndpoint = endpoint({
 })
 
 /** `GET /api/sites/:siteId/has-events`: whether events arrive yet, and why requests were dropped. */
-export const siteHasEventsEndpoint = endpoint({
-  ...at.siteHasEvents,
-  summary: 'Whether the site has received an event yet',
-  tag: 'Sites',
-  access: 'member',
-  params: siteParams,
-  responses: { 200: { description: 'The status', schema: successData(siteEventStatus) } },
-})
+export const siteHasEventsEndpoint = memberRead(
+  at.siteHasEvents,
+  'Whether the site has received an event yet',
+  { description: 'The status', schema: successData(siteEventStatus) },
+)
 
 /** Every site endpoint (the route/contract coverage test reads these). */
 export const siteEndpoints = [
