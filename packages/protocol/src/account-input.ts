@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { API_KEY_SCOPES } from './enums.js'
-import { isNulFree, nulMessage } from './nul-free.js'
+import { nameField } from './name-field.js'
 
 /** The most API keys one user may hold; creating one more answers 409 until one is deleted. */
 export const MAX_API_KEYS_PER_USER = 50
@@ -15,12 +15,7 @@ export const MAX_API_KEYS_PER_USER = 50
  * date-time with an offset, or null for never; default null). Unknown fields are refused.
  */
 export const createApiKeyBody = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'name is required')
-    .max(100, 'name must be at most 100 characters')
-    .refine(isNulFree, nulMessage('name')),
+  name: nameField(),
   scope: z
     .enum(API_KEY_SCOPES, { error: `scope must be one of ${API_KEY_SCOPES.join(', ')}` })
     .default('full'),

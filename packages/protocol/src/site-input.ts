@@ -4,7 +4,7 @@
  * `www.example.com`).
  */
 import { z } from 'zod'
-import { isNulFree, nulMessage } from './nul-free.js'
+import { nameField } from './name-field.js'
 
 const hostnamePattern = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/
 
@@ -22,12 +22,7 @@ export function normalizeDomain(input: string): string | null {
 
 /** A new site: `name` (1-100 characters) and `domain` (a host name, normalised). */
 export const createSiteBody = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'name is required')
-    .max(100, 'name must be at most 100 characters')
-    .refine(isNulFree, nulMessage('name')),
+  name: nameField(),
   domain: z
     .string()
     .max(253, 'domain must be at most 253 characters')
