@@ -397,19 +397,6 @@ async function freshEmailReport(siteId: number): Promise<{ id: string; token: st
   return { id, token }
 }
 
-/** A pending invitation stored directly (the fuzzed instance sends no e-mail); its token is the link's. */
-async function freshInvitation(
-  organizationId: string,
-  email: string,
-): Promise<{ id: string; token: string }> {
-  const token = randomBytes(32).toString('base64url')
-  const id = crypto.randomUUID()
-  await w.t.services.metadata.db
-    .insertInto('invitation')
-    .values({
-      id,
-      organization_id: organizationId,
-      email,
 /** A failed message of the outbox, stored directly (for the retry route). @returns its id */
 async function failedMail(): Promise<string> {
   const id = crypto.randomUUID()
@@ -436,6 +423,19 @@ async function failedMail(): Promise<string> {
   return id
 }
 
+/** A pending invitation stored directly (the fuzzed instance sends no e-mail); its token is the link's. */
+async function freshInvitation(
+  organizationId: string,
+  email: string,
+): Promise<{ id: string; token: string }> {
+  const token = randomBytes(32).toString('base64url')
+  const id = crypto.randomUUID()
+  await w.t.services.metadata.db
+    .insertInto('invitation')
+    .values({
+      id,
+      organization_id: organizationId,
+      email,
       role: 'member',
       token_hash: createHash('sha256').update(token).digest('hex'),
       invited_by: w.owner.userId,
