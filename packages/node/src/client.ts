@@ -42,9 +42,9 @@ export class Pathlight {
   /**
    * The site's headline figures over a range against the compared range (`GET .../v1/sites/{siteId}/stats`;
    * needs a key that may read).
-   * @param options the range, a time-series `bucket`, and the comparison (`compare`: `previous_period` by
-   *   default, `previous_year`, `custom` with `compareStartDate`/`compareEndDate`, or `none`;
-   *   `matchDayOfWeek`)
+   * @param options the range, `filters` and a saved `segment`, a time-series `bucket`, and the comparison
+   *   (`compare`: `previous_period` by default, `previous_year`, `custom` with
+   *   `compareStartDate`/`compareEndDate`, or `none`; `matchDayOfWeek`)
    * @returns `{data: {current, previous?, change?, series?}, meta}`, `meta.previousStartDate`/`EndDate`
    *   naming the compared days
    * @throws PathlightInvalidPayloadError for a parameter the server refuses (its `details` name it);
@@ -59,6 +59,7 @@ export class Pathlight {
         end_date: options.endDate,
         time_zone: options.timeZone,
         filters: options.filters && options.filters.length > 0 ? JSON.stringify(options.filters) : undefined,
+        segment: options.segment,
         bucket: options.bucket,
         compare: options.compare,
         compare_start_date: options.compareStartDate,

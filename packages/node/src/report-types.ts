@@ -33,6 +33,11 @@ export interface ReportFilter {
 export interface StatsOptions extends ReportRange {
   /** Filters, combined with AND. */
   filters?: readonly ReportFilter[] | undefined
+  /**
+   * A saved segment's id (the server's `/api/sites/{siteId}/segments`): its filters apply, ANDed with
+   * `filters`. An id that names no segment the key's user may use rejects with kind `not_found`.
+   */
+  segment?: string | undefined
   /** With it, `data.series` holds every bucket of the range. */
   bucket?: SeriesBucket | undefined
   /**

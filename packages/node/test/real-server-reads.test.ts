@@ -1,7 +1,7 @@
 /**
  * The client's reads against the real server (a child process on embedded SQLite + chDB, loopback): the
  * stats of today against the previous year and the previous period, with the compared days in `meta`;
- * the annotations written through the API; and the server's 400 for a comparison it refuses, which
+ * the annotations written through the API; a saved segment against the same filters inline; and the server's 400 for a comparison it refuses, which
  * rejects naming the parameter. Pageviews are counted from what this file sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -95,6 +95,37 @@ describe('reads against the real server', () => {
     expect(all.meta).toEqual({ total: 2 })
     const february = await client.annotations({ startDate: '2026-02-01', endDate: '2026-02-28' })
     expect(february.data.map((a) => a.text)).toEqual(['Outage'])
+  })
+
+  it("a saved segment's filters apply as the same filters inline; an unknown one is not_found", async () => {
+    const client = clientFor()
+    const before = await server.countEvents()
+    await client.pageview({ hostname: 'example.com', pathname: '/node-segment', user_id: 'segment-a' })
+    await client.pageview({ hostname: 'example.com', pathname: '/elsewhere', user_id: 'segment-b' })
+    await expect.poll(() => server.countEvents(), { timeout: 5000 }).toBe(before + 2)
+    const filters = [{ parameter: 'pathname', type: 'equals', value: ['/node-segment'] }] as const
+    const created = await fetch(`${server.baseUrl}/api/sites/${server.siteId}/segments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Segment page', filters, visibility: 'site' }),
+    })
+    expect(created.status).toBe(201)
+    const { data } = (await created.json()) as { data: { segmentId: number } }
+    const today = new Date().toISOString().slice(0, 10)
+    const bySegment = await client.stats({
+      startDate: today,
+      endDate: today,
+      segment: String(data.segmentId),
+    })
+    expect(bySegment.data.current).toMatchObject({ pageviews: 1, visitors: 1 })
+    const inline = await client.stats({ startDate: today, endDate: today, filters })
+    expect(bySegment.data.current).toEqual(inline.data.current)
+
+    const unknown = await client.stats({ segment: '999999' }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    )
+    expect(unknown).toMatchObject({ kind: 'not_found', status: 404 })
   })
 
   it('rejects a comparison the server refuses, naming the parameter', async () => {
