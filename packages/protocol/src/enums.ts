@@ -154,6 +154,18 @@ export const filterTypes = [
 /** One comparison type. */
 export type FilterType = (typeof filterTypes)[number]
 
+/**
+ * The comparison types of a custom property filter (`properties.<key>`): every type above, and
+ * `is_set` / `is_not_set` (whether the event carries the key; their `value` is `[]`).
+ */
+export const propertyFilterTypes = [...filterTypes, 'is_set', 'is_not_set'] as const
+/** One comparison type of a property filter. */
+export type PropertyFilterType = (typeof propertyFilterTypes)[number]
+/** The prefix of a custom property filter's parameter: `properties.plan` filters the key `plan`. */
+export const PROPERTY_FILTER_PREFIX = 'properties.'
+/** Bound on a property key's length, in characters. */
+export const MAX_PROPERTY_KEY_LENGTH = 100
+
 /** What a report compares its range with (`compare` of the analytics reads). */
 export const compareModes = ['previous_period', 'previous_year', 'custom', 'none'] as const
 /** One comparison mode. */

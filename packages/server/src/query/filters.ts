@@ -19,13 +19,22 @@
  *   in the range, and keep or drop whole sessions.
  * - `referrer` filters the referrer's domain (`referrer_domain`, 'www.' folded), the value the
  *   referrers report shows.
+ * - `properties.<key>` filters an event's custom property `<key>` (top level of its JSON `properties`),
+ *   an event filter like `event_name`. Its value is compared as text in one canonical form
+ *   (`propertyValueSql`): a string as it is, a number in its shortest form (`3`, `3.0` and `"3"` all
+ *   equal the value "3"), `true`/`false`/`null`, and an object or array as its JSON text; an event
+ *   without the key has the value '' (so `not_equals` keeps it). `is_set` / `is_not_set` (value `[]`)
+ *   keep the events that carry / lack the key. The key is 1 to 100 printable characters.
  */
 import {
   filterParameters,
   filterTypes,
   MAX_FILTER_VALUES,
   MAX_FILTERS,
+  MAX_PROPERTY_KEY_LENGTH,
   MAX_VALUE_LENGTH,
+  PROPERTY_FILTER_PREFIX,
+  propertyFilterTypes,
 } from '@pathlight/protocol'
 import RE2 from 're2'
 import { z } from 'zod'
@@ -65,20 +74,41 @@ export type EventFilterParameter = keyof typeof eventFilterColumns
 export type SessionFilterParameter = keyof typeof sessionFilterColumns
 /** Every filter parameter, in the order error messages list them (each has a column above). */
 export { filterParameters }
-/** Any filter parameter. */
+/** Any filter parameter of a fixed column. */
 export type FilterParameter = EventFilterParameter | SessionFilterParameter
+/** A custom property filter's parameter: `properties.<key>`. */
+export type PropertyFilterParameter = `properties.${string}`
 
 /** Comparison types (see the module comment for case sensitivity and value semantics). */
 export { filterTypes }
-/** One comparison type. */
+/** One comparison type of a column filter. */
 export type FilterType = (typeof filterTypes)[number]
+/** One comparison type of any filter (`is_set`, `is_not_set`: property filters only). */
+export type AnyFilterType = (typeof propertyFilterTypes)[number]
 
 /** One parsed filter. */
 export interface Filter {
-  parameter: FilterParameter
-  type: FilterType
-  /** 1 to 100 values, each at most 2,048 characters (256 for regex). */
+  parameter: FilterParameter | PropertyFilterParameter
+  type: AnyFilterType
+  /** 1 to 100 values, each at most 2,048 characters (256 for regex); none for is_set / is_not_set. */
   value: string[]
+}
+
+/** The key a property filter's parameter names (`properties.plan` -> `plan`), or null for a column's. */
+export function propertyKeyOf(parameter: string): string | null {
+  return parameter.startsWith(PROPERTY_FILTER_PREFIX) ? parameter.slice(PROPERTY_FILTER_PREFIX.length) : null
+}
+
+/**
+ * Why `key` cannot name a custom property, or null when it can: 1 to 100 characters, none of them a
+ * control, format, private-use or unassigned code point (Unicode category C).
+ */
+export function propertyKeyProblem(key: string): string | null {
+  if (key.length === 0) return 'property key must not be empty'
+  if (key.length > MAX_PROPERTY_KEY_LENGTH)
+    return `property key must be at most ${MAX_PROPERTY_KEY_LENGTH} characters`
+  if (/\p{C}/u.test(key)) return 'property key must hold printable characters only'
+  return null
 }
 
 /** Bounds: filters per request, values per filter, characters per value and per regex. */
@@ -157,17 +187,17 @@ export const joinedRegex = (values: readonly string[]): string =>
 const filterSchema = z
   .object(
     {
-      parameter: z.enum(filterParameters, {
+      parameter: z.union([z.enum(filterParameters), z.templateLiteral(['properties.', z.string()])], {
         error: (issue) =>
           issue.input === undefined
             ? 'parameter is required'
-            : `unknown parameter ${JSON.stringify(issue.input)}; one of ${filterParameters.join(', ')}`,
+            : `unknown parameter ${JSON.stringify(issue.input)}; one of ${filterParameters.join(', ')}, or properties.<key>`,
       }),
-      type: z.enum(filterTypes, {
+      type: z.enum(propertyFilterTypes, {
         error: (issue) =>
           issue.input === undefined
             ? 'type is required'
-            : `unknown type ${JSON.stringify(issue.input)}; one of ${filterTypes.join(', ')}`,
+            : `unknown type ${JSON.stringify(issue.input)}; one of ${propertyFilterTypes.join(', ')}`,
       }),
       value: z
         .array(
@@ -176,13 +206,26 @@ const filterSchema = z
             .max(MAX_VALUE_LENGTH, `values must be at most ${MAX_VALUE_LENGTH} characters`),
           { error: 'value must be an array of strings' },
         )
-        .min(1, 'value must hold at least one value')
         .max(MAX_FILTER_VALUES, `value holds at most ${MAX_FILTER_VALUES} values`),
     },
     { error: 'each filter must be an object {parameter, type, value}' },
   )
   .strict()
   .superRefine((filter, ctx) => {
+    const key = propertyKeyOf(filter.parameter)
+    const keyProblem = key === null ? null : propertyKeyProblem(key)
+    if (keyProblem) ctx.addIssue({ code: 'custom', path: ['parameter'], message: keyProblem })
+    const presence = filter.type === 'is_set' || filter.type === 'is_not_set'
+    if (presence && key === null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['type'],
+        message: `type ${filter.type} applies to properties.<key> only`,
+      })
+    if (presence && filter.value.length > 0)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `value must be [] for ${filter.type}` })
+    if (!presence && filter.value.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'value must hold at least one value' })
     if (filter.type !== 'regex') return
     let valid = true
     for (const [i, pattern] of filter.value.entries()) {
@@ -261,18 +304,66 @@ export function compileFilters(filters: readonly Filter[], column?: string): Com
   }
 }
 
-function columnOf(parameter: FilterParameter): string {
+function columnOf(parameter: FilterParameter | PropertyFilterParameter): string {
   return parameter in sessionFilterColumns
     ? sessionFilterColumns[parameter as SessionFilterParameter]
     : eventFilterColumns[parameter as EventFilterParameter]
 }
 
 /** One filter as a condition; `name` prefixes its parameters; `column` overrides the parameter's. */
-export function compileFilter(
-  filter: Filter,
-  name: string,
-  column: string = columnOf(filter.parameter),
-): SqlFragment {
+export function compileFilter(filter: Filter, name: string, column?: string): SqlFragment {
+  const key = propertyKeyOf(filter.parameter)
+  if (key !== null && column === undefined) return compilePropertyFilter(filter, key, name)
+  return compileColumnFilter(filter, name, column ?? columnOf(filter.parameter))
+}
+
+/** JSON types of a number in a properties object (ClickHouse `JSONType`). */
+const NUMERIC_JSON = "('Int64', 'UInt64', 'Double')"
+
+/**
+ * The canonical text of the custom property `key` of an event (SQL over `events.properties`): a string
+ * as it is, a number as ClickHouse writes a Float64 (`3`, `2.5`), a boolean or null as its JSON word,
+ * an object or array as its JSON text, '' when the event lacks the key.
+ * @param key SQL of the key, a bound String parameter (`{p_key:String}`)
+ */
+export function propertyValueSql(key: string): string {
+  return (
+    `multiIf(JSONType(properties, ${key}) = 'String', JSONExtractString(properties, ${key}), ` +
+    `JSONType(properties, ${key}) IN ${NUMERIC_JSON}, toString(JSONExtractFloat(properties, ${key})), ` +
+    `JSONExtractRaw(properties, ${key}))`
+  )
+}
+
+/** Values that are plain decimal numbers ('3', '-2.5', '3.0'), as numbers. */
+function numericValues(values: readonly string[]): number[] {
+  return values
+    .filter((text) => /^-?\d+(\.\d+)?$/.test(text))
+    .map(Number)
+    .filter(Number.isFinite)
+}
+
+/** A `properties.<key>` filter (see the module comment); the key is bound as `<name>_key`. */
+function compilePropertyFilter(filter: Filter, key: string, name: string): SqlFragment {
+  const keyParam = `{${name}_key:String}`
+  const params: Record<string, unknown> = { [`${name}_key`]: key }
+  if (filter.type === 'is_set') return { sql: `JSONHas(properties, ${keyParam})`, params }
+  if (filter.type === 'is_not_set') return { sql: `NOT JSONHas(properties, ${keyParam})`, params }
+  const value = propertyValueSql(keyParam)
+  const inner = compileColumnFilter(filter, name, value)
+  Object.assign(params, inner.params)
+  if (filter.type !== 'equals' && filter.type !== 'not_equals') return { sql: inner.sql, params }
+  // A number equals a value of the same number in any spelling ('3.0' and 3, '3' and 3.0).
+  const numbers = numericValues(filter.value)
+  if (numbers.length === 0) return { sql: inner.sql, params }
+  params[`${name}_numbers`] = numbers
+  const equal =
+    `(${value} IN {${name}:Array(String)} OR (JSONType(properties, ${keyParam}) IN ${NUMERIC_JSON} ` +
+    `AND JSONExtractFloat(properties, ${keyParam}) IN {${name}_numbers:Array(Float64)}))`
+  return { sql: filter.type === 'equals' ? equal : `NOT ${equal}`, params }
+}
+
+/** A filter on one column (or SQL expression) `column`. */
+function compileColumnFilter(filter: Filter, name: string, column: string): SqlFragment {
   const array = `{${name}:Array(String)}`
   switch (filter.type) {
     case 'equals':
@@ -300,6 +391,10 @@ export function compileFilter(
           [name]: joinedRegex(filter.value),
         },
       }
+    case 'is_set':
+    case 'is_not_set':
+      // Parsed only for property filters, which compilePropertyFilter answers.
+      throw new Error(`${filter.type} applies to property filters only`)
   }
 }
 

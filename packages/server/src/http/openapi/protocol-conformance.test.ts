@@ -29,7 +29,7 @@ import type { createExperimentBody, updateExperimentBody } from '../experiments.
 describe('enums', () => {
   it('every filter parameter has a column, in the protocol’s order', () => {
     expect(Object.keys({ ...eventFilterColumns, ...sessionFilterColumns })).toEqual(filterParameters)
-    expectTypeOf<Filter['parameter']>().toEqualTypeOf<FilterParameter>()
+    expectTypeOf<Filter['parameter']>().toEqualTypeOf<FilterParameter | `properties.${string}`>()
   })
 
   it('roles are the stored ones', () => {
