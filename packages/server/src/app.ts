@@ -41,6 +41,7 @@ import { metricsRoutes } from './http/metrics.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import type { RouteDoc } from './http/openapi/route-doc.js'
 import { organizationRoutes } from './http/organizations.js'
+import { propertyRoutes } from './http/properties.js'
 import { optionalCaller } from './http/reader.js'
 import { replayRoutes } from './http/replay.js'
 import { reportRoutes } from './http/reports.js'
@@ -251,6 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'reader' }))
     const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
     await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
+    await scope.register(propertyRoutes, analytics)
     await scope.register(annotationRoutes, analytics)
     await scope.register(errorAnalyticsRoutes, analytics)
     await scope.register(reportRoutes, analytics)

@@ -37,6 +37,13 @@ export const goalSessions = address('goalSessions', 'GET', '/api/sites/:siteId/g
 export const createGoal = address('createGoal', 'POST', '/api/sites/:siteId/goals')
 export const updateGoal = address('updateGoal', 'PUT', '/api/sites/:siteId/goals/:goalId')
 export const deleteGoal = address('deleteGoal', 'DELETE', '/api/sites/:siteId/goals/:goalId')
+/** The custom properties of a site (`contracts/properties.ts`). */
+export const listPropertyKeys = address('listPropertyKeys', 'GET', '/api/sites/:siteId/properties')
+export const propertyBreakdown = address(
+  'propertyBreakdown',
+  'GET',
+  '/api/sites/:siteId/breakdown/properties',
+)
 /** The saved segments of a site (`contracts/segments.ts`). */
 export const listSegments = address('listSegments', 'GET', '/api/sites/:siteId/segments')
 export const createSegment = address('createSegment', 'POST', '/api/sites/:siteId/segments')

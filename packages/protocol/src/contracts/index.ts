@@ -11,6 +11,7 @@ import { goalEndpoints } from './goals.js'
 import { invitationEndpoints } from './invitations.js'
 import { mailEndpoints } from './mail.js'
 import { privacyEndpoints } from './privacy.js'
+import { propertyEndpoints } from './properties.js'
 import { replayEndpoints } from './replay.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
@@ -29,6 +30,7 @@ export * from './goals.js'
 export * from './invitations.js'
 export * from './mail.js'
 export * from './privacy.js'
+export * from './properties.js'
 export * from './replay.js'
 export * from './segments.js'
 export * from './sites.js'
@@ -37,6 +39,7 @@ export * from './webhooks.js'
 /** Every declared endpoint: each must have its route, and each route its contract (server test). */
 export const endpoints = [
   ...goalEndpoints,
+  ...propertyEndpoints,
   ...alertEndpoints,
   ...annotationEndpoints,
   ...emailReportEndpoints,

@@ -731,6 +731,18 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/sites/:siteId/properties',
+    expect: access.reader(200),
+    request: sitePath('/properties'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/breakdown/properties',
+    expect: access.reader(200),
+    request: sitePath('/breakdown/properties?property=plan'),
+  },
+  {
+    method: 'GET',
     url: '/api/sites/:siteId/annotations',
     expect: access.reader(200),
     request: sitePath('/annotations'),
