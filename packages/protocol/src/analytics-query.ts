@@ -6,7 +6,7 @@
  * server's (`query/params.ts`): those need the current time or the server's regex engine.
  */
 import { z } from 'zod'
-import { compareModes, filterParameters, filterTypes } from './enums.js'
+import { compareModes, filterParameters, propertyFilterTypes } from './enums.js'
 import { doc, openApiRegistry } from './openapi-registry.js'
 
 /** Page size default and cap, page cap, default range (days) and longest range (days). */
@@ -79,14 +79,19 @@ const day = (name: string, description: string) =>
 const filterList = z
   .array(
     z.object({
-      parameter: z.enum(filterParameters),
+      parameter: doc(
+        z.union([z.enum(filterParameters), z.templateLiteral(['properties.', z.string()])]),
+        'A column, or `properties.<key>`: the custom property `<key>` (1 to 100 printable characters), ' +
+          'its value as canonical text (3, "3" and 3.0 alike; objects and arrays as JSON text; absent: "")',
+      ),
       type: doc(
-        z.enum(filterTypes),
-        'equals, not_equals, starts_with: exact; contains, not_contains: any case',
+        z.enum(propertyFilterTypes),
+        'equals, not_equals, starts_with: exact; contains, not_contains: any case; is_set, is_not_set: ' +
+          'whether the event carries the property (`properties.<key>` only, value `[]`)',
       ),
       value: doc(
-        z.array(z.string().max(MAX_VALUE_LENGTH)).min(1).max(MAX_FILTER_VALUES),
-        'Alternatives: `equals` any of them, `not_equals` none of them',
+        z.array(z.string().max(MAX_VALUE_LENGTH)).max(MAX_FILTER_VALUES),
+        'Alternatives: `equals` any of them, `not_equals` none of them; at least one, none for is_set / is_not_set',
       ),
     }),
   )
