@@ -126,6 +126,7 @@ describe('property filters on SQLite + chDB', () => {
   let t: TestInstance
   let site: Site
   let cookie: string
+  let apiKey: string
 
   const get = async (path: string, filter: object) => {
     const filters = encodeURIComponent(JSON.stringify([filter]))
@@ -140,6 +141,7 @@ describe('property filters on SQLite + chDB', () => {
     const seeded = await t.seed()
     site = seeded.site
     cookie = seeded.cookie
+    apiKey = seeded.apiKey
     const imported = await t.app.inject({
       method: 'POST',
       url: `/api/sites/${site.siteId}/import`,
@@ -223,6 +225,37 @@ describe('property filters on SQLite + chDB', () => {
       })
       .filter((row) => row.visitors > 0)
     expect(answer.data.filter((row) => row.visitors > 0)).toEqual(expected)
+  })
+
+  it('works on every event-level read: sessions, events, event names and the rest answer', async () => {
+    const filter = { parameter: 'properties.seats', type: 'equals', value: ['3'] }
+    const passing = EVENTS.filter((e) => e.props.seats === 3 || e.props.seats === '3')
+    const sessions = await get('sessions?limit=100', filter)
+    expect(sessions.meta.total).toBe(new Set(passing.map(sessionOf)).size)
+    const listed = await get('events?limit=500', filter)
+    expect(listed.data).toHaveLength(passing.length)
+    const names = (await get('event-names', filter)) as { data: { name: string; events: number }[] }
+    const byName = new Map<string, number>()
+    for (const e of passing) byName.set(e.name as string, (byName.get(e.name as string) ?? 0) + 1)
+    expect(new Map(names.data.map((row) => [row.name, row.events]))).toEqual(byName)
+    for (const path of ['series?bucket=day', 'breakdown/pages', 'journeys', 'goals', 'web-vitals']) {
+      const filters = encodeURIComponent(JSON.stringify([filter]))
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/sites/${site.siteId}/${path}${path.includes('?') ? '&' : '?'}${RANGE}&filters=${filters}`,
+        headers: { cookie },
+      })
+      expect(response.statusCode, `${path}: ${response.body}`).toBe(200)
+    }
+    for (const path of ['stats', 'pages', 'sessions', 'events/names', 'retention']) {
+      const filters = encodeURIComponent(JSON.stringify([filter]))
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/sites/${site.siteId}/${path}?${RANGE}&filters=${filters}`,
+        headers: { authorization: `Bearer ${apiKey}` },
+      })
+      expect(response.statusCode, `${path}: ${response.body}`).toBe(200)
+    }
   })
 
   it('refuses a bad key or a presence type elsewhere with a 400 naming the filter', async () => {
