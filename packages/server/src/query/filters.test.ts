@@ -46,6 +46,38 @@ describe('compileFilters', () => {
   })
 })
 
+describe('property filters', () => {
+  it('bind the key and the values: no input reaches the SQL text', () => {
+    const key = "x') OR 1=1 --"
+    const filters: Filter[] = [
+      { parameter: `properties.${key}`, type: 'equals', value: ['3', "'; DROP TABLE events; --"] },
+      { parameter: 'properties.plan', type: 'is_set', value: [] },
+      { parameter: 'properties.plan', type: 'contains', value: ['pro'] },
+    ]
+    const compiled = compileFilters(filters)
+    expect(compiled.event).not.toContain('DROP')
+    expect(compiled.event).not.toContain('1=1')
+    expect(compiled.params).toMatchObject({ f0_key: key, f0_numbers: [3], f1_key: 'plan', f2: ['pro'] })
+    expect(compiled.event).toContain('JSONHas(properties, {f1_key:String})')
+  })
+
+  it('parse with [] for is_set and refuse bad keys, naming the filter', () => {
+    const parse = (filters: unknown[]) => parseFilters(JSON.stringify(filters))
+    expect(parse([{ parameter: 'properties.plan', type: 'is_not_set', value: [] }])).toEqual({
+      ok: true,
+      filters: [{ parameter: 'properties.plan', type: 'is_not_set', value: [] }],
+    })
+    expect(parse([{ parameter: 'properties.', type: 'equals', value: ['x'] }])).toEqual({
+      ok: false,
+      problems: ['filter 0 (parameter): property key must not be empty'],
+    })
+    expect(parse([{ parameter: 'pathname', type: 'is_set', value: [] }])).toEqual({
+      ok: false,
+      problems: ['filter 0 (type): type is_set applies to properties.<key> only'],
+    })
+  })
+})
+
 describe('parseFilters', () => {
   it('accepts every parameter and type', () => {
     const parameters = [
