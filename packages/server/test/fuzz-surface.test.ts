@@ -202,6 +202,8 @@ function validRequestOf(entry: OperationEntry): ValidRequest {
       email: 'fuzz-invitee@example.com',
       role: 'member',
     },
+    'POST /api/sites/{siteId}/segments': { name: 'Fuzz', filters: FUZZ_SEGMENT_FILTERS, visibility: 'site' },
+    'PATCH /api/sites/{siteId}/segments/{segmentId}': { name: 'Fuzz renamed' },
   }
   const query: Record<string, Record<string, string>> = {
     'GET /api/admin/events-count': { site_id: String(w.read.siteId) },
@@ -268,6 +270,9 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
   }
   // An annotation of the site: a fresh one (the delete runs take it away).
   if (entry.path.includes('/annotations/{id}')) return { ...values, id: await freshAnnotation(site.siteId) }
+  // A saved segment of the site: a fresh one (the delete runs take it away).
+  if (entry.path.includes('/segments/{segmentId}'))
+    return { ...values, segmentId: await freshSegment(site.siteId) }
   if (!destroys(entry)) return values
   // Erasing a visitor with no events changes nothing: every run may name the same one.
   if (/\/(users|visitors)\/\{\w+\}$/.test(entry.path) && entry.path.startsWith('/api/sites/')) return values
@@ -312,6 +317,28 @@ async function freshAnnotation(siteId: number): Promise<string> {
     .returning('annotation_id')
     .executeTakeFirstOrThrow()
   return String(row.annotation_id)
+}
+
+/** The filters of the segments the fuzz run saves. */
+const FUZZ_SEGMENT_FILTERS = [{ parameter: 'pathname', type: 'equals', value: ['/fuzz'] }]
+
+/** A site segment stored directly, the owner's (for the change and delete routes). @returns its id */
+async function freshSegment(siteId: number): Promise<string> {
+  const at = new Date().toISOString()
+  const row = await w.t.services.metadata.db
+    .insertInto('segment')
+    .values({
+      site_id: siteId,
+      created_by: w.owner.userId,
+      name: 'fuzz',
+      filters: JSON.stringify(FUZZ_SEGMENT_FILTERS),
+      visibility: 'site',
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('segment_id')
+    .executeTakeFirstOrThrow()
+  return String(row.segment_id)
 }
 
 /** Steps of the funnels the fuzz run saves and queries. */
