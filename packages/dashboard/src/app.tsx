@@ -4,41 +4,71 @@
  * opened with a private link key (`?key=`), or signed out (a public site), are the shared view.
  */
 import type { SessionInfo } from '@pathlight/protocol'
-import { useCallback, useEffect, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react'
 import { api } from './api/api'
 import { type ApiError, asApiError } from './api/api-error'
 import { onSessionEnded } from './api/client'
 import { AuthLayout } from './components/auth-layout'
 import { FormError } from './components/form-error'
 import { Loading } from './components/loading'
-import { AccountPage } from './pages/account-page'
-import { AlertsPage } from './pages/alerts-page'
-import { EmailReportLinkPage } from './pages/email-report-link-page'
-import { ForgotPasswordPage } from './pages/forgot-password-page'
 import { HomePage } from './pages/home-page'
-import { InvitationPage } from './pages/invitation-page'
-import { MembersPage } from './pages/members-page'
-import { NewOrganizationPage } from './pages/new-organization-page'
-import { NewSitePage } from './pages/new-site-page'
 import { NotFoundPage } from './pages/not-found-page'
 import { OrganizationPage } from './pages/organization-page'
 import { ReportPage } from './pages/report-page'
-import { ResetPasswordPage } from './pages/reset-password-page'
 import { SharedScope } from './pages/shared-scope'
 import { SignInPage } from './pages/sign-in-page'
 import { SignUpPage } from './pages/sign-up-page'
 import { SiteScope } from './pages/site-scope'
-import { SiteSettingsPage } from './pages/site-settings-page'
-import { WebhookPage } from './pages/webhook-page'
-import { WebhooksPage } from './pages/webhooks-page'
 import { browserHistory, navigate } from './router/navigation'
 import { Redirect } from './router/redirect'
 import { isReportRoute, type Route, routePath } from './router/routes'
 import { useRoute } from './router/use-route'
 import { SessionProvider } from './session'
 
-/** The whole app; mounted once by main.tsx. */
+/**
+ * Pages off the first screen's path (sign-in, the organizations, a site's reports), each loaded as its own
+ * chunk when first opened, so the script every visit loads stays small.
+ */
+const AccountPage = lazy(() => import('./pages/account-page').then((page) => ({ default: page.AccountPage })))
+const AlertsPage = lazy(() => import('./pages/alerts-page').then((page) => ({ default: page.AlertsPage })))
+const EmailReportLinkPage = lazy(() =>
+  import('./pages/email-report-link-page').then((page) => ({ default: page.EmailReportLinkPage })),
+)
+const ForgotPasswordPage = lazy(() =>
+  import('./pages/forgot-password-page').then((page) => ({ default: page.ForgotPasswordPage })),
+)
+const InvitationPage = lazy(() =>
+  import('./pages/invitation-page').then((page) => ({ default: page.InvitationPage })),
+)
+const MembersPage = lazy(() => import('./pages/members-page').then((page) => ({ default: page.MembersPage })))
+const NewOrganizationPage = lazy(() =>
+  import('./pages/new-organization-page').then((page) => ({ default: page.NewOrganizationPage })),
+)
+const NewSitePage = lazy(() =>
+  import('./pages/new-site-page').then((page) => ({ default: page.NewSitePage })),
+)
+const ResetPasswordPage = lazy(() =>
+  import('./pages/reset-password-page').then((page) => ({ default: page.ResetPasswordPage })),
+)
+const SiteSettingsPage = lazy(() =>
+  import('./pages/site-settings-page').then((page) => ({ default: page.SiteSettingsPage })),
+)
+const WebhookPage = lazy(() => import('./pages/webhook-page').then((page) => ({ default: page.WebhookPage })))
+const WebhooksPage = lazy(() =>
+  import('./pages/webhooks-page').then((page) => ({ default: page.WebhooksPage })),
+)
+
+/** The whole app; mounted once by main.tsx. A page still loading its chunk shows the loading state. */
 export function App() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Screen />
+    </Suspense>
+  )
+}
+
+/** The screen of the current route: the session first, then the page it may see. */
+function Screen() {
   const route = useRoute()
   const [session, setSession] = useState<SessionInfo | null | undefined>(undefined)
   const [failure, setFailure] = useState<ApiError>()
