@@ -477,6 +477,7 @@ describe.each([
     now = Date.parse('2026-03-11T10:00:00.000Z')
   })
 
+  // Only the served variant has Redis: without it one process runs the schedule, so there is no lock to test.
   it.runIf(served)('runs one schedule pass at a time across processes (Redis lock)', async () => {
     const redis = t.services.redis
     if (!redis) throw new Error('no Redis')

@@ -10,9 +10,9 @@
  * parts, which may hold one-time links.
  */
 import crypto from 'node:crypto'
-import { sql } from 'kysely'
 import { conflict, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import { claimDueRows } from '../storage/metadata/claim-due-rows.js'
 import type { MetadataDb, MetadataStore } from '../storage/metadata/db.js'
 import type { MailMessageTable } from '../storage/metadata/mail-schema.js'
 import { nextRetryDelay } from '../webhooks/retry-schedule.js'
@@ -85,22 +85,8 @@ export function createMailRunner(store: MetadataStore, options: MailRunnerOption
   const clock = options.clock ?? systemClock
   const batchSize = options.batchSize ?? 20
 
-  async function claim(): Promise<MailMessageTable[]> {
-    const now = isoNow(clock)
-    const lease = new Date(clock() + MAIL_LEASE_MS).toISOString()
-    const lock = store.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``
-    const result = await sql<MailMessageTable>`
-      UPDATE mail_message SET locked_until = ${lease}
-      WHERE id IN (
-        SELECT id FROM mail_message
-        WHERE status = 'pending' AND next_attempt_at <= ${now}
-          AND (locked_until IS NULL OR locked_until < ${now})
-        ORDER BY next_attempt_at
-        LIMIT ${batchSize}
-        ${lock}
-      )
-      RETURNING *`.execute(store.db)
-    return result.rows
+  function claim(): Promise<MailMessageTable[]> {
+    return claimDueRows<MailMessageTable>(store, 'mail_message', { clock, leaseMs: MAIL_LEASE_MS, batchSize })
   }
 
   async function attempt(row: MailMessageTable): Promise<void> {

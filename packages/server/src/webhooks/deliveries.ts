@@ -6,9 +6,9 @@
  * X-Pathlight-Delivery). A webhook whose deliveries have all failed for `disableAfterMs` (3 days) is
  * disabled, with the reason recorded for its owner.
  */
-import { sql } from 'kysely'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
+import { claimDueRows } from '../storage/metadata/claim-due-rows.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { fromBool, toBool } from '../storage/metadata/schema.js'
 import type { WebhookDeliveryTable } from '../storage/metadata/webhook-schema.js'
@@ -37,22 +37,12 @@ export function createDeliveryRunner(store: MetadataStore, options: DeliveryRunn
   const batchSize = options.batchSize ?? 20
   const disableAfter = options.disableAfterMs ?? DISABLE_AFTER_MS
 
-  async function claim(): Promise<WebhookDeliveryTable[]> {
-    const now = isoNow(clock)
-    const lease = new Date(clock() + LEASE_MS).toISOString()
-    const lock = store.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``
-    const result = await sql<WebhookDeliveryTable>`
-      UPDATE webhook_delivery SET locked_until = ${lease}
-      WHERE id IN (
-        SELECT id FROM webhook_delivery
-        WHERE status = 'pending' AND next_attempt_at <= ${now}
-          AND (locked_until IS NULL OR locked_until < ${now})
-        ORDER BY next_attempt_at
-        LIMIT ${batchSize}
-        ${lock}
-      )
-      RETURNING *`.execute(store.db)
-    return result.rows
+  function claim(): Promise<WebhookDeliveryTable[]> {
+    return claimDueRows<WebhookDeliveryTable>(store, 'webhook_delivery', {
+      clock,
+      leaseMs: LEASE_MS,
+      batchSize,
+    })
   }
 
   async function attempt(delivery: WebhookDeliveryTable): Promise<void> {
