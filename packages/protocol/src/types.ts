@@ -6,7 +6,7 @@
  * with milliseconds.
  */
 import type { z } from 'zod'
-import type { FilterParameter, FilterType } from './enums.js'
+import type { FilterParameter, FilterType, PropertyFilterType } from './enums.js'
 import type * as s from './schemas.js'
 
 export type {
@@ -18,6 +18,7 @@ export type {
   FilterParameter,
   FilterType,
   GoalType,
+  PropertyFilterType,
   Role,
   SeriesBucket,
   WebhookEventType,
@@ -109,12 +110,22 @@ export type LiveVisitors = z.infer<typeof s.liveVisitors>
 /** `Pick` over each member of a union. */
 type PickEach<T, K extends keyof T> = T extends unknown ? Pick<T, K> : never
 
-/** One report filter (an element of the JSON `filters` parameter); the values are alternatives. */
-export interface ReportFilter {
+/** A column's filter: the values are alternatives (at least one). */
+export interface ColumnFilter {
   parameter: FilterParameter
   type: FilterType
   value: string[]
 }
+/** The parameter of a custom property filter: `properties.<key>`. */
+export type PropertyFilterParameter = `properties.${string}`
+/** A custom property's filter; `is_set` / `is_not_set` take no values (`[]`). */
+export interface PropertyFilter {
+  parameter: PropertyFilterParameter
+  type: PropertyFilterType
+  value: string[]
+}
+/** One report filter (an element of the JSON `filters` parameter). */
+export type ReportFilter = ColumnFilter | PropertyFilter
 /** `POST /api/user/api-keys`. `expiresAt`: ISO 8601 date-time in the future, or null for never. */
 export type ApiKeyInput = Pick<ApiKey, 'name' | 'scope' | 'expiresAt'>
 /** `POST /api/sites/{siteId}/webhooks` (`enabled` defaults to true); a PATCH sends any part. */

@@ -137,6 +137,20 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     /** A page of custom event names; with `metrics`, its rows carry those counts (and events) only. */
     eventNames: (query: ReportQuery, page: PageRequest = {}, metrics?: readonly EventNameMetric[]) =>
       get<Paged<EventNameCounts>>('event-names', query, { ...page, metrics: metrics?.join(',') }),
+    /** A page of the custom property keys of the range, most events first; with `eventName`, its events' only. */
+    propertyKeys: (query: ReportQuery, eventName?: string, page: PageRequest = {}) =>
+      call(
+        endpoints.listPropertyKeys,
+        { params: site, query: { ...reportParams(query), event_name: eventName, ...page } },
+        options,
+      ),
+    /** A page of the values of the custom property `key` (events and visitors), of `eventName`'s events. */
+    propertyValues: (key: string, query: ReportQuery, eventName?: string, page: PageRequest = {}) =>
+      call(
+        endpoints.propertyBreakdown,
+        { params: site, query: { ...reportParams(query), property: key, event_name: eventName, ...page } },
+        options,
+      ),
     live: () => data(get<{ data: LiveVisitors }>('live')),
     /**
      * Several reports in one request (`POST .../reports`): each part's `{data, meta}` under its id (its

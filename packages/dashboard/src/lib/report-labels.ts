@@ -1,9 +1,10 @@
 /**
- * Words for report values: filter chips ('Country is Germany'), breakdown values as people read them
+ * Words for report values: filter chips ('Country is Germany', 'Property plan is pro'), breakdown values as people read them
  * (country and language names from `Intl.DisplayNames`, no flags), and the breakdowns of the
  * overview with the filter a click on one of their rows adds.
  */
-import type { FilterParameter, FilterType, ReportFilter } from '@pathlight/protocol'
+import type { FilterParameter, PropertyFilterType, ReportFilter } from '@pathlight/protocol'
+import { isPropertyFilter, propertyKeyOf } from './property-filters'
 
 export const filterLabels: Record<FilterParameter, string> = {
   pathname: 'Page',
@@ -27,13 +28,15 @@ export const filterLabels: Record<FilterParameter, string> = {
   exit_page: 'Exit page',
 }
 
-const typeWords: Record<FilterType, string> = {
+const typeWords: Record<PropertyFilterType, string> = {
   equals: 'is',
   not_equals: 'is not',
   contains: 'contains',
   not_contains: 'does not contain',
   starts_with: 'starts with',
   regex: 'matches',
+  is_set: 'is set',
+  is_not_set: 'is not set',
 }
 
 let regionNames: Intl.DisplayNames | null | undefined
@@ -79,8 +82,16 @@ export function valueLabel(parameter: FilterParameter, value: string): string {
   return value
 }
 
-/** 'Country is Germany', 'Page is /a or /b'. */
+/**
+ * 'Country is Germany', 'Page is /a or /b'; a custom property's: 'Property plan is pro',
+ * 'Property plan is set' ('(none)' for the empty value, which events without the key have).
+ */
 export function filterText(filter: ReportFilter): string {
+  if (isPropertyFilter(filter)) {
+    const values = filter.value.map((v) => (v === '' ? '(none)' : v)).join(' or ')
+    const text = `Property ${propertyKeyOf(filter.parameter)} ${typeWords[filter.type]}`
+    return values === '' ? text : `${text} ${values}`
+  }
   const values = filter.value.map((v) => valueLabel(filter.parameter, v)).join(' or ')
   return `${filterLabels[filter.parameter]} ${typeWords[filter.type]} ${values}`
 }

@@ -8,7 +8,7 @@
  * | `period` | `today`, `7d`, `30d`, `90d`, `month` (this month so far), `custom` | `30d` |
  * | `from`, `to` | YYYY-MM-DD (custom period, both included) | |
  * | `tz` | IANA zone | the browser's |
- * | `filters` | JSON array of `{parameter, type, value}` (the API's) | none |
+ * | `filters` | JSON array of `{parameter, type, value}` (the API's, `properties.<key>` included) | none |
  * | `segment` | a saved segment's id (its filters apply besides `filters`) | none |
  * | `bucket` | `hour`, `day`, `week`, `month` | by range length |
  * | `metric` | `visitors`, `sessions`, `pageviews` (the chart) | `visitors` |
@@ -31,6 +31,7 @@ import {
 import { compareModes, filterParameters, filterTypes, seriesBuckets } from '@pathlight/protocol/enums'
 import type { ReportQuery } from '../api/reports-api'
 import { addDays, browserTimeZone, dayIn, daysBetween, isDay, isTimeZone } from './dates'
+import { parsePropertyFilter } from './property-filters'
 
 export const periods = ['today', '7d', '30d', '90d', 'month', 'custom'] as const
 export type Period = (typeof periods)[number]
@@ -93,11 +94,14 @@ export function parseFilters(text: string | null): ReportFilter[] {
   return json.flatMap((item: unknown): ReportFilter[] => {
     if (typeof item !== 'object' || item === null) return []
     const { parameter, type, value } = item as Record<string, unknown>
-    const p = oneOf(filterParameters, typeof parameter === 'string' ? parameter : null)
-    const t = oneOf(filterTypes, typeof type === 'string' ? type : null)
-    if (!p || !t || !Array.isArray(value) || value.length === 0) return []
+    if (typeof parameter !== 'string' || typeof type !== 'string' || !Array.isArray(value)) return []
     if (!value.every((v) => typeof v === 'string')) return []
-    return [{ parameter: p, type: t, value: value as string[] }]
+    const property = parsePropertyFilter(parameter, type, value)
+    if (property) return [property]
+    const p = oneOf(filterParameters, parameter)
+    const t = oneOf(filterTypes, type)
+    if (!p || !t || value.length === 0) return []
+    return [{ parameter: p, type: t, value }]
   })
 }
 

@@ -1,10 +1,11 @@
 /**
- * Funnels: build a funnel from the site's pages and event names (or open a saved one), see each step
- * as a bar with its conversion, drop-off and median time from the previous step, optionally broken
- * down by a filter parameter, and list the sessions behind any step or drop-off, overall or of one
- * breakdown value. Admins save, rename, update (the open saved funnel gets the builder's steps) and
- * delete funnels; saved funnels are listed to members only (not in a shared view). The steps, the
- * sessions listed and the breakdown live in the URL (`?steps=&show=&by=`) beside the report view.
+ * Funnels: build a funnel from the site's pages, event names and property keys (or open a saved
+ * one), see each step as a bar with its conversion, drop-off and median time from the previous step,
+ * optionally broken down by a filter parameter, and list the sessions behind any step or drop-off,
+ * overall or of one breakdown value. Admins save, rename, update (the open saved funnel gets the
+ * builder's steps) and delete funnels; saved funnels are listed to members only (not in a shared
+ * view). The steps, the sessions listed and the breakdown live in the URL (`?steps=&show=&by=`)
+ * beside the report view.
  */
 import type { FunnelStep, FunnelStepResult } from '@pathlight/protocol'
 import { useState } from 'react'
@@ -13,6 +14,7 @@ import { Loading } from '../components/loading'
 import { FunnelBuilder } from '../components/reports/funnel-builder'
 import { FunnelChart } from '../components/reports/funnel-chart'
 import { Pager } from '../components/reports/pager'
+import { usePropertyKeyLoader } from '../components/reports/property-key-list'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { SavedFunnels } from '../components/reports/saved-funnels'
 import { SessionTable } from '../components/reports/session-table'
@@ -72,6 +74,8 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
   const eventNames = useReport(`funnel-events:${ctx.queryKey}`, () =>
     ctx.reports.eventNames(ctx.query, { limit: 200 }, ['events']),
   )
+  const eventNameList = eventNames.data?.data.map((row) => row.name) ?? []
+  const propertyKeys = usePropertyKeyLoader(ctx, eventNameList)
   const stepsKey = route.steps ?? ''
   const report = useReport(`funnel:${stepsKey}:${by ?? ''}:${ctx.queryKey}`, async () =>
     steps ? (await ctx.reports.funnel(ctx.query, steps, by)).data : undefined,
@@ -113,7 +117,8 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
         key={stepsKey}
         steps={steps}
         pages={pages.data?.data.map((row) => row.value) ?? []}
-        eventNames={eventNames.data?.data.map((row) => row.name) ?? []}
+        eventNames={eventNameList}
+        propertyKeys={propertyKeys}
         onApply={(next) => {
           update.clear()
           go({ steps: next, by })

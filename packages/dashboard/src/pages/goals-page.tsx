@@ -1,14 +1,15 @@
 /**
  * A site's goals over the range: conversions (sessions that completed each) and conversion rate
  * (of the sessions in the range, after filters); each opens the sessions that converted. Admins and
- * owners create, edit and delete goals here.
+ * owners create, edit and delete goals here; the forms suggest the range's event names and property keys.
  */
 import type { Goal, GoalInput } from '@pathlight/protocol'
 import { useState } from 'react'
 import { ConfirmButton } from '../components/confirm-button'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
-import { emptyGoal, GoalForm } from '../components/reports/goal-form'
+import { emptyGoal, GoalForm, type GoalSuggestions } from '../components/reports/goal-form'
+import { usePropertyKeyLoader } from '../components/reports/property-key-list'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { describeGoal } from '../lib/goal-text'
 import { formatCount, formatPercent } from '../lib/report-format'
@@ -31,6 +32,7 @@ export function GoalsPage({ ctx }: { ctx: ReportContext }) {
   const edit = useAction()
   const remove = useAction()
   const list = goals.data?.data
+  const suggestions = useGoalSuggestions(ctx)
   const siteId = String(ctx.siteId)
   return (
     <div className="stack">
@@ -71,6 +73,7 @@ export function GoalsPage({ ctx }: { ctx: ReportContext }) {
                       <td colSpan={4}>
                         <GoalForm
                           initial={inputOf(goal)}
+                          suggestions={suggestions}
                           submitLabel="Save goal"
                           busy={edit.busy}
                           error={edit.error}
@@ -141,6 +144,7 @@ export function GoalsPage({ ctx }: { ctx: ReportContext }) {
           <GoalForm
             key={formKey}
             initial={emptyGoal}
+            suggestions={suggestions}
             submitLabel="Create goal"
             busy={create.busy}
             error={create.error}
@@ -158,4 +162,16 @@ export function GoalsPage({ ctx }: { ctx: ReportContext }) {
       )}
     </div>
   )
+}
+
+/**
+ * The event names and property keys of the range the goal forms suggest; nothing is loaded for a
+ * reader who may not change goals (the forms are not shown).
+ */
+function useGoalSuggestions(ctx: ReportContext): GoalSuggestions {
+  const names = useReport(`goal-events:${ctx.canAdmin}:${ctx.queryKey}`, async () =>
+    ctx.canAdmin ? (await ctx.reports.eventNames(ctx.query, { limit: 200 }, ['events'])).data : [],
+  )
+  const eventNames = names.data?.map((row) => row.name) ?? []
+  return { eventNames, propertyKeys: usePropertyKeyLoader(ctx, eventNames) }
 }

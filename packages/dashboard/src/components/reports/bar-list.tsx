@@ -1,7 +1,7 @@
 /**
  * Rows of a breakdown: each a button showing its value, its count and a bar proportional to the
- * largest count, and with a comparison chosen the count's change against the compared range; a click
- * adds the row's filter.
+ * largest count, optionally a second count (`secondLabel`: visitors beside events), and with a
+ * comparison chosen the count's change against the compared range; a click does the row's `action`.
  */
 import { formatChange, formatCount } from '../../lib/report-format'
 
@@ -9,6 +9,8 @@ export interface BarRow {
   key: string
   label: string
   count: number
+  /** A second count shown after the first (the table's `secondLabel` column); the bar follows `count`. */
+  second?: number
   /** Relative change against the compared range (null: nothing to compare with; absent: no comparison). */
   change?: number | null | undefined
   /** What a click does, in words ('Filter: Country is Germany'). */
@@ -16,22 +18,25 @@ export interface BarRow {
   onSelect(): void
 }
 
-/** The rows under a header naming the value and the count (`countLabel`). */
+/** The rows under a header naming the value and the count (`countLabel`, and `secondLabel` if given). */
 export function BarList({
   rows,
   valueLabel,
   countLabel,
+  secondLabel,
 }: {
   rows: BarRow[]
   valueLabel: string
   countLabel: string
+  secondLabel?: string
 }) {
   const max = Math.max(1, ...rows.map((r) => r.count))
   return (
-    <div className="bar-table">
+    <div className={secondLabel ? 'bar-table bar-table-two' : 'bar-table'}>
       <div className="bar-head" aria-hidden="true">
-        <span>{valueLabel}</span>
-        <span>{countLabel}</span>
+        <span className="bar-head-value">{valueLabel}</span>
+        <span className="bar-count">{countLabel}</span>
+        {secondLabel && <span className="bar-count">{secondLabel}</span>}
       </div>
       <ul className="bar-list">
         {rows.map((row) => (
@@ -43,6 +48,12 @@ export function BarList({
                 {formatCount(row.count, true)}
                 <span className="visually-hidden"> {countLabel.toLowerCase()}</span>
               </span>
+              {secondLabel && (
+                <span className="bar-count bar-second">
+                  {formatCount(row.second ?? 0, true)}
+                  <span className="visually-hidden"> {secondLabel.toLowerCase()}</span>
+                </span>
+              )}
               {row.change !== undefined && (
                 <span
                   className={`bar-change${row.change === null || row.change === 0 ? '' : row.change > 0 ? ' bar-up' : ' bar-down'}`}

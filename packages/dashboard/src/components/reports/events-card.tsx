@@ -1,45 +1,75 @@
-/** Custom events of the range by name (events fired); a row filters by its event. */
-import { useId } from 'react'
+/**
+ * Custom events of the range by name (events fired). A row opens the event's custom properties in
+ * the card (`event-properties.tsx`, loaded on first use): its keys, a key's values, each value a filter.
+ */
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
 import type { ReportBatch } from '../../lib/report-batch'
-import { filterText } from '../../lib/report-labels'
-import { withFilter } from '../../lib/report-view'
 import { useReport } from '../../lib/use-report'
 import type { ReportContext } from '../../pages/report-context'
 import { FormError } from '../form-error'
+import { Loading } from '../loading'
 import { BarList } from './bar-list'
+
+const EventProperties = lazy(() =>
+  import('./event-properties').then((panel) => ({ default: panel.EventProperties })),
+)
 
 /** The card; the most frequent 8 names (from `batch` when it holds them, id `event-names`). */
 export function EventsCard({ ctx, batch }: { ctx: ReportContext; batch?: ReportBatch }) {
   const id = useId()
+  // The event whose properties are open (none: the list of events).
+  const [open, setOpen] = useState<string>()
+  const card = useRef<HTMLElement>(null)
+  // Closing the panel gives the focus back to the row of the event it showed.
+  const closed = useRef<string>(undefined)
+  useEffect(() => {
+    if (open !== undefined || closed.current === undefined) return
+    const title = `Properties of ${closed.current}`
+    closed.current = undefined
+    for (const button of card.current?.querySelectorAll('button.bar-row') ?? [])
+      if (button.getAttribute('title') === title) (button as HTMLButtonElement).focus()
+  }, [open])
   const report = useReport(`event-names:${ctx.queryKey}`, () => {
     const single = () => ctx.reports.eventNames(ctx.query, { limit: 8 }, ['events'])
     return batch ? batch.load('event-names', single) : single()
   })
   const rows = report.data?.data ?? []
   return (
-    <section className="card report-card" aria-labelledby={id} aria-busy={report.loading}>
+    <section ref={card} className="card report-card" aria-labelledby={id} aria-busy={report.loading}>
       <div className="card-head">
         <h2 id={id}>Custom events</h2>
       </div>
-      <FormError error={report.error} />
-      {report.data && rows.length === 0 && (
-        <p className="muted empty-rows">No custom events in this period.</p>
-      )}
-      {rows.length > 0 && (
-        <BarList
-          valueLabel="Event"
-          countLabel="Events"
-          rows={rows.map((row) => {
-            const filter = { parameter: 'event_name' as const, type: 'equals' as const, value: [row.name] }
-            return {
-              key: row.name,
-              label: row.name,
-              count: row.events,
-              action: `Filter: ${filterText(filter)}`,
-              onSelect: () => ctx.setView(withFilter(ctx.view, filter)),
-            }
-          })}
-        />
+      {open !== undefined ? (
+        <Suspense fallback={<Loading />}>
+          <EventProperties
+            ctx={ctx}
+            eventName={open}
+            onClose={() => {
+              closed.current = open
+              setOpen(undefined)
+            }}
+          />
+        </Suspense>
+      ) : (
+        <>
+          <FormError error={report.error} />
+          {report.data && rows.length === 0 && (
+            <p className="muted empty-rows">No custom events in this period.</p>
+          )}
+          {rows.length > 0 && (
+            <BarList
+              valueLabel="Event"
+              countLabel="Events"
+              rows={rows.map((row) => ({
+                key: row.name,
+                label: row.name,
+                count: row.events,
+                action: `Properties of ${row.name}`,
+                onSelect: () => setOpen(row.name),
+              }))}
+            />
+          )}
+        </>
       )}
     </section>
   )

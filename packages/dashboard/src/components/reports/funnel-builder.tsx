@@ -1,6 +1,7 @@
 /**
  * The funnel builder: 2 to 10 steps, each a page (a path, or a prefix ending in `*`) or a custom event
- * (optionally with one property value), picked from the site's pages and event names or typed.
+ * (optionally with one property value), picked from the site's pages, event names and the property
+ * keys seen on the step's event (`propertyKeys`), or typed.
  * Applying hands the steps to the page; the server validates them. With `update` (a saved funnel is
  * open and the user may change it), "Update funnel" saves the steps as typed over that funnel, and the
  * server's messages show at the steps they name.
@@ -9,8 +10,10 @@ import type { FunnelStep } from '@pathlight/protocol'
 import { type FormEvent, useId, useState } from 'react'
 import type { ApiError } from '../../api/api-error'
 import { draftOf, emptyStep, type StepDraft, stepErrors, stepOf } from '../../lib/funnel-steps'
+import type { PropertyKeyLoader } from '../../lib/property-key-loader'
 import { FieldErrors } from '../field'
 import { FormError } from '../form-error'
+import { PropertyKeyList } from './property-key-list'
 
 const MAX_STEPS = 10
 const MIN_STEPS = 2
@@ -29,12 +32,15 @@ export function FunnelBuilder({
   steps,
   pages,
   eventNames,
+  propertyKeys,
   onApply,
   update,
 }: {
   steps?: FunnelStep[]
   pages: string[]
   eventNames: string[]
+  /** The property keys an event step's property input suggests (none: it suggests nothing). */
+  propertyKeys?: PropertyKeyLoader
   onApply(steps: FunnelStep[]): void
   update?: FunnelUpdate
 }) {
@@ -100,9 +106,13 @@ export function FunnelBuilder({
                   <input
                     aria-label={`Step ${i + 1} property`}
                     placeholder="property (optional)"
+                    list={propertyKeys && `${id}-keys-${i}`}
                     value={draft.propertyKey}
                     onChange={(e) => change(i, { propertyKey: e.target.value })}
                   />
+                  {propertyKeys && (
+                    <PropertyKeyList id={`${id}-keys-${i}`} loader={propertyKeys} eventName={draft.target} />
+                  )}
                   <input
                     aria-label={`Step ${i + 1} property value`}
                     placeholder="value"

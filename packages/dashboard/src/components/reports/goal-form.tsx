@@ -1,12 +1,16 @@
 /**
  * Create or edit a goal: visiting a page (a path, or a prefix ending in `*`) or firing a custom event
- * (optionally with one property value). The server validates; its messages appear under the fields.
+ * (optionally with one property value). With `suggestions`, the event name and property key inputs
+ * list the event names and the keys seen in the range (any text is still taken). The server validates;
+ * its messages appear under the fields.
  */
 import type { GoalInput } from '@pathlight/protocol'
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import type { ApiError } from '../../api/api-error'
+import type { PropertyKeyLoader } from '../../lib/property-key-loader'
 import { Field } from '../field'
 import { FormError } from '../form-error'
+import { PropertyKeyList } from './property-key-list'
 
 /** The form's fields as typed (strings), whatever the goal type. */
 export interface GoalDraft {
@@ -48,8 +52,15 @@ export function goalOf(draft: GoalDraft): GoalInput {
   }
 }
 
+/** What the event goal's inputs suggest: the range's event names and property keys. */
+export interface GoalSuggestions {
+  eventNames: readonly string[]
+  propertyKeys: PropertyKeyLoader
+}
+
 export interface GoalFormProps {
   initial: GoalInput
+  suggestions?: GoalSuggestions
   submitLabel: string
   busy: boolean
   error: ApiError | undefined
@@ -58,7 +69,16 @@ export interface GoalFormProps {
 }
 
 /** The goal form. */
-export function GoalForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: GoalFormProps) {
+export function GoalForm({
+  initial,
+  suggestions,
+  submitLabel,
+  busy,
+  error,
+  onSubmit,
+  onCancel,
+}: GoalFormProps) {
+  const listId = useId()
   const [draft, setDraft] = useState(() => draftOf(initial))
   const set = <K extends keyof GoalDraft>(key: K, value: GoalDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }))
@@ -127,6 +147,7 @@ export function GoalForm({ initial, submitLabel, busy, error, onSubmit, onCancel
                 {...control}
                 required
                 placeholder="signup"
+                list={suggestions && `${listId}-events`}
                 value={draft.eventName}
                 onChange={(e) => set('eventName', e.target.value)}
               />
@@ -142,11 +163,26 @@ export function GoalForm({ initial, submitLabel, busy, error, onSubmit, onCancel
                 <input
                   {...control}
                   placeholder="plan"
+                  list={suggestions && `${listId}-keys`}
                   value={draft.propertyKey}
                   onChange={(e) => set('propertyKey', e.target.value)}
                 />
               )}
             </Field>
+            {suggestions && (
+              <>
+                <datalist id={`${listId}-events`}>
+                  {suggestions.eventNames.map((name) => (
+                    <option key={name} value={name} />
+                  ))}
+                </datalist>
+                <PropertyKeyList
+                  id={`${listId}-keys`}
+                  loader={suggestions.propertyKeys}
+                  eventName={draft.eventName}
+                />
+              </>
+            )}
             <Field label="Value" errors={error?.field('config.eventPropertyValue')}>
               {(control) => (
                 <input

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import type { Transport } from './client'
+import { createReportsApi, type ReportQuery } from './reports-api'
+
+/** A transport that records each request's method, path and headers and answers an empty page. */
+function recording() {
+  const calls: { method: string; path: string; headers?: Record<string, string> }[] = []
+  const transport: Transport = {
+    request: async <T>(method: string, path: string, _body?: unknown, headers?: Record<string, string>) => {
+      calls.push({ method, path, headers })
+      return { data: [], meta: { total: 0 } } as T
+    },
+  }
+  return { calls, transport }
+}
+
+const query: ReportQuery = {
+  start_date: '2026-03-01',
+  end_date: '2026-03-31',
+  time_zone: 'UTC',
+  filters: [{ parameter: 'properties.plan', type: 'equals', value: ['pro'] }],
+}
+const filters = encodeURIComponent(JSON.stringify(query.filters))
+
+describe('the property reads', () => {
+  it('asks for the keys of one event, or of all, with the common parameters and the private key', async () => {
+    const { calls, transport } = recording()
+    const reports = createReportsApi(4, 'secret', transport)
+    await reports.propertyKeys(query, 'Sign up', { limit: 100 })
+    await reports.propertyKeys({ ...query, filters: [] })
+    expect(calls).toEqual([
+      {
+        method: 'GET',
+        path:
+          '/api/sites/4/properties?start_date=2026-03-01&end_date=2026-03-31&time_zone=UTC' +
+          `&filters=${filters}&event_name=Sign+up&limit=100`,
+        headers: { 'x-private-key': 'secret' },
+      },
+      {
+        method: 'GET',
+        path: '/api/sites/4/properties?start_date=2026-03-01&end_date=2026-03-31&time_zone=UTC',
+        headers: { 'x-private-key': 'secret' },
+      },
+    ])
+  })
+
+  it("asks for a page of one key's values", async () => {
+    const { calls, transport } = recording()
+    await createReportsApi(4, undefined, transport).propertyValues('plan/tier', query, 'signup', {
+      limit: 100,
+      page: 2,
+    })
+    expect(calls[0]?.path).toBe(
+      '/api/sites/4/breakdown/properties?start_date=2026-03-01&end_date=2026-03-31&time_zone=UTC' +
+        `&filters=${filters}&property=plan%2Ftier&event_name=signup&limit=100&page=2`,
+    )
+  })
+})

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest'
+import {
+  isPropertyFilter,
+  isPropertyKey,
+  parsePropertyFilter,
+  propertyKeyOf,
+  propertyParameter,
+  withPropertyValue,
+} from './property-filters'
+import { filterText } from './report-labels'
+import { parseReportView, type ReportView, reportQuery, reportViewSearch } from './report-view'
+
+describe('property keys and parameters', () => {
+  it('maps a key to its parameter and back, and tells a column from a property', () => {
+    expect(propertyParameter('plan')).toBe('properties.plan')
+    expect(propertyKeyOf('properties.plan.tier')).toBe('plan.tier')
+    expect(propertyKeyOf('country')).toBeUndefined()
+    expect(isPropertyFilter({ parameter: 'properties.plan', type: 'is_set', value: [] })).toBe(true)
+    expect(isPropertyFilter({ parameter: 'event_name', type: 'equals', value: ['signup'] })).toBe(false)
+  })
+
+  it('takes keys of 1 to 100 printable characters', () => {
+    expect(isPropertyKey('plan')).toBe(true)
+    expect(isPropertyKey('Größe 🎉')).toBe(true)
+    expect(isPropertyKey('x'.repeat(100))).toBe(true)
+    expect(isPropertyKey('')).toBe(false)
+    expect(isPropertyKey('x'.repeat(101))).toBe(false)
+    expect(isPropertyKey('a\nb')).toBe(false)
+  })
+})
+
+describe('parsePropertyFilter', () => {
+  it('keeps a well-formed filter of every type', () => {
+    expect(parsePropertyFilter('properties.plan', 'equals', ['pro', 'team'])).toEqual({
+      parameter: 'properties.plan',
+      type: 'equals',
+      value: ['pro', 'team'],
+    })
+    expect(parsePropertyFilter('properties.plan', 'not_contains', ['free'])?.type).toBe('not_contains')
+    expect(parsePropertyFilter('properties.plan', 'is_not_set', [])?.type).toBe('is_not_set')
+  })
+
+  it('drops a column, an empty or invalid key, an unknown type, and values that do not fit the type', () => {
+    expect(parsePropertyFilter('country', 'equals', ['DE'])).toBeUndefined()
+    expect(parsePropertyFilter('properties.', 'equals', ['x'])).toBeUndefined()
+    expect(parsePropertyFilter('properties.a\u0000b', 'equals', ['x'])).toBeUndefined()
+    expect(parsePropertyFilter('properties.plan', 'between', ['x'])).toBeUndefined()
+    expect(parsePropertyFilter('properties.plan', 'equals', [])).toBeUndefined()
+    expect(parsePropertyFilter('properties.plan', 'is_set', ['pro'])).toBeUndefined()
+  })
+})
+
+describe('property filters in the view', () => {
+  const base: ReportView = {
+    period: '7d',
+    filters: [{ parameter: 'country', type: 'equals', value: ['DE'] }],
+  }
+
+  it('adds the event and the value, replacing an earlier value and event, back on page 1', () => {
+    const first = withPropertyValue({ ...base, page: 3 }, 'signup', 'plan', 'pro')
+    expect(first.filters).toEqual([
+      { parameter: 'country', type: 'equals', value: ['DE'] },
+      { parameter: 'event_name', type: 'equals', value: ['signup'] },
+      { parameter: 'properties.plan', type: 'equals', value: ['pro'] },
+    ])
+    expect(first.page).toBeUndefined()
+    const second = withPropertyValue(first, 'purchase', 'plan', 'team')
+    expect(second.filters.slice(1)).toEqual([
+      { parameter: 'event_name', type: 'equals', value: ['purchase'] },
+      { parameter: 'properties.plan', type: 'equals', value: ['team'] },
+    ])
+    const other = withPropertyValue(second, 'purchase', 'source', 'ad')
+    expect(other.filters.map((f) => f.parameter)).toEqual([
+      'country',
+      'properties.plan',
+      'event_name',
+      'properties.source',
+    ])
+  })
+
+  it('round-trips through the URL and reaches the API query as is', () => {
+    const view: ReportView = {
+      ...base,
+      filters: [
+        ...base.filters,
+        { parameter: 'properties.plan', type: 'equals', value: ['pro'] },
+        { parameter: 'properties.coupon', type: 'is_not_set', value: [] },
+      ],
+    }
+    const parsed = parseReportView(reportViewSearch(view))
+    expect(parsed).toEqual(view)
+    expect(reportQuery(parsed, Date.parse('2026-03-10T12:00:00Z')).filters).toEqual(view.filters)
+  })
+
+  it('drops malformed property filters from the URL and keeps the rest', () => {
+    const filters = JSON.stringify([
+      { parameter: 'properties.plan', type: 'is_set', value: ['x'] },
+      { parameter: 'properties.', type: 'equals', value: ['x'] },
+      { parameter: 'country', type: 'is_set', value: [] },
+      { parameter: 'properties.plan', type: 'equals', value: [3] },
+      { parameter: 'properties.plan', type: 'contains', value: ['PR'] },
+    ])
+    expect(parseReportView(`filters=${encodeURIComponent(filters)}`).filters).toEqual([
+      { parameter: 'properties.plan', type: 'contains', value: ['PR'] },
+    ])
+  })
+
+  it('words a property filter for its chip', () => {
+    expect(filterText({ parameter: 'properties.plan', type: 'equals', value: ['pro', 'team'] })).toBe(
+      'Property plan is pro or team',
+    )
+    expect(filterText({ parameter: 'properties.plan', type: 'not_equals', value: [''] })).toBe(
+      'Property plan is not (none)',
+    )
+    expect(filterText({ parameter: 'properties.coupon', type: 'is_set', value: [] })).toBe(
+      'Property coupon is set',
+    )
+    expect(filterText({ parameter: 'country', type: 'equals', value: ['DE'] })).toBe('Country is Germany')
+  })
+})
