@@ -6,14 +6,15 @@
  *
  * | events | visitors | properties |
  * |---|---|---|
- * | Signup, one per visitor u0..u11 | 12 | `plan` pro / free / team by turn; `seats` 3, "3", 3.0, 5 by turn, left out for every fifth |
+ * | Signup, one per visitor u0..u11 | 12 | `plan` pro / free / team by turn; `seats` 3, "3", 3.0, 5 by turn, left out for every fifth; `ref` "" for every fourth from u0, "ad" from u1 |
  * | Signup, a second one for u0, u2, ..., u10 | 6 | `plan` pro |
  * | Download f-000..f-104 | u0..u5 by turn | `file` (105 distinct values), `format` pdf / zip on the first 60 |
  *
  * Every expected figure is counted from the list of what was sent (plain code below), not by the
  * server. The owner opens Signup's properties in the overview, reads each key's values with events
  * and visitors, pages through Download's 105 files, clicks a value (the event and the property become
- * filters, in the URL and as chips; the figures follow), removes the property's chip, and finds the
+ * filters, in the URL and as chips; the figures follow), removes the property's chip, filters by an
+ * empty value (only the events carrying the key count), and finds the
  * keys offered by the goal form and the funnel builder. The dashboard is built first when stale.
  */
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
@@ -38,7 +39,8 @@ interface Sent {
 const sent: Sent[] = []
 for (let i = 0; i < 12; i++) {
   const seats = i % 5 === 0 ? '' : `,"seats":${SEATS[i % 4]}`
-  sent.push({ user: `u${i}`, name: 'Signup', properties: `{"plan":"${PLANS[i % 3]}"${seats}}` })
+  const ref = i % 4 === 0 ? ',"ref":""' : i % 4 === 1 ? ',"ref":"ad"' : ''
+  sent.push({ user: `u${i}`, name: 'Signup', properties: `{"plan":"${PLANS[i % 3]}"${seats}${ref}}` })
   if (i % 2 === 0) sent.push({ user: `u${i}`, name: 'Signup', properties: '{"plan":"pro"}' })
 }
 for (let j = 0; j < 105; j++) {
@@ -166,7 +168,7 @@ async function suggestionsOf(input: Locator): Promise<string[]> {
 describe('custom event properties in Chromium', () => {
   it("opens a custom event's properties and shows each key's values with events and visitors", async () => {
     // The data set is what the table above says.
-    expect(expectedKeys('Signup')).toEqual(['plan', 'seats'])
+    expect(expectedKeys('Signup')).toEqual(['plan', 'seats', 'ref'])
     expect(expectedValues('Signup', 'seats')).toEqual([
       ['3', '6', '6'],
       ['5', '3', '3'],
@@ -246,6 +248,31 @@ describe('custom event properties in Chromium', () => {
     expect(JSON.parse(new URL(page.url()).searchParams.get('filters') ?? '')).toEqual(applied.slice(0, 1))
     const signups = sent.filter((e) => e.name === 'Signup').length
     await expect.poll(() => shownRows(eventsCard())).toEqual([['Signup', String(signups)]])
+  })
+
+  it('filters by the empty value over the events that carry the key only', async () => {
+    await page.goto(`/sites/${siteId}?${VIEW}`)
+    await eventsCard().locator('button[title="Properties of Signup"]').click()
+    await panel().getByLabel('Property').selectOption('ref')
+    const refs = expectedValues('Signup', 'ref')
+    expect(refs).toEqual([
+      ['', '3', '3'],
+      ['ad', '3', '3'],
+    ])
+    await expect
+      .poll(() => shownRows(panel()))
+      .toEqual(refs.map(([value, ...counts]) => [value === '' ? '(none)' : value, ...counts]))
+    await panel().locator('.bar-row', { hasText: '(none)' }).click()
+    const chips = page.getByRole('list', { name: 'Filters' }).locator('li > span')
+    await expect
+      .poll(() => chips.allTextContents())
+      .toEqual(['Event is Signup', 'Property ref is (none)', 'Property ref is set'])
+    const emptyRef = new Set(
+      sent.filter((e) => e.name === 'Signup' && JSON.parse(e.properties).ref === '').map((e) => e.user),
+    ).size
+    await visitorsShow(emptyRef)
+    await page.getByRole('button', { name: 'Clear filters' }).click()
+    await visitorsShow(new Set(sent.map((e) => e.user)).size)
   })
 
   it('offers the keys seen in the goal form and the funnel builder, of the event typed if the range has it', async () => {

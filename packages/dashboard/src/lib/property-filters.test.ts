@@ -78,6 +78,14 @@ describe('property filters in the view', () => {
     ])
   })
 
+  it('adds, for the empty value, that the event carries the key', () => {
+    expect(withPropertyValue(base, 'signup', 'coupon', '').filters.slice(1)).toEqual([
+      { parameter: 'event_name', type: 'equals', value: ['signup'] },
+      { parameter: 'properties.coupon', type: 'equals', value: [''] },
+      { parameter: 'properties.coupon', type: 'is_set', value: [] },
+    ])
+  })
+
   it('round-trips through the URL and reaches the API query as is', () => {
     const view: ReportView = {
       ...base,

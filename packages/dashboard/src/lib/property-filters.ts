@@ -50,9 +50,22 @@ export function parsePropertyFilter(
 }
 
 /**
- * The view with the filters of one value of the event properties panel: `event_name` equals
- * `eventName` and `properties.<key>` equals `value`. Filters of the same parameter and type are
- * replaced (another value swaps the value); back on page 1.
+ * The filters of one value of the event properties panel: `event_name` equals `eventName` and
+ * `properties.<key>` equals `value`; for the empty value also `properties.<key>` is set (events
+ * without the key read as '' too, and the panel counts only the events carrying it).
+ */
+export function propertyValueFilters(eventName: string, key: string, value: string): ReportFilter[] {
+  const parameter = propertyParameter(key)
+  return [
+    { parameter: 'event_name', type: 'equals', value: [eventName] },
+    { parameter, type: 'equals', value: [value] },
+    ...(value === '' ? [{ parameter, type: 'is_set' as const, value: [] }] : []),
+  ]
+}
+
+/**
+ * The view with `propertyValueFilters`. Filters of the same parameter and type are replaced (another
+ * value swaps the value); back on page 1.
  */
 export function withPropertyValue(
   view: ReportView,
@@ -60,10 +73,7 @@ export function withPropertyValue(
   key: string,
   value: string,
 ): ReportView {
-  const added: ReportFilter[] = [
-    { parameter: 'event_name', type: 'equals', value: [eventName] },
-    { parameter: propertyParameter(key), type: 'equals', value: [value] },
-  ]
+  const added = propertyValueFilters(eventName, key, value)
   const kept = view.filters.filter(
     (f) => !added.some((a) => a.parameter === f.parameter && a.type === f.type),
   )

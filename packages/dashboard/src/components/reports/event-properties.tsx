@@ -6,7 +6,7 @@
  * become those of the value's row. The range, filters and segment of the view apply throughout.
  */
 import { useEffect, useId, useRef, useState } from 'react'
-import { withPropertyValue } from '../../lib/property-filters'
+import { propertyValueFilters, withPropertyValue } from '../../lib/property-filters'
 import { filterText } from '../../lib/report-labels'
 import { withFilter } from '../../lib/report-view'
 import { useReport } from '../../lib/use-report'
@@ -110,14 +110,14 @@ function PropertyValues({
           countLabel="Events"
           secondLabel="Visitors"
           rows={rows.map((row) => {
-            const next = withPropertyValue(ctx.view, eventName, propertyKey, row.value)
+            const filters = propertyValueFilters(eventName, propertyKey, row.value)
             return {
               key: row.value,
               label: row.value === '' ? '(none)' : row.value,
               count: row.events,
               second: row.visitors,
-              action: `Filter: ${next.filters.slice(-2).map(filterText).join(' and ')}`,
-              onSelect: () => ctx.setView(next),
+              action: `Filter: ${filters.map(filterText).join(' and ')}`,
+              onSelect: () => ctx.setView(withPropertyValue(ctx.view, eventName, propertyKey, row.value)),
             }
           })}
         />
