@@ -56,6 +56,23 @@ describe('openFileBlocks', () => {
     blocks.close()
   })
 
+  it('fills more than one buffer of blocks, and evicts across them', () => {
+    const large = makeFile(600 * BLOCK_BYTES + 17)
+    const blocks = openFileBlocks(large.file, 300)
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 601; i++) {
+        // A stride coprime with 601 visits every block in a scattered order.
+        const index = (i * 233 + round * 101) % 601
+        const position = index * BLOCK_BYTES + (index % 3)
+        const length = Math.min(40, large.bytes.length - position)
+        const expected = large.bytes.subarray(position, position + length)
+        expect(Buffer.compare(blocks.read(position, length), expected), `block ${index}`).toBe(0)
+      }
+      expect(blocks.cachedBlocks()).toBe(300)
+    }
+    blocks.close()
+  })
+
   it('refuses reads outside the file', () => {
     const blocks = openFileBlocks(file, 4)
     expect(() => blocks.read(bytes.length - 2, 3)).toThrow(RangeError)

@@ -8,6 +8,8 @@ import fs from 'node:fs'
 
 /** Bytes per cached block: one page, the unit the kernel reads anyway. */
 export const BLOCK_BYTES = 4096
+/** Blocks per buffer of the cache (1 MiB): the cache grows by one as it fills, up to its budget. */
+const CHUNK_BLOCKS = 256
 
 /**
  * An open file read in blocks.
@@ -28,12 +30,16 @@ export interface FileBlocks {
   close(): void
 }
 
+/** The first byte of `slot` in its chunk. */
+function slotStart(slot: number): number {
+  return (slot % CHUNK_BLOCKS) * BLOCK_BYTES
+}
+
 /**
  * Opens `file` for block reads.
  *
- * @param maxBlocks blocks kept at most (each {@link BLOCK_BYTES}, in one buffer reserved up front and
- *   made resident as it fills); when full, a block not read recently is dropped (CLOCK). A positive
- *   integer.
+ * @param maxBlocks blocks kept at most (each {@link BLOCK_BYTES}, in buffers of 1 MiB allocated as the
+ *   cache fills); when full, a block not read recently is dropped (CLOCK). A positive integer.
  * @throws if the file cannot be opened, or `maxBlocks` is not a positive integer.
  */
 export function openFileBlocks(file: string, maxBlocks: number): FileBlocks {
@@ -42,15 +48,22 @@ export function openFileBlocks(file: string, maxBlocks: number): FileBlocks {
   }
   let fd: number | null = fs.openSync(file, 'r')
   const size = fs.fstatSync(fd).size
-  // One slab of `maxBlocks` slots, filled on demand (its pages become resident only once written), and
-  // CLOCK eviction: a hit only marks its slot as referenced, a miss sweeps the hand past referenced
-  // slots (clearing the mark) to the first one not read since the last sweep.
-  const slab = Buffer.allocUnsafeSlow(maxBlocks * BLOCK_BYTES)
+  // Up to `maxBlocks` slots in 1 MiB chunks, allocated as they are first needed, and CLOCK eviction: a
+  // hit only marks its slot as referenced, a miss sweeps the hand past referenced slots (clearing the
+  // mark) to the first one not read since the last sweep.
+  const chunks: Buffer[] = []
   const slotOfBlock = new Map<number, number>()
   const blockInSlot = new Float64Array(maxBlocks)
   const referenced = new Uint8Array(maxBlocks)
   let used = 0
   let hand = 0
+
+  /** The chunk that holds `slot` (its first byte there: {@link slotStart}). */
+  const chunkOf = (slot: number): Buffer => {
+    const chunk = chunks[Math.floor(slot / CHUNK_BLOCKS)]
+    if (chunk === undefined) throw new RangeError(`slot ${slot} has no buffer`)
+    return chunk
+  }
 
   /** Slot holding block `index`, read from the file on a miss. */
   const slotOf = (index: number): number => {
@@ -61,8 +74,13 @@ export function openFileBlocks(file: string, maxBlocks: number): FileBlocks {
     }
     if (fd === null) throw new Error(`${file} is closed`)
     let slot: number
-    if (used < maxBlocks) slot = used++
-    else {
+    if (used < maxBlocks) {
+      slot = used++
+      if (slot >= chunks.length * CHUNK_BLOCKS) {
+        const blocks = Math.min(CHUNK_BLOCKS, maxBlocks - chunks.length * CHUNK_BLOCKS)
+        chunks.push(Buffer.allocUnsafeSlow(blocks * BLOCK_BYTES))
+      }
+    } else {
       while (referenced[hand] === 1) {
         referenced[hand] = 0
         hand = (hand + 1) % maxBlocks
@@ -73,9 +91,11 @@ export function openFileBlocks(file: string, maxBlocks: number): FileBlocks {
     }
     const start = index * BLOCK_BYTES
     const length = Math.min(BLOCK_BYTES, size - start)
+    const chunk = chunkOf(slot)
+    const at = slotStart(slot)
     let filled = 0
     while (filled < length) {
-      const n = fs.readSync(fd, slab, slot * BLOCK_BYTES + filled, length - filled, start + filled)
+      const n = fs.readSync(fd, chunk, at + filled, length - filled, start + filled)
       if (n === 0) throw new Error(`${file} ended at ${start + filled} bytes, expected ${size}`)
       filled += n
     }
@@ -97,8 +117,9 @@ export function openFileBlocks(file: string, maxBlocks: number): FileBlocks {
       const first = Math.floor(position / BLOCK_BYTES)
       const offset = position - first * BLOCK_BYTES
       if (offset + length <= BLOCK_BYTES) {
-        const from = slotOf(first) * BLOCK_BYTES + offset
-        return slab.subarray(from, from + length)
+        const slot = slotOf(first)
+        const at = slotStart(slot) + offset
+        return chunkOf(slot).subarray(at, at + length)
       }
       const out = Buffer.allocUnsafe(length)
       let copied = 0
@@ -106,9 +127,10 @@ export function openFileBlocks(file: string, maxBlocks: number): FileBlocks {
         const at = position + copied
         const index = Math.floor(at / BLOCK_BYTES)
         const from = at - index * BLOCK_BYTES
-        const slotStart = slotOf(index) * BLOCK_BYTES
+        const slot = slotOf(index)
+        const base = slotStart(slot)
         const until = Math.min(BLOCK_BYTES, from + length - copied)
-        copied += slab.copy(out, copied, slotStart + from, slotStart + until)
+        copied += chunkOf(slot).copy(out, copied, base + from, base + until)
       }
       return out
     },
@@ -118,6 +140,7 @@ export function openFileBlocks(file: string, maxBlocks: number): FileBlocks {
       fs.closeSync(fd)
       fd = null
       slotOfBlock.clear()
+      chunks.length = 0
       used = 0
       hand = 0
     },
