@@ -72,6 +72,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HEALTH_MAX_PENDING_AGE_S: 'soon' })).toThrow(ConfigError)
   })
 
+  it('searches the geolocation databases on disk unless GEOIP says memory or off', () => {
+    expect(loadConfig({}).geoip).toBe('disk')
+    expect(loadConfig({ GEOIP: 'on' }).geoip).toBe('disk')
+    expect(loadConfig({ GEOIP: 'memory' }).geoip).toBe('memory')
+    expect(loadConfig({ GEOIP: 'off' }).geoip).toBeNull()
+    expect(() => loadConfig({ GEOIP: 'country' })).toThrow(/GEOIP/)
+  })
+
   it('serves no metrics unless METRICS_TOKEN is set', () => {
     expect(loadConfig({}).metricsToken).toBeUndefined()
     const token = 'scrape-token-0123456789'

@@ -159,7 +159,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     if (shared) opened.push(shared)
     const changes: ChangeFeed = shared ?? createChangeFeed()
     const geolocator =
-      options.geolocator !== undefined ? options.geolocator : config.geoip ? await openGeolocator() : null
+      options.geolocator !== undefined
+        ? options.geolocator
+        : config.geoip
+          ? await openGeolocator(undefined, config.geoip)
+          : null
 
     const authSecret = config.authSecret ?? (await getOrCreateSecret(metadata.db, 'auth_secret'))
     const origins = createOriginPolicy(config)

@@ -23,11 +23,11 @@ function loadReference(): ReferenceRow[] {
   })
 }
 
-describe('openGeolocator with the DB-IP city databases', () => {
+describe.each(['disk', 'memory'] as const)('openGeolocator with the DB-IP city databases (%s)', (storage) => {
   let geo: Geolocator
 
   beforeAll(async () => {
-    geo = await openGeolocator()
+    geo = await openGeolocator(undefined, storage)
   })
 
   afterAll(() => {
@@ -135,9 +135,44 @@ describe('openGeolocator with the DB-IP city databases', () => {
   })
 })
 
+describe('openGeolocator on disk and in memory', () => {
+  it('answers the same for the reference IPs and 20,000 random IPv4 and IPv6 addresses', async () => {
+    const disk = await openGeolocator(undefined, 'disk')
+    const memory = await openGeolocator(undefined, 'memory')
+    let next = 35
+    const random = () => {
+      next = (Math.imul(next, 1664525) + 1013904223) >>> 0
+      return next
+    }
+    const v6Prefixes = ['2001', '2400', '2600', '2607', '2800', '2a00', '2a02', '2c0f']
+    const ips = [
+      ...loadReference().map((row) => row.ip),
+      ...Array.from({ length: 10_000 }, () =>
+        [random() >>> 24, random() >>> 24, random() >>> 24, random() >>> 24].join('.'),
+      ),
+      ...Array.from({ length: 10_000 }, () =>
+        [
+          v6Prefixes[(random() >>> 16) % v6Prefixes.length],
+          ...Array.from({ length: 7 }, () => (random() >>> 16).toString(16)),
+        ].join(':'),
+      ),
+    ]
+    let located = 0
+    for (const ip of ips) {
+      const expected = memory.lookup(ip)
+      expect(disk.lookup(ip), ip).toEqual(expected)
+      if (expected?.city) located++
+    }
+    // The sample must mostly reach city records, or agreeing on nulls would prove little.
+    expect(located / ips.length).toBeGreaterThan(0.5)
+    disk.close()
+    memory.close()
+  })
+})
+
 describe('openGeolocator with custom paths', () => {
-  it('rejects when a file is missing', async () => {
+  it.each(['disk', 'memory'] as const)('rejects when a file is missing (%s)', async (storage) => {
     const missing = '/nonexistent/pathlight-test.mmdb'
-    await expect(openGeolocator({ ipv4: missing, ipv6: missing })).rejects.toThrow()
+    await expect(openGeolocator({ ipv4: missing, ipv6: missing }, storage)).rejects.toThrow()
   })
 })

