@@ -53,6 +53,11 @@ const propertyValueRow = z.object({
   visitors: count('Distinct visitors of those events'),
 })
 
+/** One row of the keys report. */
+export type PropertyKeyRow = z.output<typeof propertyKeyRow>
+/** One row of the property breakdown. */
+export type PropertyValueRow = z.output<typeof propertyValueRow>
+
 /** `GET /api/sites/:siteId/properties`: the keys of the custom events in the range, most events first. */
 export const listPropertyKeysEndpoint = endpoint({
   ...at.listPropertyKeys,
