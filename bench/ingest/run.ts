@@ -76,6 +76,7 @@ async function main(): Promise<void> {
       siteId: site.siteId,
       domain: site.domain,
       count: BODY_COUNT,
+      properties: process.env.BENCH_TRACK_PROPERTIES === '1',
     })
     const [firstRequest] = requests
     if (!firstRequest) throw new Error(`no tracking requests could be built from ${demoLog}`)

@@ -25,13 +25,15 @@ export interface TrackRequest {
  * that paths, browsers and IPs vary.
  *
  * @param logFile path of a combined-format access log.
- * @param opts.siteId sent as `site_id` (string); opts.domain as `hostname`; opts.count default 200.
+ * @param opts.siteId sent as `site_id` (string); opts.domain as `hostname`; opts.count default 200;
+ *   opts.properties: each body also carries `properties` (three keys: a string, a number, a boolean,
+ *   varying per body), the worst case for what the events store computes from them on insert.
  * @returns up to `count` requests (fewer only if the log has fewer distinct human pageviews).
  * @throws if the file cannot be read.
  */
 export function buildTrackBodies(
   logFile: string,
-  opts: { siteId: number; domain: string; count?: number },
+  opts: { siteId: number; domain: string; count?: number; properties?: boolean },
 ): TrackRequest[] {
   const count = opts.count ?? 200
   const seen = new Set<string>()
@@ -50,6 +52,15 @@ export function buildTrackBodies(
       referrer: line.referrer,
       user_agent: line.userAgent,
       ip_address: line.ip,
+      ...(opts.properties
+        ? {
+            properties: JSON.stringify({
+              plan: candidates.length % 3 === 0 ? 'pro' : 'free',
+              seats: (candidates.length % 5) + 1,
+              trial: candidates.length % 2 === 0,
+            }),
+          }
+        : {}),
     })
     candidates.push({ body, userAgent: line.userAgent, ip: line.ip })
   }

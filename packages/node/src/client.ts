@@ -6,7 +6,17 @@ import { createDebugLog, type DebugLog } from './debug-log.js'
 import { getReport } from './get-report.js'
 import { type ResolvedOptions, resolveOptions } from './options.js'
 import { postTrack } from './post-track.js'
-import type { AnnotationsAnswer, ReportRange, StatsAnswer, StatsOptions } from './report-types.js'
+import type {
+  AnnotationsAnswer,
+  PropertiesAnswer,
+  PropertiesOptions,
+  PropertyBreakdownAnswer,
+  PropertyBreakdownOptions,
+  ReportFilter,
+  ReportRange,
+  StatsAnswer,
+  StatsOptions,
+} from './report-types.js'
 import type {
   EventProperties,
   ObjectOnly,
@@ -58,7 +68,7 @@ export class Pathlight {
         start_date: options.startDate,
         end_date: options.endDate,
         time_zone: options.timeZone,
-        filters: options.filters && options.filters.length > 0 ? JSON.stringify(options.filters) : undefined,
+        filters: filtersParam(options.filters),
         segment: options.segment,
         bucket: options.bucket,
         compare: options.compare,
@@ -81,6 +91,38 @@ export class Pathlight {
       this.#options,
       'annotations',
       { start_date: days.startDate, end_date: days.endDate },
+      this.#log,
+    )
+  }
+
+  /**
+   * The custom property keys the site's custom events carried in a range, with the events carrying each
+   * and their distinct visitors (`GET .../v1/sites/{siteId}/properties`).
+   * @param options the range, `filters`, a saved `segment`, `eventName` (only that custom event), and
+   *   the page (`page`, `limit`)
+   * @returns `{data: [{key, events, visitors}], meta: {total, page, pageSize, totalPages}}`, most events
+   *   first
+   * @throws PathlightError as {@link Pathlight.stats}
+   */
+  async properties(options: PropertiesOptions = {}): Promise<PropertiesAnswer> {
+    return getReport<PropertiesAnswer>(this.#options, 'properties', listQuery(options), this.#log)
+  }
+
+  /**
+   * One custom property's values over a range, each with the custom events carrying it and their distinct
+   * visitors (`GET .../v1/sites/{siteId}/breakdown/properties`). Values are in canonical text: 3, "3"
+   * and 3.0 are one row "3"; an object or array is its JSON text.
+   * @param options `property` (the key), then as {@link Pathlight.properties}
+   * @returns `{data: [{value, events, visitors}], meta: {total, page, pageSize, totalPages}}`, most
+   *   events first
+   * @throws PathlightInvalidPayloadError when `property` is missing or not a key the server accepts (1
+   *   to 100 printable characters); other `PathlightError`s as {@link Pathlight.stats}
+   */
+  async propertyBreakdown(options: PropertyBreakdownOptions): Promise<PropertyBreakdownAnswer> {
+    return getReport<PropertyBreakdownAnswer>(
+      this.#options,
+      'breakdown/properties',
+      { ...listQuery(options), property: options.property },
       this.#log,
     )
   }
@@ -136,3 +178,19 @@ export class Pathlight {
     )
   }
 }
+
+/** The `filters` parameter: the filters as JSON, or none when there are none. */
+const filtersParam = (filters: readonly ReportFilter[] | undefined): string | undefined =>
+  filters && filters.length > 0 ? JSON.stringify(filters) : undefined
+
+/** The query of a list read: range, filters, segment, event name and page. */
+const listQuery = (options: PropertiesOptions) => ({
+  start_date: options.startDate,
+  end_date: options.endDate,
+  time_zone: options.timeZone,
+  filters: filtersParam(options.filters),
+  segment: options.segment,
+  event_name: options.eventName,
+  page: options.page,
+  limit: options.limit,
+})

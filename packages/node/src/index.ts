@@ -1,6 +1,6 @@
 /**
  * `@pathlight/node`: the server-side client for Pathlight analytics. Track pageviews and custom events
- * from Node.js (18+) with an API key, read the site's stats (with comparisons) and annotations, and
+ * from Node.js (18+) with an API key, read the site's stats (with comparisons), annotations and custom properties, and
  * verify webhook signatures. No runtime dependencies.
  */
 export { Pathlight } from './client.js'
@@ -19,6 +19,13 @@ export type {
   Annotation,
   AnnotationsAnswer,
   CompareMode,
+  PageMeta,
+  PropertiesAnswer,
+  PropertiesOptions,
+  PropertyBreakdownAnswer,
+  PropertyBreakdownOptions,
+  PropertyKeyRow,
+  PropertyValueRow,
   ReportFilter,
   ReportRange,
   SeriesBucket,

@@ -1,5 +1,5 @@
 /**
- * The shapes of the client's reads (the v1 API's stats and annotations): the options a read takes and
+ * The shapes of the client's reads (the v1 API's stats, annotations and custom properties): the options a read takes and
  * the answers it resolves with. Dates are calendar days `YYYY-MM-DD` in the read's time zone.
  */
 
@@ -21,9 +21,15 @@ export interface ReportRange {
 
 /** A report filter, as the `filters` parameter holds them (README "Query parameters" of the server). */
 export interface ReportFilter {
-  /** e.g. `pathname`, `country`, `event_name`. */
+  /**
+   * e.g. `pathname`, `country`, `event_name`, or `properties.<key>`: the custom property `<key>` of
+   * each event (its value in canonical text: a number in its shortest form, so 3, "3" and 3.0 match).
+   */
   parameter: string
-  /** `equals`, `not_equals`, `contains`, `not_contains`, `starts_with` or `regex`. */
+  /**
+   * `equals`, `not_equals`, `contains`, `not_contains`, `starts_with` or `regex`; for a property also
+   * `is_set` and `is_not_set` (with `value: []`).
+   */
   type: string
   /** Alternatives: `equals` any of them, `not_equals` none of them. */
   value: readonly string[]
@@ -116,4 +122,63 @@ export interface AnnotationsAnswer {
   success: true
   data: Annotation[]
   meta: { total: number }
+}
+
+/** Options of {@link Pathlight.properties}: a range, filters and a page of the list. */
+export interface PropertiesOptions extends ReportRange {
+  /** Filters, combined with AND (`properties.<key>` ones too). */
+  filters?: readonly ReportFilter[] | undefined
+  /** A saved segment's id, as for {@link StatsOptions.segment}. */
+  segment?: string | undefined
+  /** Only the custom events of this name. */
+  eventName?: string | undefined
+  /** 1-based page; default 1. */
+  page?: number | undefined
+  /** Rows per page; default 50, at most 1000. */
+  limit?: number | undefined
+}
+
+/** Options of {@link Pathlight.propertyBreakdown}. */
+export interface PropertyBreakdownOptions extends PropertiesOptions {
+  /** The key whose values are counted (a top-level key of the events' properties). */
+  property: string
+}
+
+/** Paging of a list answer. */
+export interface PageMeta {
+  /** Rows in all pages. */
+  total: number
+  page: number
+  pageSize: number
+  totalPages: number
+}
+
+/** One key of {@link Pathlight.properties}: custom events carrying it and their distinct visitors. */
+export interface PropertyKeyRow {
+  key: string
+  events: number
+  visitors: number
+}
+
+/**
+ * One value of {@link Pathlight.propertyBreakdown}, in canonical text: a string as it is, a number in
+ * its shortest form (3, "3" and 3.0 are one row "3"), `true`/`false`/`null`, an object or array as its
+ * JSON text.
+ */
+export interface PropertyValueRow {
+  value: string
+  events: number
+  visitors: number
+}
+
+/** The answer of {@link Pathlight.properties}: most events first. */
+export interface PropertiesAnswer {
+  data: PropertyKeyRow[]
+  meta: PageMeta
+}
+
+/** The answer of {@link Pathlight.propertyBreakdown}: most events first. */
+export interface PropertyBreakdownAnswer {
+  data: PropertyValueRow[]
+  meta: PageMeta
 }

@@ -9,10 +9,24 @@ import type {
   TrackRequest,
   Annotation as WireAnnotation,
   CompareMode as WireCompareMode,
+  PageMeta as WirePageMeta,
+  PropertyKeyRow as WirePropertyKeyRow,
+  PropertyValueRow as WirePropertyValueRow,
   TrackResponse as WireTrackResponse,
 } from '@pathlight/protocol'
 import { expectTypeOf } from 'vitest'
-import type { Annotation, CompareMode, StatsAnswer, TrackPayload, TrackResponse } from '../src/index.js'
+import type {
+  Annotation,
+  CompareMode,
+  PageMeta,
+  PropertiesAnswer,
+  PropertyBreakdownAnswer,
+  PropertyKeyRow,
+  PropertyValueRow,
+  StatsAnswer,
+  TrackPayload,
+  TrackResponse,
+} from '../src/index.js'
 
 /** The answer the client resolves with is exactly the server's. */
 expectTypeOf<TrackResponse>().toEqualTypeOf<WireTrackResponse>()
@@ -33,3 +47,10 @@ expectTypeOf<Annotation>().toEqualTypeOf<WireAnnotation>()
 expectTypeOf<Stats['current']>().toEqualTypeOf<StatsAnswer['data']['current']>()
 expectTypeOf<Stats>().toExtend<StatsAnswer['data']>()
 expectTypeOf<StatsMeta>().toExtend<StatsAnswer['meta']>()
+
+/** The custom property reads: rows and paging are the server's. */
+expectTypeOf<PropertyKeyRow>().toEqualTypeOf<WirePropertyKeyRow>()
+expectTypeOf<PropertyValueRow>().toEqualTypeOf<WirePropertyValueRow>()
+expectTypeOf<PageMeta>().toEqualTypeOf<WirePageMeta>()
+expectTypeOf<PropertiesAnswer['data'][number]>().toEqualTypeOf<WirePropertyKeyRow>()
+expectTypeOf<PropertyBreakdownAnswer['data'][number]>().toEqualTypeOf<WirePropertyValueRow>()

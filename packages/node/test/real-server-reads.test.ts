@@ -1,8 +1,10 @@
 /**
  * The client's reads against the real server (a child process on embedded SQLite + chDB, loopback): the
  * stats of today against the previous year and the previous period, with the compared days in `meta`;
- * the annotations written through the API; a saved segment against the same filters inline; and the server's 400 for a comparison it refuses, which
- * rejects naming the parameter. Pageviews are counted from what this file sent.
+ * the annotations written through the API; a saved segment against the same filters inline; the custom
+ * property keys and one key's values of events this file sent (ties in value types, paging, a property
+ * filter); and the server's 400s (a comparison, a property key), which reject naming the parameter.
+ * Figures are counted from what this file sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../../server/src/testing/start-server-process.js'
@@ -140,5 +142,68 @@ describe('reads against the real server', () => {
     expect(refused.status).toBe(400)
     expect(refused.details.fieldErrors).toHaveProperty('compare_end_date')
     expect(refused.attempts).toBe(1)
+  })
+
+  it('lists the custom property keys and breaks one down: 3 and "3" one value; filters and pages', async () => {
+    const client = clientFor()
+    const before = await server.countEvents()
+    const sent: { visitor: string; properties: Record<string, string | number | boolean> }[] = [
+      { visitor: 'p1', properties: { node_plan: 'pro', node_seats: 3 } },
+      { visitor: 'p2', properties: { node_plan: 'pro', node_seats: '3' } },
+      { visitor: 'p2', properties: { node_plan: 'free', node_seats: 3.0 } },
+      { visitor: 'p3', properties: { node_plan: 'free', node_seats: 4.5, node_trial: true } },
+      { visitor: 'p4', properties: { node_plan: 'team' } },
+    ]
+    for (const { visitor, properties } of sent)
+      await client.event(
+        'node_upgrade',
+        { hostname: 'example.com', pathname: PATH, user_id: visitor },
+        properties,
+      )
+    await expect.poll(() => server.countEvents(), { timeout: 5000 }).toBe(before + sent.length)
+    const today = new Date().toISOString().slice(0, 10)
+    const range = { startDate: today, endDate: today, eventName: 'node_upgrade' }
+
+    /** `{[field]: text, events, visitors}` over what was sent, most events first. */
+    const count = (field: 'key' | 'value', textsOf: (p: (typeof sent)[number]) => string[]) => {
+      const groups = new Map<string, { events: number; visitors: Set<string> }>()
+      for (const event of sent)
+        for (const text of textsOf(event)) {
+          const group = groups.get(text) ?? { events: 0, visitors: new Set<string>() }
+          group.events++
+          group.visitors.add(event.visitor)
+          groups.set(text, group)
+        }
+      return [...groups]
+        .map(([text, g]) => ({ [field]: text, events: g.events, visitors: g.visitors.size }))
+        .sort((a, b) => b.events - a.events || (String(a[field]) < String(b[field]) ? -1 : 1))
+    }
+    const keys = await client.properties(range)
+    expect(keys.data).toEqual(count('key', (e) => Object.keys(e.properties)))
+    expect(keys.meta).toEqual({ total: 3, page: 1, pageSize: 50, totalPages: 1 })
+
+    const seatsOf = (e: (typeof sent)[number]) =>
+      'node_seats' in e.properties ? [String(e.properties.node_seats)] : []
+    const seats = await client.propertyBreakdown({ ...range, property: 'node_seats' })
+    expect(seats.data).toEqual(count('value', seatsOf))
+    expect(seats.data[0]).toEqual({ value: '3', events: 3, visitors: 2 })
+
+    const second = await client.propertyBreakdown({ ...range, property: 'node_seats', limit: 1, page: 2 })
+    expect(second.data).toEqual(count('value', seatsOf).slice(1, 2))
+    expect(second.meta).toEqual({ total: 2, page: 2, pageSize: 1, totalPages: 2 })
+
+    const pro = await client.propertyBreakdown({
+      ...range,
+      property: 'node_seats',
+      filters: [{ parameter: 'properties.node_plan', type: 'equals', value: ['pro'] }],
+    })
+    expect(pro.data).toEqual([{ value: '3', events: 2, visitors: 2 }])
+
+    const error = await client.propertyBreakdown({ ...range, property: '' }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    )
+    expect(error).toBeInstanceOf(PathlightInvalidPayloadError)
+    expect((error as PathlightInvalidPayloadError).details.fieldErrors).toHaveProperty('property')
   })
 })

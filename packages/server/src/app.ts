@@ -41,7 +41,7 @@ import { metricsRoutes } from './http/metrics.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import type { RouteDoc } from './http/openapi/route-doc.js'
 import { organizationRoutes } from './http/organizations.js'
-import { propertyRoutes } from './http/properties.js'
+import { propertyRoutes, v1PropertyRoutes } from './http/properties.js'
 import { optionalCaller } from './http/reader.js'
 import { replayRoutes } from './http/replay.js'
 import { reportRoutes } from './http/reports.js'
@@ -289,6 +289,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1ExperimentRoutes, v1)
     await scope.register(v1FunnelRoutes, v1)
     await scope.register(v1AnnotationRoutes, v1)
+    await scope.register(v1PropertyRoutes, v1)
   })
 
   await app.register(async (scope) => {

@@ -44,6 +44,12 @@ export const propertyBreakdown = address(
   'GET',
   '/api/sites/:siteId/breakdown/properties',
 )
+export const v1ListPropertyKeys = address('v1ListPropertyKeys', 'GET', '/api/v1/sites/:siteId/properties')
+export const v1PropertyBreakdown = address(
+  'v1PropertyBreakdown',
+  'GET',
+  '/api/v1/sites/:siteId/breakdown/properties',
+)
 /** The saved segments of a site (`contracts/segments.ts`). */
 export const listSegments = address('listSegments', 'GET', '/api/sites/:siteId/segments')
 export const createSegment = address('createSegment', 'POST', '/api/sites/:siteId/segments')

@@ -1,6 +1,7 @@
 /**
  * The custom property endpoints of a site: the keys its custom events carry, and one key's values
- * broken down. Reads take any reader of the site and the common analytics parameters (filters too).
+ * broken down. Reads take any reader of the site and the common analytics parameters (filters too);
+ * the v1 pair answers the same to an API key.
  */
 import { z } from 'zod'
 import { analyticsQuery, single } from '../analytics-query.js'
@@ -52,6 +53,11 @@ const propertyValueRow = z.object({
   visitors: count('Distinct visitors of those events'),
 })
 
+/** One row of the keys report. */
+export type PropertyKeyRow = z.output<typeof propertyKeyRow>
+/** One row of the property breakdown. */
+export type PropertyValueRow = z.output<typeof propertyValueRow>
+
 /** `GET /api/sites/:siteId/properties`: the keys of the custom events in the range, most events first. */
 export const listPropertyKeysEndpoint = endpoint({
   ...at.listPropertyKeys,
@@ -74,12 +80,43 @@ export const propertyBreakdownEndpoint = endpoint({
   responses: { 200: { description: 'Most events first', schema: pagedList(propertyValueRow) } },
 })
 
+const notMine = 'Not a site of your organizations (never revealed)'
+
+/** `GET /api/v1/sites/:siteId/properties`: as the dashboard's keys, for an API key. */
+export const v1ListPropertyKeysEndpoint = endpoint({
+  ...at.v1ListPropertyKeys,
+  summary: 'Custom property keys seen in the range',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: propertyKeysQuery,
+  responses: { 200: { description: 'Most events first', schema: pagedList(propertyKeyRow) }, 404: notMine },
+})
+
+/** `GET /api/v1/sites/:siteId/breakdown/properties`: as the dashboard's breakdown, for an API key. */
+export const v1PropertyBreakdownEndpoint = endpoint({
+  ...at.v1PropertyBreakdown,
+  summary: 'Values of one custom property',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: propertyBreakdownQuery,
+  responses: { 200: { description: 'Most events first', schema: pagedList(propertyValueRow) }, 404: notMine },
+})
+
 /** Every property endpoint (the route/contract coverage test reads these). */
-export const propertyEndpoints = [listPropertyKeysEndpoint, propertyBreakdownEndpoint] as const
+export const propertyEndpoints = [
+  listPropertyKeysEndpoint,
+  propertyBreakdownEndpoint,
+  v1ListPropertyKeysEndpoint,
+  v1PropertyBreakdownEndpoint,
+] as const
 
 declare module './addresses.js' {
   interface EndpointContracts {
     listPropertyKeys: typeof listPropertyKeysEndpoint
     propertyBreakdown: typeof propertyBreakdownEndpoint
+    v1ListPropertyKeys: typeof v1ListPropertyKeysEndpoint
+    v1PropertyBreakdown: typeof v1PropertyBreakdownEndpoint
   }
 }

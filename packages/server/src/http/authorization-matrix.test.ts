@@ -743,6 +743,18 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/v1/sites/:siteId/properties',
+    expect: access.v1(200),
+    request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/properties` }),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/sites/:siteId/breakdown/properties',
+    expect: access.v1(200),
+    request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/breakdown/properties?property=plan` }),
+  },
+  {
+    method: 'GET',
     url: '/api/sites/:siteId/annotations',
     expect: access.reader(200),
     request: sitePath('/annotations'),

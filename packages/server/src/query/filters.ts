@@ -19,8 +19,8 @@
  *   in the range, and keep or drop whole sessions.
  * - `referrer` filters the referrer's domain (`referrer_domain`, 'www.' folded), the value the
  *   referrers report shows.
- * - `properties.<key>` filters an event's custom property `<key>` (top level of its JSON `properties`),
- *   an event filter like `event_name`. Its value is compared as text in one canonical form
+ * - `properties.<key>` filters an event's custom property `<key>` (top level of its JSON `properties`,
+ *   read from the `property_map` column), an event filter like `event_name`. Its value is compared as text in one canonical form
  *   (`propertyValueSql`): a string as it is, a number in its shortest form (`3`, `3.0` and `"3"` all
  *   equal the value "3"), `true`/`false`/`null`, and an object or array as its JSON text; an event
  *   without the key has the value '' (so `not_equals` keeps it). `is_set` / `is_not_set` (value `[]`)
@@ -321,17 +321,19 @@ export function compileFilter(filter: Filter, name: string, column?: string): Sq
 const NUMERIC_JSON = "('Int64', 'UInt64', 'Double')"
 
 /**
- * The canonical text of the custom property `key` of an event (SQL over `events.properties`): a string
- * as it is, a number as ClickHouse writes a Float64 (`3`, `2.5`), a boolean or null as its JSON word,
- * an object or array as its JSON text, '' when the event lacks the key.
+ * The canonical text of the custom property `key` of an event: its entry in `events.property_map`
+ * (migration 009, computed by ClickHouse from `properties` on insert): a string as it is, a number as
+ * ClickHouse writes a Float64 (`3`, `2.5`), a boolean or null as its JSON word, an object or array as
+ * its JSON text, '' when the event lacks the key.
  * @param key SQL of the key, a bound String parameter (`{p_key:String}`)
  */
 export function propertyValueSql(key: string): string {
-  return (
-    `multiIf(JSONType(properties, ${key}) = 'String', JSONExtractString(properties, ${key}), ` +
-    `JSONType(properties, ${key}) IN ${NUMERIC_JSON}, toString(JSONExtractFloat(properties, ${key})), ` +
-    `JSONExtractRaw(properties, ${key}))`
-  )
+  return `property_map[${key}]`
+}
+
+/** Whether an event carries the custom property `key` (SQL; `key` as for `propertyValueSql`). */
+export function propertyIsSetSql(key: string): string {
+  return `mapContains(property_map, ${key})`
 }
 
 /** Values that are plain decimal numbers ('3', '-2.5', '3.0'), as numbers. */
@@ -346,19 +348,26 @@ function numericValues(values: readonly string[]): number[] {
 function compilePropertyFilter(filter: Filter, key: string, name: string): SqlFragment {
   const keyParam = `{${name}_key:String}`
   const params: Record<string, unknown> = { [`${name}_key`]: key }
-  if (filter.type === 'is_set') return { sql: `JSONHas(properties, ${keyParam})`, params }
-  if (filter.type === 'is_not_set') return { sql: `NOT JSONHas(properties, ${keyParam})`, params }
+  if (filter.type === 'is_set') return { sql: propertyIsSetSql(keyParam), params }
+  if (filter.type === 'is_not_set') return { sql: `NOT ${propertyIsSetSql(keyParam)}`, params }
   const value = propertyValueSql(keyParam)
   const inner = compileColumnFilter(filter, name, value)
   Object.assign(params, inner.params)
   if (filter.type !== 'equals' && filter.type !== 'not_equals') return { sql: inner.sql, params }
-  // A number equals a value of the same number in any spelling ('3.0' and 3, '3' and 3.0).
+  // A number equals a value of the same number in any spelling ('3.0' and 3, '3' and 3.0): the
+  // column holds a number as its Float64 text, so the filter's numbers are compared in that text (0
+  // and -0 both), and only events whose value is such a text parse `properties` to check that it is
+  // a number, not a string (short-circuit evaluation of AND).
   const numbers = numericValues(filter.value)
   if (numbers.length === 0) return { sql: inner.sql, params }
   params[`${name}_numbers`] = numbers
+  const numbersParam = `{${name}_numbers:Array(Float64)}`
+  const texts =
+    `arrayConcat(arrayMap(n -> toString(n), ${numbersParam}), ` +
+    `if(has(${numbersParam}, 0), ['0', '-0'], []))`
   const equal =
-    `(${value} IN {${name}:Array(String)} OR (JSONType(properties, ${keyParam}) IN ${NUMERIC_JSON} ` +
-    `AND JSONExtractFloat(properties, ${keyParam}) IN {${name}_numbers:Array(Float64)}))`
+    `(${value} IN {${name}:Array(String)} OR ` +
+    `(has(${texts}, ${value}) AND JSONType(properties, ${keyParam}) IN ${NUMERIC_JSON}))`
   return { sql: filter.type === 'equals' ? equal : `NOT ${equal}`, params }
 }
 

@@ -1,12 +1,13 @@
 /**
  * One custom property's values over the scope: each value in canonical text (`propertyValueSql` of
- * `filters.ts`: 3, "3" and 3.0 are one row "3"; an object or array its JSON text) with `events`
- * (custom events carrying the key with that value) and `visitors` (their distinct visitors), most
- * events first, paginated; `total` is the number of distinct values. Reads raw events.
+ * `filters.ts`, the `property_map` column: 3, "3" and 3.0 are one row "3"; an object or array its
+ * JSON text) with `events` (custom events carrying the key with that value) and `visitors` (their
+ * distinct visitors), most events first, paginated; `total` is the number of distinct values. Reads
+ * raw events.
  */
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
-import { propertyValueSql } from './filters.js'
+import { propertyIsSetSql, propertyValueSql } from './filters.js'
 import { eventMetrics } from './metrics.js'
 import { offsetOf } from './params.js'
 import { customEventConditions } from './property-keys.js'
@@ -23,7 +24,7 @@ export interface PropertyValueCounts {
 /** The page of values as one query (`property_value` never names an `events` column). */
 export function compilePropertyBreakdown(scope: ReportScope, key: string, eventName?: string): CompiledQuery {
   const { where, params } = customEventConditions(scope, eventName)
-  where.push('JSONHas(properties, {property_key:String})')
+  where.push(propertyIsSetSql('{property_key:String}'))
   return {
     sql: [
       `SELECT ${propertyValueSql('{property_key:String}')} AS property_value, count() AS events,`,

@@ -1,8 +1,9 @@
 /**
- * The custom property keys of the scope: each top-level key of the custom events' JSON `properties`
- * with `events` (custom events carrying it) and `visitors` (their distinct visitors), most events
- * first, paginated; `total` is the number of distinct keys. Reads raw events (the rollups hold no
- * properties); the scope's filters apply as in every event-level report.
+ * The custom property keys of the scope: each top-level key of the custom events' `properties` (the
+ * keys of their `property_map`) with `events` (custom events carrying it) and `visitors` (their
+ * distinct visitors), most events first, paginated; `total` is the number of distinct keys. Reads
+ * raw events (the rollups hold no properties); the scope's filters apply as in every event-level
+ * report.
  */
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
@@ -49,7 +50,7 @@ export function compilePropertyKeys(scope: ReportScope, eventName?: string): Com
       `  ${eventMetrics.visitors.sql} AS visitors,`,
       '  count() OVER () AS total_keys',
       'FROM events',
-      'ARRAY JOIN JSONExtractKeys(properties) AS property_key',
+      'ARRAY JOIN mapKeys(property_map) AS property_key',
       `WHERE ${where.join(' AND ')}`,
       'GROUP BY property_key',
       'ORDER BY events DESC, property_key ASC',

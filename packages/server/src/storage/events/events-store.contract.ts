@@ -37,6 +37,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '006-page-days',
         '007-referrer-domain-days',
         '008-event-order',
+        '009-event-properties',
         '010-session-page-times',
       ])
     })

@@ -11,6 +11,7 @@ import { sessionSummariesTables } from './005-session-summaries.js'
 import { pageDaysTable } from './006-page-days.js'
 import { referrerDomainDaysTable } from './007-referrer-domain-days.js'
 import { eventOrderTables } from './008-event-order.js'
+import { eventPropertiesColumn } from './009-event-properties.js'
 import { sessionPageTimesTable } from './010-session-page-times.js'
 
 export interface EventsMigration {
@@ -29,6 +30,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   pageDaysTable,
   referrerDomainDaysTable,
   eventOrderTables,
+  eventPropertiesColumn,
   sessionPageTimesTable,
 ]
 
