@@ -14,6 +14,7 @@ import type { AuthThrottle } from './auth/auth-throttle.js'
 import type { Auth } from './auth/better-auth.js'
 import type { OriginPolicy } from './auth/origin-policy.js'
 import type { Config } from './config.js'
+import type { EmailReportSender } from './email-reports/email-report-sender.js'
 import type { EmailReports } from './email-reports/email-reports.js'
 import { accountRoutes } from './http/account.js'
 import { adminRoutes } from './http/admin.js'
@@ -117,6 +118,8 @@ export interface AppDeps {
   alerts: { rules: AlertRules }
   /** Scheduled e-mail reports and the links of their mails. */
   emailReports: EmailReports
+  /** Sends a report's period now (`POST .../email-reports/{id}/send`). */
+  emailReportSender: EmailReportSender
   baseUrl: string
   /** Outgoing mail (SMTP_URL, MAIL_FROM); undefined: features that mail answer 503. */
   mail?: MailSettings
@@ -328,7 +331,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clock: deps.clock,
     })
     await scope.register(alertRoutes, { db: deps.metadata.db, alerts: deps.alerts.rules })
-    await scope.register(emailReportRoutes, { db: deps.metadata.db, emailReports: deps.emailReports })
+    await scope.register(emailReportRoutes, {
+      db: deps.metadata.db,
+      emailReports: deps.emailReports,
+      emailReportSender: deps.emailReportSender,
+    })
     await scope.register(webhookRoutes, {
       db: deps.metadata.db,
       webhooks: deps.webhooks,

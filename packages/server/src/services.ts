@@ -17,6 +17,7 @@ import { createOriginPolicy, type OriginPolicy } from './auth/origin-policy.js'
 import { createRedisAttemptCounter } from './auth/redis-attempt-counter.js'
 import type { Config } from './config.js'
 import { dueReportsPass, EMAIL_REPORT_INTERVAL_MS } from './email-reports/due-reports-pass.js'
+import { createEmailReportSender, type EmailReportSender } from './email-reports/email-report-sender.js'
 import { createEmailReports, type EmailReports } from './email-reports/email-reports.js'
 import type { Goal } from './goals/goal.js'
 import { listGoals } from './goals/goals.js'
@@ -98,6 +99,8 @@ export interface Services {
   alerts: { rules: AlertRules; evaluate: () => Promise<EvaluationResult> }
   /** Scheduled e-mail reports (`email-reports/`); their schedule runs as a worker when mail is configured. */
   emailReports: EmailReports
+  /** Sends the reports' periods, at once or as the schedule's pass (`sendDue`). */
+  emailReportSender: EmailReportSender
   sessions: SessionStore
   geolocator: Geolocator | null
   redis: Redis | undefined
@@ -264,13 +267,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         clock,
         mail: config.mail && { baseUrl: config.baseUrl },
       })
-    const emailReports = createEmailReports({
-      db: metadata.db,
-      events,
-      baseUrl: config.baseUrl,
-      mail: config.mail,
-      clock,
-    })
+    const emailReportDeps = { db: metadata.db, events, baseUrl: config.baseUrl, mail: config.mail, clock }
+    const emailReports = createEmailReports(emailReportDeps)
+    const emailReportSender = createEmailReportSender(emailReportDeps)
     const roles = createRoleCache(metadata, clock, changes)
     const siteLookup = createSiteLookup((siteId) => findSite(metadata.db, siteId), { clock, changes })
     const ingest = createIngest(
@@ -316,7 +315,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
               : []),
             ...(config.mail
               ? [
-                  startPeriodicJob(dueReportsPass(emailReports, redis), {
+                  startPeriodicJob(dueReportsPass(emailReportSender, redis), {
                     intervalMs: EMAIL_REPORT_INTERVAL_MS,
                     onError: (error) => console.error('e-mail reports:', error),
                   }),
@@ -366,6 +365,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       mail: config.mail,
       alerts: { rules: alertRules, evaluate },
       emailReports,
+      emailReportSender,
       sessions,
       geolocator,
       redis,

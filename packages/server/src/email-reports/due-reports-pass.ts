@@ -7,7 +7,7 @@
  */
 import type { Redis } from 'ioredis'
 import { withRedisLock } from '../workers/redis-lock.js'
-import type { DueReportsResult, EmailReports } from './email-reports.js'
+import type { DueReportsResult, EmailReportSender } from './email-report-sender.js'
 
 /** How often the schedule looks for due reports: a period's mail leaves within this of its end. */
 export const EMAIL_REPORT_INTERVAL_MS = 10 * 60_000
@@ -19,7 +19,9 @@ const LOCK_MS = 15 * 60_000
  * A pass of the schedule, under the lock when `redis` is given.
  * @returns what it sent, or null when another process held the lock
  */
-export function dueReportsPass(reports: EmailReports, redis?: Redis): () => Promise<DueReportsResult | null> {
-  return () =>
-    redis ? withRedisLock(redis, EMAIL_REPORTS_LOCK, LOCK_MS, reports.sendDue) : reports.sendDue()
+export function dueReportsPass(
+  sender: EmailReportSender,
+  redis?: Redis,
+): () => Promise<DueReportsResult | null> {
+  return () => (redis ? withRedisLock(redis, EMAIL_REPORTS_LOCK, LOCK_MS, sender.sendDue) : sender.sendDue())
 }

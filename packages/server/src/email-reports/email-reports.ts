@@ -1,20 +1,14 @@
 /**
  * Scheduled e-mail reports of a site: the schedules and their recipients in the metadata store
- * (migration 014), the confirm and unsubscribe links, and the sending of a period's report through the
- * mail outbox (`mail/mail-outbox.ts`).
+ * (migration 014), and the confirm and unsubscribe links of their mails. Sending a period's report is
+ * `email-report-sender.ts`, which uses this module's types and `findEmailReport`.
  *
  * - Recipients who are members of the site's organization are `active` at once; other addresses are
  *   `pending` and get a mail with a link to confirm; an unsubscribed address stays unsubscribed while
  *   the list keeps it.
- * - `sendDue` (the periodic pass) sends each report's last full period (`report-period.ts`) once: the
- *   period's row in `email_report_send` and the queued mails are written in one transaction that a
- *   second runner's insert of the same period cannot repeat. A report's first scheduled period is the
- *   first that ends after the report was created.
- * - `sendNow` sends the last full period at once, even if it was sent, and records it so the schedule
- *   does not send it again.
- * - Each mail carries its recipient's unsubscribe page link and the `List-Unsubscribe` header with the
- *   one-click `List-Unsubscribe-Post` (RFC 8058) on the unsubscribe endpoint.
- * Without mail settings (SMTP_URL) creating, changing and sending refuse with `mailUnavailable()`.
+ * - Each report mail carries its recipient's unsubscribe page link and the `List-Unsubscribe` header
+ *   on the unsubscribe endpoint (`emailReportLinks`).
+ * Without mail settings (SMTP_URL) creating and changing refuse with `mailUnavailable()`.
  * Creating, changing and deleting are audited on behalf of the acting user (`email_report.created`,
  * `.updated`, `.deleted`: the report's id, frequency, zone and number of recipients, not the addresses)
  * in their transaction.
@@ -23,8 +17,6 @@ import crypto from 'node:crypto'
 import type {
   CreateEmailReportBody,
   EmailReport,
-  EmailReportPeriod,
-  EmailReportSent,
   EmailReportSubscription,
   UpdateEmailReportBody,
 } from '@pathlight/protocol'
@@ -32,19 +24,14 @@ import type { Kysely } from 'kysely'
 import { type AuditAction, recordSiteAudit } from '../audit/audit-log.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { type MailSettings, requireMail } from '../mail/mail-settings.js'
-import { renderEmailReport } from '../mail/templates/email-report.js'
 import { renderEmailReportConfirmation } from '../mail/templates/email-report-confirmation.js'
-import { addDays, startOfDayIn } from '../query/zoned-time.js'
 import { notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { SiteRow } from '../sites/site.js'
-import { findSite } from '../sites/sites.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { EmailReportRecipientTable, EmailReportTable } from '../storage/metadata/email-report-schema.js'
 import type { MetadataSchema } from '../storage/metadata/schema.js'
-import { queryReportFigures } from './report-figures.js'
-import { lastFullPeriod, periodBefore } from './report-period.js'
 
 /** What the reports need: the stores, the clock, the public URL of links, the mail settings. */
 export interface EmailReportDeps {
@@ -55,14 +42,6 @@ export interface EmailReportDeps {
   /** Undefined without SMTP_URL: writes and sends refuse. */
   mail: MailSettings | undefined
   clock?: Clock
-}
-
-/** What a pass of the schedule did. */
-export interface DueReportsResult {
-  /** Reports whose period was sent in this pass. */
-  reports: number
-  /** Mails queued. */
-  mails: number
 }
 
 const reportNotFound = () => notFound('E-mail report not found')
@@ -80,15 +59,25 @@ export function emailReportLinks(baseUrl: string, token: string) {
   }
 }
 
-/** The dashboard's overview of a site over a period, in the report's zone. */
-export const dashboardUrlOf = (
-  baseUrl: string,
-  siteId: number,
-  period: EmailReportPeriod,
-  timeZone: string,
-) =>
-  `${baseUrl}/sites/${siteId}?${new URLSearchParams({ period: 'custom', from: period.startDate, to: period.endDate, tz: timeZone })}`
+/**
+ * The report `id` of site `siteId`.
+ * @throws AppError 404 when the site has no such report
+ */
+export async function findEmailReport(db: MetadataDb, siteId: number, id: string): Promise<EmailReportTable> {
+  const row = await db
+    .selectFrom('email_report')
+    .selectAll()
+    .where('id', '=', id)
+    .where('site_id', '=', siteId)
+    .executeTakeFirst()
+  if (!row) throw reportNotFound()
+  return row
+}
 
+/**
+ * The schedules of a site's reports and their recipients: list, create, update, remove, and the
+ * subscription behind a mail's link (look up, confirm, unsubscribe).
+ */
 export function createEmailReports(deps: EmailReportDeps) {
   const { db, baseUrl } = deps
   const clock = deps.clock ?? systemClock
@@ -113,16 +102,7 @@ export function createEmailReports(deps: EmailReportDeps) {
     await recordSiteAudit(trx, { siteId: Number(report.site_id), actorUserId, action, details }, clock)
   }
 
-  const findReport = async (siteId: number, id: string) => {
-    const row = await db
-      .selectFrom('email_report')
-      .selectAll()
-      .where('id', '=', id)
-      .where('site_id', '=', siteId)
-      .executeTakeFirst()
-    if (!row) throw reportNotFound()
-    return row
-  }
+  const findReport = (siteId: number, id: string) => findEmailReport(db, siteId, id)
 
   /** The reports with their recipients and last period, in the order given. */
   const toReports = async (rows: EmailReportTable[]): Promise<EmailReport[]> => {
@@ -209,51 +189,6 @@ export function createEmailReports(deps: EmailReportDeps) {
     }
   }
 
-  /**
-   * Queue the report of `period` for every active recipient, in `trx`.
-   * @returns the addresses queued
-   */
-  const queueReport = async (
-    trx: Kysely<MetadataSchema>,
-    site: SiteRow,
-    report: EmailReportTable,
-    period: EmailReportPeriod,
-    figures: Awaited<ReturnType<typeof queryReportFigures>>,
-  ) => {
-    const recipients = await trx
-      .selectFrom('email_report_recipient')
-      .select(['email', 'token'])
-      .where('report_id', '=', report.id)
-      .where('status', '=', 'active')
-      .orderBy('email')
-      .execute()
-    const dashboardUrl = dashboardUrlOf(baseUrl, site.site_id, period, report.time_zone)
-    for (const recipient of recipients) {
-      const links = emailReportLinks(baseUrl, recipient.token)
-      const mail = renderEmailReport({
-        siteDomain: site.domain,
-        frequency: report.frequency,
-        figures,
-        dashboardUrl,
-        unsubscribeUrl: links.unsubscribePage,
-      })
-      await enqueueMail(
-        trx,
-        {
-          kind: 'email-report',
-          to: recipient.email,
-          ...mail,
-          headers: {
-            'List-Unsubscribe': `<${links.unsubscribeEndpoint}>`,
-            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-          },
-        },
-        new Date(clock()),
-      )
-    }
-    return recipients.map((r) => r.email)
-  }
-
   const subscriptionOf = async (token: string) => {
     const row = await db
       .selectFrom('email_report_recipient')
@@ -280,49 +215,6 @@ export function createEmailReports(deps: EmailReportDeps) {
     frequency: row.frequency,
     status,
   })
-
-  /**
-   * Send `report`'s last full period if it is due and not yet recorded.
-   * @returns the mails queued, or null when nothing was due (or another runner recorded it first)
-   */
-  const sendDueReport = async (report: EmailReportTable, now: number): Promise<number | null> => {
-    const period = lastFullPeriod(report.frequency, report.time_zone, now)
-    const periodEnd = startOfDayIn(addDays(period.endDate, 1), report.time_zone)
-    if (periodEnd <= Date.parse(report.created_at)) return null
-    const done = await db
-      .selectFrom('email_report_send')
-      .select('report_id')
-      .where('report_id', '=', report.id)
-      .where('start_date', '=', period.startDate)
-      .executeTakeFirst()
-    if (done) return null
-    const site = await findSite(db, Number(report.site_id))
-    if (!site) return null
-    const figures = await queryReportFigures(
-      deps,
-      site.site_id,
-      period,
-      periodBefore(report.frequency, period),
-      report.time_zone,
-    )
-    return db.transaction().execute(async (trx) => {
-      const claimed = await trx
-        .insertInto('email_report_send')
-        .values({ report_id: report.id, ...toSendRow(period), sent_at: isoNow(clock), recipients: 0 })
-        .onConflict((oc) => oc.columns(['report_id', 'start_date']).doNothing())
-        .executeTakeFirst()
-      // Another runner recorded this period first: it sends it.
-      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return null
-      const sent = await queueReport(trx, site, report, period, figures)
-      await trx
-        .updateTable('email_report_send')
-        .set({ recipients: sent.length })
-        .where('report_id', '=', report.id)
-        .where('start_date', '=', period.startDate)
-        .execute()
-      return sent.length
-    })
-  }
 
   return {
     /** Whether mail settings are given (SMTP_URL): without them nothing is sent. */
@@ -422,66 +314,6 @@ export function createEmailReports(deps: EmailReportDeps) {
       })
     },
 
-    /**
-     * Send the last full period now to every active recipient, and record it as sent.
-     * @throws AppError 404 for an unknown report, 503 without mail settings
-     */
-    async sendNow(site: SiteRow, id: string): Promise<EmailReportSent> {
-      const report = await findReport(site.site_id, id)
-      requireMail(deps.mail)
-      const period = lastFullPeriod(report.frequency, report.time_zone, clock())
-      const figures = await queryReportFigures(
-        deps,
-        site.site_id,
-        period,
-        periodBefore(report.frequency, period),
-        report.time_zone,
-      )
-      const sent = await db.transaction().execute(async (trx) => {
-        const sent = await queueReport(trx, site, report, period, figures)
-        await trx
-          .insertInto('email_report_send')
-          .values({ report_id: id, ...toSendRow(period), sent_at: isoNow(clock), recipients: sent.length })
-          .onConflict((oc) => oc.columns(['report_id', 'start_date']).doNothing())
-          .execute()
-        return sent
-      })
-      return { period, sent }
-    },
-
-    /**
-     * The schedule's pass: each report whose last full period is due and not yet sent is sent.
-     * Without mail settings nothing is sent.
-     * @throws AggregateError of the reports that failed, after every other report was sent
-     */
-    async sendDue(): Promise<DueReportsResult> {
-      const result: DueReportsResult = { reports: 0, mails: 0 }
-      if (!deps.mail) return result
-      const now = clock()
-      const reports = await db.selectFrom('email_report').selectAll().orderBy('created_at').execute()
-      // One report that fails (its figures, its zone) does not hold up the others; the next pass
-      // tries it again, since its period was not recorded.
-      const failures: unknown[] = []
-      for (const report of reports) {
-        try {
-          const queued = await sendDueReport(report, now)
-          if (queued === null) continue
-          result.reports++
-          result.mails += queued
-        } catch (error) {
-          failures.push(error)
-        }
-      }
-      if (failures.length > 0) {
-        throw new AggregateError(
-          failures,
-          `${failures.length} of ${reports.length} e-mail report(s) failed (${result.reports} sent); ` +
-            'the next pass tries them again',
-        )
-      }
-      return result
-    },
-
     /** What a link's token names. @throws AppError 404 for an unknown token */
     async subscription(token: string): Promise<EmailReportSubscription> {
       return toSubscription(await subscriptionOf(token))
@@ -515,6 +347,5 @@ export function createEmailReports(deps: EmailReportDeps) {
   }
 }
 
-const toSendRow = (period: EmailReportPeriod) => ({ start_date: period.startDate, end_date: period.endDate })
-
+/** The reports' schedules and subscriptions (`createEmailReports`). */
 export type EmailReports = ReturnType<typeof createEmailReports>

@@ -32,7 +32,7 @@ describe('e-mail features without SMTP_URL', () => {
     const listed = await call('GET', `/api/sites/${site.siteId}/email-reports`)
     expect(listed.statusCode).toBe(200)
     expect(listed.json()).toEqual({ success: true, data: [], meta: { total: 0, mailConfigured: false } })
-    expect(await t.services.emailReports.sendDue()).toEqual({ reports: 0, mails: 0 })
+    expect(await t.services.emailReportSender.sendDue()).toEqual({ reports: 0, mails: 0 })
   })
 
   it('refuses an alert rule with e-mail recipients, and takes one without', async () => {

@@ -346,11 +346,11 @@ describe.each([
 
   it('sends each week once on schedule, and an unsubscribed address no more', async () => {
     // The week sent by hand is not sent again.
-    expect(await t.services.emailReports.sendDue()).toEqual({ reports: 0, mails: 0 })
+    expect(await t.services.emailReportSender.sendDue()).toEqual({ reports: 0, mails: 0 })
     // Monday 2026-03-16 09:00 in Berlin: the week 03-09 .. 03-15 is due.
     now = Date.parse('2026-03-16T08:00:00.000Z')
-    expect(await t.services.emailReports.sendDue()).toEqual({ reports: 1, mails: 2 })
-    expect(await t.services.emailReports.sendDue()).toEqual({ reports: 0, mails: 0 })
+    expect(await t.services.emailReportSender.sendDue()).toEqual({ reports: 1, mails: 2 })
+    expect(await t.services.emailReportSender.sendDue()).toEqual({ reports: 0, mails: 0 })
     const week = await deliver()
     expect(week).toHaveLength(2)
     const outsiderMail = week.find((m) => m.to[0] === 'outsider@example.org')
@@ -371,7 +371,7 @@ describe.each([
     expect(again.json().status).toBe('unsubscribed')
 
     now = Date.parse('2026-03-23T08:00:00.000Z')
-    expect(await t.services.emailReports.sendDue()).toEqual({ reports: 1, mails: 1 })
+    expect(await t.services.emailReportSender.sendDue()).toEqual({ reports: 1, mails: 1 })
     const next = await deliver()
     expect(next.map((m) => m.to[0])).toEqual([await ownerEmail()])
     now = Date.parse('2026-03-11T10:00:00.000Z')
@@ -465,7 +465,7 @@ describe.each([
       })
       .execute()
     now = Date.parse('2026-03-16T08:00:00.000Z')
-    await expect(t.services.emailReports.sendDue()).rejects.toThrow(
+    await expect(t.services.emailReportSender.sendDue()).rejects.toThrow(
       '1 of 2 e-mail report(s) failed (1 sent); the next pass tries them again',
     )
     const mails = await deliver()
@@ -473,7 +473,7 @@ describe.each([
       'example.com: weekly report, Mar 9, 2026 \u2013 Mar 15, 2026',
     ])
     await t.services.metadata.db.deleteFrom('email_report').where('time_zone', '=', 'Mars/Olympus').execute()
-    expect(await t.services.emailReports.sendDue()).toEqual({ reports: 0, mails: 0 })
+    expect(await t.services.emailReportSender.sendDue()).toEqual({ reports: 0, mails: 0 })
     now = Date.parse('2026-03-11T10:00:00.000Z')
   })
 
@@ -482,9 +482,9 @@ describe.each([
     const redis = t.services.redis
     if (!redis) throw new Error('no Redis')
     await redis.set(EMAIL_REPORTS_LOCK, 'another process', 'PX', 60_000)
-    expect(await dueReportsPass(t.services.emailReports, redis)()).toBeNull()
+    expect(await dueReportsPass(t.services.emailReportSender, redis)()).toBeNull()
     await redis.del(EMAIL_REPORTS_LOCK)
-    expect(await dueReportsPass(t.services.emailReports, redis)()).toEqual({ reports: 0, mails: 0 })
+    expect(await dueReportsPass(t.services.emailReportSender, redis)()).toEqual({ reports: 0, mails: 0 })
     expect(await redis.exists(EMAIL_REPORTS_LOCK)).toBe(0)
   })
 })

@@ -5,7 +5,7 @@
  * site before its body is parsed. `emailReportLinkRoutes` (public scope): the confirm and unsubscribe
  * links of the mails, found by the recipient's token, with no sign-in; the unsubscribe endpoint also
  * takes the one-click POST of RFC 8058 (a form body, accepted and ignored). Routes only translate:
- * `email-reports/email-reports.ts` keeps the reports and sends them.
+ * `email-reports/email-reports.ts` keeps the reports, `email-reports/email-report-sender.ts` sends them.
  */
 import {
   confirmEmailReportEndpoint,
@@ -19,6 +19,7 @@ import {
 } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { siteForAdmin, siteForMember } from '../auth/site-access.js'
+import type { EmailReportSender } from '../email-reports/email-report-sender.js'
 import type { EmailReports } from '../email-reports/email-reports.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { route } from './route.js'
@@ -27,7 +28,11 @@ import { wholeList } from './whole-list.js'
 /** POST/GET `/api/sites/{siteId}/email-reports`, PATCH/DELETE `.../email-reports/{id}`, POST `.../{id}/send`. */
 export async function emailReportRoutes(
   app: FastifyInstance,
-  { db, emailReports }: { db: MetadataDb; emailReports: EmailReports },
+  {
+    db,
+    emailReports,
+    emailReportSender,
+  }: { db: MetadataDb; emailReports: EmailReports; emailReportSender: EmailReportSender },
 ) {
   const adminSite = async (userId: string, siteId: string) => (await siteForAdmin(db, userId, siteId)).site
 
@@ -61,7 +66,7 @@ export async function emailReportRoutes(
 
   route(app, sendEmailReportEndpoint, async ({ params, caller }) => {
     const site = await adminSite(caller.userId, params.siteId)
-    return emailReports.sendNow(site, params.id)
+    return emailReportSender.sendNow(site, params.id)
   })
 }
 
