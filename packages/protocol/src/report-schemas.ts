@@ -1,13 +1,14 @@
 /**
- * The shapes of the analytics reports the server answers (sessions, errors, events, stats, pages,
- * revenue, experiments, breakdowns, web vitals, live visitors) and of an import's result, as zod
- * schemas registered as OpenAPI components; see `response-schemas.ts` for how they are used.
+ * The shapes of the other analytics reports the server answers (sessions, errors, events, pages, event
+ * names, revenue, live visitors), of the ingest counters and of an import's result, as zod schemas
+ * registered as OpenAPI components; see `response-schemas.ts` for how they are used. The traffic
+ * figures with their comparison are `traffic-schemas.ts`, experiments `experiment-schemas.ts`, web
+ * vitals `web-vital-schemas.ts`.
  */
 import { z } from 'zod'
-import { eventTypes, experimentStatuses, seriesBuckets, seriesMetrics, webVitalNames } from './enums.js'
+import { eventTypes } from './enums.js'
 import { component, doc } from './openapi-registry.js'
-import { pageMeta } from './response-schemas.js'
-import { count, day, timestamp } from './schema-fields.js'
+import { count, timestamp, vital } from './schema-fields.js'
 
 const text = (description?: string) => (description ? doc(z.string(), description) : z.string())
 
@@ -108,6 +109,20 @@ export const event = component(
   'A tracked event (strings are empty when unknown).',
 )
 
+export const sessionEvent = component(
+  'SessionEvent',
+  z.object({
+    ...eventFields,
+    errorMessage: doc(z.string(), "The error's message for error events, else ''"),
+    lcp: vital('ms'),
+    cls: vital('unitless'),
+    inp: vital('ms'),
+    fcp: vital('ms'),
+    ttfb: vital('ms'),
+  }),
+  'An event of a session, with its error message and web vitals.',
+)
+
 export const ingestStats = component(
   'IngestStats',
   z.object({
@@ -145,94 +160,6 @@ export const ingestStats = component(
   }),
   'Ingest counters of this process.',
 )
-
-const overviewFields = {
-  visitors: count('Distinct visitors'),
-  sessions: count('Sessions'),
-  pageviews: count('Pageviews'),
-  bounce_rate: doc(z.number().min(0).max(1), 'Bounces / sessions, a fraction'),
-  session_duration: doc(z.number().min(0), 'Average session duration, seconds'),
-  pages_per_session: doc(z.number().min(0), 'Pageviews / sessions'),
-  events: count('Custom events'),
-}
-
-export const totals = component('Totals', z.object(overviewFields), 'Headline figures over a range.')
-
-export const seriesPoint = component(
-  'SeriesPoint',
-  z.object({
-    time: timestamp("The bucket's start (ISO 8601 UTC)"),
-    visitors: count('Visitors active in the bucket'),
-    sessions: count('Sessions active in the bucket'),
-    pageviews: count('Pageviews'),
-  }),
-  'Traffic in one time bucket.',
-)
-
-export const seriesCounts = component(
-  'SeriesCounts',
-  seriesPoint.partial({ visitors: true, sessions: true, pageviews: true }),
-  'Traffic in one time bucket: the counts `metrics` asked for (all three by default), the others absent.',
-)
-
-/** The compared range's days in a `meta` (present when the answer carries compared figures). */
-const comparedDays = {
-  previousStartDate: doc(day, 'First day of the compared range').optional(),
-  previousEndDate: doc(day, 'Last day of the compared range, included').optional(),
-}
-
-/**
- * A series point with, when a comparison was asked for, the compared range's bucket at the same
- * position (the first with the first, ...; null past the compared range's last bucket).
- */
-const withComparedBucket = <T extends z.ZodType>(point: T) =>
-  doc(point.nullable(), "The compared range's bucket at the same position; null past its end").optional()
-
-/** A series point of the `series` route: the counts asked for and the compared bucket's. */
-export const comparedSeriesCounts = seriesCounts.extend({ previous: withComparedBucket(seriesCounts) })
-
-/** A series point of the stats: the three counts and the compared bucket's. */
-export const comparedSeriesPoint = seriesPoint.extend({ previous: withComparedBucket(seriesPoint) })
-
-/** The `meta` of a series answer (`GET /api/sites/{siteId}/series`): the range, its buckets, the counts. */
-export const seriesMeta = z.object({
-  startDate: day,
-  endDate: day,
-  ...comparedDays,
-  timeZone: z.string(),
-  bucket: z.enum(seriesBuckets),
-  metrics: doc(z.array(z.enum(seriesMetrics)), 'The counts each point carries'),
-})
-
-export const stats = z.object({
-  current: totals,
-  previous: doc(
-    totals,
-    'The same figures over the compared range (`compare`; absent with compare=none)',
-  ).optional(),
-  change: doc(
-    z.object(
-      Object.fromEntries(Object.keys(overviewFields).map((key) => [key, z.number().nullable()])) as Record<
-        keyof typeof overviewFields,
-        z.ZodNullable<z.ZodNumber>
-      >,
-    ),
-    'Relative change per figure ((current - previous) / previous); null when the previous value is 0',
-  ).optional(),
-  series: doc(
-    z.array(comparedSeriesPoint),
-    'With `bucket`: every bucket of the range, each with the compared bucket at its position',
-  ).optional(),
-})
-
-/** The `meta` of a stats answer: the range and the compared range (days, both included; none with compare=none). */
-export const statsMeta = z.object({
-  startDate: day,
-  endDate: day,
-  ...comparedDays,
-  timeZone: z.string(),
-  bucket: z.enum(seriesBuckets).optional(),
-})
 
 export const pageStats = component(
   'PageStats',
@@ -295,160 +222,12 @@ export const revenueReport = component(
   'Revenue per currency (never converted), from custom events carrying `revenue` and `currency`.',
 )
 
-const experimentFields = {
-  experimentId: z.int().min(1),
-  siteId: z.int().min(1),
-  key: doc(z.string(), 'Matched exactly against `properties.experiment` of exposure events'),
-  name: z.string(),
-  description: z.string().nullable(),
-  variants: z.array(
-    z.object({
-      name: doc(z.string(), 'Matched exactly against `properties.variant`'),
-      control: z.boolean(),
-    }),
-  ),
-  goalId: doc(z.int().min(1), 'The goal measuring success; null once that goal was deleted').nullable(),
-  status: z.enum(experimentStatuses),
-  createdAt: timestamp(),
-  updatedAt: timestamp(),
-}
-
-export const experiment = component('Experiment', z.object(experimentFields), 'An A/B experiment of a site.')
-
-const nullableNumber = (description: string) => doc(z.number(), description).nullable()
-
-export const variantResult = component(
-  'VariantResult',
-  z.object({
-    name: z.string(),
-    control: z.boolean(),
-    exposedSessions: count('Sessions whose first exposure in the range was to this variant'),
-    conversions: doc(
-      z.int().min(0),
-      'Exposed sessions that then completed the goal; null without a goal',
-    ).nullable(),
-    conversionRate: nullableNumber('conversions / exposedSessions, 0..1'),
-    uplift: nullableNumber('(rate - control rate) / control rate; null for the control'),
-    zScore: nullableNumber('Two-proportion z statistic against the control'),
-    pValue: nullableNumber('Two-sided p-value of zScore'),
-    ci95: doc(z.tuple([z.number(), z.number()]), '95 % interval of rate - control rate').nullable(),
-  }),
-  "One variant's figures over the range.",
-)
-
-export const experimentWithResults = component(
-  'ExperimentWithResults',
-  z.object({
-    ...experimentFields,
-    results: z.object({
-      variants: z.array(variantResult),
-      crossovers: count('Exposed sessions that saw two or more variants'),
-      totalExposedSessions: count('Sum of exposedSessions'),
-    }),
-  }),
-  'An experiment with its results over the range.',
-)
-
 export const reportSummary = z.object({
   siteId: z.int().min(1),
   name: z.string(),
   domain: z.string(),
   access: doc(z.enum(['member', 'private_link', 'public']), 'How the caller reads the site'),
 })
-
-export const breakdownRow = component(
-  'BreakdownRow',
-  z.object({
-    value: doc(z.string(), "The dimension's value ('' when unknown)"),
-    visitors: count('Visitors (absent when `metrics` leaves it out)').optional(),
-    sessions: count('Sessions (absent when `metrics` leaves it out)').optional(),
-    pageviews: count('Pageviews (absent when `metrics` leaves it out)').optional(),
-    previous: doc(
-      z.object({
-        visitors: z.int().min(0).optional(),
-        sessions: z.int().min(0).optional(),
-        pageviews: z.int().min(0).optional(),
-      }),
-      'With `compare`: the same counts of this value over the compared range',
-    ).optional(),
-    change: doc(
-      z.object({
-        visitors: z.number().nullable().optional(),
-        sessions: z.number().nullable().optional(),
-        pageviews: z.number().nullable().optional(),
-      }),
-      'With `compare`: relative change per count ((current - previous) / previous); null when the previous value is 0',
-    ).optional(),
-  }),
-  'One value of a breakdown dimension, with the counts `metrics` asked for (all three by default).',
-)
-
-/** A page of breakdown rows; with `compare`, `meta` names the compared range. */
-export const breakdownPage = z.object({
-  data: z.array(breakdownRow),
-  meta: pageMeta.extend(comparedDays),
-})
-
-const vital = (description: string) => doc(z.number().min(0), description).nullable()
-
-export const sessionEvent = component(
-  'SessionEvent',
-  z.object({
-    ...eventFields,
-    errorMessage: doc(z.string(), "The error's message for error events, else ''"),
-    lcp: vital('ms'),
-    cls: vital('unitless'),
-    inp: vital('ms'),
-    fcp: vital('ms'),
-    ttfb: vital('ms'),
-  }),
-  'An event of a session, with its error message and web vitals.',
-)
-
-const webVitalStats = component(
-  'WebVitalStats',
-  z.object({
-    samples: count('Performance events carrying the metric'),
-    p50: vital('Median, in the metric unit'),
-    p75: vital('75th percentile'),
-    p90: vital('90th percentile'),
-    good: doc(z.number().min(0).max(1), 'Share of samples rated good'),
-    needs_improvement: z.number().min(0).max(1),
-    poor: z.number().min(0).max(1),
-    rating: doc(z.enum(['good', 'needs_improvement', 'poor']), 'The band of p75').nullable(),
-  }),
-  "One web vital's figures.",
-)
-
-const vitalsFields = Object.fromEntries(webVitalNames.map((name) => [name, webVitalStats])) as Record<
-  (typeof webVitalNames)[number],
-  typeof webVitalStats
->
-
-export const webVitals = component('WebVitals', z.object(vitalsFields), 'Every web vital over the range.')
-
-export const webVitalsRow = component(
-  'WebVitalsRow',
-  z.object({ value: z.string(), events: count('Performance events with this value'), ...vitalsFields }),
-  'The web vitals of one value of a dimension.',
-)
-
-const threshold = z.object({
-  good: z.number(),
-  poor: z.number(),
-  unit: z.enum(['ms', '']),
-  decimals: z.int().min(0),
-})
-
-export const webVitalsThresholds = doc(
-  z.object(
-    Object.fromEntries(webVitalNames.map((name) => [name, threshold])) as Record<
-      (typeof webVitalNames)[number],
-      typeof threshold
-    >,
-  ),
-  'Band limits per metric: good up to `good`, poor above `poor`',
-)
 
 export const liveVisitors = z.object({
   visitors: count('Distinct visitors with an event in the window'),

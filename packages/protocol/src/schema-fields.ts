@@ -1,5 +1,6 @@
 /**
- * Field helpers the response schemas share: timestamps and counts with their documentation.
+ * Field helpers the response schemas share: timestamps, counts, days and web vital values with their
+ * documentation.
  */
 import { z } from 'zod'
 import { doc } from './openapi-registry.js'
@@ -13,3 +14,6 @@ export const count = (description: string) => doc(z.int().min(0), description)
 
 /** A calendar day, `YYYY-MM-DD`, in the query's time zone. */
 export const day = doc(z.string(), { format: 'date', description: 'YYYY-MM-DD in the time zone' })
+
+/** A web vital's value from 0 in its unit (described), null when there is none. */
+export const vital = (description: string) => doc(z.number().min(0), description).nullable()

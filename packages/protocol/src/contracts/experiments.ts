@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { endpoint } from '../contract.js'
 import { createExperimentBody, updateExperimentBody } from '../experiment-input.js'
-import { experiment } from '../report-schemas.js'
+import { experiment } from '../experiment-schemas.js'
 import { successData, successList, successResponse } from '../response-schemas.js'
 import * as at from './addresses.js'
 
