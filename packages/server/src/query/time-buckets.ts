@@ -11,7 +11,11 @@
 import { invalidParameters, type QueryParams } from './params.js'
 import { addDays, addMonths, daysBetween, isoWeekday, startOfDayIn } from './zoned-time.js'
 
-/** Bucket sizes of a time series. */
+/**
+ * Bucket sizes this module computes. Each route declares in `@pathlight/protocol` the sizes it accepts,
+ * a subset of these (`errorBucketUnits` all of them, `seriesBuckets` all but minute); passing a
+ * route's value here type-checks that subset.
+ */
 export const bucketUnits = ['minute', 'hour', 'day', 'week', 'month'] as const
 /** One bucket size. */
 export type BucketUnit = (typeof bucketUnits)[number]
