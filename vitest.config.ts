@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { configDefaults, defineConfig } from 'vitest/config'
 import { filesToSkip, prepareTestServices } from './packages/server/src/testing/test-services.js'
@@ -39,9 +40,14 @@ export default defineConfig(async () => {
     test: {
       include,
       exclude: [...configDefaults.exclude, ...skip],
-      testTimeout: 30_000,
+      // Several files run at once on few cores: a test may take twice what it takes alone.
+      testTimeout: 60_000,
       hookTimeout: 60_000,
       pool: 'forks',
+      // Vitest's default is one worker per core less one: a single worker on a 2-core machine. Most
+      // files wait (spawned servers, Chromium, polling, SQL round trips) more than they compute, so
+      // files run three at a time there; VITEST_MAX_WORKERS overrides.
+      maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(3, os.availableParallelism() - 1),
     },
   }
 })

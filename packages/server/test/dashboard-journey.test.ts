@@ -125,7 +125,7 @@ afterAll(async () => {
   await t?.close()
 })
 
-describe('a new owner’s journey', () => {
+describe('a new owner’s journey', { timeout: 90_000 }, () => {
   it('signs up, creates an organization and a site, and copies the snippet', async () => {
     await page.goto('/sign-up')
     await heading('Create your account').waitFor()

@@ -188,7 +188,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-describe("a visitor's events", () => {
+// The erasure tests compare every rolled report with the raw one over five scopes: hundreds of queries.
+describe("a visitor's events", { timeout: 120_000 }, () => {
   it('are exported exactly, oldest first, a page at a time', async () => {
     const own = rows
       .filter((row) => row.site_id === SITE && row.user_id === ERASED)

@@ -190,7 +190,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-describe('reports from the rollups', () => {
+// Each test compares every rolled report with the raw one over several scopes: hundreds of queries.
+describe('reports from the rollups', { timeout: 120_000 }, () => {
   it.each(['UTC', 'Europe/Berlin', 'America/New_York'])(
     'equal the raw reports over whole-hour time zones (%s)',
     async (timeZone) => {
@@ -458,7 +459,7 @@ describe('reports from the rollups', () => {
   })
 })
 
-describe('the pages breakdown over months', () => {
+describe('the pages breakdown over months', { timeout: 120_000 }, () => {
   const MONTHS_SITE = 34
   /** Rows of the site in the pages' month rollup. */
   const monthRows = async () => {
