@@ -20,11 +20,11 @@
  * - `referrer` filters the referrer's domain (`referrer_domain`, 'www.' folded), the value the
  *   referrers report shows.
  * - `properties.<key>` filters an event's custom property `<key>` (top level of its JSON `properties`,
- *   read from the `property_map` column), an event filter like `event_name`. Its value is compared as text in one canonical form
- *   (`propertyValueSql`): a string as it is, a number in its shortest form (`3`, `3.0` and `"3"` all
- *   equal the value "3"), `true`/`false`/`null`, and an object or array as its JSON text; an event
- *   without the key has the value '' (so `not_equals` keeps it). `is_set` / `is_not_set` (value `[]`)
- *   keep the events that carry / lack the key. The key is 1 to 100 printable characters.
+ *   read from the `property_map` column), an event filter like `event_name`. Its value is compared
+ *   as text in one canonical form (`propertyValueSql`): a string as it is, a number in its shortest
+ *   form (`3`, `3.0` and `"3"` all equal the value "3"), `true`/`false`/`null`, and an object or array
+ *   as its JSON text; an event without the key has the value '' (so `not_equals` keeps it).
+ *   `is_set` / `is_not_set` (value `[]`) keep the events that carry / lack the key. The key is 1 to 100 printable characters.
  */
 import {
   filterParameters,
