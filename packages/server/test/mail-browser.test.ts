@@ -67,10 +67,13 @@ afterAll(async () => {
 })
 
 const heading = (p: Page, name: string | RegExp) => p.getByRole('heading', { level: 1, name })
-/** The next message to arrive. */
-const nextMail = async (): Promise<ReceivedMail> => {
-  const all = await receiver.waitFor(receiver.received.length + 1)
-  return all[all.length - 1] as ReceivedMail
+/**
+ * The next message to arrive after this call: called before the action that mails, awaited after it,
+ * since the mail may arrive before the page has shown that it was sent.
+ */
+const expectMail = (): (() => Promise<ReceivedMail>) => {
+  const count = receiver.received.length + 1
+  return async () => (await receiver.waitFor(count))[count - 1] as ReceivedMail
 }
 const linkIn = (mail: ReceivedMail) =>
   /(http:\/\/\S+)/.exec(mail.text.split('\n').find((l) => l.includes(': http')) ?? '')?.[1] ?? ''
@@ -95,10 +98,11 @@ describe('e-mail in the dashboard', () => {
     await page.getByRole('link', { name: 'Forgot password?' }).click()
     await heading(page, 'Reset your password').waitFor()
     await page.getByLabel('Email').fill('ada@example.com')
+    const mailed = expectMail()
     await page.getByRole('button', { name: 'Send the link' }).click()
     await page.getByRole('status').getByText('a link to choose a new password is on its way').waitFor()
 
-    const mail = await nextMail()
+    const mail = await mailed()
     expect(mail.to).toEqual(['ada@example.com'])
     const link = linkIn(mail)
     expect(link.startsWith(`${base}/api/auth/reset-password/`)).toBe(true)
@@ -132,11 +136,12 @@ describe('e-mail in the dashboard', () => {
 
     await page.getByLabel('Address to invite').fill('bob@example.com')
     await page.getByLabel('Role to give').selectOption('admin')
+    const mailed = expectMail()
     await page.getByRole('button', { name: 'Invite', exact: true }).click()
     await page.getByText('Invitation sent to bob@example.com.').waitFor()
     await page.getByRole('row', { name: /bob@example\.com admin/ }).waitFor()
 
-    const mail = await nextMail()
+    const mail = await mailed()
     expect(mail.to).toEqual(['bob@example.com'])
     expect(mail.subject).toBe('Test User invited you to Acme on Pathlight')
     const link = linkIn(mail)
@@ -176,10 +181,11 @@ describe('e-mail in the dashboard', () => {
 
   it('revokes a pending invitation, and its link then says so', async () => {
     await page.getByLabel('Address to invite').fill('carol@example.com')
+    const mailed = expectMail()
     await page.getByRole('button', { name: 'Invite', exact: true }).click()
     const row = page.getByRole('row', { name: /carol@example\.com/ })
     await row.waitFor()
-    const link = linkIn(await nextMail())
+    const link = linkIn(await mailed())
     await row.getByRole('button', { name: 'Revoke' }).click()
     await row.getByRole('button', { name: 'Revoke' }).click() // the confirmation
     await page.getByText('None.').waitFor()
