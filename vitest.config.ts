@@ -43,6 +43,9 @@ export default defineConfig(async () => {
       // Several files run at once on few cores: a test may take twice what it takes alone.
       testTimeout: 60_000,
       hookTimeout: 60_000,
+      // The same reason for polls: a page that answers in half a second alone may take several beside
+      // two other files (vitest's default gives up after one second).
+      expect: { poll: { timeout: 10_000, interval: 100 } },
       pool: 'forks',
       // Vitest's default is one worker per core less one: a single worker on a 2-core machine. Most
       // files wait (spawned servers, Chromium, polling, SQL round trips) more than they compute, so

@@ -222,7 +222,10 @@ describe('session replay in the dashboard, in Chromium', () => {
     await replayed.getByText(CLICKED_TEXT).waitFor({ state: 'visible', timeout: 15_000 })
     // Paused once the click has played, for the screenshot.
     await card.locator('.rr-controller__btns button').first().click()
-    expect(await replayed.locator('h1').evaluate((h1) => getComputedStyle(h1).color)).toBe('rgb(20, 90, 50)')
+    // Polled: the replayer may still be applying the recorded styles to its rebuilt document.
+    await expect
+      .poll(() => replayed.locator('h1').evaluate((h1) => getComputedStyle(h1).color))
+      .toBe('rgb(20, 90, 50)')
     expect(await frame.isVisible()).toBe(true)
     const box = await frame.boundingBox()
     expect(box?.width).toBeGreaterThan(300)
