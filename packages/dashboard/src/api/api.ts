@@ -3,23 +3,20 @@
  * Path segments are URL-encoded; answers wrapped in `{success, data}` are unwrapped.
  */
 import type {
+  AddMemberInput,
   AlertRuleInput,
   ApiKeyInput,
+  CreateSiteBody,
   ExperimentInput,
-  Member,
-  Organization,
   PrivateLinkAction,
   Role,
   SessionInfo,
-  Site,
   SiteConfig,
   WebhookInput,
 } from '@pathlight/protocol'
 import * as endpoints from '@pathlight/protocol/addresses'
 import { type Transport, transport } from './client'
 import { createClient } from './contract-client'
-
-const seg = (value: string | number) => encodeURIComponent(String(value))
 
 type Data<T> = { data: T }
 
@@ -31,7 +28,6 @@ export interface TwoFactorEnrolment {
 
 /** Build the API over a transport (tests pass a fake one). */
 export function createApi(t: Transport) {
-  const org = (organizationId: string) => `/api/organizations/${seg(organizationId)}`
   const data = async <T>(promise: Promise<Data<T>>): Promise<T> => (await promise).data
   const call = createClient(t)
 
@@ -60,22 +56,22 @@ export function createApi(t: Transport) {
     resetPassword: (newPassword: string, token: string) =>
       t.request<unknown>('POST', '/api/auth/reset-password', { newPassword, token }),
 
-    organizations: () => data(t.request<Data<Organization[]>>('GET', '/api/organizations')),
-    createOrganization: (name: string) => t.request<Organization>('POST', '/api/organizations', { name }),
+    organizations: () => data(call(endpoints.listOrganizations, {})),
+    createOrganization: (name: string) => call(endpoints.createOrganization, { body: { name } }),
     renameOrganization: (organizationId: string, name: string) =>
-      t.request<Organization>('PATCH', org(organizationId), { name }),
-    sites: (organizationId: string) => data(t.request<Data<Site[]>>('GET', `${org(organizationId)}/sites`)),
-    createSite: (organizationId: string, input: { name: string; domain: string }) =>
-      t.request<Site>('POST', `${org(organizationId)}/sites`, input),
+      call(endpoints.renameOrganization, { params: { organizationId }, body: { name } }),
+    sites: (organizationId: string) =>
+      data(call(endpoints.listOrganizationSites, { params: { organizationId } })),
+    createSite: (organizationId: string, input: CreateSiteBody) =>
+      call(endpoints.createOrganizationSite, { params: { organizationId }, body: input }),
 
-    members: (organizationId: string) =>
-      data(t.request<Data<Member[]>>('GET', `${org(organizationId)}/members`)),
-    addMember: (organizationId: string, input: { email: string; role: Role }) =>
-      data(t.request<Data<Member>>('POST', `${org(organizationId)}/members`, input)),
+    members: (organizationId: string) => data(call(endpoints.listMembers, { params: { organizationId } })),
+    addMember: (organizationId: string, input: AddMemberInput) =>
+      data(call(endpoints.addMember, { params: { organizationId }, body: input })),
     changeRole: (organizationId: string, userId: string, role: Role) =>
-      data(t.request<Data<Member>>('PATCH', `${org(organizationId)}/members/${seg(userId)}`, { role })),
+      data(call(endpoints.changeMemberRole, { params: { organizationId, userId }, body: { role } })),
     removeMember: (organizationId: string, userId: string) =>
-      t.request<unknown>('DELETE', `${org(organizationId)}/members/${seg(userId)}`),
+      call(endpoints.removeMember, { params: { organizationId, userId } }),
 
     site: (siteId: number | string) => call(endpoints.getSite, { params: { siteId } }),
     updateSite: (siteId: number, changes: { name?: string; domain?: string }) =>

@@ -85,6 +85,37 @@ export const leaveOrganization = address(
   'DELETE',
   '/api/organizations/:organizationId/members/me',
 )
+/** Organizations, their sites and members (`contracts/organizations.ts`). */
+export const listOrganizations = address('listOrganizations', 'GET', '/api/organizations')
+export const createOrganization = address('createOrganization', 'POST', '/api/organizations')
+export const renameOrganization = address('renameOrganization', 'PATCH', '/api/organizations/:organizationId')
+export const createOrganizationSite = address(
+  'createOrganizationSite',
+  'POST',
+  '/api/organizations/:organizationId/sites',
+)
+export const listOrganizationSites = address(
+  'listOrganizationSites',
+  'GET',
+  '/api/organizations/:organizationId/sites',
+)
+export const listMembers = address('listMembers', 'GET', '/api/organizations/:organizationId/members')
+export const addMember = address('addMember', 'POST', '/api/organizations/:organizationId/members')
+export const changeMemberRole = address(
+  'changeMemberRole',
+  'PATCH',
+  '/api/organizations/:organizationId/members/:userId',
+)
+export const removeMember = address(
+  'removeMember',
+  'DELETE',
+  '/api/organizations/:organizationId/members/:userId',
+)
+export const organizationAuditLog = address(
+  'organizationAuditLog',
+  'GET',
+  '/api/organizations/:organizationId/audit-log',
+)
 /** The instance's outgoing mail, for its owner (`contracts/mail.ts`). */
 export const listMail = address('listMail', 'GET', '/api/admin/mail')
 export const retryMail = address('retryMail', 'POST', '/api/admin/mail/:mailId/retry')

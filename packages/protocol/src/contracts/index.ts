@@ -10,6 +10,7 @@ import { funnelEndpoints } from './funnels.js'
 import { goalEndpoints } from './goals.js'
 import { invitationEndpoints } from './invitations.js'
 import { mailEndpoints } from './mail.js'
+import { organizationEndpoints } from './organizations.js'
 import { privacyEndpoints } from './privacy.js'
 import { propertyEndpoints } from './properties.js'
 import { replayEndpoints } from './replay.js'
@@ -29,6 +30,7 @@ export * from './funnels.js'
 export * from './goals.js'
 export * from './invitations.js'
 export * from './mail.js'
+export * from './organizations.js'
 export * from './privacy.js'
 export * from './properties.js'
 export * from './replay.js'
@@ -47,6 +49,7 @@ export const endpoints = [
   ...siteEndpoints,
   ...segmentEndpoints,
   ...invitationEndpoints,
+  ...organizationEndpoints,
   ...mailEndpoints,
   ...accountEndpoints,
   ...experimentEndpoints,

@@ -8,35 +8,15 @@
  * account is mailed a notice (`member-added`), enqueued in the transaction that adds it.
  */
 import crypto from 'node:crypto'
-import { roles } from '@pathlight/protocol'
-import { z } from 'zod'
+import type { AddMemberInput, ChangeRoleInput, Member } from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { memberAddedMail } from '../mail/templates/member-added.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
-import { badRequest, conflict, forbidden, notFound } from '../shared/errors.js'
+import { conflict, forbidden, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Role } from '../storage/metadata/schema.js'
-
-export { roles }
-
-/** A member as the API returns it. */
-export interface Member {
-  userId: string
-  name: string
-  email: string
-  role: Role
-  joinedAt: string
-}
-
-export const addMemberBody = z.object({
-  email: z.string().trim().toLowerCase().email('must be an email address'),
-  role: z.enum(roles, { error: `must be one of ${roles.join(', ')}` }),
-})
-export const changeRoleBody = z.object({
-  role: z.enum(roles, { error: `must be one of ${roles.join(', ')}` }),
-})
 
 /** What the member commands need: the store and where to announce membership changes. */
 export interface MemberCommandDeps {
@@ -72,12 +52,10 @@ export async function addMember(
   { db, changes, notify }: MemberCommandDeps,
   organizationId: string,
   actor: { userId: string; role: Role },
-  input: unknown,
+  input: AddMemberInput,
   clock: Clock = systemClock,
 ): Promise<Member> {
-  const parsed = addMemberBody.safeParse(input)
-  if (!parsed.success) throw badRequest('Invalid member', z.flattenError(parsed.error))
-  const { email, role } = parsed.data
+  const { email, role } = input
   if (role === 'owner' && actor.role !== 'owner') throw forbidden('Only an owner can add an owner')
   const user = await db
     .selectFrom('user')
@@ -150,11 +128,9 @@ export async function changeRole(
   organizationId: string,
   actor: { userId: string; role: Role },
   targetUserId: string,
-  input: unknown,
+  input: ChangeRoleInput,
 ): Promise<Member> {
-  const parsed = changeRoleBody.safeParse(input)
-  if (!parsed.success) throw badRequest('Invalid role', z.flattenError(parsed.error))
-  const role = parsed.data.role
+  const role = input.role
   const member = await db.transaction().execute(async (trx) => {
     const target = await trx
       .selectFrom('member')

@@ -3,9 +3,7 @@
  * `owner`, `admin` or `member`. The creator of an organization is its first owner.
  */
 import crypto from 'node:crypto'
-import { z } from 'zod'
-import { badRequest } from '../shared/errors.js'
-import { isNulFree, nulMessage } from '../shared/nul-free.js'
+import type { OrganizationInput } from '@pathlight/protocol'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Role } from '../storage/metadata/schema.js'
@@ -21,31 +19,20 @@ export interface Organization {
   role?: Role
 }
 
-export const createOrganizationBody = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'name is required')
-    .max(100, 'name must be at most 100 characters')
-    .refine(isNulFree, nulMessage('name')),
-})
-
-/** Create an organization with `userId` as its owner. @throws AppError 400 when the name is invalid */
+/** Create an organization with `userId` as its owner; `input` as its contract parsed it. */
 export async function createOrganization(
   db: MetadataDb,
   userId: string,
-  input: unknown,
+  input: OrganizationInput,
   clock: Clock = systemClock,
 ): Promise<Organization> {
-  const parsed = createOrganizationBody.safeParse(input)
-  if (!parsed.success) throw badRequest('Invalid organization', z.flattenError(parsed.error))
   const now = isoNow(clock)
   const id = crypto.randomUUID()
-  const slug = `${slugify(parsed.data.name)}-${id.slice(0, 8)}`
+  const slug = `${slugify(input.name)}-${id.slice(0, 8)}`
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('organization')
-      .values({ id, name: parsed.data.name, slug, created_by: userId, created_at: now })
+      .values({ id, name: input.name, slug, created_by: userId, created_at: now })
       .execute()
     await trx
       .insertInto('member')
@@ -58,7 +45,7 @@ export async function createOrganization(
       })
       .execute()
   })
-  return { id, name: parsed.data.name, slug, createdAt: now, createdBy: userId, role: 'owner' }
+  return { id, name: input.name, slug, createdAt: now, createdBy: userId, role: 'owner' }
 }
 
 /** The caller's role in an organization, or null when not a member (or no such organization). */

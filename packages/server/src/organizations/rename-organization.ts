@@ -4,32 +4,28 @@
  * A change is audited (`organization.renamed`, before and after) in its transaction. Nothing caches
  * organization names, so there is nothing to announce on the change feed.
  */
+import type { OrganizationInput } from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
 import { organizationNotFound } from '../shared/errors.js'
-import { invalidBody } from '../shared/invalid-body.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Role } from '../storage/metadata/schema.js'
-import { createOrganizationBody, type Organization } from './organizations.js'
-
-/** `{name}`, as at creation; no other keys. */
-export const renameOrganizationBody = createOrganizationBody.strict()
+import type { Organization } from './organizations.js'
 
 /**
  * Rename `organizationId` on behalf of `actorUserId`, whose `role` there the caller checked (admin or
- * owner). The same name again is not a change: nothing is written or audited.
+ * owner); `input` as its contract parsed it. The same name again is not a change: nothing is written
+ * or audited.
  * @returns the organization after the change, with `role`
- * @throws AppError 400 `Invalid organization: name: <problem>`; 404 when the organization is gone
+ * @throws AppError 404 when the organization is gone
  */
 export async function renameOrganization(
   deps: { db: MetadataDb; clock?: Clock },
   organizationId: string,
   actor: { userId: string; role: Role },
-  input: unknown,
+  input: OrganizationInput,
 ): Promise<Organization> {
-  const parsed = renameOrganizationBody.safeParse(input ?? {})
-  if (!parsed.success) throw invalidBody('organization', parsed.error.issues)
-  const after = parsed.data.name
+  const after = input.name
   return deps.db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('organization')
