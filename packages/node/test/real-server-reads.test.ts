@@ -43,7 +43,7 @@ describe('reads against the real server', () => {
     for (const visitor of sent) {
       await client.pageview({ hostname: 'example.com', pathname: PATH, user_id: `reader-${visitor}` })
     }
-    await expect.poll(() => server.countEvents(), { timeout: 5000 }).toBe(sent.length)
+    await expect.poll(() => server.countEvents()).toBe(sent.length)
     const today = new Date().toISOString().slice(0, 10)
     const current = { pageviews: sent.length, visitors: new Set(sent).size }
 
@@ -106,7 +106,7 @@ describe('reads against the real server', () => {
     const before = await server.countEvents()
     await client.pageview({ hostname: 'example.com', pathname: '/node-segment', user_id: 'segment-a' })
     await client.pageview({ hostname: 'example.com', pathname: '/elsewhere', user_id: 'segment-b' })
-    await expect.poll(() => server.countEvents(), { timeout: 5000 }).toBe(before + 2)
+    await expect.poll(() => server.countEvents()).toBe(before + 2)
     const filters = [{ parameter: 'pathname', type: 'equals', value: ['/node-segment'] }] as const
     const created = await fetch(`${server.baseUrl}/api/sites/${server.siteId}/segments`, {
       method: 'POST',
@@ -162,7 +162,7 @@ describe('reads against the real server', () => {
         { hostname: 'example.com', pathname: PATH, user_id: visitor },
         properties,
       )
-    await expect.poll(() => server.countEvents(), { timeout: 5000 }).toBe(before + sent.length)
+    await expect.poll(() => server.countEvents()).toBe(before + sent.length)
     const today = new Date().toISOString().slice(0, 10)
     const range = { startDate: today, endDate: today, eventName: 'node_upgrade' }
 

@@ -124,7 +124,7 @@ describe('against the real server', () => {
         { plan: 'pro', seats: 3, annual: true, tags: ['a', 'b'] },
       ),
     ).resolves.toEqual({ success: true })
-    await expect.poll(() => server.countEvents(), { timeout: 5000 }).toBe(2)
+    await expect.poll(() => server.countEvents()).toBe(2)
 
     await server.stop({ keepData: true })
     running = false

@@ -67,7 +67,7 @@ describe('journaled write buffer', () => {
       { maxRows: 10, maxDelayMs: 20 },
     )
     await Promise.all(Array.from({ length: 25 }, () => buffer.add(eventRow({ site_id: site }))))
-    await expect.poll(() => count(site), { timeout: 5000 }).toBe(25)
+    await expect.poll(() => count(site)).toBe(25)
     await buffer.close()
   })
 
