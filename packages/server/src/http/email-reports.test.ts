@@ -477,6 +477,60 @@ describe.each([
     now = Date.parse('2026-03-11T10:00:00.000Z')
   })
 
+  it("stops a removed member's reports until they confirm, as an outsider's", async () => {
+    const memberEmail = (
+      await t.services.metadata.db
+        .selectFrom('user')
+        .select('email')
+        .where('id', '=', member.userId)
+        .executeTakeFirstOrThrow()
+    ).email
+    const created = await call('POST', reportsUrl(), owner.cookie, {
+      recipients: [memberEmail, await ownerEmail()],
+      frequency: 'weekly',
+      timeZone: 'UTC',
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const id = created.json().data.id
+    const statusOf = async () =>
+      Object.fromEntries(
+        (
+          (await call('GET', reportsUrl(), owner.cookie)).json().data as {
+            id: string
+            recipients: { email: string; status: string }[]
+          }[]
+        )
+          .find((report) => report.id === id)
+          ?.recipients.map((r) => [r.email, r.status]) ?? [],
+      )
+    expect(await statusOf()).toEqual({ [memberEmail]: 'active', [await ownerEmail()]: 'active' })
+
+    const removed = await call(
+      'DELETE',
+      `/api/organizations/${site.organizationId}/members/${member.userId}`,
+      owner.cookie,
+    )
+    expect(removed.statusCode, removed.body).toBe(200)
+    expect(await statusOf()).toEqual({ [memberEmail]: 'pending', [await ownerEmail()]: 'active' })
+    const [confirmation, ...others] = await deliver()
+    expect(others).toEqual([])
+    expect(confirmation?.to).toEqual([memberEmail])
+    expect(confirmation?.subject).toBe('Confirm the weekly Pathlight report of example.com')
+
+    // Sent now, the report goes to the owner only; confirmed, to the former member again.
+    const sent = await call('POST', `${reportsUrl()}/${id}/send`, owner.cookie)
+    expect(sent.json().sent).toEqual([await ownerEmail()])
+    await deliver()
+    const token = /confirm\/([\w-]+)/.exec(confirmation?.text ?? '')?.[1]
+    const confirmed = await call('POST', `/api/email-reports/subscriptions/${token}/confirm`)
+    expect(confirmed.json().status).toBe('active')
+    expect((await call('POST', `${reportsUrl()}/${id}/send`, owner.cookie)).json().sent).toEqual(
+      expect.arrayContaining([memberEmail, await ownerEmail()]),
+    )
+    await deliver()
+    expect((await call('DELETE', `${reportsUrl()}/${id}`, owner.cookie)).statusCode).toBe(200)
+  })
+
   // Only the served variant has Redis: without it one process runs the schedule, so there is no lock to test.
   it.runIf(served)('runs one schedule pass at a time across processes (Redis lock)', async () => {
     const redis = t.services.redis

@@ -64,7 +64,7 @@ export async function memberRoutes(
   route(app, leaveOrganizationEndpoint, {
     resolve: actorIn,
     handle: async ({ params, caller, resolved }) => {
-      await removeMember(commands, params.organizationId, resolved, caller.userId)
+      await removeMember(commands, params.organizationId, resolved, caller.userId, clock)
       return { success: true as const }
     },
   })
@@ -80,7 +80,7 @@ export async function memberRoutes(
   route(app, removeMemberEndpoint, {
     resolve: actorIn,
     handle: async ({ params, resolved }) => {
-      await removeMember(commands, params.organizationId, resolved, params.userId)
+      await removeMember(commands, params.organizationId, resolved, params.userId, clock)
       return { success: true as const }
     },
   })

@@ -5,11 +5,13 @@
  * - the last owner can be neither demoted nor removed; anyone may leave (remove themselves) otherwise.
  * Each change is audited (`member.added`, `member.role_changed`, `member.removed`) in its transaction
  * and announced as a membership change (the ingest path caches roles). With mail configured, an added
- * account is mailed a notice (`member-added`), enqueued in the transaction that adds it.
+ * account is mailed a notice (`member-added`), enqueued in the transaction that adds it. A removed
+ * member's e-mail reports wait for them to confirm, as an outsider's (`former-member-recipients.ts`).
  */
 import crypto from 'node:crypto'
 import type { AddMemberInput, ChangeRoleInput, Member } from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
+import { suspendFormerMemberRecipients } from '../email-reports/former-member-recipients.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { memberAddedMail } from '../mail/templates/member-added.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
@@ -167,15 +169,17 @@ export async function changeRole(
 }
 
 /**
- * Remove a member (or leave, when the target is the actor).
+ * Remove a member (or leave, when the target is the actor); their reports' confirmation mails are
+ * due at `clock`'s now.
  * @throws 403 when a plain member removes someone else or an admin removes an owner; 404 not a member;
  *   409 the last owner
  */
 export async function removeMember(
-  { db, changes }: MemberCommandDeps,
+  { db, changes, notify }: MemberCommandDeps,
   organizationId: string,
   actor: { userId: string; role: Role },
   targetUserId: string,
+  clock: Clock = systemClock,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const target = await trx
@@ -199,6 +203,12 @@ export async function removeMember(
       .where('organization_id', '=', organizationId)
       .where('user_id', '=', targetUserId)
       .execute()
+    await suspendFormerMemberRecipients(trx, {
+      organizationId,
+      email: target.email,
+      ...(notify && { baseUrl: notify.baseUrl }),
+      clock,
+    })
     await recordAudit(trx, {
       organizationId,
       actorUserId: actor.userId,
