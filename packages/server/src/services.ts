@@ -38,6 +38,7 @@ import { createUserIdSalts } from './ingest/state/user-id-salts.js'
 import { createWriteBuffer, type WriteBuffer } from './ingest/write-buffer.js'
 import { createMailRunner, type MailRunner } from './mail/mail-outbox.js'
 import type { MailSettings } from './mail/mail-settings.js'
+import { pruneMail } from './mail/prune-mail.js'
 import { createSmtpSender } from './mail/smtp-sender.js'
 import { eventsStoreTimings } from './metrics/events-store-metrics.js'
 import { registerIngestMetrics } from './metrics/ingest-metrics.js'
@@ -339,6 +340,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
                 onError: (error) => console.error('retention job:', error),
               },
             ),
+            // Handled mail rows are kept MAIL_KEEP_DAYS; checked as often as the events' retention.
+            startPeriodicJob(() => pruneMail(metadata.db, { clock }), {
+              intervalMs: config.retention.intervalMs,
+              onError: (error) => console.error('mail pruning:', error),
+            }),
             startPeriodicJob(sessionFoldPass(events, redis, { settleMs: config.sessionFold.settleMs }), {
               intervalMs: config.sessionFold.intervalMs,
               onError: (error) => console.error('session fold:', error),

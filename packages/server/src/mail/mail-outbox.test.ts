@@ -11,6 +11,7 @@ import { createTempDatabase } from '../testing/postgres.js'
 import { type SmtpReceiver, startSmtpReceiver } from '../testing/smtp-receiver.js'
 import { MAX_ATTEMPTS } from '../webhooks/retry-schedule.js'
 import { createMailRunner, enqueueMail, type MailRunner, mailCounts } from './mail-outbox.js'
+import { MAIL_KEEP_DAYS, pruneMail } from './prune-mail.js'
 import { createSmtpSender } from './smtp-sender.js'
 
 const mail = (n: number, to = `person${n}@example.com`) => ({
@@ -150,5 +151,36 @@ describe.each([
     }
     expect(await row(mailId)).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS })
     expect(await runner.runOnce()).toBe(0)
+  })
+
+  it('prunes the rows of messages sent or failed more than 90 days ago, never a pending one', async () => {
+    const day = 86_400_000
+    const queuedAt = now
+    const sent = await enqueueMail(store.db, mail(1), new Date(queuedAt))
+    const failed = await enqueueMail(store.db, mail(2, 'nobody@example.com'), new Date(queuedAt))
+    expect(await runner.runOnce()).toBe(2)
+    now = queuedAt + 2 * day
+    const recent = await enqueueMail(store.db, mail(4), new Date(now))
+    expect(await runner.runOnce()).toBe(1)
+    // Queued as long ago as the first two, not sent yet (no worker pass after it).
+    const pending = await enqueueMail(store.db, mail(3), new Date(queuedAt))
+    const statuses = async () =>
+      Object.fromEntries(
+        (await store.db.selectFrom('mail_message').select(['id', 'status']).execute()).map((r) => [
+          r.id,
+          r.status,
+        ]),
+      )
+    expect(await statuses()).toEqual({
+      [sent.mailId]: 'sent',
+      [failed.mailId]: 'failed',
+      [pending.mailId]: 'pending',
+      [recent.mailId]: 'sent',
+    })
+    // 90 days after the first three were queued: kept; a millisecond later, the handled two go.
+    expect(await pruneMail(store.db, { clock: () => queuedAt + MAIL_KEEP_DAYS * day })).toBe(0)
+    expect(await pruneMail(store.db, { clock: () => queuedAt + MAIL_KEEP_DAYS * day + 1 })).toBe(2)
+    expect(await statuses()).toEqual({ [pending.mailId]: 'pending', [recent.mailId]: 'sent' })
+    now = queuedAt
   })
 })
