@@ -44,9 +44,10 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /**
  * One answer of an endpoint: its description and, for a JSON body, its schema (the output side is
- * what the server sends). A string is an error answer (`{success:false, error, details?}`).
+ * what the server sends); for another body (a script, a page), its media types instead. Neither: no
+ * body (a 304). A string is an error answer (`{success:false, error, details?}`).
  */
-export type Answer = { description: string; schema?: z.ZodType } | string
+export type Answer = { description: string; schema?: z.ZodType; media?: readonly string[] } | string
 
 /** Everything a contract declares. */
 export interface EndpointSpec {
@@ -81,6 +82,12 @@ export interface EndpointSpec {
   bodyFieldsInDetails?: boolean
   /** The answers by status; the first 2xx one is what the handler returns. */
   responses: Partial<Record<number, Answer>>
+  /**
+   * The handler answers through the reply itself and returns it: for answers other than the success
+   * schema's JSON with its status (a script with its encoding, a 304 on a matching ETag, a 503 health
+   * report). Its input is parsed and its access checked as for any other endpoint.
+   */
+  raw?: boolean
 }
 
 /**

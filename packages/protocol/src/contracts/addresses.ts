@@ -116,6 +116,13 @@ export const organizationAuditLog = address(
   'GET',
   '/api/organizations/:organizationId/audit-log',
 )
+/** The tracking script and a site's public switches (`contracts/tracking-script.ts`). */
+export const coreScript = address('coreScript', 'GET', '/api/script.js')
+export const vitalsScript = address('vitalsScript', 'GET', '/api/script-vitals.js')
+export const replayScript = address('replayScript', 'GET', '/api/script-replay.js')
+export const trackerConfig = address('trackerConfig', 'GET', '/api/sites/:siteId/tracker-config')
+/** The service's health (`contracts/health.ts`). */
+export const health = address('health', 'GET', '/api/health')
 /** The instance's outgoing mail, for its owner (`contracts/mail.ts`). */
 export const listMail = address('listMail', 'GET', '/api/admin/mail')
 export const retryMail = address('retryMail', 'POST', '/api/admin/mail/:mailId/retry')

@@ -8,6 +8,7 @@ import { errorEndpoints } from './errors.js'
 import { experimentEndpoints } from './experiments.js'
 import { funnelEndpoints } from './funnels.js'
 import { goalEndpoints } from './goals.js'
+import { healthEndpoints } from './health.js'
 import { invitationEndpoints } from './invitations.js'
 import { mailEndpoints } from './mail.js'
 import { organizationEndpoints } from './organizations.js'
@@ -16,6 +17,7 @@ import { propertyEndpoints } from './properties.js'
 import { replayEndpoints } from './replay.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
+import { trackingScriptEndpoints } from './tracking-script.js'
 import { webhookEndpoints } from './webhooks.js'
 
 export * from './account.js'
@@ -28,6 +30,7 @@ export * from './errors.js'
 export * from './experiments.js'
 export * from './funnels.js'
 export * from './goals.js'
+export * from './health.js'
 export * from './invitations.js'
 export * from './mail.js'
 export * from './organizations.js'
@@ -36,6 +39,7 @@ export * from './properties.js'
 export * from './replay.js'
 export * from './segments.js'
 export * from './sites.js'
+export * from './tracking-script.js'
 export * from './webhooks.js'
 
 /** Every declared endpoint: each must have its route, and each route its contract (server test). */
@@ -50,6 +54,8 @@ export const endpoints = [
   ...segmentEndpoints,
   ...invitationEndpoints,
   ...organizationEndpoints,
+  ...trackingScriptEndpoints,
+  ...healthEndpoints,
   ...mailEndpoints,
   ...accountEndpoints,
   ...experimentEndpoints,

@@ -7,13 +7,13 @@
  * insert failed and none has succeeded since: disk full, store down). Accepted events then wait in the
  * journal; a load balancer should send the traffic elsewhere.
  */
-import { healthResponse } from '@pathlight/protocol'
+import { type Health, healthEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import type { WriteBuffer } from '../ingest/write-buffer.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
-import { json } from './openapi/route-doc.js'
+import { route } from './route.js'
 
 export interface HealthOptions {
   metadata: MetadataStore
@@ -51,49 +51,31 @@ export async function healthRoutes(
   app: FastifyInstance,
   { metadata, events, buffer, maxPendingAgeMs = 60_000, isShuttingDown }: HealthOptions,
 ) {
-  app.get(
-    '/api/health',
-    {
-      config: {
-        doc: {
-          summary: 'Health of the service, its stores and ingest',
-          tag: 'Health',
-          access: 'public',
-          responses: {
-            200: json('Both stores answer and ingest keeps up', healthResponse),
-            503: json(
-              'A store does not answer within 2 s or the process is shutting down (`unavailable`), or ingest is stalled (`degraded`); `reasons` says which',
-              healthResponse,
-            ),
-          },
-        },
+  route(app, healthEndpoint, async ({ reply }) => {
+    const [metadataOk, eventsOk] = await Promise.all([
+      probe(() => sql`select 1`.execute(metadata.db)),
+      probe(() => events.query('SELECT 1')),
+    ])
+    const reasons: string[] = []
+    if (isShuttingDown()) reasons.push('shutting down')
+    if (!metadataOk) reasons.push('metadata store: does not answer within 2 s')
+    if (!eventsOk) reasons.push('events store: does not answer within 2 s')
+    const unavailable = reasons.length > 0
+    reasons.push(...ingestStallReasons(buffer, maxPendingAgeMs))
+    const status = unavailable ? 'unavailable' : reasons.length > 0 ? 'degraded' : 'ok'
+    const answer: Health = {
+      status,
+      metadata: { kind: metadata.dialect, ok: metadataOk },
+      events: { kind: events.kind, ok: eventsOk },
+      ingest: {
+        pendingEvents: buffer.stats().pendingRows,
+        oldestPendingAgeSeconds: Math.floor(buffer.oldestPendingAgeMs() / 1000),
+        lastInsertFailed: buffer.lastInsertFailed(),
       },
-    },
-    async (_request, reply) => {
-      const [metadataOk, eventsOk] = await Promise.all([
-        probe(() => sql`select 1`.execute(metadata.db)),
-        probe(() => events.query('SELECT 1')),
-      ])
-      const reasons: string[] = []
-      if (isShuttingDown()) reasons.push('shutting down')
-      if (!metadataOk) reasons.push('metadata store: does not answer within 2 s')
-      if (!eventsOk) reasons.push('events store: does not answer within 2 s')
-      const unavailable = reasons.length > 0
-      reasons.push(...ingestStallReasons(buffer, maxPendingAgeMs))
-      const status = unavailable ? 'unavailable' : reasons.length > 0 ? 'degraded' : 'ok'
-      return reply.code(status === 'ok' ? 200 : 503).send({
-        status,
-        metadata: { kind: metadata.dialect, ok: metadataOk },
-        events: { kind: events.kind, ok: eventsOk },
-        ingest: {
-          pendingEvents: buffer.stats().pendingRows,
-          oldestPendingAgeSeconds: Math.floor(buffer.oldestPendingAgeMs() / 1000),
-          lastInsertFailed: buffer.lastInsertFailed(),
-        },
-        reasons,
-      })
-    },
-  )
+      reasons,
+    }
+    return reply.code(status === 'ok' ? 200 : 503).send(answer)
+  })
 }
 
 async function probe(check: () => Promise<unknown>): Promise<boolean> {

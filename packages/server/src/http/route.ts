@@ -29,7 +29,7 @@ import { parseParams } from '../query/params.js'
 import { badRequest, unauthorized } from '../shared/errors.js'
 import { invalidBody } from '../shared/invalid-body.js'
 import type { Caller } from './caller.js'
-import { empty, json, type RouteDoc, type Tag, tags } from './openapi/route-doc.js'
+import { empty, json, media, type RouteDoc, type Tag, tags } from './openapi/route-doc.js'
 import { readerOf } from './reader.js'
 
 declare module 'fastify' {
@@ -63,10 +63,13 @@ export interface RouteInput<E extends EndpointSpec, R = undefined> extends Resol
   reply: FastifyReply
 }
 
-/** A route's handler: the contract's success answer, or an AppError thrown. */
+/**
+ * A route's handler: the contract's success answer, or an AppError thrown; for a `raw` contract, the
+ * reply it answered through.
+ */
 export type RouteHandler<E extends EndpointSpec, R = undefined> = (
   input: RouteInput<E, R>,
-) => Promise<ResponseOf<E>>
+) => Promise<E extends { raw: true } ? FastifyReply : ResponseOf<E>>
 
 /** A handler with an access step: `resolve` (401, 403, 404 answer there), then `handle`. */
 export interface ResolvingHandler<E extends EndpointSpec, R> {
@@ -109,6 +112,7 @@ export function route<const E extends EndpointSpec, R = undefined>(
       const query = (contract.query ? parseParams(contract.query, request.query) : {}) as QueryOf<E>
       const body = (contract.body ? parseBody(contract, request.body) : undefined) as BodyOf<E>
       const answer = await handle({ ...access, query, body, resolved, reply })
+      if (contract.raw) return answer
       reply.code(status)
       return answer
     },
@@ -152,7 +156,9 @@ export function routeDoc(contract: EndpointSpec): RouteDoc {
         ? answer
         : answer.schema
           ? json(answer.description, answer.schema)
-          : empty(answer.description)
+          : answer.media
+            ? media(answer.description, ...answer.media)
+            : empty(answer.description)
   }
   return {
     summary: contract.summary,

@@ -16,25 +16,21 @@
 import crypto from 'node:crypto'
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
-import { doc, trackerConfig, type TrackerConfig as WireTrackerConfig } from '@pathlight/protocol'
+import {
+  coreScriptEndpoint,
+  replayScriptEndpoint,
+  trackerConfigEndpoint,
+  vitalsScriptEndpoint,
+  type TrackerConfig as WireTrackerConfig,
+} from '@pathlight/protocol'
 import { buildTracker, type TrackerBuild } from '@pathlight/tracker/build'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { z } from 'zod'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { errorBody } from '../shared/errors.js'
 import { createTtlCache } from '../shared/ttl-cache.js'
 import { type SiteRow, toSite } from '../sites/site.js'
 import { parseSiteId } from '../sites/sites.js'
-import { notModified } from './openapi/doc-parts.js'
-import { json, media } from './openapi/route-doc.js'
-
-/** `GET /api/script-vitals.js` and `GET /api/script-replay.js`. */
-export const vitalsQuery = z.object({
-  v: doc(
-    z.string(),
-    'The content hash the core script asks for: with the current one, cached a year',
-  ).optional(),
-})
+import { route } from './route.js'
 
 /** What `scriptRoutes` needs. */
 export interface ScriptRouteOptions {
@@ -102,69 +98,23 @@ export async function scriptRoutes(
     )
   })
 
-  app.get(
-    '/api/script.js',
-    {
-      config: {
-        doc: {
-          summary: 'The browser tracking script',
-          description:
-            'Generic for every site; cached a day, revalidated by ETag; brotli or gzip when accepted.',
-          tag: 'Tracking',
-          access: 'public',
-          responses: { 200: media('The script', 'text/javascript'), 304: notModified },
-        },
-      },
-    },
-    async (request, reply) => {
-      const { core } = await getAssets()
-      return sendAsset(request, reply, core, SCRIPT_CACHE_CONTROL)
-    },
-  )
+  route(app, coreScriptEndpoint, async ({ request, reply }) => {
+    const { core } = await getAssets()
+    return sendAsset(request, reply, core, SCRIPT_CACHE_CONTROL)
+  })
 
-  app.get<{ Querystring: { v?: string } }>(
-    '/api/script-vitals.js',
-    {
-      config: {
-        doc: {
-          summary: 'The web-vitals chunk of the tracking script',
-          tag: 'Tracking',
-          access: 'public',
-          query: vitalsQuery,
-          responses: { 200: media('The chunk', 'text/javascript'), 304: notModified },
-        },
-      },
-    },
-    async (request, reply) => {
-      const { vitals, vitalsHash } = await getAssets()
-      // An old core asking for an old hash gets today's chunk, but only for a short while.
-      const cacheControl = request.query.v === vitalsHash ? IMMUTABLE_CACHE_CONTROL : SCRIPT_CACHE_CONTROL
-      return sendAsset(request, reply, vitals, cacheControl)
-    },
-  )
+  route(app, vitalsScriptEndpoint, async ({ request, reply, query }) => {
+    const { vitals, vitalsHash } = await getAssets()
+    // An old core asking for an old hash gets today's chunk, but only for a short while.
+    const cacheControl = query.v === vitalsHash ? IMMUTABLE_CACHE_CONTROL : SCRIPT_CACHE_CONTROL
+    return sendAsset(request, reply, vitals, cacheControl)
+  })
 
-  app.get<{ Querystring: { v?: string } }>(
-    '/api/script-replay.js',
-    {
-      config: {
-        doc: {
-          summary: 'The session replay chunk of the tracking script',
-          description:
-            'The recorder (rrweb), loaded by the script only on sites with `sessionReplay` on; immutable ' +
-            'at its content-hashed URL.',
-          tag: 'Tracking',
-          access: 'public',
-          query: vitalsQuery,
-          responses: { 200: media('The chunk', 'text/javascript'), 304: notModified },
-        },
-      },
-    },
-    async (request, reply) => {
-      const { replay, replayHash } = await getAssets()
-      const cacheControl = request.query.v === replayHash ? IMMUTABLE_CACHE_CONTROL : SCRIPT_CACHE_CONTROL
-      return sendAsset(request, reply, replay, cacheControl)
-    },
-  )
+  route(app, replayScriptEndpoint, async ({ request, reply, query }) => {
+    const { replay, replayHash } = await getAssets()
+    const cacheControl = query.v === replayHash ? IMMUTABLE_CACHE_CONTROL : SCRIPT_CACHE_CONTROL
+    return sendAsset(request, reply, replay, cacheControl)
+  })
 
   const configs = createTtlCache<number, string | null>({
     ttlMs: configTtlMs,
@@ -180,30 +130,16 @@ export async function scriptRoutes(
   })
   if (unsubscribe) app.addHook('onClose', async () => unsubscribe())
 
-  app.get<{ Params: { siteId: string } }>(
-    '/api/sites/:siteId/tracker-config',
-    {
-      config: {
-        doc: {
-          summary: "A site's tracking switches, for the script",
-          description: 'Cached 60 s by browsers; revalidated by ETag.',
-          tag: 'Tracking',
-          access: 'public',
-          responses: { 200: json('The switches', trackerConfig), 304: notModified, 404: 'Site not found' },
-        },
-      },
-    },
-    async (request, reply) => {
-      const siteId = parseSiteId(request.params.siteId)
-      const body = siteId === null ? null : await configOf(siteId)
-      reply.header('access-control-allow-origin', '*').header('cache-control', CONFIG_CACHE_CONTROL)
-      if (body === null) return reply.code(404).send(errorBody('Site not found'))
-      const etag = `"${hashOf(body)}"`
-      reply.header('etag', etag)
-      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send()
-      return reply.type('application/json; charset=utf-8').send(body)
-    },
-  )
+  route(app, trackerConfigEndpoint, async ({ params, request, reply }) => {
+    const siteId = parseSiteId(params.siteId)
+    const body = siteId === null ? null : await configOf(siteId)
+    reply.header('access-control-allow-origin', '*').header('cache-control', CONFIG_CACHE_CONTROL)
+    if (body === null) return reply.code(404).send(errorBody('Site not found'))
+    const etag = `"${hashOf(body)}"`
+    reply.header('etag', etag)
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    return reply.type('application/json; charset=utf-8').send(body)
+  })
 }
 
 /**
