@@ -60,6 +60,28 @@ export function emailReportLinks(baseUrl: string, token: string) {
 }
 
 /**
+ * Queue the mail asking `recipient` to confirm a report of `siteDomain` (its link carries the
+ * recipient's token), in the caller's transaction.
+ */
+export async function enqueueConfirmation(
+  trx: Kysely<MetadataSchema>,
+  recipient: { email: string; token: string },
+  report: { siteDomain: string; frequency: EmailReportTable['frequency'] },
+  { baseUrl, clock }: { baseUrl: string; clock: Clock },
+): Promise<void> {
+  const mail = renderEmailReportConfirmation({
+    siteDomain: report.siteDomain,
+    frequency: report.frequency,
+    confirmUrl: emailReportLinks(baseUrl, recipient.token).confirmPage,
+  })
+  await enqueueMail(
+    trx,
+    { kind: 'email-report-confirmation', to: recipient.email, ...mail },
+    new Date(clock()),
+  )
+}
+
+/**
  * The report `id` of site `siteId`.
  * @throws AppError 404 when the site has no such report
  */
@@ -178,14 +200,16 @@ export function createEmailReports(deps: EmailReportDeps) {
         unsubscribed_at: null,
       }
       await trx.insertInto('email_report_recipient').values(row).execute()
-      if (row.status === 'pending') {
-        const mail = renderEmailReportConfirmation({
-          siteDomain: site.domain,
-          frequency: report.frequency,
-          confirmUrl: emailReportLinks(baseUrl, row.token).confirmPage,
-        })
-        await enqueueMail(trx, { kind: 'email-report-confirmation', to: email, ...mail }, new Date(clock()))
-      }
+      if (row.status === 'pending')
+        await enqueueConfirmation(
+          trx,
+          { email, token: row.token },
+          { siteDomain: site.domain, frequency: report.frequency },
+          {
+            baseUrl,
+            clock,
+          },
+        )
     }
   }
 

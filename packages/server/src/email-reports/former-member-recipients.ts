@@ -6,11 +6,9 @@
  * outsider's, ignoring it stops it. Pending and unsubscribed rows stay as they are.
  */
 import type { Kysely } from 'kysely'
-import { enqueueMail } from '../mail/mail-outbox.js'
-import { renderEmailReportConfirmation } from '../mail/templates/email-report-confirmation.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { MetadataSchema } from '../storage/metadata/schema.js'
-import { emailReportLinks } from './email-reports.js'
+import { enqueueConfirmation } from './email-reports.js'
 
 /**
  * Put `email`'s active recipient rows on the reports of `organizationId`'s sites back to pending, in
@@ -52,13 +50,16 @@ export async function suspendFormerMemberRecipients(
       .set({ status: 'pending', confirmed_at: null })
       .where('id', '=', row.id)
       .execute()
-    if (baseUrl === undefined) continue
-    const mail = renderEmailReportConfirmation({
-      siteDomain: row.domain,
-      frequency: row.frequency,
-      confirmUrl: emailReportLinks(baseUrl, row.token).confirmPage,
-    })
-    await enqueueMail(trx, { kind: 'email-report-confirmation', to: email, ...mail }, new Date(clock()))
+    if (baseUrl !== undefined)
+      await enqueueConfirmation(
+        trx,
+        { email, token: row.token },
+        { siteDomain: row.domain, frequency: row.frequency },
+        {
+          baseUrl,
+          clock,
+        },
+      )
   }
   return rows.length
 }
