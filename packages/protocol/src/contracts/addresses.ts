@@ -245,6 +245,8 @@ export const deleteSessionReplay = address(
 /** Data-subject requests about one visitor of a site (`contracts/privacy.ts`). */
 export const eraseUser = address('eraseUser', 'DELETE', '/api/sites/:siteId/users/:userId')
 export const eraseVisitor = address('eraseVisitor', 'DELETE', '/api/sites/:siteId/visitors/:visitorId')
+export const exportUser = address('exportUser', 'GET', '/api/sites/:siteId/users/:userId/export')
+export const exportVisitor = address('exportVisitor', 'GET', '/api/sites/:siteId/visitors/:visitorId/export')
 /** The operator's endpoints (`contracts/admin.ts`). */
 export const ingestStats = address('ingestStats', 'GET', '/api/admin/ingest-stats')
 export const setSiteLimits = address('setSiteLimits', 'PUT', '/api/admin/sites/:siteId/limits')

@@ -1,7 +1,7 @@
 /**
- * Data-subject requests about one visitor of a site: erasing a tracked user's or an anonymous
- * visitor's data (admins and owners, with the session cookie or a `full` API key). The exports of the
- * same visitors answer NDJSON streams and are registered by the server itself.
+ * Data-subject requests about one visitor of a site: exporting and erasing a tracked user's or an
+ * anonymous visitor's data (admins and owners, with the session cookie or a `full` API key). The
+ * exports answer NDJSON streams, which their handlers write themselves (`raw`).
  */
 import { z } from 'zod'
 import { endpoint } from '../contract.js'
@@ -45,42 +45,90 @@ const erasure = <const A extends Address, const P extends z.ZodObject>(
     },
   })
 
+/** `:siteId` and `:userId`, a tracked user. */
+const userParams = z.object({
+  siteId: z.string(),
+  userId: doc(
+    z.string(),
+    'The `user_id` the site sent when tracking (as the sessions list, the events and the export show it; ' +
+      'URL-encoded)',
+  ),
+})
+
+/** `:siteId` and `:visitorId`, an anonymous visitor. */
+const visitorParams = z.object({
+  siteId: z.string(),
+  visitorId: doc(
+    z.string(),
+    'The anonymous visitor id: 16 lowercase hex digits, the `user_id` ingest gives the events of a ' +
+      'visitor whose site sent none (on sites that salt ids, a new one every UTC day)',
+  ),
+})
+
 /** `DELETE /api/sites/:siteId/users/:userId`: erase a tracked user's events, sessions and recordings. */
-export const eraseUserEndpoint = erasure(
-  at.eraseUser,
-  "a user's",
-  'userId',
-  z.object({
-    siteId: z.string(),
-    userId: doc(
-      z.string(),
-      'The `user_id` the site sent when tracking (as the sessions list, the events and the export show it; ' +
-        'URL-encoded)',
-    ),
-  }),
-)
+export const eraseUserEndpoint = erasure(at.eraseUser, "a user's", 'userId', userParams)
 
 /** `DELETE /api/sites/:siteId/visitors/:visitorId`: the same for an anonymous visitor. */
 export const eraseVisitorEndpoint = erasure(
   at.eraseVisitor,
   "an anonymous visitor's",
   'visitorId',
-  z.object({
-    siteId: z.string(),
-    visitorId: doc(
-      z.string(),
-      'The anonymous visitor id: 16 lowercase hex digits, the `user_id` ingest gives the events of a ' +
-        'visitor whose site sent none (on sites that salt ids, a new one every UTC day)',
-    ),
-  }),
+  visitorParams,
+)
+
+/** The export endpoint at `address`, of the visitor its `params` name by `idName`. */
+const visitorExport = <const A extends Address, const P extends z.ZodObject>(
+  address: A,
+  whom: string,
+  idName: string,
+  params: P,
+) =>
+  endpoint({
+    ...address,
+    summary: `Export ${whom}'s events (NDJSON; GDPR article 15)`,
+    description:
+      "Every stored event with this `user_id`, oldest first, one line each in the site export's " +
+      'form (`GET .../export`). Events accepted before the request are included. Audited as ' +
+      '`visitor.exported` (with a SHA-256 of the id). No events: an empty body.',
+    tag: 'Sites',
+    access: 'admin',
+    who,
+    params,
+    raw: true,
+    responses: {
+      200: {
+        description: "The visitor's events, one JSON object per line",
+        media: ['application/x-ndjson'],
+      },
+      400: `The ${idName} is not valid (the message names it)`,
+      403: refused,
+    },
+  })
+
+/** `GET /api/sites/:siteId/users/:userId/export`: a tracked user's events. */
+export const exportUserEndpoint = visitorExport(at.exportUser, 'a user', 'userId', userParams)
+
+/** `GET /api/sites/:siteId/visitors/:visitorId/export`: an anonymous visitor's events. */
+export const exportVisitorEndpoint = visitorExport(
+  at.exportVisitor,
+  'an anonymous visitor',
+  'visitorId',
+  visitorParams,
 )
 
 /** Every data-subject endpoint declared here (the route/contract coverage test reads these). */
-export const privacyEndpoints = [eraseUserEndpoint, eraseVisitorEndpoint] as const
+export const privacyEndpoints = [
+  eraseUserEndpoint,
+  eraseVisitorEndpoint,
+  exportUserEndpoint,
+  exportVisitorEndpoint,
+] as const
 
 declare module './addresses.js' {
   interface EndpointContracts {
     eraseUser: typeof eraseUserEndpoint
     eraseVisitor: typeof eraseVisitorEndpoint
+    exportUser: typeof exportUserEndpoint
+    exportVisitor: typeof exportVisitorEndpoint
   }
 }

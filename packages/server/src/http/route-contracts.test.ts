@@ -27,8 +27,6 @@ const notYetContracts: readonly string[] = [
   'GET /api/sites/:siteId/sessions/:sessionId/events',
   'GET /api/sites/:siteId/stats',
   'GET /api/sites/:siteId/summary',
-  'GET /api/sites/:siteId/users/:userId/export',
-  'GET /api/sites/:siteId/visitors/:visitorId/export',
   'GET /api/sites/:siteId/web-vitals',
   'GET /api/v1/sites',
   'GET /api/v1/sites/:siteId/events',
