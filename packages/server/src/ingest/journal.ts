@@ -13,7 +13,6 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { decodeEventLine, type EncodedEvent } from '../storage/events/encode-event-row.js'
 
 export interface JournalSegment {
@@ -35,8 +34,6 @@ export interface Journal {
   remove(segmentPath: string): Promise<void>
   close(): Promise<void>
 }
-
-const datasync = promisify(fs.fdatasync)
 
 const segmentName = (n: number) => `${String(n).padStart(10, '0')}.jsonl`
 
@@ -70,34 +67,28 @@ export async function openJournal(dir: string, options: { fsync?: boolean } = {}
   const existing = fs.readdirSync(dir).filter((name) => /^\d{10}\.jsonl$/.test(name))
   let number = existing.reduce((max, name) => Math.max(max, Number.parseInt(name, 10)), 0) + 1
   let currentPath = path.join(dir, segmentName(number))
-  let fd = fs.openSync(currentPath, 'a')
+  let handle = await fs.promises.open(currentPath, 'a')
 
   return {
-    // Written synchronously: one write(2) of a batch into the page cache costs less on the event loop
-    // than handing it to libuv's thread pool and waking a thread for it, which on a busy machine
-    // also gives that thread's CPU to the scheduler's whims (bench/README.md "ingest on both cores").
     async append(lines) {
       let text = ''
       for (const line of lines) text += `${line}\n`
-      const bytes = Buffer.from(text)
-      let written = 0
-      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written)
-      // fdatasync waits for the disk: that one runs on the thread pool.
-      if (options.fsync) await datasync(fd)
+      await handle.write(text)
+      if (options.fsync) await handle.datasync()
     },
     async rotate() {
       const closedPath = currentPath
-      fs.closeSync(fd)
+      await handle.close()
       number++
       currentPath = path.join(dir, segmentName(number))
-      fd = fs.openSync(currentPath, 'a')
+      handle = await fs.promises.open(currentPath, 'a')
       return closedPath
     },
     async remove(segmentPath) {
       await fs.promises.rm(segmentPath, { force: true })
     },
     async close() {
-      fs.closeSync(fd)
+      await handle.close()
       // An empty current segment holds nothing to recover.
       if ((await fs.promises.stat(currentPath)).size === 0) await fs.promises.rm(currentPath, { force: true })
     },

@@ -70,28 +70,24 @@ export function createJournaledWriteBuffer(
   const scheduleAppend = () => {
     if (appendScheduled) return
     appendScheduled = true
-    // After this turn of the event loop's I/O callbacks: the requests read in it share one append
-    // (the journal writes synchronously, so nothing else would gather them while a write is under way).
-    setImmediate(() => void serial(appendQueued))
-  }
-  /** Append the queued rows (one write) and answer their callers. */
-  const appendQueued = async () => {
-    appendScheduled = false
-    const batch = queue
-    queue = []
-    if (batch.length === 0) return
-    const rows = batch.map((w) => w.line)
-    try {
-      await journal.append(rows)
-    } catch (error) {
-      for (const w of batch) w.reject(error)
-      return
-    }
-    if (unsaved.length === 0) unsavedSince = batch[0]?.at ?? performance.now()
-    for (const row of rows) unsaved.push(row)
-    acknowledgedRows += rows.length
-    for (const w of batch) w.resolve()
-    if (unsaved.length >= options.maxRows) void drain().catch(() => undefined)
+    void serial(async () => {
+      appendScheduled = false
+      const batch = queue
+      queue = []
+      if (batch.length === 0) return
+      const rows = batch.map((w) => w.line)
+      try {
+        await journal.append(rows)
+      } catch (error) {
+        for (const w of batch) w.reject(error)
+        return
+      }
+      if (unsaved.length === 0) unsavedSince = batch[0]?.at ?? performance.now()
+      for (const row of rows) unsaved.push(row)
+      acknowledgedRows += rows.length
+      for (const w of batch) w.resolve()
+      if (unsaved.length >= options.maxRows) void drain().catch(() => undefined)
+    })
   }
 
   const rotate = () =>
@@ -164,11 +160,9 @@ export function createJournaledWriteBuffer(
       })
     },
     async flush() {
-      // Queued rows are appended here rather than left to the scheduled turn: this loop only awaits
-      // promises, so that turn would not come while it runs.
-      await serial(appendQueued)
+      await serial(async () => undefined)
       while (unsaved.length > 0 || closed.length > 0 || queue.length > 0) {
-        await serial(appendQueued)
+        await serial(async () => undefined)
         await drain()
       }
     },
