@@ -1,20 +1,18 @@
 /**
  * The migrated chDB events directory that the test run's setup makes once (`test-run-setup.ts`), and
- * its copy into a new data directory, so that a test's instance opens an events store with every
- * migration already recorded instead of applying them all to an empty one.
+ * its copy into a new events directory, so that a test opens an events store with every migration
+ * already recorded instead of applying them all to an empty one.
  */
 import fs from 'node:fs'
-import path from 'node:path'
 import { EVENTS_TEMPLATE_ENV } from './test-run-env.js'
 
 /**
- * Copy the template, when the run has one, to `${dataDir}/events`, where the server opens its chDB
- * store. Does nothing without a template (outside vitest), or when `dataDir` already has an events
- * directory (a restart on existing data).
+ * Copy the template, when the run has one, to `eventsDir` (a chDB data directory: a server's
+ * `DATA_DIR/events`, or the directory a test passes to `openChdbStore`). Does nothing without a
+ * template (outside vitest), or when `eventsDir` already holds something (existing data).
  */
-export function copyEventsTemplate(dataDir: string): void {
+export function copyEventsTemplate(eventsDir: string): void {
   const template = process.env[EVENTS_TEMPLATE_ENV]
-  const target = path.join(dataDir, 'events')
-  if (!template || fs.existsSync(target)) return
-  fs.cpSync(template, target, { recursive: true })
+  if (!template || (fs.existsSync(eventsDir) && fs.readdirSync(eventsDir).length > 0)) return
+  fs.cpSync(template, eventsDir, { recursive: true })
 }

@@ -48,7 +48,7 @@ export interface SpawnOptions {
 export async function spawnServer(options: SpawnOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-proc-'))
   // A new data directory starts from the run's migrated events template (when there is one).
-  if (options.dataDir === undefined) copyEventsTemplate(dataDir)
+  if (options.dataDir === undefined) copyEventsTemplate(path.join(dataDir, 'events'))
   const bundle = process.env[SERVER_BUNDLE_ENV]
   const entry =
     options.entry === 'build' ? ['bin/pathlight.js'] : bundle ? [bundle] : ['--import', 'tsx', 'src/cli.ts']

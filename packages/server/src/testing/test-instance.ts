@@ -104,7 +104,7 @@ const responseValidator = (routes: readonly RouteInfo[]) => {
 
 export async function openTestInstance(options: TestInstanceOptions = {}): Promise<TestInstance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-test-'))
-  copyEventsTemplate(dataDir)
+  copyEventsTemplate(path.join(dataDir, 'events'))
   const database = options.postgres ? await createTempDatabase() : undefined
   const config = loadConfig({
     DATA_DIR: dataDir,
