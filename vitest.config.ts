@@ -40,6 +40,9 @@ export default defineConfig(async () => {
     test: {
       include,
       exclude: [...configDefaults.exclude, ...skip],
+      // Once per run: the migrated events directory every new instance copies, and the server bundled
+      // from the sources that spawned servers run (`testing/test-run-setup.ts`).
+      globalSetup: ['packages/server/src/testing/test-run-setup.ts'],
       // Several files run at once on few cores: a test may take twice what it takes alone.
       testTimeout: 60_000,
       hookTimeout: 60_000,

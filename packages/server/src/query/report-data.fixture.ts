@@ -32,6 +32,7 @@ import { openChdbStore } from '../storage/events/chdb-store.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { copyEventsTemplate } from '../testing/events-template.js'
 import { parseQueryParams } from './params.js'
 import type { ReportScope } from './report-scope.js'
 
@@ -192,6 +193,7 @@ export async function openReportStore(
   rows: readonly EventRow[] = reportRows,
 ): Promise<{ events: EventsStore; close(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-query-'))
+  copyEventsTemplate(dir)
   const events = await openChdbStore(dir)
   await events.insert(rows)
   return {

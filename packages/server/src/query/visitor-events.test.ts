@@ -9,6 +9,7 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import { foldSessions } from '../storage/events/fold-sessions.js'
 import type { ReplayRow } from '../storage/events/replay-row.js'
 import { sealPageMonths } from '../storage/events/seal-page-months.js'
+import { copyEventsTemplate } from '../testing/events-template.js'
 import { queryBreakdown } from './breakdown.js'
 import { queryCustomEventCount } from './custom-event-count.js'
 import { queryEventNames } from './event-names.js'
@@ -166,6 +167,7 @@ async function erasedSessionRows(sessions: ReadonlySet<string> = erasedSessions)
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-erase-'))
+  copyEventsTemplate(dir)
   events = await openChdbStore(dir)
   // Three inserts in shuffled order: a session's hour spread over unmerged parts.
   const random = seeded(5)

@@ -10,6 +10,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { seedInstance } from '../demo/seed-instance.js'
+import { copyEventsTemplate } from './events-template.js'
+import { SERVER_BUNDLE_ENV } from './test-run-env.js'
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -35,8 +37,9 @@ export interface SpawnOptions {
   /** Extra arguments for node itself, e.g. ['--cpu-prof']. */
   nodeArgs?: string[]
   /**
-   * What runs: `sources` (default), `src/cli.ts` through tsx's loader, so tests exercise the code as
-   * it is now; `build`, `bin/pathlight.js` on the compiled `dist/` with plain node, as `npm start`
+   * What runs: `sources` (default), the code as it is now: under vitest the bundle its run's setup made
+   * from the current sources (`test-run-setup.ts`) with plain node, elsewhere `src/cli.ts` through tsx's
+   * loader; `build`, `bin/pathlight.js` on the compiled `dist/` with plain node, as `npm start`
    * runs it (benchmarks measure this; it must have been built).
    */
   entry?: 'sources' | 'build'
@@ -44,27 +47,24 @@ export interface SpawnOptions {
 
 export async function spawnServer(options: SpawnOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-proc-'))
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      ...(options.nodeArgs ?? []),
-      ...(options.entry === 'build' ? ['bin/pathlight.js'] : ['--import', 'tsx', 'src/cli.ts']),
-      'serve',
-    ],
-    {
-      cwd: serverRoot,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        DATA_DIR: dataDir,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        ...options.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  // A new data directory starts from the run's migrated events template (when there is one).
+  if (options.dataDir === undefined) copyEventsTemplate(path.join(dataDir, 'events'))
+  const bundle = process.env[SERVER_BUNDLE_ENV]
+  const entry =
+    options.entry === 'build' ? ['bin/pathlight.js'] : bundle ? [bundle] : ['--import', 'tsx', 'src/cli.ts']
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, 'serve'], {
+    cwd: serverRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...options.env,
     },
-  )
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString()

@@ -22,6 +22,7 @@ import { createResponseValidator, type ResponseValidator } from '../http/openapi
 import type { Geolocator } from '../ingest/enrich/geolocation.js'
 import { openServices, type ServiceOptions, type Services } from '../services.js'
 import type { Site } from '../sites/site.js'
+import { copyEventsTemplate } from './events-template.js'
 import { createTempDatabase } from './postgres.js'
 
 /** What `TestInstance.track` sends as a browser's User-Agent: desktop Chrome 120 on Windows 10. */
@@ -103,6 +104,7 @@ const responseValidator = (routes: readonly RouteInfo[]) => {
 
 export async function openTestInstance(options: TestInstanceOptions = {}): Promise<TestInstance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-test-'))
+  copyEventsTemplate(path.join(dataDir, 'events'))
   const database = options.postgres ? await createTempDatabase() : undefined
   const config = loadConfig({
     DATA_DIR: dataDir,

@@ -8,6 +8,7 @@ import { openChdbStore } from '../storage/events/chdb-store.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { rollupBacklog } from '../storage/events/rollup-backlog.js'
+import { copyEventsTemplate } from '../testing/events-template.js'
 import { foldAfterImport, SESSION_FOLD_LOCK, sessionFoldPass } from './session-fold-pass.js'
 
 const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', {
@@ -19,6 +20,7 @@ let events: EventsStore
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-fold-pass-'))
+  copyEventsTemplate(dir)
   events = await openChdbStore(dir)
   const at = Date.parse('2026-03-02T10:00:00Z')
   await events.insert(

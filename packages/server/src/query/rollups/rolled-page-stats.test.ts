@@ -15,6 +15,7 @@ import type { EventsStore } from '../../storage/events/events-store.js'
 import { foldSessions } from '../../storage/events/fold-sessions.js'
 import { backfillSessionPageTimes } from '../../storage/events/migrations/010-session-page-times.js'
 import { sealPageMonths } from '../../storage/events/seal-page-months.js'
+import { copyEventsTemplate } from '../../testing/events-template.js'
 import { compilePageStats, type PageSortField, pageSortFields, queryPageStats } from '../page-stats.js'
 import { parseQueryParams } from '../params.js'
 import type { ReportScope } from '../report-scope.js'
@@ -96,6 +97,7 @@ const rows = visits()
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-rolled-page-stats-'))
+  copyEventsTemplate(dir)
   events = await openChdbStore(dir)
   // Three inserts in shuffled order: a session's events spread over several parts.
   const random = seeded(3)

@@ -26,6 +26,7 @@ import {
   rollupInserts,
 } from '../../storage/events/rollup-tables.js'
 import { sealPageMonths } from '../../storage/events/seal-page-months.js'
+import { copyEventsTemplate } from '../../testing/events-template.js'
 import { type BreakdownName, compileBreakdown, queryBreakdown } from '../breakdown.js'
 import { compileCustomEventCount, queryCustomEventCount } from '../custom-event-count.js'
 import { compileEventNames, queryEventNames } from '../event-names.js'
@@ -176,6 +177,7 @@ async function summaryCounts(siteId: number) {
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-rollups-'))
+  copyEventsTemplate(dir)
   events = await openChdbStore(dir)
   // Five inserts in shuffled order: one session's hour is spread over several unmerged parts.
   const rows = [...visits(SITE), ...visits(OTHER_SITE)]

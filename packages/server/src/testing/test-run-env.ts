@@ -1,0 +1,10 @@
+/**
+ * The environment variables through which the test run's setup (`test-run-setup.ts`) hands what it
+ * made once to every test file's helpers.
+ */
+
+/** A chDB events data directory with every migration applied (`events-template.ts` copies it). */
+export const EVENTS_TEMPLATE_ENV = 'PATHLIGHT_TEST_EVENTS_TEMPLATE'
+
+/** The server bundled from the current sources (its `cli.js`), which `spawnServer` runs with plain node. */
+export const SERVER_BUNDLE_ENV = 'PATHLIGHT_TEST_SERVER_BUNDLE'
