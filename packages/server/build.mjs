@@ -23,10 +23,13 @@ const externalPackages = {
   },
 }
 
-fs.rmSync(outdir, { recursive: true, force: true })
+// Built beside the output, then swapped in: a server started meanwhile from the output (a test beside
+// the build's own test, `npm start` while rebuilding) never finds it half written or gone.
+const staging = `${outdir}.building-${process.pid}`
+fs.rmSync(staging, { recursive: true, force: true })
 const result = await build({
   entryPoints: [path.join(root, 'src/cli.ts')],
-  outdir,
+  outdir: staging,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -37,5 +40,9 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 })
+const previous = `${outdir}.previous-${process.pid}`
+if (fs.existsSync(outdir)) fs.renameSync(outdir, previous)
+fs.renameSync(staging, outdir)
+fs.rmSync(previous, { recursive: true, force: true })
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0)
 console.log(`built ${path.relative(process.cwd(), outdir) || '.'} (${(bytes / 1024).toFixed(0)} KB)`)
