@@ -176,6 +176,33 @@ export const seriesBuckets = ['hour', 'day', 'week', 'month'] as const
 export type SeriesBucket = (typeof seriesBuckets)[number]
 
 /**
+ * The breakdown dimensions (`{name}` of `GET .../breakdown/{name}`), in the order the reference lists
+ * them; the server's `query/breakdown.ts` says how each is counted.
+ */
+export const breakdownNames = [
+  'pages',
+  'referrers',
+  'channels',
+  'entry_pages',
+  'exit_pages',
+  'countries',
+  'browsers',
+  'operating_systems',
+  'device_types',
+  'regions',
+  'cities',
+  'languages',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+] as const
+export type BreakdownName = (typeof breakdownNames)[number]
+
+/** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */
+export const webVitalGroupings = ['pathname', 'device_type'] as const
+export type WebVitalGrouping = (typeof webVitalGroupings)[number]
+
+/**
  * The counts a breakdown row may carry (`metrics` of `GET .../breakdown/{name}`): fewer counts answer
  * faster (each distinct count is a set of hashes to build or merge).
  */

@@ -50,6 +50,21 @@ export const v1PropertyBreakdown = address(
   'GET',
   '/api/v1/sites/:siteId/breakdown/properties',
 )
+/** The dashboard's reports of a site (`contracts/reports.ts`). */
+export const reportSummary = address('reportSummary', 'GET', '/api/sites/:siteId/summary')
+export const reportStats = address('reportStats', 'GET', '/api/sites/:siteId/stats')
+export const reportSeries = address('reportSeries', 'GET', '/api/sites/:siteId/series')
+export const reportBreakdown = address('reportBreakdown', 'GET', '/api/sites/:siteId/breakdown/:name')
+export const reportSessions = address('reportSessions', 'GET', '/api/sites/:siteId/sessions')
+export const reportSessionEvents = address(
+  'reportSessionEvents',
+  'GET',
+  '/api/sites/:siteId/sessions/:sessionId/events',
+)
+export const reportEvents = address('reportEvents', 'GET', '/api/sites/:siteId/events')
+export const reportEventNames = address('reportEventNames', 'GET', '/api/sites/:siteId/event-names')
+export const reportWebVitals = address('reportWebVitals', 'GET', '/api/sites/:siteId/web-vitals')
+export const reportLive = address('reportLive', 'GET', '/api/sites/:siteId/live')
 /** The saved segments of a site (`contracts/segments.ts`). */
 export const listSegments = address('listSegments', 'GET', '/api/sites/:siteId/segments')
 export const createSegment = address('createSegment', 'POST', '/api/sites/:siteId/segments')

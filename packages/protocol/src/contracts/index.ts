@@ -13,6 +13,7 @@ import { mailEndpoints } from './mail.js'
 import { privacyEndpoints } from './privacy.js'
 import { propertyEndpoints } from './properties.js'
 import { replayEndpoints } from './replay.js'
+import { reportEndpoints } from './reports.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
 import { webhookEndpoints } from './webhooks.js'
@@ -32,6 +33,8 @@ export * from './mail.js'
 export * from './privacy.js'
 export * from './properties.js'
 export * from './replay.js'
+export * from './report-registry.js'
+export * from './reports.js'
 export * from './segments.js'
 export * from './sites.js'
 export * from './webhooks.js'
@@ -40,6 +43,7 @@ export * from './webhooks.js'
 export const endpoints = [
   ...goalEndpoints,
   ...propertyEndpoints,
+  ...reportEndpoints,
   ...alertEndpoints,
   ...annotationEndpoints,
   ...emailReportEndpoints,

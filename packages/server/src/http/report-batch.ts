@@ -14,9 +14,9 @@
  * bench/README.md "query: chDB parallelism"), on a ClickHouse server (`CLICKHOUSE_URL`) side by side. The
  * answer comes once all are done.
  */
-import { type ReportPart, reportBatchBody } from '@pathlight/protocol'
+import { analyticsQuery, type ReportPart, reportBatchBody, reportRegistry } from '@pathlight/protocol'
 import { breakdowns } from '../query/breakdown.js'
-import { invalidParameters } from '../query/params.js'
+import { invalidParameters, parseParams } from '../query/params.js'
 import { AppError } from '../shared/errors.js'
 import { invalidBody } from '../shared/invalid-body.js'
 import {
@@ -78,6 +78,10 @@ function preparePart(
     })
 }
 
+/**
+ * Parse a part's query string (the shared one with the part's own parameters over it) with its
+ * report's registered query schema, exactly as its GET route does, and prepare it.
+ */
 function prepareKind(
   deps: ReportPartDeps,
   siteId: number,
@@ -85,19 +89,23 @@ function prepareKind(
   part: ReportPart,
   dimension: unknown,
 ): PreparedReport {
-  switch (part.name) {
-    case 'breakdown': {
-      const name = String(dimension)
-      if (!isBreakdown(name)) {
-        throw invalidParameters({ name: [`Unknown breakdown "${name}"; one of ${breakdownNames()}`] })
-      }
-      return reportParts.breakdown(deps, siteId, query, name)
+  const name = part.name
+  if (name === 'annotations') return reportParts.annotations(deps, siteId, parseParams(analyticsQuery, query))
+  if (name === 'live') return reportParts.live(deps, siteId)
+  if (name === 'breakdown') {
+    const dimensionName = String(dimension)
+    if (!isBreakdown(dimensionName)) {
+      throw invalidParameters({ name: [`Unknown breakdown "${dimensionName}"; one of ${breakdownNames()}`] })
     }
-    case 'live':
-      return reportParts.live(deps, siteId)
-    default:
-      return reportParts[part.name](deps, siteId, query)
+    const parsed = parseParams(reportRegistry.breakdown.endpoint.query, query)
+    return reportParts.breakdown(deps, siteId, parsed, dimensionName)
   }
+  const parsed = parseParams(reportRegistry[name].endpoint.query, query)
+  return (reportParts[name] as (d: ReportPartDeps, s: number, q: unknown) => PreparedReport)(
+    deps,
+    siteId,
+    parsed,
+  )
 }
 
 const breakdownNames = () => Object.keys(breakdowns).join(', ')

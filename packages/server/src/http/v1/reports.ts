@@ -41,7 +41,6 @@ import { callerOf } from '../caller-of.js'
 import { day, notMine, statsAnswer } from '../openapi/doc-parts.js'
 import { json } from '../openapi/route-doc.js'
 import { pageMeta } from '../page-meta.js'
-import { sessionsInput } from '../reports.js'
 
 /** `GET /api/v1/sites/{siteId}/pages`. */
 export const v1PagesQuery = analyticsQuery.extend({
@@ -150,7 +149,7 @@ export async function v1ReportRoutes(
     },
     async (request) => {
       const scope = await scopeOf(request)
-      const { has_replay } = parseParams(sessionsInput, request.query)
+      const { has_replay } = parseParams(sessionsQuery, request.query)
       const { data, total } = await querySessionList(events, scope, { onlyReplayed: has_replay === true })
       return { data: await withReplayFlags(events, scope.siteId, data), meta: pageMeta(scope.params, total) }
     },
