@@ -61,12 +61,13 @@ export const integerParam = (name: string, min: number, max: number) => {
 }
 
 /**
- * A query parameter given once and one of `values`: failures say `<name> must be one of a, b, c` (or,
- * like `single`, required / given once / a string). Documented as the enumeration.
+ * A query parameter given once and one of `values`: failures say `problem` (default `<name> must be one
+ * of a, b, c`), or like `single` required / given once / a string. Documented as the enumeration.
  */
 export const enumParam = <const Values extends readonly [string, ...string[]]>(
   name: string,
   values: Values,
+  problem = `${name} must be one of ${values.join(', ')}`,
 ) =>
   z.enum(values, {
     error: (issue) =>
@@ -76,7 +77,7 @@ export const enumParam = <const Values extends readonly [string, ...string[]]>(
           ? `${name} must be given once`
           : typeof issue.input !== 'string'
             ? `${name} must be a string`
-            : `${name} must be one of ${values.join(', ')}`,
+            : problem,
   })
 
 /** A boolean query parameter: `true` or `false` (documented as a boolean). */

@@ -223,6 +223,17 @@ export type EventNameMetric = (typeof eventNameMetrics)[number]
 export const seriesMetrics = ['visitors', 'sessions', 'pageviews'] as const
 export type SeriesMetric = (typeof seriesMetrics)[number]
 
+/** What the v1 pages report sorts by (`sort` of `GET /api/v1/sites/{siteId}/pages`). */
+export const pageSortFields = [
+  'pageviews',
+  'visitors',
+  'entries',
+  'exits',
+  'bounce_rate',
+  'time_on_page',
+] as const
+export type PageSortField = (typeof pageSortFields)[number]
+
 /** Period sizes of a retention report: calendar days, weeks (Monday to Sunday) and months. */
 export const retentionPeriods = ['day', 'week', 'month'] as const
 export type RetentionPeriod = (typeof retentionPeriods)[number]

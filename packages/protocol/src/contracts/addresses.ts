@@ -65,6 +65,12 @@ export const reportEvents = address('reportEvents', 'GET', '/api/sites/:siteId/e
 export const reportEventNames = address('reportEventNames', 'GET', '/api/sites/:siteId/event-names')
 export const reportWebVitals = address('reportWebVitals', 'GET', '/api/sites/:siteId/web-vitals')
 export const reportLive = address('reportLive', 'GET', '/api/sites/:siteId/live')
+/** The v1 reports of a site (`contracts/v1-reports.ts`). */
+export const v1Stats = address('v1Stats', 'GET', '/api/v1/sites/:siteId/stats')
+export const v1Pages = address('v1Pages', 'GET', '/api/v1/sites/:siteId/pages')
+export const v1Sessions = address('v1Sessions', 'GET', '/api/v1/sites/:siteId/sessions')
+export const v1EventNames = address('v1EventNames', 'GET', '/api/v1/sites/:siteId/events/names')
+export const v1Revenue = address('v1Revenue', 'GET', '/api/v1/sites/:siteId/revenue')
 /** The saved segments of a site (`contracts/segments.ts`). */
 export const listSegments = address('listSegments', 'GET', '/api/sites/:siteId/segments')
 export const createSegment = address('createSegment', 'POST', '/api/sites/:siteId/segments')

@@ -16,6 +16,7 @@ import { replayEndpoints } from './replay.js'
 import { reportEndpoints } from './reports.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
+import { v1ReportEndpoints } from './v1-reports.js'
 import { webhookEndpoints } from './webhooks.js'
 
 export * from './account.js'
@@ -37,6 +38,7 @@ export * from './report-registry.js'
 export * from './reports.js'
 export * from './segments.js'
 export * from './sites.js'
+export * from './v1-reports.js'
 export * from './webhooks.js'
 
 /** Every declared endpoint: each must have its route, and each route its contract (server test). */
@@ -44,6 +46,7 @@ export const endpoints = [
   ...goalEndpoints,
   ...propertyEndpoints,
   ...reportEndpoints,
+  ...v1ReportEndpoints,
   ...alertEndpoints,
   ...annotationEndpoints,
   ...emailReportEndpoints,

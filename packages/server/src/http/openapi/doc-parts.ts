@@ -2,7 +2,7 @@
  * Pieces of route docs that several routes share: the usual answers and the analytics envelopes.
  * A route's own shapes stay in its `config.doc`.
  */
-import { doc, event, stats, statsMeta, successResponse } from '@pathlight/protocol'
+import { doc, event, successResponse } from '@pathlight/protocol'
 import { z } from 'zod'
 import { empty, json } from './route-doc.js'
 
@@ -20,12 +20,6 @@ export const notMine = 'Not found, or not in one of your organizations'
 
 /** A calendar day in the query's time zone. */
 export const day = doc(z.string(), { format: 'date', description: 'YYYY-MM-DD in the time zone' })
-
-/** The `meta` of an answer that has nothing to add. */
-export const emptyMeta = z.object({})
-
-/** Figures of a range (`/stats`, v1 `/stats`). */
-export const statsAnswer = json('The figures', z.object({ data: stats, meta: statsMeta }))
 
 /** A cursor page of events (`/events`, v1 `/events`). */
 export const eventPage = json(

@@ -1,0 +1,123 @@
+/**
+ * The v1 reports of a site (`GET /api/v1/sites/:siteId/...`): for an API key whose user is a member of
+ * the site's organization (any other site answers 404). Every one takes the common analytics
+ * parameters and answers `{data, meta}`; stats and sessions take the dashboard's report parameters.
+ */
+import { z } from 'zod'
+import { analyticsQuery, enumParam } from '../analytics-query.js'
+import { endpoint } from '../contract.js'
+import { pageSortFields, seriesBuckets } from '../enums.js'
+import { doc } from '../openapi-registry.js'
+import { eventName, pagedList, pageStats, revenueReport, session } from '../schemas.js'
+import * as at from './addresses.js'
+import { siteParams } from './goals.js'
+import { sessionsQuery, statsPage, statsQuery } from './reports.js'
+
+/** The 404 of a v1 route: the site is missing or another organization's. */
+const notMine = 'Not found, or not in one of your organizations'
+
+/** `GET .../pages`: the common parameters, the sort field and the order. */
+export const v1PagesQuery = analyticsQuery.extend({
+  sort: doc(enumParam('sort', pageSortFields), 'Default pageviews').optional(),
+  order: doc(enumParam('order', ['asc', 'desc'], 'order must be asc or desc'), 'Default desc').optional(),
+})
+
+/** `GET .../revenue`: the common parameters and the series' bucket. */
+export const v1RevenueQuery = analyticsQuery.extend({
+  bucket: doc(enumParam('bucket', seriesBuckets), 'Bucket size of `series`; default day').optional(),
+})
+
+const day = doc(z.string(), { format: 'date', description: 'YYYY-MM-DD in the time zone' })
+
+/** `GET /api/v1/sites/:siteId/stats`: as the dashboard's stats. */
+export const v1StatsEndpoint = endpoint({
+  ...at.v1Stats,
+  summary: 'Headline figures, against the previous period, optionally as a time series',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: statsQuery,
+  responses: { 200: { description: 'The figures', schema: statsPage }, 404: notMine },
+})
+
+/** `GET /api/v1/sites/:siteId/pages`: traffic per pathname. */
+export const v1PagesEndpoint = endpoint({
+  ...at.v1Pages,
+  summary: 'Traffic per pathname',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: v1PagesQuery,
+  responses: { 200: { description: 'A page of pathnames', schema: pagedList(pageStats) }, 404: notMine },
+})
+
+/** `GET /api/v1/sites/:siteId/sessions`: as the dashboard's sessions. */
+export const v1SessionsEndpoint = endpoint({
+  ...at.v1Sessions,
+  summary: 'Sessions, newest first',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: sessionsQuery,
+  responses: { 200: { description: 'A page of sessions', schema: pagedList(session) }, 404: notMine },
+})
+
+/** `GET /api/v1/sites/:siteId/events/names`: custom event names with their counts. */
+export const v1EventNamesEndpoint = endpoint({
+  ...at.v1EventNames,
+  summary: 'Custom event names with their counts',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: analyticsQuery,
+  responses: {
+    200: { description: 'A page of names, most events first', schema: pagedList(eventName) },
+    404: notMine,
+  },
+})
+
+/** `GET /api/v1/sites/:siteId/revenue`: revenue per currency. */
+export const v1RevenueEndpoint = endpoint({
+  ...at.v1Revenue,
+  summary: 'Revenue per currency',
+  description:
+    'From custom events whose properties carry `revenue` (a number or decimal string) and `currency` ' +
+    '(ISO 4217); amounts are never converted between currencies.',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: v1RevenueQuery,
+  responses: {
+    200: {
+      description: 'The report',
+      schema: z.object({
+        data: revenueReport,
+        meta: z.object({
+          startDate: day,
+          endDate: day,
+          bucket: doc(z.enum(seriesBuckets), 'Bucket size (weeks start on Monday)'),
+        }),
+      }),
+    },
+    404: notMine,
+  },
+})
+
+/** Every v1 report endpoint (the route/contract coverage test reads these). */
+export const v1ReportEndpoints = [
+  v1StatsEndpoint,
+  v1PagesEndpoint,
+  v1SessionsEndpoint,
+  v1EventNamesEndpoint,
+  v1RevenueEndpoint,
+] as const
+
+declare module './addresses.js' {
+  interface EndpointContracts {
+    v1Stats: typeof v1StatsEndpoint
+    v1Pages: typeof v1PagesEndpoint
+    v1Sessions: typeof v1SessionsEndpoint
+    v1EventNames: typeof v1EventNamesEndpoint
+    v1Revenue: typeof v1RevenueEndpoint
+  }
+}
