@@ -65,6 +65,7 @@ export const reportEvents = address('reportEvents', 'GET', '/api/sites/:siteId/e
 export const reportEventNames = address('reportEventNames', 'GET', '/api/sites/:siteId/event-names')
 export const reportWebVitals = address('reportWebVitals', 'GET', '/api/sites/:siteId/web-vitals')
 export const reportLive = address('reportLive', 'GET', '/api/sites/:siteId/live')
+export const reportBatch = address('reportBatch', 'POST', '/api/sites/:siteId/reports')
 /** The v1 reports of a site (`contracts/v1-reports.ts`). */
 export const v1Stats = address('v1Stats', 'GET', '/api/v1/sites/:siteId/stats')
 export const v1Pages = address('v1Pages', 'GET', '/api/v1/sites/:siteId/pages')

@@ -38,10 +38,8 @@ import {
   eventNamesEndpoint,
   eventsEndpoint,
   liveEndpoint,
-  MAX_REPORT_PARTS,
   type ResponseOf,
-  reportBatchAnswer,
-  reportBatchBody,
+  reportBatchEndpoint,
   reportSummaryEndpoint,
   seriesEndpoint,
   sessionEventsEndpoint,
@@ -49,7 +47,7 @@ import {
   statsEndpoint,
   webVitalsEndpoint,
 } from '@pathlight/protocol'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { siteForReader } from '../auth/site-access.js'
 import { breakdowns } from '../query/breakdown.js'
 import { resolveQueryParams } from '../query/params.js'
@@ -58,10 +56,7 @@ import { notFound } from '../shared/errors.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import { analyticsQuery } from './analytics-query.js'
-import { json } from './openapi/route-doc.js'
 import { pageMeta } from './page-meta.js'
-import { readerOf } from './reader.js'
 import { runReportBatch } from './report-batch.js'
 import { isBreakdown, type PreparedReport, reportParts } from './report-parts.js'
 import { route } from './route.js'
@@ -151,30 +146,11 @@ export async function reportRoutes(
     handle: ({ resolved: { site } }) => answerOf(liveEndpoint, reportParts.live(deps, site.site_id)),
   })
 
-  const siteOf = async (request: FastifyRequest<{ Params: { siteId: string } }>) =>
-    (await siteForReader(db, readerOf(request), request.params.siteId)).site.site_id
-  app.post<{ Params: { siteId: string } }>(
-    '/api/sites/:siteId/reports',
-    {
-      config: {
-        keyUse: 'read',
-        doc: {
-          summary: 'Several reports in one request (e.g. every panel of the overview)',
-          description:
-            `Up to ${MAX_REPORT_PARTS} parts, each a report of the GET routes above with its own parameters ` +
-            '(`params`: as its GET route takes them in the query string; `breakdown` takes the dimension as ' +
-            '`name`). The query string holds the common parameters, shared by every part (`page` and ' +
-            '`limit` there are defaults a part may override). Every part is validated before any runs: an ' +
-            'invalid one answers 400 naming it (`reports[3].params.limit`). The answer holds every part under ' +
-            'its `id` (default: its `name`), as its GET route answers.',
-          tag: 'Reports',
-          access: 'reader',
-          query: analyticsQuery,
-          body: reportBatchBody,
-          responses: { 200: json('Every part, by id', reportBatchAnswer) },
-        },
-      },
-    },
-    async (request) => runReportBatch(deps, await siteOf(request), request.query, request.body),
-  )
+  route(app, reportBatchEndpoint, {
+    resolve,
+    handle: ({ body, request, resolved: { site } }) =>
+      runReportBatch(deps, site.site_id, request.query, body) as Promise<
+        ResponseOf<typeof reportBatchEndpoint>
+      >,
+  })
 }

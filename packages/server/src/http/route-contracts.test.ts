@@ -45,7 +45,6 @@ const notYetContracts: readonly string[] = [
   'POST /api/organizations/:organizationId/sites',
   'POST /api/replay',
   'POST /api/sites/:siteId/import',
-  'POST /api/sites/:siteId/reports',
   'POST /api/track',
 ]
 
