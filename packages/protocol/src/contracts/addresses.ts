@@ -72,6 +72,13 @@ export const v1Pages = address('v1Pages', 'GET', '/api/v1/sites/:siteId/pages')
 export const v1Sessions = address('v1Sessions', 'GET', '/api/v1/sites/:siteId/sessions')
 export const v1EventNames = address('v1EventNames', 'GET', '/api/v1/sites/:siteId/events/names')
 export const v1Revenue = address('v1Revenue', 'GET', '/api/v1/sites/:siteId/revenue')
+/** Retention and journeys (`contracts/behaviour.ts`). */
+export const retention = address('retention', 'GET', '/api/sites/:siteId/retention')
+export const v1Retention = address('v1Retention', 'GET', '/api/v1/sites/:siteId/retention')
+export const journeys = address('journeys', 'GET', '/api/sites/:siteId/journeys')
+/** The v1 sites and events (`contracts/v1-reports.ts`). */
+export const v1Sites = address('v1Sites', 'GET', '/api/v1/sites')
+export const v1Events = address('v1Events', 'GET', '/api/v1/sites/:siteId/events')
 /** The saved segments of a site (`contracts/segments.ts`). */
 export const listSegments = address('listSegments', 'GET', '/api/sites/:siteId/segments')
 export const createSegment = address('createSegment', 'POST', '/api/sites/:siteId/segments')

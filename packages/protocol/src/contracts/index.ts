@@ -3,6 +3,7 @@ import { accountEndpoints } from './account.js'
 import { adminEndpoints } from './admin.js'
 import { alertEndpoints } from './alerts.js'
 import { annotationEndpoints } from './annotations.js'
+import { behaviourEndpoints } from './behaviour.js'
 import { emailReportEndpoints } from './email-reports.js'
 import { errorEndpoints } from './errors.js'
 import { experimentEndpoints } from './experiments.js'
@@ -24,6 +25,7 @@ export type { Address, ContractAt, EndpointContracts } from './addresses.js'
 export * from './admin.js'
 export * from './alerts.js'
 export * from './annotations.js'
+export * from './behaviour.js'
 export * from './email-reports.js'
 export * from './errors.js'
 export * from './experiments.js'
@@ -47,6 +49,7 @@ export const endpoints = [
   ...propertyEndpoints,
   ...reportEndpoints,
   ...v1ReportEndpoints,
+  ...behaviourEndpoints,
   ...alertEndpoints,
   ...annotationEndpoints,
   ...emailReportEndpoints,

@@ -1,17 +1,17 @@
 /**
- * The v1 reports of a site (`GET /api/v1/sites/:siteId/...`): for an API key whose user is a member of
+ * The v1 sites list and the v1 reports of a site (`GET /api/v1/sites/:siteId/...`): for an API key whose user is a member of
  * the site's organization (any other site answers 404). Every one takes the common analytics
  * parameters and answers `{data, meta}`; stats and sessions take the dashboard's report parameters.
  */
 import { z } from 'zod'
-import { analyticsQuery, enumParam } from '../analytics-query.js'
+import { analyticsQuery, enumParam, integerParam, MAX_LIMIT } from '../analytics-query.js'
 import { endpoint } from '../contract.js'
 import { pageSortFields, seriesBuckets } from '../enums.js'
 import { doc } from '../openapi-registry.js'
-import { eventName, pagedList, pageStats, revenueReport, session } from '../schemas.js'
+import { eventName, listMeta, pagedList, pageStats, revenueReport, session, site } from '../schemas.js'
 import * as at from './addresses.js'
 import { siteParams } from './goals.js'
-import { sessionsQuery, statsPage, statsQuery } from './reports.js'
+import { eventPage, eventsQuery, sessionsQuery, statsPage, statsQuery } from './reports.js'
 
 /** The 404 of a v1 route: the site is missing or another organization's. */
 const notMine = 'Not found, or not in one of your organizations'
@@ -28,6 +28,36 @@ export const v1RevenueQuery = analyticsQuery.extend({
 })
 
 const day = doc(z.string(), { format: 'date', description: 'YYYY-MM-DD in the time zone' })
+
+/** `GET .../events`: as the dashboard's events, 100 events per page by default. */
+export const v1EventsQuery = eventsQuery.extend({
+  limit: doc(integerParam('limit', 1, MAX_LIMIT), 'Events per page; default 100').optional(),
+})
+
+/** `GET /api/v1/sites`: the caller's sites across their organizations. */
+export const v1SitesEndpoint = endpoint({
+  ...at.v1Sites,
+  summary: 'My sites across all my organizations',
+  tag: 'v1',
+  access: 'apiKey',
+  responses: {
+    200: { description: 'By site id', schema: z.object({ data: z.array(site), meta: listMeta }) },
+  },
+})
+
+/** `GET /api/v1/sites/:siteId/events`: a site's events, newest first, paged with a cursor. */
+export const v1EventsEndpoint = endpoint({
+  ...at.v1Events,
+  summary: "A site's events, newest first",
+  description:
+    'Paged with `cursor`: pass `meta.nextCursor` to get the next page (null at the end); every event ' +
+    'of the range comes exactly once, even while new ones arrive.',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: v1EventsQuery,
+  responses: { 200: { description: 'A page of events, newest first', schema: eventPage }, 404: notMine },
+})
 
 /** `GET /api/v1/sites/:siteId/stats`: as the dashboard's stats. */
 export const v1StatsEndpoint = endpoint({
@@ -105,6 +135,8 @@ export const v1RevenueEndpoint = endpoint({
 
 /** Every v1 report endpoint (the route/contract coverage test reads these). */
 export const v1ReportEndpoints = [
+  v1SitesEndpoint,
+  v1EventsEndpoint,
   v1StatsEndpoint,
   v1PagesEndpoint,
   v1SessionsEndpoint,
@@ -114,6 +146,8 @@ export const v1ReportEndpoints = [
 
 declare module './addresses.js' {
   interface EndpointContracts {
+    v1Sites: typeof v1SitesEndpoint
+    v1Events: typeof v1EventsEndpoint
     v1Stats: typeof v1StatsEndpoint
     v1Pages: typeof v1PagesEndpoint
     v1Sessions: typeof v1SessionsEndpoint

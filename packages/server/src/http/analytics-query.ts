@@ -1,6 +1,6 @@
 /**
- * The query parameters of the analytics reads: the common ones (the protocol's `analyticsQuery`, which
- * `query/params.ts` parses with) and the events list's, both the protocol's (`contracts/reports.ts`),
- * which parse the text and document it alike.
+ * The common query parameters of the analytics reads: the protocol's `analyticsQuery`, with which
+ * `query/params.ts` parses them; each report's own parameters are in its contract (`@pathlight/protocol`
+ * `contracts/`).
  */
-export { analyticsQuery, eventsQuery } from '@pathlight/protocol'
+export { analyticsQuery } from '@pathlight/protocol'
