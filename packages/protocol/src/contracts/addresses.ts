@@ -72,6 +72,8 @@ export const v1Pages = address('v1Pages', 'GET', '/api/v1/sites/:siteId/pages')
 export const v1Sessions = address('v1Sessions', 'GET', '/api/v1/sites/:siteId/sessions')
 export const v1EventNames = address('v1EventNames', 'GET', '/api/v1/sites/:siteId/events/names')
 export const v1Revenue = address('v1Revenue', 'GET', '/api/v1/sites/:siteId/revenue')
+export const v1Funnels = address('v1Funnels', 'GET', '/api/v1/sites/:siteId/funnels')
+export const v1Experiments = address('v1Experiments', 'GET', '/api/v1/sites/:siteId/experiments')
 /** Retention and journeys (`contracts/behaviour.ts`). */
 export const retention = address('retention', 'GET', '/api/sites/:siteId/retention')
 export const v1Retention = address('v1Retention', 'GET', '/api/v1/sites/:siteId/retention')

@@ -8,7 +8,17 @@ import { analyticsQuery, enumParam, integerParam, MAX_LIMIT } from '../analytics
 import { endpoint } from '../contract.js'
 import { pageSortFields, seriesBuckets } from '../enums.js'
 import { doc } from '../openapi-registry.js'
-import { eventName, listMeta, pagedList, pageStats, revenueReport, session, site } from '../schemas.js'
+import {
+  eventName,
+  experimentWithResults,
+  funnelWithResults,
+  listMeta,
+  pagedList,
+  pageStats,
+  revenueReport,
+  session,
+  site,
+} from '../schemas.js'
 import * as at from './addresses.js'
 import { siteParams } from './goals.js'
 import { eventPage, eventsQuery, sessionsQuery, statsPage, statsQuery } from './reports.js'
@@ -133,6 +143,34 @@ export const v1RevenueEndpoint = endpoint({
   },
 })
 
+/** `GET /api/v1/sites/:siteId/funnels`: saved funnels with their figures over the range. */
+export const v1FunnelsEndpoint = endpoint({
+  ...at.v1Funnels,
+  summary: 'Saved funnels with their figures over the range',
+  description:
+    'Per step: sessions that matched steps 1..k in order, conversion from the previous step and from ' +
+    'the start, drop-off and the median seconds from the previous step.',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: analyticsQuery,
+  responses: { 200: { description: 'Oldest first', schema: pagedList(funnelWithResults) }, 404: notMine },
+})
+
+/** `GET /api/v1/sites/:siteId/experiments`: experiments with their results over the range. */
+export const v1ExperimentsEndpoint = endpoint({
+  ...at.v1Experiments,
+  summary: 'Experiments with their results over the range',
+  description:
+    'Per variant: exposed sessions, conversions, conversion rate, uplift against the control, z-score, ' +
+    'two-sided p-value and the 95 % interval of the difference.',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: analyticsQuery,
+  responses: { 200: { description: 'Oldest first', schema: pagedList(experimentWithResults) }, 404: notMine },
+})
+
 /** Every v1 report endpoint (the route/contract coverage test reads these). */
 export const v1ReportEndpoints = [
   v1SitesEndpoint,
@@ -142,6 +180,8 @@ export const v1ReportEndpoints = [
   v1SessionsEndpoint,
   v1EventNamesEndpoint,
   v1RevenueEndpoint,
+  v1FunnelsEndpoint,
+  v1ExperimentsEndpoint,
 ] as const
 
 declare module './addresses.js' {
@@ -153,5 +193,7 @@ declare module './addresses.js' {
     v1Sessions: typeof v1SessionsEndpoint
     v1EventNames: typeof v1EventNamesEndpoint
     v1Revenue: typeof v1RevenueEndpoint
+    v1Funnels: typeof v1FunnelsEndpoint
+    v1Experiments: typeof v1ExperimentsEndpoint
   }
 }

@@ -28,8 +28,6 @@ const notYetContracts: readonly string[] = [
   'GET /api/sites/:siteId/tracker-config',
   'GET /api/sites/:siteId/users/:userId/export',
   'GET /api/sites/:siteId/visitors/:visitorId/export',
-  'GET /api/v1/sites/:siteId/experiments',
-  'GET /api/v1/sites/:siteId/funnels',
   'OPTIONS /api/replay',
   'OPTIONS /api/track',
   'PATCH /api/organizations/:organizationId',

@@ -15,8 +15,5 @@ export const deleted = json('Deleted', successResponse)
 /** A body the document does not describe (Better Auth's own answers). */
 export const anyJson = z.unknown()
 
-/** The 404 of a management route: the object is missing or another organization's. */
-export const notMine = 'Not found, or not in one of your organizations'
-
 /** A calendar day in the query's time zone. */
 export const day = doc(z.string(), { format: 'date', description: 'YYYY-MM-DD in the time zone' })
