@@ -1,6 +1,7 @@
 /**
  * v1 report routes, registered from their contracts (`@pathlight/protocol` `contracts/v1-reports.ts`),
- * which parse the query string. Every one takes the common query parameters (`start_date`, `end_date`,
+ * which parse the query string; stats, sessions and events/names are the v1 twins of registered reports
+ * (`contracts/report-registry.ts`) and answer through the dashboard's report functions. Every one takes the common query parameters (`start_date`, `end_date`,
  * `time_zone`, `filters`, `page`, `limit`; README "Query parameters") and answers `{data, meta}`:
  * - `GET /api/v1/sites/{siteId}/stats[?bucket=hour|day|week|month]`: `data: {current, previous,
  *   change, series?}`: overview totals (visitors, sessions, pageviews, bounce_rate, session_duration in
@@ -15,29 +16,29 @@
  * - `GET .../revenue[?bucket=day]`: revenue per currency (see query/revenue.ts).
  */
 import {
-  type ResponseOf,
-  v1EventNamesEndpoint,
+  type EndpointSpec,
+  reportRegistry,
+  type siteParams,
   v1PagesEndpoint,
+  v1ReportNames,
   v1RevenueEndpoint,
-  v1SessionsEndpoint,
-  v1StatsEndpoint,
 } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { siteForMember } from '../../auth/site-access.js'
-import { queryEventNames } from '../../query/event-names.js'
 import { queryPageStats } from '../../query/page-stats.js'
 import { type QueryParams, resolveQueryParams } from '../../query/params.js'
-import { withReplayFlags } from '../../query/replay.js'
 import type { ReportScope } from '../../query/report-scope.js'
 import { queryRevenue } from '../../query/revenue.js'
-import { querySessionList } from '../../query/session-list.js'
-import { queryStatsReport } from '../../query/stats-report.js'
 import type { Clock } from '../../shared/time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import type { MetadataDb } from '../../storage/metadata/db.js'
 import type { Caller } from '../caller.js'
 import { pageMeta } from '../page-meta.js'
+import { type PreparedReport, type ReportPartDeps, reportParts } from '../report-parts.js'
 import { route } from '../route.js'
+
+/** A v1 report of a site: its site in the path, for an API key. */
+type V1SiteReport = EndpointSpec & { params: typeof siteParams; access: 'apiKey' }
 
 /** Register the v1 report routes (inside the v1 scope, which authenticates the key). */
 export async function v1ReportRoutes(
@@ -51,10 +52,15 @@ export async function v1ReportRoutes(
     params: resolveQueryParams(query, clock()) satisfies QueryParams,
   })
 
-  route(app, v1StatsEndpoint, {
-    resolve,
-    handle: async ({ query, resolved }) => queryStatsReport(events, scopeOf(resolved, query), query.bucket),
-  })
+  // The registered reports with a v1 twin answer as their dashboard route (`report-parts.ts`).
+  const deps = { events, db, clock }
+  for (const name of v1ReportNames) {
+    const run = reportParts[name] as (deps: ReportPartDeps, siteId: number, query: unknown) => PreparedReport
+    route(app, reportRegistry[name].v1 as V1SiteReport, {
+      resolve,
+      handle: async ({ query, resolved }) => (await run(deps, resolved, query)()) as never,
+    })
+  }
 
   route(app, v1PagesEndpoint, {
     resolve,
@@ -65,28 +71,6 @@ export async function v1ReportRoutes(
         order: query.order ?? 'desc',
       })
       return { data, meta: pageMeta(scope.params, total) }
-    },
-  })
-
-  route(app, v1SessionsEndpoint, {
-    resolve,
-    handle: async ({ query, resolved }) => {
-      const scope = scopeOf(resolved, query)
-      const { data, total } = await querySessionList(events, scope, {
-        onlyReplayed: query.has_replay === true,
-      })
-      return { data: await withReplayFlags(events, scope.siteId, data), meta: pageMeta(scope.params, total) }
-    },
-  })
-
-  route(app, v1EventNamesEndpoint, {
-    resolve,
-    handle: async ({ query, resolved }) => {
-      const scope = scopeOf(resolved, query)
-      const { data, total } = await queryEventNames(events, scope)
-      // Without `metrics`, every row carries all three counts.
-      const rows = data as ResponseOf<typeof v1EventNamesEndpoint>['data']
-      return { data: rows, meta: pageMeta(scope.params, total) }
     },
   })
 
