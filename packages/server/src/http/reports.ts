@@ -30,22 +30,20 @@
  *
  * Page meta is `{total, page, pageSize, totalPages}`. Breakdown names: `query/breakdown.ts`. The GET
  * routes are registered from their contracts (`@pathlight/protocol` `contracts/reports.ts`), which
- * parse the query string; routes only translate: figures come from `query/`.
+ * parse the query string; those of the report registry (`contracts/report-registry.ts`) with a report
+ * function in `report-parts.ts` are registered from it. Routes only translate: figures come from
+ * `query/`.
  */
 import {
   breakdownEndpoint,
   type EndpointSpec,
-  eventNamesEndpoint,
-  eventsEndpoint,
-  liveEndpoint,
+  type ReportName,
   type ResponseOf,
   reportBatchEndpoint,
+  reportRegistry,
   reportSummaryEndpoint,
-  seriesEndpoint,
   sessionEventsEndpoint,
-  sessionsEndpoint,
-  statsEndpoint,
-  webVitalsEndpoint,
+  type siteParams,
 } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { siteForReader } from '../auth/site-access.js'
@@ -58,7 +56,7 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { pageMeta } from './page-meta.js'
 import { runReportBatch } from './report-batch.js'
-import { isBreakdown, type PreparedReport, reportParts } from './report-parts.js'
+import { isBreakdown, type PreparedReport, type ReportPartDeps, reportParts } from './report-parts.js'
 import { route } from './route.js'
 
 /** What the report routes need: the metadata store (access) and the events store (figures). */
@@ -72,6 +70,12 @@ export interface ReportRouteOptions {
 /** A prepared report run, its answer typed as the contract's success answer (the shapes agree by test). */
 const answerOf = async <E extends EndpointSpec>(_contract: E, run: PreparedReport) =>
   (await run()) as ResponseOf<E>
+
+/** A report of a site: its site in the path, for any reader. */
+type SiteReport = EndpointSpec & { params: typeof siteParams; access: 'reader' }
+
+/** The registered reports' names. */
+const reportNames = Object.keys(reportRegistry) as ReportName[]
 
 /** Register the routes of the table above, each from its contract. */
 export async function reportRoutes(
@@ -87,22 +91,27 @@ export async function reportRoutes(
     reader: { userId?: string; privateKey?: string }
   }) => siteForReader(db, reader, params.siteId)
 
+  // Every registered report with a report function (`report-parts.ts`) but the breakdown, whose
+  // dimension is in the path: its route is the registration's endpoint, answered by that function.
+  for (const name of reportNames) {
+    if (name === 'breakdown' || !Object.hasOwn(reportParts, name)) continue
+    const run = reportParts[name as keyof typeof reportParts] as (
+      deps: ReportPartDeps,
+      siteId: number,
+      query: unknown,
+    ) => PreparedReport
+    route(app, reportRegistry[name].endpoint as SiteReport, {
+      resolve,
+      handle: async ({ query, resolved: { site } }) => (await run(deps, site.site_id, query)()) as never,
+    })
+  }
+
   route(app, reportSummaryEndpoint, {
     resolve,
     handle: async ({ resolved: { site, via } }) => ({
       data: { siteId: site.site_id, name: site.name, domain: site.domain, access: via },
       meta: {},
     }),
-  })
-  route(app, statsEndpoint, {
-    resolve,
-    handle: ({ query, resolved: { site } }) =>
-      answerOf(statsEndpoint, reportParts.stats(deps, site.site_id, query)),
-  })
-  route(app, seriesEndpoint, {
-    resolve,
-    handle: ({ query, resolved: { site } }) =>
-      answerOf(seriesEndpoint, reportParts.series(deps, site.site_id, query)),
   })
   route(app, breakdownEndpoint, {
     resolve,
@@ -113,11 +122,6 @@ export async function reportRoutes(
       return answerOf(breakdownEndpoint, reportParts.breakdown(deps, site.site_id, query, name))
     },
   })
-  route(app, sessionsEndpoint, {
-    resolve,
-    handle: ({ query, resolved: { site } }) =>
-      answerOf(sessionsEndpoint, reportParts.sessions(deps, site.site_id, query)),
-  })
   route(app, sessionEventsEndpoint, {
     resolve,
     handle: async ({ params, query, resolved: { site } }) => {
@@ -125,25 +129,6 @@ export async function reportRoutes(
       const { data, total } = await querySessionEvents(events, scope, params.sessionId)
       return { data, meta: pageMeta(scope.params, total) }
     },
-  })
-  route(app, eventsEndpoint, {
-    resolve,
-    handle: ({ query, resolved: { site } }) =>
-      answerOf(eventsEndpoint, reportParts.events(deps, site.site_id, query)),
-  })
-  route(app, eventNamesEndpoint, {
-    resolve,
-    handle: ({ query, resolved: { site } }) =>
-      answerOf(eventNamesEndpoint, reportParts['event-names'](deps, site.site_id, query)),
-  })
-  route(app, webVitalsEndpoint, {
-    resolve,
-    handle: ({ query, resolved: { site } }) =>
-      answerOf(webVitalsEndpoint, reportParts['web-vitals'](deps, site.site_id, query)),
-  })
-  route(app, liveEndpoint, {
-    resolve,
-    handle: ({ resolved: { site } }) => answerOf(liveEndpoint, reportParts.live(deps, site.site_id)),
   })
 
   route(app, reportBatchEndpoint, {
