@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { compareModes, filterParameters, propertyFilterTypes } from './enums.js'
-import { doc, openApiRegistry } from './openapi-registry.js'
+import { doc, documentAs, openApiRegistry } from './openapi-registry.js'
 
 /** Page size default and cap, page cap, default range (days) and longest range (days). */
 export const DEFAULT_LIMIT = 50
@@ -59,6 +59,47 @@ export const integerParam = (name: string, min: number, max: number) => {
       .max(max, message),
   )
 }
+
+/**
+ * A query parameter given once and one of `values`: failures say `problem` (default `<name> must be one
+ * of a, b, c`), or like `single` required / given once / a string. Documented as the enumeration.
+ */
+export const enumParam = <const Values extends readonly [string, ...string[]]>(
+  name: string,
+  values: Values,
+  problem = `${name} must be one of ${values.join(', ')}`,
+) =>
+  z.enum(values, {
+    error: (issue) =>
+      issue.input === undefined
+        ? `${name} is required`
+        : Array.isArray(issue.input)
+          ? `${name} must be given once`
+          : typeof issue.input !== 'string'
+            ? `${name} must be a string`
+            : problem,
+  })
+
+/** A boolean query parameter: `true` or `false` (documented as a boolean). */
+export const booleanParam = (name: string) =>
+  documentAs(
+    single(name)
+      .refine((v) => v === 'true' || v === 'false', `${name} must be true or false`)
+      .transform((v) => v === 'true'),
+    z.boolean(),
+  )
+
+/**
+ * A query parameter holding a comma-separated list of `values` (`type=pageview,custom_event`), parsed
+ * into the array; documented as the text it is.
+ */
+export const listParam = <const Values extends readonly string[]>(name: string, values: Values) =>
+  single(name)
+    .transform((list) => list.split(',').map((v) => v.trim()))
+    .refine((list) => list.every((v) => values.includes(v)), {
+      message: `${name} must be a comma-separated list of ${values.join(', ')}`,
+    })
+    .transform((list) => list as Values[number][])
 
 /** Whether `text` is a calendar day YYYY-MM-DD from 1970 to 2100 (no month 13, no 30 February). */
 export function isCalendarDay(text: string): boolean {

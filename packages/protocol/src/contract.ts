@@ -80,6 +80,11 @@ export interface EndpointSpec {
    * for the surfaces whose clients show `details.fieldErrors` beside each field.
    */
   bodyFieldsInDetails?: boolean
+  /**
+   * How a body error names a nested field: `variants.1.name` (`dotted`, the default) or
+   * `reports[1].name` (`indexed`, for bodies whose clients read the path as a JavaScript expression).
+   */
+  bodyFieldNames?: 'dotted' | 'indexed'
   /** The answers by status; the first 2xx one is what the handler returns. */
   responses: Partial<Record<number, Answer>>
   /**

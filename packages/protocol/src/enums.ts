@@ -176,6 +176,69 @@ export const seriesBuckets = ['hour', 'day', 'week', 'month'] as const
 export type SeriesBucket = (typeof seriesBuckets)[number]
 
 /**
+ * The breakdown dimensions (`{name}` of `GET .../breakdown/{name}`), in the order the reference lists
+ * them; the server's `query/breakdown.ts` says how each is counted.
+ */
+export const breakdownNames = [
+  'pages',
+  'referrers',
+  'channels',
+  'entry_pages',
+  'exit_pages',
+  'countries',
+  'browsers',
+  'operating_systems',
+  'device_types',
+  'regions',
+  'cities',
+  'languages',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+] as const
+export type BreakdownName = (typeof breakdownNames)[number]
+
+/** How the reports show a breakdown: heading, tab, the filter a click on a row adds, the count it ranks by. */
+export interface BreakdownDimension {
+  /** The column header ('UTM source'). */
+  label: string
+  /** The tab ('Source'). */
+  tab: string
+  /** The filter parameter that keeps a row's value. */
+  filter: FilterParameter
+  /** The count the rows are ranked by (always among those answered). */
+  metric: 'visitors' | 'pageviews'
+}
+
+/** Every breakdown dimension's labels and filter: the dashboard's cards and the server's comparisons read them. */
+export const breakdownDimensions = {
+  pages: { label: 'Top pages', tab: 'Top', filter: 'pathname', metric: 'pageviews' },
+  referrers: { label: 'Referrers', tab: 'Referrers', filter: 'referrer', metric: 'visitors' },
+  channels: { label: 'Channels', tab: 'Channels', filter: 'channel', metric: 'visitors' },
+  entry_pages: { label: 'Entry pages', tab: 'Entry', filter: 'entry_page', metric: 'visitors' },
+  exit_pages: { label: 'Exit pages', tab: 'Exit', filter: 'exit_page', metric: 'visitors' },
+  countries: { label: 'Countries', tab: 'Countries', filter: 'country', metric: 'visitors' },
+  browsers: { label: 'Browsers', tab: 'Browsers', filter: 'browser', metric: 'visitors' },
+  operating_systems: {
+    label: 'Operating systems',
+    tab: 'OS',
+    filter: 'operating_system',
+    metric: 'visitors',
+  },
+  device_types: { label: 'Device types', tab: 'Types', filter: 'device_type', metric: 'visitors' },
+  regions: { label: 'Regions', tab: 'Regions', filter: 'region', metric: 'visitors' },
+  cities: { label: 'Cities', tab: 'Cities', filter: 'city', metric: 'visitors' },
+  languages: { label: 'Languages', tab: 'Languages', filter: 'language', metric: 'visitors' },
+  utm_source: { label: 'UTM source', tab: 'Source', filter: 'utm_source', metric: 'visitors' },
+  utm_medium: { label: 'UTM medium', tab: 'Medium', filter: 'utm_medium', metric: 'visitors' },
+  utm_campaign: { label: 'UTM campaign', tab: 'Campaign', filter: 'utm_campaign', metric: 'visitors' },
+} as const satisfies Record<BreakdownName, BreakdownDimension>
+
+/** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */
+export const webVitalGroupings = ['pathname', 'device_type'] as const
+export type WebVitalGrouping = (typeof webVitalGroupings)[number]
+
+/**
  * The counts a breakdown row may carry (`metrics` of `GET .../breakdown/{name}`): fewer counts answer
  * faster (each distinct count is a set of hashes to build or merge).
  */
@@ -195,6 +258,17 @@ export type EventNameMetric = (typeof eventNameMetrics)[number]
  */
 export const seriesMetrics = ['visitors', 'sessions', 'pageviews'] as const
 export type SeriesMetric = (typeof seriesMetrics)[number]
+
+/** What the v1 pages report sorts by (`sort` of `GET /api/v1/sites/{siteId}/pages`). */
+export const pageSortFields = [
+  'pageviews',
+  'visitors',
+  'entries',
+  'exits',
+  'bounce_rate',
+  'time_on_page',
+] as const
+export type PageSortField = (typeof pageSortFields)[number]
 
 /** Period sizes of a retention report: calendar days, weeks (Monday to Sunday) and months. */
 export const retentionPeriods = ['day', 'week', 'month'] as const

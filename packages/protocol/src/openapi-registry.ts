@@ -23,11 +23,14 @@ export const openApiRegistry = z.registry<SchemaDoc>()
 
 /**
  * Document a schema: a copy of it carrying `meta` (a description when given a string), so that one
- * schema reused in several places can be described differently in each.
+ * schema reused in several places can be described differently in each. The copy keeps the shape
+ * `documentAs` gave the schema.
  */
 export function doc<T extends z.ZodType>(schema: T, meta: SchemaDoc | string): T {
   const copy = schema.clone() as T
   openApiRegistry.add(copy, typeof meta === 'string' ? { description: meta } : meta)
+  const shape = documentedShapes.get(schema)
+  if (shape) documentedShapes.set(copy, shape)
   return copy
 }
 

@@ -4,6 +4,7 @@
  * overview with the filter a click on one of their rows adds.
  */
 import type { FilterParameter, PropertyFilterType, ReportFilter } from '@pathlight/protocol'
+import { type BreakdownName, breakdownDimensions } from '@pathlight/protocol/enums'
 import { isPropertyFilter, propertyKeyOf } from './property-filters'
 
 export const filterLabels: Record<FilterParameter, string> = {
@@ -108,49 +109,28 @@ export interface BreakdownDef {
   metric: 'visitors' | 'pageviews'
 }
 
-const def = (
-  name: string,
-  label: string,
-  parameter: FilterParameter,
-  metric: BreakdownDef['metric'] = 'visitors',
-  tab = label,
-): BreakdownDef => ({ name, label, tab, parameter, metric })
+/** A breakdown's tab, its labels and filter from the protocol's `breakdownDimensions`. */
+const def = (name: BreakdownName): BreakdownDef => {
+  const { label, tab, filter, metric } = breakdownDimensions[name]
+  return { name, label, tab, parameter: filter, metric }
+}
 
 /** The overview's breakdown cards, each with its tabs. */
 export const breakdownCards = {
   pages: {
     title: 'Pages',
-    tabs: [
-      def('pages', 'Top pages', 'pathname', 'pageviews', 'Top'),
-      def('entry_pages', 'Entry pages', 'entry_page', 'visitors', 'Entry'),
-      def('exit_pages', 'Exit pages', 'exit_page', 'visitors', 'Exit'),
-    ],
+    tabs: [def('pages'), def('entry_pages'), def('exit_pages')],
   },
   sources: {
     title: 'Sources',
-    tabs: [
-      def('channels', 'Channels', 'channel'),
-      def('referrers', 'Referrers', 'referrer'),
-      def('utm_source', 'UTM source', 'utm_source', 'visitors', 'Source'),
-      def('utm_medium', 'UTM medium', 'utm_medium', 'visitors', 'Medium'),
-      def('utm_campaign', 'UTM campaign', 'utm_campaign', 'visitors', 'Campaign'),
-    ],
+    tabs: [def('channels'), def('referrers'), def('utm_source'), def('utm_medium'), def('utm_campaign')],
   },
   locations: {
     title: 'Locations',
-    tabs: [
-      def('countries', 'Countries', 'country'),
-      def('regions', 'Regions', 'region'),
-      def('cities', 'Cities', 'city'),
-    ],
+    tabs: [def('countries'), def('regions'), def('cities')],
   },
   devices: {
     title: 'Devices',
-    tabs: [
-      def('browsers', 'Browsers', 'browser'),
-      def('operating_systems', 'Operating systems', 'operating_system', 'visitors', 'OS'),
-      def('device_types', 'Device types', 'device_type', 'visitors', 'Types'),
-      def('languages', 'Languages', 'language'),
-    ],
+    tabs: [def('browsers'), def('operating_systems'), def('device_types'), def('languages')],
   },
 } as const satisfies Record<string, { title: string; tabs: readonly BreakdownDef[] }>

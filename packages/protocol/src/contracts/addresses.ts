@@ -50,6 +50,37 @@ export const v1PropertyBreakdown = address(
   'GET',
   '/api/v1/sites/:siteId/breakdown/properties',
 )
+/** The dashboard's reports of a site (`contracts/reports.ts`). */
+export const reportSummary = address('reportSummary', 'GET', '/api/sites/:siteId/summary')
+export const reportStats = address('reportStats', 'GET', '/api/sites/:siteId/stats')
+export const reportSeries = address('reportSeries', 'GET', '/api/sites/:siteId/series')
+export const reportBreakdown = address('reportBreakdown', 'GET', '/api/sites/:siteId/breakdown/:name')
+export const reportSessions = address('reportSessions', 'GET', '/api/sites/:siteId/sessions')
+export const reportSessionEvents = address(
+  'reportSessionEvents',
+  'GET',
+  '/api/sites/:siteId/sessions/:sessionId/events',
+)
+export const reportEvents = address('reportEvents', 'GET', '/api/sites/:siteId/events')
+export const reportEventNames = address('reportEventNames', 'GET', '/api/sites/:siteId/event-names')
+export const reportWebVitals = address('reportWebVitals', 'GET', '/api/sites/:siteId/web-vitals')
+export const reportLive = address('reportLive', 'GET', '/api/sites/:siteId/live')
+export const reportBatch = address('reportBatch', 'POST', '/api/sites/:siteId/reports')
+/** The v1 reports of a site (`contracts/v1-reports.ts`). */
+export const v1Stats = address('v1Stats', 'GET', '/api/v1/sites/:siteId/stats')
+export const v1Pages = address('v1Pages', 'GET', '/api/v1/sites/:siteId/pages')
+export const v1Sessions = address('v1Sessions', 'GET', '/api/v1/sites/:siteId/sessions')
+export const v1EventNames = address('v1EventNames', 'GET', '/api/v1/sites/:siteId/events/names')
+export const v1Revenue = address('v1Revenue', 'GET', '/api/v1/sites/:siteId/revenue')
+export const v1Funnels = address('v1Funnels', 'GET', '/api/v1/sites/:siteId/funnels')
+export const v1Experiments = address('v1Experiments', 'GET', '/api/v1/sites/:siteId/experiments')
+/** Retention and journeys (`contracts/behaviour.ts`). */
+export const retention = address('retention', 'GET', '/api/sites/:siteId/retention')
+export const v1Retention = address('v1Retention', 'GET', '/api/v1/sites/:siteId/retention')
+export const journeys = address('journeys', 'GET', '/api/sites/:siteId/journeys')
+/** The v1 sites and events (`contracts/v1-reports.ts`). */
+export const v1Sites = address('v1Sites', 'GET', '/api/v1/sites')
+export const v1Events = address('v1Events', 'GET', '/api/v1/sites/:siteId/events')
 /** The saved segments of a site (`contracts/segments.ts`). */
 export const listSegments = address('listSegments', 'GET', '/api/sites/:siteId/segments')
 export const createSegment = address('createSegment', 'POST', '/api/sites/:siteId/segments')

@@ -3,6 +3,7 @@ import { accountEndpoints } from './account.js'
 import { adminEndpoints } from './admin.js'
 import { alertEndpoints } from './alerts.js'
 import { annotationEndpoints } from './annotations.js'
+import { behaviourEndpoints } from './behaviour.js'
 import { emailReportEndpoints } from './email-reports.js'
 import { errorEndpoints } from './errors.js'
 import { experimentEndpoints } from './experiments.js'
@@ -15,9 +16,11 @@ import { organizationEndpoints } from './organizations.js'
 import { privacyEndpoints } from './privacy.js'
 import { propertyEndpoints } from './properties.js'
 import { replayEndpoints } from './replay.js'
+import { reportEndpoints } from './reports.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
 import { trackingScriptEndpoints } from './tracking-script.js'
+import { v1ReportEndpoints } from './v1-reports.js'
 import { webhookEndpoints } from './webhooks.js'
 
 export * from './account.js'
@@ -25,6 +28,7 @@ export type { Address, ContractAt, EndpointContracts } from './addresses.js'
 export * from './admin.js'
 export * from './alerts.js'
 export * from './annotations.js'
+export * from './behaviour.js'
 export * from './email-reports.js'
 export * from './errors.js'
 export * from './experiments.js'
@@ -37,15 +41,21 @@ export * from './organizations.js'
 export * from './privacy.js'
 export * from './properties.js'
 export * from './replay.js'
+export * from './report-registry.js'
+export * from './reports.js'
 export * from './segments.js'
 export * from './sites.js'
 export * from './tracking-script.js'
+export * from './v1-reports.js'
 export * from './webhooks.js'
 
 /** Every declared endpoint: each must have its route, and each route its contract (server test). */
 export const endpoints = [
   ...goalEndpoints,
   ...propertyEndpoints,
+  ...reportEndpoints,
+  ...v1ReportEndpoints,
+  ...behaviourEndpoints,
   ...alertEndpoints,
   ...annotationEndpoints,
   ...emailReportEndpoints,

@@ -1,5 +1,6 @@
 /**
- * `POST /api/sites/{siteId}/reports`: several reports of one site in one request.
+ * `POST /api/sites/{siteId}/reports`: several reports of one site in one request (its contract,
+ * `contracts/reports.ts` of the protocol, parses the common parameters and the body).
  * The query string carries the common parameters (start_date, end_date, time_zone, filters; `page` and
  * `limit` there are defaults for every part); the body lists the parts (`reportBatchBody` of the
  * protocol), each with its own parameters, which are laid over the query string and parsed exactly as
@@ -14,11 +15,10 @@
  * bench/README.md "query: chDB parallelism"), on a ClickHouse server (`CLICKHOUSE_URL`) side by side. The
  * answer comes once all are done.
  */
-import { type ReportPart, reportBatchBody } from '@pathlight/protocol'
+import { analyticsQuery, type ReportBatchBody, type ReportPart, reportRegistry } from '@pathlight/protocol'
 import { breakdowns } from '../query/breakdown.js'
-import { invalidParameters } from '../query/params.js'
+import { invalidParameters, parseParams } from '../query/params.js'
 import { AppError } from '../shared/errors.js'
-import { invalidBody } from '../shared/invalid-body.js'
 import {
   isBreakdown,
   type PreparedReport,
@@ -26,13 +26,6 @@ import {
   type ReportPartDeps,
   reportParts,
 } from './report-parts.js'
-
-/** `reports[3].params.limit` for zod's path `['reports', 3, 'params', 'limit']`. */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
-    .join('')
-}
 
 /** A part's own parameters as a query string would carry them (`type` lists joined with commas). */
 function asQueryValues(params: Record<string, unknown>): Record<string, string> {
@@ -78,6 +71,10 @@ function preparePart(
     })
 }
 
+/**
+ * Parse a part's query string (the shared one with the part's own parameters over it) with its
+ * report's registered query schema, exactly as its GET route does, and prepare it.
+ */
 function prepareKind(
   deps: ReportPartDeps,
   siteId: number,
@@ -85,19 +82,23 @@ function prepareKind(
   part: ReportPart,
   dimension: unknown,
 ): PreparedReport {
-  switch (part.name) {
-    case 'breakdown': {
-      const name = String(dimension)
-      if (!isBreakdown(name)) {
-        throw invalidParameters({ name: [`Unknown breakdown "${name}"; one of ${breakdownNames()}`] })
-      }
-      return reportParts.breakdown(deps, siteId, query, name)
+  const name = part.name
+  if (name === 'annotations') return reportParts.annotations(deps, siteId, parseParams(analyticsQuery, query))
+  if (name === 'live') return reportParts.live(deps, siteId)
+  if (name === 'breakdown') {
+    const dimensionName = String(dimension)
+    if (!isBreakdown(dimensionName)) {
+      throw invalidParameters({ name: [`Unknown breakdown "${dimensionName}"; one of ${breakdownNames()}`] })
     }
-    case 'live':
-      return reportParts.live(deps, siteId)
-    default:
-      return reportParts[part.name](deps, siteId, query)
+    const parsed = parseParams(reportRegistry.breakdown.endpoint.query, query)
+    return reportParts.breakdown(deps, siteId, parsed, dimensionName)
   }
+  const parsed = parseParams(reportRegistry[name].endpoint.query, query)
+  return (reportParts[name] as (d: ReportPartDeps, s: number, q: unknown) => PreparedReport)(
+    deps,
+    siteId,
+    parsed,
+  )
 }
 
 const breakdownNames = () => Object.keys(breakdowns).join(', ')
@@ -116,25 +117,20 @@ function renamed(error: unknown, rename: (field: string) => string): unknown {
 
 /**
  * Run a batch for a site the caller may read.
- * @param query the request's query string (the common parameters)
- * @param body the request's body, unparsed
+ * @param query the request's query string as sent (the common parameters, which its contract parsed)
+ * @param body the request's body, parsed by its contract
  * @returns `{success:true, data:{[id or name]: {data, meta}}}`
- * @throws AppError 400 for an invalid body, a duplicate id or an invalid part, before any query runs
+ * @throws AppError 400 for a duplicate id or an invalid part, before any query runs
  */
 export async function runReportBatch(
   deps: ReportPartDeps,
   siteId: number,
   query: unknown,
-  body: unknown,
+  body: ReportBatchBody,
 ): Promise<{ success: true; data: Record<string, ReportAnswer> }> {
-  const parsed = reportBatchBody.safeParse(body ?? {})
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({ ...issue, path: [fieldPath(issue.path)] }))
-    throw invalidBody('reports', issues)
-  }
   const shared = queryObject(query)
   const ids = new Set<string>()
-  const prepared = parsed.data.reports.map((part, index) => {
+  const prepared = body.reports.map((part, index) => {
     const id = part.id ?? part.name
     if (ids.has(id)) {
       const field = `reports[${index}].id`

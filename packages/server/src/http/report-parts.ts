@@ -1,12 +1,23 @@
 /**
- * The dashboard's reports as functions of a site and a query string, shared by their GET routes
- * (`reports.ts`) and the batch route (`report-batch.ts`), so that a report answers the same either
- * way. Each function validates first and returns the report ready to run (`PreparedReport`): a batch
- * checks every part before it runs any. Validation failures are AppError 400 naming the parameter
- * (`query/params.ts`); answers are the `{data, meta}` of the table in `reports.ts`.
+ * The dashboard's reports as functions of a site and the query string their contract parsed
+ * (`@pathlight/protocol` `contracts/reports.ts`), shared by their GET routes (`reports.ts`) and the
+ * batch route (`report-batch.ts`), so that a report answers the same either way. Each function resolves
+ * the range first and returns the report ready to run (`PreparedReport`): a batch checks every part
+ * before it runs any. Failures are AppError 400 naming the parameter (`query/params.ts`); answers are
+ * the `{data, meta}` of the table in `reports.ts`.
  */
-import { breakdownMetrics, eventNameMetrics, seriesBuckets, seriesMetrics } from '@pathlight/protocol'
-import { z } from 'zod'
+import {
+  type AnalyticsQuery,
+  type breakdownEndpoint,
+  type eventNamesEndpoint,
+  type eventsEndpoint,
+  type QueryOf,
+  type seriesEndpoint,
+  seriesMetrics,
+  type sessionsEndpoint,
+  type statsEndpoint,
+  type webVitalsEndpoint,
+} from '@pathlight/protocol'
 import { listAnnotations } from '../annotations/annotations.js'
 import { type BreakdownName, breakdowns, queryBreakdown } from '../query/breakdown.js'
 import { withComparedRows } from '../query/compared-breakdown.js'
@@ -14,21 +25,15 @@ import { alignCompared } from '../query/compared-series.js'
 import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
-import { booleanParam, listParam, parseParams, parseQueryParams, single } from '../query/params.js'
+import { resolveQueryParams } from '../query/params.js'
 import { comparedPeriod, comparisonAsked } from '../query/previous-period.js'
 import { withReplayFlags } from '../query/replay.js'
 import type { ReportScope } from '../query/report-scope.js'
 import { querySessionList } from '../query/session-list.js'
 import { queryStatsReport } from '../query/stats-report.js'
 import { queryTimeseries } from '../query/timeseries.js'
-import {
-  queryWebVitals,
-  queryWebVitalsBy,
-  webVitalDimensions,
-  webVitalThresholds,
-} from '../query/web-vitals.js'
+import { queryWebVitals, queryWebVitalsBy, webVitalThresholds } from '../query/web-vitals.js'
 import type { Clock } from '../shared/time.js'
-import { eventTypes } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { pageMeta } from './page-meta.js'
@@ -54,53 +59,24 @@ export interface ReportAnswer {
 /** A validated report: calling it runs its queries. */
 export type PreparedReport = () => Promise<ReportAnswer>
 
-/** A single-valued query parameter restricted to `values`. */
-const oneOf = <const Values extends readonly string[]>(name: string, values: Values) =>
-  single(name)
-    .refine((v) => values.includes(v), `${name} must be one of ${values.join(', ')}`)
-    .transform((v) => v as Values[number])
-
-const statsInput = z.object({ bucket: oneOf('bucket', seriesBuckets).optional() })
-const seriesInput = z.object({
-  bucket: oneOf('bucket', seriesBuckets),
-  metrics: listParam('metrics', seriesMetrics).optional(),
-})
-const webVitalsInput = z.object({
-  by: oneOf('by', Object.keys(webVitalDimensions) as (keyof typeof webVitalDimensions)[]).optional(),
-})
-const breakdownInput = z.object({
-  metrics: listParam('metrics', breakdownMetrics).optional(),
-})
-const eventNamesInput = z.object({
-  metrics: listParam('metrics', eventNameMetrics).optional(),
-})
-const eventsInput = z.object({
-  type: listParam('type', eventTypes).optional(),
-  event_name: single('event_name').max(256, 'event_name must be at most 256 characters').optional(),
-  cursor: single('cursor').max(200, 'cursor is not valid').optional(),
-})
-
-/** `has_replay` of the sessions list (here and in v1). */
-export const sessionsInput = z.object({ has_replay: booleanParam('has_replay').optional() })
-
 /** Whether `name` is a breakdown dimension (`query/breakdown.ts`). */
 export const isBreakdown = (name: string): name is BreakdownName => Object.hasOwn(breakdowns, name)
 
-const scopeOf = (deps: ReportPartDeps, siteId: number, query: unknown): ReportScope => ({
+const scopeOf = (deps: ReportPartDeps, siteId: number, query: AnalyticsQuery): ReportScope => ({
   siteId,
-  params: parseQueryParams(query, deps.clock()),
+  params: resolveQueryParams(query, deps.clock()),
 })
 
 /**
  * The reports, by the name of their GET route (`breakdown` takes the dimension apart, as its route
- * takes it from the path). `query` is a query string as Fastify parses it: the common parameters and
- * the report's own.
- * @throws AppError 400 naming the invalid parameter, before anything runs
+ * takes it from the path). `query` is the query string as the report's contract parsed it: the common
+ * parameters and the report's own.
+ * @throws AppError 400 naming the invalid parameter (a time zone, filters, a range), before anything runs
  */
 export const reportParts = {
-  stats(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+  stats(deps: ReportPartDeps, siteId: number, query: QueryOf<typeof statsEndpoint>): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
-    const { bucket } = parseParams(statsInput, query)
+    const { bucket } = query
     return () => queryStatsReport(deps.events, scope, bucket)
   },
 
@@ -108,9 +84,9 @@ export const reportParts = {
    * The time series alone, with the counts asked for (the chart's figure): no totals. With `compare`
    * (other than none), each point carries the compared range's bucket at its position.
    */
-  series(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+  series(deps: ReportPartDeps, siteId: number, query: QueryOf<typeof seriesEndpoint>): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
-    const { bucket, metrics } = parseParams(seriesInput, query)
+    const { bucket, metrics } = query
     // In the protocol's order, however listed, and each once.
     const counts = seriesMetrics.filter((metric) => (metrics ?? seriesMetrics).includes(metric))
     const compared = comparisonAsked(scope.params) ? comparedPeriod(scope.params) : null
@@ -133,9 +109,14 @@ export const reportParts = {
     }
   },
 
-  breakdown(deps: ReportPartDeps, siteId: number, query: unknown, name: BreakdownName): PreparedReport {
+  breakdown(
+    deps: ReportPartDeps,
+    siteId: number,
+    query: QueryOf<typeof breakdownEndpoint>,
+    name: BreakdownName,
+  ): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
-    const { metrics } = parseParams(breakdownInput, query)
+    const { metrics } = query
     const compared = comparisonAsked(scope.params) ? comparedPeriod(scope.params) : null
     return async () => {
       const page = await queryBreakdown(deps.events, scope, name, metrics)
@@ -152,9 +133,9 @@ export const reportParts = {
     }
   },
 
-  sessions(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+  sessions(deps: ReportPartDeps, siteId: number, query: QueryOf<typeof sessionsEndpoint>): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
-    const { has_replay } = parseParams(sessionsInput, query)
+    const { has_replay } = query
     return async () => {
       const { data, total } = await querySessionList(deps.events, scope, {
         onlyReplayed: has_replay === true,
@@ -164,9 +145,9 @@ export const reportParts = {
     }
   },
 
-  events(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+  events(deps: ReportPartDeps, siteId: number, query: QueryOf<typeof eventsEndpoint>): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
-    const own = parseParams(eventsInput, query)
+    const own = query
     return async () => {
       const page = await queryEventList(deps.events, scope, {
         types: own.type,
@@ -178,18 +159,26 @@ export const reportParts = {
     }
   },
 
-  'event-names'(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+  'event-names'(
+    deps: ReportPartDeps,
+    siteId: number,
+    query: QueryOf<typeof eventNamesEndpoint>,
+  ): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
-    const { metrics } = parseParams(eventNamesInput, query)
+    const { metrics } = query
     return async () => {
       const { data, total } = await queryEventNames(deps.events, scope, metrics)
       return { data, meta: pageMeta(scope.params, total) }
     }
   },
 
-  'web-vitals'(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+  'web-vitals'(
+    deps: ReportPartDeps,
+    siteId: number,
+    query: QueryOf<typeof webVitalsEndpoint>,
+  ): PreparedReport {
     const scope = scopeOf(deps, siteId, query)
-    const { by } = parseParams(webVitalsInput, query)
+    const { by } = query
     return async () => {
       if (!by)
         return { data: await queryWebVitals(deps.events, scope), meta: { thresholds: webVitalThresholds } }
@@ -199,7 +188,7 @@ export const reportParts = {
   },
 
   /** The annotations on the days of the range (as `GET .../annotations` with the range's days). */
-  annotations(deps: ReportPartDeps, siteId: number, query: unknown): PreparedReport {
+  annotations(deps: ReportPartDeps, siteId: number, query: AnalyticsQuery): PreparedReport {
     const { startDate, endDate } = scopeOf(deps, siteId, query).params
     const { db } = deps
     if (!db) throw new Error('the annotations report needs the metadata store')

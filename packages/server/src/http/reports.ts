@@ -28,62 +28,36 @@
  * parameters in the query string, answer `{success:true, data: {[id or name]: {data, meta}}}` with each
  * part's answer as its GET route gives it (`report-batch.ts`).
  *
- * Page meta is `{total, page, pageSize, totalPages}`. Breakdown names: `query/breakdown.ts`. Routes
- * only translate: figures come from `query/`.
+ * Page meta is `{total, page, pageSize, totalPages}`. Breakdown names: `query/breakdown.ts`. The GET
+ * routes are registered from their contracts (`@pathlight/protocol` `contracts/reports.ts`), which
+ * parse the query string; those of the report registry (`contracts/report-registry.ts`) with a report
+ * function in `report-parts.ts` are registered from it. Routes only translate: figures come from
+ * `query/`.
  */
 import {
-  breakdownPage,
-  comparedSeriesCounts,
-  doc,
-  eventNameCounts,
-  liveVisitors,
-  MAX_REPORT_PARTS,
-  pagedList,
-  reportBatchAnswer,
-  reportBatchBody,
-  reportSummary,
-  seriesMeta,
-  session,
-  sessionEvent,
-  webVitals,
-  webVitalsRow,
-  webVitalsThresholds,
+  breakdownEndpoint,
+  type EndpointSpec,
+  type ReportName,
+  type ResponseOf,
+  reportBatchEndpoint,
+  reportRegistry,
+  reportSummaryEndpoint,
+  sessionEventsEndpoint,
+  type siteParams,
 } from '@pathlight/protocol'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { z } from 'zod'
+import type { FastifyInstance } from 'fastify'
 import { siteForReader } from '../auth/site-access.js'
 import { breakdowns } from '../query/breakdown.js'
-import { parseQueryParams } from '../query/params.js'
-import type { ReportScope } from '../query/report-scope.js'
+import { resolveQueryParams } from '../query/params.js'
 import { querySessionEvents } from '../query/session-events.js'
-import { webVitalDimensions } from '../query/web-vitals.js'
 import { notFound } from '../shared/errors.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import {
-  analyticsQuery,
-  breakdownQuery,
-  eventNamesQuery,
-  eventsQuery,
-  seriesQuery,
-  sessionsQuery,
-  statsQuery,
-} from './analytics-query.js'
-import { emptyMeta, eventPage, statsAnswer } from './openapi/doc-parts.js'
-import { json } from './openapi/route-doc.js'
 import { pageMeta } from './page-meta.js'
-import { readerOf } from './reader.js'
 import { runReportBatch } from './report-batch.js'
-import { isBreakdown, reportParts } from './report-parts.js'
-
-/** `GET /api/sites/{siteId}/web-vitals`. */
-const webVitalsQuery = analyticsQuery.extend({
-  by: doc(
-    z.enum(Object.keys(webVitalDimensions) as [keyof typeof webVitalDimensions]),
-    'Group by this',
-  ).optional(),
-})
+import { isBreakdown, type PreparedReport, type ReportPartDeps, reportParts } from './report-parts.js'
+import { route } from './route.js'
 
 /** What the report routes need: the metadata store (access) and the events store (figures). */
 export interface ReportRouteOptions {
@@ -93,264 +67,75 @@ export interface ReportRouteOptions {
   clock?: Clock
 }
 
-type SiteParams = { Params: { siteId: string } }
+/** A prepared report run, its answer typed as the contract's success answer (the shapes agree by test). */
+const answerOf = async <E extends EndpointSpec>(_contract: E, run: PreparedReport) =>
+  (await run()) as ResponseOf<E>
 
-/** `has_replay` of the sessions list (here and in v1). */
-export { sessionsInput } from './report-parts.js'
+/** A report of a site: its site in the path, for any reader. */
+type SiteReport = EndpointSpec & { params: typeof siteParams; access: 'reader' }
 
-/** Register the routes of the table above. */
+/** The registered reports' names. */
+const reportNames = Object.keys(reportRegistry) as ReportName[]
+
+/** Register the routes of the table above, each from its contract. */
 export async function reportRoutes(
   app: FastifyInstance,
   { db, events, clock = systemClock }: ReportRouteOptions,
 ) {
-  const reader = (request: FastifyRequest<SiteParams>) =>
-    siteForReader(db, readerOf(request), request.params.siteId)
   const deps = { events, db, clock }
-  const siteOf = async (request: FastifyRequest<SiteParams>) => (await reader(request)).site.site_id
-  const scopeOf = async (request: FastifyRequest<SiteParams>): Promise<ReportScope> => ({
-    siteId: await siteOf(request),
-    params: parseQueryParams(request.query, clock()),
+  const resolve = ({
+    params,
+    reader,
+  }: {
+    params: { siteId: string }
+    reader: { userId?: string; privateKey?: string }
+  }) => siteForReader(db, reader, params.siteId)
+
+  // Every registered report with a report function (`report-parts.ts`) but the breakdown, whose
+  // dimension is in the path: its route is the registration's endpoint, answered by that function.
+  for (const name of reportNames) {
+    if (name === 'breakdown' || !Object.hasOwn(reportParts, name)) continue
+    const run = reportParts[name as keyof typeof reportParts] as (
+      deps: ReportPartDeps,
+      siteId: number,
+      query: unknown,
+    ) => PreparedReport
+    route(app, reportRegistry[name].endpoint as SiteReport, {
+      resolve,
+      handle: async ({ query, resolved: { site } }) => (await run(deps, site.site_id, query)()) as never,
+    })
+  }
+
+  route(app, reportSummaryEndpoint, {
+    resolve,
+    handle: async ({ resolved: { site, via } }) => ({
+      data: { siteId: site.site_id, name: site.name, domain: site.domain, access: via },
+      meta: {},
+    }),
   })
-  app.get<SiteParams>(
-    '/api/sites/:siteId/summary',
-    {
-      config: {
-        doc: {
-          summary: 'The site as the caller may read it',
-          tag: 'Reports',
-          access: 'reader',
-          responses: { 200: json('The site', z.object({ data: reportSummary, meta: emptyMeta })) },
-        },
-      },
-    },
-    async (request) => {
-      const { site, via } = await reader(request)
-      return { data: { siteId: site.site_id, name: site.name, domain: site.domain, access: via }, meta: {} }
-    },
-  )
-
-  app.get<SiteParams>(
-    '/api/sites/:siteId/stats',
-    {
-      config: {
-        doc: {
-          summary: 'Headline figures, against the previous period, optionally as a time series',
-          tag: 'Reports',
-          access: 'reader',
-          query: statsQuery,
-          responses: { 200: statsAnswer },
-        },
-      },
-    },
-    async (request) => {
-      return reportParts.stats(deps, await siteOf(request), request.query)()
-    },
-  )
-
-  app.get<SiteParams>(
-    '/api/sites/:siteId/series',
-    {
-      config: {
-        doc: {
-          summary: 'A time series of the range with the counts asked for (the chart of one figure)',
-          tag: 'Reports',
-          access: 'reader',
-          query: seriesQuery,
-          responses: {
-            200: json(
-              'Every bucket of the range',
-              z.object({ data: z.array(comparedSeriesCounts), meta: seriesMeta }),
-            ),
-          },
-        },
-      },
-    },
-    async (request) => {
-      return reportParts.series(deps, await siteOf(request), request.query)()
-    },
-  )
-
-  app.get<{ Params: { siteId: string; name: string } }>(
-    '/api/sites/:siteId/breakdown/:name',
-    {
-      config: {
-        doc: {
-          summary: 'Visitors, sessions and pageviews per value of a dimension',
-          tag: 'Reports',
-          access: 'reader',
-          params: { name: `The dimension: ${Object.keys(breakdowns).join(', ')}` },
-          query: breakdownQuery,
-          responses: {
-            200: json(
-              'A page of values, most first (with `compare`, each with its compared counts)',
-              breakdownPage,
-            ),
-            404: 'Unknown dimension, or the credentials do not reach this site',
-          },
-        },
-      },
-    },
-    async (request) => {
-      const siteId = await siteOf(request)
-      const { name } = request.params
+  route(app, breakdownEndpoint, {
+    resolve,
+    handle: ({ params: { name }, query, resolved: { site } }) => {
       if (!isBreakdown(name)) {
         throw notFound(`Unknown breakdown "${name}"; one of ${Object.keys(breakdowns).join(', ')}`)
       }
-      return reportParts.breakdown(deps, siteId, request.query, name)()
+      return answerOf(breakdownEndpoint, reportParts.breakdown(deps, site.site_id, query, name))
     },
-  )
-
-  app.get<SiteParams>(
-    '/api/sites/:siteId/sessions',
-    {
-      config: {
-        doc: {
-          summary: 'Sessions, newest first',
-          tag: 'Reports',
-          access: 'reader',
-          query: sessionsQuery,
-          responses: { 200: json('A page of sessions', pagedList(session)) },
-        },
-      },
-    },
-    async (request) => {
-      return reportParts.sessions(deps, await siteOf(request), request.query)()
-    },
-  )
-
-  app.get<{ Params: { siteId: string; sessionId: string } }>(
-    '/api/sites/:siteId/sessions/:sessionId/events',
-    {
-      config: {
-        doc: {
-          summary: "A session's events, oldest first",
-          description: 'Filters are ignored: every event of the session in the range.',
-          tag: 'Reports',
-          access: 'reader',
-          params: { sessionId: 'The session id (`session_id` of a Session)' },
-          query: analyticsQuery,
-          responses: { 200: json('A page of events', pagedList(sessionEvent)) },
-        },
-      },
-    },
-    async (request) => {
-      const scope = await scopeOf(request)
-      const { data, total } = await querySessionEvents(events, scope, request.params.sessionId)
+  })
+  route(app, sessionEventsEndpoint, {
+    resolve,
+    handle: async ({ params, query, resolved: { site } }) => {
+      const scope = { siteId: site.site_id, params: resolveQueryParams(query, clock()) }
+      const { data, total } = await querySessionEvents(events, scope, params.sessionId)
       return { data, meta: pageMeta(scope.params, total) }
     },
-  )
+  })
 
-  app.get<SiteParams>(
-    '/api/sites/:siteId/events',
-    {
-      config: {
-        doc: {
-          summary: 'Events, newest first, paged with a cursor',
-          tag: 'Reports',
-          access: 'reader',
-          query: eventsQuery,
-          responses: { 200: eventPage },
-        },
-      },
-    },
-    async (request) => {
-      return reportParts.events(deps, await siteOf(request), request.query)()
-    },
-  )
-
-  app.get<SiteParams>(
-    '/api/sites/:siteId/event-names',
-    {
-      config: {
-        doc: {
-          summary: 'Custom event names with their counts',
-          tag: 'Reports',
-          access: 'reader',
-          query: eventNamesQuery,
-          responses: { 200: json('A page of names, most events first', pagedList(eventNameCounts)) },
-        },
-      },
-    },
-    async (request) => {
-      return reportParts['event-names'](deps, await siteOf(request), request.query)()
-    },
-  )
-
-  app.get<SiteParams>(
-    '/api/sites/:siteId/web-vitals',
-    {
-      config: {
-        doc: {
-          summary: 'Web vitals: percentiles and bands, overall or per pathname or device type',
-          tag: 'Reports',
-          access: 'reader',
-          query: webVitalsQuery,
-          responses: {
-            200: json(
-              'Without `by` the metrics over the range; with `by` a page of values',
-              z.union([
-                z.object({ data: webVitals, meta: z.object({ thresholds: webVitalsThresholds }) }),
-                z.object({
-                  data: z.array(webVitalsRow),
-                  meta: z.object({
-                    total: z.int().min(0),
-                    page: z.int().min(1),
-                    pageSize: z.int().min(1),
-                    totalPages: z.int().min(0),
-                    by: z.string(),
-                    thresholds: webVitalsThresholds,
-                  }),
-                }),
-              ]),
-            ),
-          },
-        },
-      },
-    },
-    async (request) => {
-      return reportParts['web-vitals'](deps, await siteOf(request), request.query)()
-    },
-  )
-
-  app.get<SiteParams>(
-    '/api/sites/:siteId/live',
-    {
-      config: {
-        doc: {
-          summary: 'Visitors of the last 5 minutes',
-          tag: 'Reports',
-          access: 'reader',
-          responses: { 200: json('The count', z.object({ data: liveVisitors, meta: emptyMeta })) },
-        },
-      },
-    },
-    async (request) => {
-      return reportParts.live(deps, await siteOf(request))()
-    },
-  )
-
-  app.post<SiteParams>(
-    '/api/sites/:siteId/reports',
-    {
-      config: {
-        keyUse: 'read',
-        doc: {
-          summary: 'Several reports in one request (e.g. every panel of the overview)',
-          description:
-            `Up to ${MAX_REPORT_PARTS} parts, each a report of the GET routes above with its own parameters ` +
-            '(`params`: as its GET route takes them in the query string; `breakdown` takes the dimension as ' +
-            '`name`). The query string holds the common parameters, shared by every part (`page` and ' +
-            '`limit` there are defaults a part may override). Every part is validated before any runs: an ' +
-            'invalid one answers 400 naming it (`reports[3].params.limit`). The answer holds every part under ' +
-            'its `id` (default: its `name`), as its GET route answers.',
-          tag: 'Reports',
-          access: 'reader',
-          query: analyticsQuery,
-          body: reportBatchBody,
-          responses: { 200: json('Every part, by id', reportBatchAnswer) },
-        },
-      },
-    },
-    async (request) => runReportBatch(deps, await siteOf(request), request.query, request.body),
-  )
+  route(app, reportBatchEndpoint, {
+    resolve,
+    handle: ({ body, request, resolved: { site } }) =>
+      runReportBatch(deps, site.site_id, request.query, body) as Promise<
+        ResponseOf<typeof reportBatchEndpoint>
+      >,
+  })
 }

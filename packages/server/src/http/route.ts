@@ -27,7 +27,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { parseParams } from '../query/params.js'
 import { badRequest, unauthorized } from '../shared/errors.js'
-import { invalidBody } from '../shared/invalid-body.js'
+import { fieldPath, invalidBody } from '../shared/invalid-body.js'
 import type { Caller } from './caller.js'
 import { empty, json, media, type RouteDoc, type Tag, tags } from './openapi/route-doc.js'
 import { readerOf } from './reader.js'
@@ -122,15 +122,20 @@ export function route<const E extends EndpointSpec, R = undefined>(
 /**
  * The body parsed by the contract's schema; an absent body parses as `{}` (so that its required
  * fields are named). @throws AppError 400 naming the first field, unknown fields first (they explain
- * the others: a config of the other goal type); with `bodyFieldsInDetails`, `Invalid <bodySubject>`
+ * the others: a config of the other goal type), by its dotted or indexed path (`bodyFieldNames`); with
+ * `bodyFieldsInDetails`, `Invalid <bodySubject>`
  * and zod's flattened errors (`fieldErrors` by top-level field, `formErrors`) as the details
  */
 export function parseBody(contract: EndpointSpec, body: unknown): unknown {
   const parsed = (contract.body as z.ZodType).safeParse(body ?? {})
   if (parsed.success) return parsed.data
-  const issues = [...parsed.error.issues].sort(
-    (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
-  )
+  const issues = [...parsed.error.issues]
+    .sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'))
+    .map((issue) =>
+      contract.bodyFieldNames === 'indexed' && issue.path.length > 0
+        ? { ...issue, path: [fieldPath(issue.path)] }
+        : issue,
+    )
   if (contract.bodyFieldsInDetails)
     throw badRequest(`Invalid ${contract.bodySubject ?? 'body'}`, z.flattenError(parsed.error))
   throw invalidBody(contract.bodySubject ?? 'body', issues)

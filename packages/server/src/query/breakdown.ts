@@ -13,7 +13,12 @@
  * is a set of hashes not built or merged (bench/README.md "Every rolled report after `metrics`").
  * Pipeline: plan (`ReportScope` + name) -> `compileBreakdown` -> `runReport` -> `toBreakdown`.
  */
-import { type BreakdownMetric, type BreakdownRow, breakdownMetrics } from '@pathlight/protocol'
+import {
+  type BreakdownMetric,
+  type BreakdownName,
+  type BreakdownRow,
+  breakdownMetrics,
+} from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { compileFilters } from './filters.js'
@@ -78,10 +83,10 @@ export const breakdowns = {
   utm_source: { kind: 'event', column: 'utm_source' },
   utm_medium: { kind: 'event', column: 'utm_medium' },
   utm_campaign: { kind: 'event', column: 'utm_campaign' },
-} as const satisfies Record<string, EventDimension | SessionDimension>
+} as const satisfies Record<BreakdownName, EventDimension | SessionDimension>
 
-/** A breakdown's name: pages, referrers, channels, entry_pages, exit_pages, countries, ... */
-export type BreakdownName = keyof typeof breakdowns
+/** A breakdown's name: pages, referrers, channels, entry_pages, exit_pages, countries, ... (the protocol's). */
+export type { BreakdownName }
 
 /**
  * A page of rows (one value of the dimension each, the protocol's `BreakdownRow`) and the number of

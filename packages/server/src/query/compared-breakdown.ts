@@ -6,7 +6,12 @@
  * counts under that value; the request's own filters still apply). One query for the page, one for
  * the compared values; a value absent from the compared range counts 0 there.
  */
-import type { BreakdownMetric, BreakdownRow } from '@pathlight/protocol'
+import {
+  type BreakdownMetric,
+  type BreakdownRow,
+  breakdownDimensions,
+  breakdownNames,
+} from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { type Breakdown, type BreakdownCounts, type BreakdownName, queryBreakdown } from './breakdown.js'
 import type { FilterParameter } from './filters.js'
@@ -17,24 +22,10 @@ import type { ReportScope } from './report-scope.js'
 /** Rows the compared query may answer (the page's values and, for session dimensions, a few more). */
 const COMPARED_ROWS = 100_000
 
-/** The filter parameter that keeps a breakdown's rows of given values. */
-export const breakdownFilterParameters: Partial<Record<BreakdownName, FilterParameter>> = {
-  pages: 'pathname',
-  referrers: 'referrer',
-  channels: 'channel',
-  entry_pages: 'entry_page',
-  exit_pages: 'exit_page',
-  countries: 'country',
-  browsers: 'browser',
-  operating_systems: 'operating_system',
-  device_types: 'device_type',
-  regions: 'region',
-  cities: 'city',
-  languages: 'language',
-  utm_source: 'utm_source',
-  utm_medium: 'utm_medium',
-  utm_campaign: 'utm_campaign',
-}
+/** The filter parameter that keeps a breakdown's rows of given values (the protocol's dimensions). */
+export const breakdownFilterParameters: Partial<Record<BreakdownName, FilterParameter>> = Object.fromEntries(
+  breakdownNames.map((name) => [name, breakdownDimensions[name].filter]),
+)
 
 /**
  * The breakdown `page` of `scope` with each row's counts over `compared` (the compared range's

@@ -29,12 +29,14 @@ import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
 import { sessionsSubquery } from './sessions-subquery.js'
 
-/** Bounds of `steps` and `limit`, and their defaults. */
-export const MIN_JOURNEY_STEPS = 2
-export const MAX_JOURNEY_STEPS = 6
-export const DEFAULT_JOURNEY_STEPS = 4
-export const DEFAULT_JOURNEY_LIMIT = 20
-export const MAX_JOURNEY_LIMIT = 200
+/** Bounds of `steps` and `limit`, and their defaults (the protocol's). */
+export {
+  DEFAULT_JOURNEY_LIMIT,
+  DEFAULT_JOURNEY_STEPS,
+  MAX_JOURNEY_LIMIT,
+  MAX_JOURNEY_STEPS,
+  MIN_JOURNEY_STEPS,
+} from '@pathlight/protocol'
 
 /** What to cut the sequences to. */
 export interface JourneyOptions {

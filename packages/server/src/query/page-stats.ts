@@ -11,7 +11,7 @@
  * Rows are the protocol's `PageStats`. Unfiltered scopes over whole UTC hours read the rollups
  * (`rollups/rolled-page-stats.ts`: the same figures, visitors estimated within 1 %).
  */
-import type { PageStats } from '@pathlight/protocol'
+import type { PageSortField, PageStats } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { EVENT_ORDER, SESSION_KEY, VISITOR_KEY } from './metrics.js'
@@ -23,15 +23,8 @@ import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction, sessionsSubquery } from './sessions-subquery.js'
 
-export const pageSortFields = [
-  'pageviews',
-  'visitors',
-  'entries',
-  'exits',
-  'bounce_rate',
-  'time_on_page',
-] as const
-export type PageSortField = (typeof pageSortFields)[number]
+/** What the pages report sorts by (the protocol's). */
+export { type PageSortField, pageSortFields } from '@pathlight/protocol'
 
 /**
  * The v1 pages query for `scope`, sorted by `sort` then pathname, one page of `scope.params`.

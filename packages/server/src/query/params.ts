@@ -64,23 +64,10 @@ export interface QueryParams {
 export const offsetOf = (params: Pick<QueryParams, 'page' | 'limit'>): number =>
   (params.page - 1) * params.limit
 
+/** Boolean, enumerated and list query parameters (the protocol's). */
+export { booleanParam, enumParam, listParam } from '@pathlight/protocol'
 /** A value given once, and an integer within bounds, from query-string text (the protocol's). */
 export { integerParam, single }
-
-/** A boolean query parameter: `true` or `false`. */
-export const booleanParam = (name: string) =>
-  single(name)
-    .refine((v) => v === 'true' || v === 'false', `${name} must be true or false`)
-    .transform((v) => v === 'true')
-
-/** A query parameter holding a comma-separated list of `values` (`type=pageview,custom_event`). */
-export const listParam = <const Values extends readonly string[]>(name: string, values: Values) =>
-  single(name)
-    .transform((list) => list.split(',').map((v) => v.trim()))
-    .refine((list) => list.every((v) => values.includes(v)), {
-      message: `${name} must be a comma-separated list of ${values.join(', ')}`,
-    })
-    .transform((list) => list as Values[number][])
 
 /**
  * Parse the common parameters of a request's query string.

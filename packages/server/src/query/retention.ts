@@ -29,7 +29,9 @@
  * per period relative to a fixed first one, so it would take one query per cohort.
  * Pipeline: plan (`ReportScope` + period) -> `compileRetention` -> `runReport` -> `toCohorts`.
  */
+
 import type { RetentionCohort, RetentionPeriod } from '@pathlight/protocol'
+import { MAX_RETENTION_PERIODS } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { VISITOR_KEY } from './metrics.js'
@@ -40,8 +42,8 @@ import { sessionFilterRestriction } from './sessions-subquery.js'
 import { bucketCount } from './time-buckets.js'
 import { addDays, addMonths, isoWeekday } from './zoned-time.js'
 
-/** Most periods (cohorts) one report may have: the bits of the widest mask (UInt256). */
-export const MAX_RETENTION_PERIODS = 256
+/** Most periods (cohorts) one report may have: the bits of the widest mask (UInt256); the protocol's. */
+export { MAX_RETENTION_PERIODS }
 
 /** The event types that make a visitor active. */
 export const RETENTION_EVENT_TYPES = ['pageview', 'custom_event', 'outbound'] as const

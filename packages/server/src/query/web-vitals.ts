@@ -17,6 +17,7 @@
  * Pipeline: plan (`ReportScope` + dimension) -> `compileWebVitals` -> `runReport` -> `toWebVitals`.
  */
 import {
+  type WebVitalGrouping,
   type WebVitalName,
   type WebVitalRating,
   type WebVitalStats,
@@ -55,7 +56,10 @@ export const webVitalThresholds = {
 } as const satisfies Record<WebVitalName, WebVitalThreshold>
 
 /** What a report can be grouped by: parameter value -> column of `events`. */
-export const webVitalDimensions = { pathname: 'pathname', device_type: 'device_type' } as const
+export const webVitalDimensions = {
+  pathname: 'pathname',
+  device_type: 'device_type',
+} as const satisfies Record<WebVitalGrouping, string>
 /** One grouping. */
 export type WebVitalDimension = keyof typeof webVitalDimensions
 

@@ -35,3 +35,10 @@ export function invalidBody(subject: string, issues: z.ZodError['issues'], hint 
     formErrors,
   })
 }
+
+/** `reports[3].params.limit` for zod's path `['reports', 3, 'params', 'limit']`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
+    .join('')
+}

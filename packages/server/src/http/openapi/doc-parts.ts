@@ -2,7 +2,7 @@
  * Pieces of route docs that several routes share: the usual answers and the analytics envelopes.
  * A route's own shapes stay in its `config.doc`.
  */
-import { doc, event, stats, statsMeta, successResponse } from '@pathlight/protocol'
+import { doc, successResponse } from '@pathlight/protocol'
 import { z } from 'zod'
 import { empty, json } from './route-doc.js'
 
@@ -15,26 +15,5 @@ export const deleted = json('Deleted', successResponse)
 /** A body the document does not describe (Better Auth's own answers). */
 export const anyJson = z.unknown()
 
-/** The 404 of a management route: the object is missing or another organization's. */
-export const notMine = 'Not found, or not in one of your organizations'
-
 /** A calendar day in the query's time zone. */
 export const day = doc(z.string(), { format: 'date', description: 'YYYY-MM-DD in the time zone' })
-
-/** The `meta` of an answer that has nothing to add. */
-export const emptyMeta = z.object({})
-
-/** Figures of a range (`/stats`, v1 `/stats`). */
-export const statsAnswer = json('The figures', z.object({ data: stats, meta: statsMeta }))
-
-/** A cursor page of events (`/events`, v1 `/events`). */
-export const eventPage = json(
-  'A page of events, newest first',
-  z.object({
-    data: z.array(event),
-    meta: z.object({
-      nextCursor: doc(z.string(), 'Pass it as `cursor` for the next page; null at the end').nullable(),
-      limit: z.int().min(1),
-    }),
-  }),
-)

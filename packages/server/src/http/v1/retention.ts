@@ -1,41 +1,23 @@
 /**
- * v1 route: `GET /api/v1/sites/{siteId}/retention[?period=day|week|month]` (API keys of members of the
- * site's organization), the same answer as the dashboard's `GET /api/sites/{siteId}/retention`
- * (`http/retention.ts`; definitions in `query/retention.ts`).
+ * v1: `GET /api/v1/sites/{siteId}/retention`: the dashboard's retention cohorts for an API key
+ * (registered from its contract, `contracts/behaviour.ts` of the protocol; answer from `retentionOf`).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { v1RetentionEndpoint } from '@pathlight/protocol'
+import type { FastifyInstance } from 'fastify'
 import { siteForMember } from '../../auth/site-access.js'
 import type { Clock } from '../../shared/time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import type { MetadataDb } from '../../storage/metadata/db.js'
-import { callerOf } from '../caller-of.js'
-import { notMine } from '../openapi/doc-parts.js'
-import { retentionAnswer, retentionDescription, retentionOf, retentionQuery } from '../retention.js'
+import { retentionOf } from '../retention.js'
+import { route } from '../route.js'
 
-type Params = { Params: { siteId: string }; Querystring: Record<string, unknown> }
-
-/** Register the v1 retention route. */
+/** Register the v1 retention route (inside the v1 scope, which authenticates the key). */
 export async function v1RetentionRoutes(
   app: FastifyInstance,
   { db, events, clock }: { db: MetadataDb; events: EventsStore; clock: Clock },
 ) {
-  app.get<Params>(
-    '/api/v1/sites/:siteId/retention',
-    {
-      config: {
-        doc: {
-          summary: 'Retention cohorts: visitors by first period, and how many came back in each later one',
-          description: retentionDescription,
-          tag: 'v1',
-          access: 'apiKey',
-          query: retentionQuery,
-          responses: { 200: retentionAnswer, 404: notMine },
-        },
-      },
-    },
-    async (request: FastifyRequest<Params>) => {
-      const { site } = await siteForMember(db, callerOf(request).userId, request.params.siteId)
-      return retentionOf(events, site.site_id, request.query, clock())
-    },
-  )
+  route(app, v1RetentionEndpoint, {
+    resolve: ({ params, caller }) => siteForMember(db, caller.userId, params.siteId),
+    handle: ({ query, resolved: { site } }) => retentionOf(events, site.site_id, query, clock()),
+  })
 }

@@ -1,0 +1,73 @@
+/**
+ * The report registration: each report of a site by name, with its GET endpoint (whose contract holds
+ * the parameter schema and the response schema), its label, and whether the batch route
+ * (`POST /api/sites/:siteId/reports`) runs it as a part. The server registers the GET routes from
+ * these endpoints and parses each batch part with its report's query schema, so a part is validated
+ * and answers exactly as its GET route; a report with a `v1` twin gets that route too, answered by
+ * the same report function.
+ */
+import type { EndpointSpec } from '../contract.js'
+import type { ReportPartName } from '../report-batch.js'
+import {
+  breakdownEndpoint,
+  eventNamesEndpoint,
+  eventsEndpoint,
+  liveEndpoint,
+  reportSummaryEndpoint,
+  seriesEndpoint,
+  sessionEventsEndpoint,
+  sessionsEndpoint,
+  statsEndpoint,
+  webVitalsEndpoint,
+} from './reports.js'
+import { v1EventNamesEndpoint, v1SessionsEndpoint, v1StatsEndpoint } from './v1-reports.js'
+
+/** One registered report. */
+export interface ReportRegistration {
+  /** Its GET endpoint: parameters (`query`), answer (`responses[200]`), access. */
+  endpoint: EndpointSpec
+  /** What people call it (the dashboard's headings, the reference). */
+  label: string
+  /** Whether a batch may hold it as a part of this name. */
+  batch: boolean
+  /** Its v1 twin, answering the same to an API key (the server registers it from this entry). */
+  v1?: EndpointSpec
+}
+
+/** Every report of a site, by the name its batch part and its route's last segment share. */
+export const reportRegistry = {
+  summary: { endpoint: reportSummaryEndpoint, label: 'Site', batch: false },
+  stats: { endpoint: statsEndpoint, label: 'Headline figures', batch: true, v1: v1StatsEndpoint },
+  series: { endpoint: seriesEndpoint, label: 'Time series', batch: true },
+  breakdown: { endpoint: breakdownEndpoint, label: 'Breakdown', batch: true },
+  sessions: { endpoint: sessionsEndpoint, label: 'Sessions', batch: true, v1: v1SessionsEndpoint },
+  'session-events': { endpoint: sessionEventsEndpoint, label: 'Session events', batch: false },
+  events: { endpoint: eventsEndpoint, label: 'Events', batch: true },
+  'event-names': {
+    endpoint: eventNamesEndpoint,
+    label: 'Custom events',
+    batch: true,
+    v1: v1EventNamesEndpoint,
+  },
+  'web-vitals': { endpoint: webVitalsEndpoint, label: 'Web vitals', batch: true },
+  live: { endpoint: liveEndpoint, label: 'Live visitors', batch: true },
+} as const satisfies Record<string, ReportRegistration>
+
+/** A registered report's name. */
+export type ReportName = keyof typeof reportRegistry
+
+/** The registered reports with a v1 twin. */
+export type V1ReportName = {
+  [N in ReportName]: (typeof reportRegistry)[N] extends { v1: EndpointSpec } ? N : never
+}[ReportName]
+
+/** The names of the registered reports with a v1 twin. */
+export const v1ReportNames = (Object.keys(reportRegistry) as ReportName[]).filter(
+  (name): name is V1ReportName => 'v1' in reportRegistry[name],
+)
+
+/** The registered reports a batch runs (the batch's `annotations` part is the annotations list's). */
+export type BatchReportName = {
+  [N in ReportName]: (typeof reportRegistry)[N]['batch'] extends true ? N : never
+}[ReportName] &
+  ReportPartName
