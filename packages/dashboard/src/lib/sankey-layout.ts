@@ -73,7 +73,7 @@ export function sankeyLayout(
   }
   const steps = Math.max(0, ...paths.map((p) => p.path.length))
   if (steps === 0) return { nodes: [], bands: [], steps }
-  const graph = sankey<Node, { sessions: number }>()
+  const graph = sankey<Node, object>()
     .nodeId((n) => n.id)
     .nodeWidth(size.nodeWidth)
     .nodePadding(size.gap)
@@ -85,13 +85,11 @@ export function sankeyLayout(
       [0, 0],
       [size.width, size.height],
     ])({
-    nodes: [...byId.values()].map((n) => ({ ...n })),
+    nodes: [...byId.values()],
     links: links.flatMap((l) => {
       const source = nodeId(l.from.step, l.from.pathname)
       const target = nodeId(l.to.step, l.to.pathname)
-      return byId.has(source) && byId.has(target)
-        ? [{ source, target, value: l.sessions, sessions: l.sessions }]
-        : []
+      return byId.has(source) && byId.has(target) ? [{ source, target, value: l.sessions }] : []
     }),
   })
   const nodes = new Map(
@@ -115,7 +113,7 @@ export function sankeyLayout(
     bands: graph.links.map((l) => ({
       from: placed(l.source),
       to: placed(l.target),
-      sessions: l.sessions,
+      sessions: l.value,
       d: link(l) ?? '',
       width: l.width ?? 0,
     })),
