@@ -1,23 +1,16 @@
 /** The arithmetic of the dashboard's SVG charts: a rounded axis and the points of a series. */
+import { nice, ticks } from 'd3-array'
 
 /**
- * A y axis from 0 that holds `max`: `count` equal steps (the ticks, 0 included) of 1, 2, 3 or 5 times a
- * power of ten (or 2.5 from 25 on: counts never get fractional ticks). Up to `count`, every integer
- * is a tick instead (a series peaking at 2 gets 0, 1, 2); an all-zero series gets 0 and 1.
+ * A y axis from 0 that holds `max`: d3-array's nice ticks (1, 2 or 5 times a power of ten) for about `count`
+ * steps, whole numbers only (counts never get fractional ticks: a series peaking at 2 gets 0, 1, 2),
+ * the last one at or above `max`; an all-zero series gets 0 and 1.
  */
 export function niceTicks(max: number, count = 4): number[] {
-  if (max <= count) return Array.from({ length: Math.max(1, Math.ceil(max)) + 1 }, (_, i) => i)
-  const step = niceStep(max / count)
-  return Array.from({ length: count + 1 }, (_, i) => round(i * step))
+  // The domain ends on a whole number, so the nice top is a whole number and survives the filter.
+  const [, top] = nice(0, Math.max(1, Math.ceil(max)), count)
+  return ticks(0, top, count).filter(Number.isInteger)
 }
-
-function niceStep(raw: number): number {
-  const power = 10 ** Math.floor(Math.log10(raw))
-  const multiples = power >= 10 ? [1, 2, 2.5, 3, 5, 10] : [1, 2, 3, 5, 10]
-  return multiples.map((m) => m * power).find((s) => s >= raw - 1e-12) ?? 10 * power
-}
-
-const round = (value: number) => Math.round(value * 1e9) / 1e9
 
 /** A point of a plotted series, in SVG user units. */
 export interface PlotPoint {

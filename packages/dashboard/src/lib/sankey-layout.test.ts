@@ -28,11 +28,29 @@ describe('sankeyLayout', () => {
     ])
   })
 
-  it('stacks the bands on both ends', () => {
+  it('stacks the bands on both ends (each path is its centre line)', () => {
     expect(layout.bands.map((b) => [b.from.id, b.to.id, b.width, b.d])).toEqual([
-      ['1:/', '2:/a', 54, 'M12,0 C106,0 106,0 200,0 L200,54 C106,54 106,54 12,54 Z'],
-      ['1:/', '2:/b', 18, 'M12,54 C106,54 106,82 200,82 L200,100 C106,100 106,72 12,72 Z'],
-      ['1:/x', '2:/a', 18, 'M12,82 C106,82 106,54 200,54 L200,72 C106,72 106,100 12,100 Z'],
+      ['1:/', '2:/a', 54, 'M12,27C106,27,106,27,200,27'],
+      ['1:/', '2:/b', 18, 'M12,63C106,63,106,91,200,91'],
+      ['1:/x', '2:/a', 18, 'M12,91C106,91,106,63,200,63'],
+    ])
+  })
+
+  it('puts a journey that ends early in its own step, sized by its sessions', () => {
+    const short = sankeyLayout(
+      [
+        { path: ['/', '/a', '/b'], sessions: 4 },
+        { path: ['/', '/c'], sessions: 4 },
+      ],
+      [link(1, '/', '/a', 4), link(1, '/', '/c', 4), link(2, '/a', '/b', 4)],
+      size,
+    )
+    expect(short.steps).toBe(3)
+    expect(short.nodes.map((n) => [n.id, n.step, n.x, n.sessions])).toEqual([
+      ['1:/', 1, 0, 8],
+      ['2:/a', 2, 100, 4],
+      ['2:/c', 2, 100, 4],
+      ['3:/b', 3, 200, 4],
     ])
   })
 

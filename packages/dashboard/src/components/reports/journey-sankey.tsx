@@ -40,7 +40,7 @@ export default function JourneySankey({
       </title>
       <g className="sankey-bands">
         {layout.bands.map((band) => (
-          <path key={`${band.from.id}>${band.to.id}`} d={band.d}>
+          <path key={`${band.from.id}>${band.to.id}`} d={band.d} strokeWidth={Math.max(band.width, 1)}>
             <title>
               {`${band.from.pathname} → ${band.to.pathname}: ${formatCount(band.sessions)} sessions`}
             </title>
