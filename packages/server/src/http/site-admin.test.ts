@@ -259,6 +259,26 @@ describe.each([
     })
   })
 
+  describe('POST /api/organizations/{organizationId}/sites', () => {
+    it('normalises the domain, and refuses a bad one with the field named', async () => {
+      const created = await call('POST', `/api/organizations/${organizationId}/sites`, owner.cookie, {
+        name: 'Blog',
+        domain: 'https://WWW.Example.com/blog',
+      })
+      expect(created.statusCode, created.body).toBe(201)
+      expect(created.json()).toMatchObject({ name: 'Blog', domain: 'www.example.com', isOwner: true })
+      const bad = await call('POST', `/api/organizations/${organizationId}/sites`, owner.cookie, {
+        name: 'X',
+        domain: 'not a domain',
+      })
+      expect(bad.statusCode).toBe(400)
+      expect(bad.json()).toMatchObject({
+        error: 'Invalid site',
+        details: { fieldErrors: { domain: [expect.stringContaining('host name')] } },
+      })
+    })
+  })
+
   describe('PATCH /api/organizations/{organizationId}', () => {
     it('renames for admins and owners, keeps the slug, and audits before/after', async () => {
       const org = await t.createOrganization(owner.cookie, 'Old name')

@@ -3,6 +3,7 @@
  * reads and writes, and the dialect differences (booleans, serial ids, int8, upserts) they must hide.
  */
 import crypto from 'node:crypto'
+import { createSiteBody } from '@pathlight/protocol'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKeys } from '../../auth/api-keys.js'
@@ -80,10 +81,12 @@ describe.each(backends)('metadata store contract: %s', (_name, makeLocation) => 
     expect(await listOrganizations(store.db, 'u2')).toEqual([])
   })
 
-  it('creates sites with serial numeric ids, boolean switches and normalised domains', async () => {
+  it('creates sites with serial numeric ids and boolean switches', async () => {
     const org = await createOrganization(store.db, 'u1', { name: 'Sites' })
-    const a = await createSite(store.db, org.id, 'u1', { name: 'A', domain: 'https://WWW.Example.com/blog' })
-    const b = await createSite(store.db, org.id, 'u1', { name: 'B', domain: 'b.example.org' })
+    // The contract's schema normalises the domain; the store keeps what it is given.
+    const input = (name: string, domain: string) => createSiteBody.parse({ name, domain })
+    const a = await createSite(store.db, org.id, 'u1', input('A', 'https://WWW.Example.com/blog'))
+    const b = await createSite(store.db, org.id, 'u1', input('B', 'b.example.org'))
     expect(typeof a.site_id).toBe('number')
     expect(b.site_id).toBe(a.site_id + 1)
     const found = await findSite(store.db, a.site_id)
@@ -103,16 +106,6 @@ describe.each(backends)('metadata store contract: %s', (_name, makeLocation) => 
       expect.arrayContaining([a.site_id, b.site_id]),
     )
     expect(await listSitesForUser(store.db, 'u2')).toEqual([])
-  })
-
-  it('rejects a bad site with the field named', async () => {
-    const org = await createOrganization(store.db, 'u1', { name: 'Bad' })
-    await expect(
-      createSite(store.db, org.id, 'u1', { name: 'X', domain: 'not a domain' }),
-    ).rejects.toMatchObject({
-      status: 400,
-      details: { fieldErrors: { domain: [expect.stringContaining('host name')] } },
-    })
   })
 
   it('stores API keys hashed, verifies, lists without values, deletes', async () => {
