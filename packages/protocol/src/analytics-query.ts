@@ -80,14 +80,18 @@ export const enumParam = <const Values extends readonly [string, ...string[]]>(
             : problem,
   })
 
-/** A boolean query parameter: `true` or `false` (documented as a boolean). */
-export const booleanParam = (name: string) =>
-  documentAs(
-    single(name)
-      .refine((v) => v === 'true' || v === 'false', `${name} must be true or false`)
-      .transform((v) => v === 'true'),
-    z.boolean(),
-  )
+/**
+ * A boolean query parameter: `true` or `false` (documented as a boolean). Typed as what it parses
+ * (text in, a boolean out), not narrowed to the documented shape: text and a boolean have no input in
+ * common, and clients send either (`QueryValue`).
+ */
+export const booleanParam = (name: string) => {
+  const schema = single(name)
+    .refine((v) => v === 'true' || v === 'false', `${name} must be true or false`)
+    .transform((v) => v === 'true')
+  documentAs(schema, z.boolean())
+  return schema
+}
 
 /**
  * A query parameter holding a comma-separated list of `values` (`type=pageview,custom_event`), parsed

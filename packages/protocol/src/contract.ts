@@ -130,14 +130,19 @@ export type QueryOf<E extends EndpointSpec> = Parsed<E['query']>
 /** The handler's parsed body (`undefined` for an endpoint without one). */
 export type BodyOf<E extends EndpointSpec> = E['body'] extends z.ZodType ? z.output<E['body']> : undefined
 
-/** A query-string value as a client gives it: text, a number or a boolean (sent as text). */
+/**
+ * A query-string value as a client gives it: text, a number or a boolean (sent as text); a list
+ * parameter as its values (sent comma-separated) or as the text.
+ */
 type QueryValue<T> = T extends string
   ? string
   : T extends number
     ? number | string
     : T extends boolean
       ? boolean | string
-      : T
+      : T extends readonly (infer U extends string)[]
+        ? readonly U[] | string
+        : T
 
 /** What a client sends for an endpoint: path parameters, query parameters and body, where it has them. */
 export type RequestOf<E extends EndpointSpec> = (E['params'] extends z.ZodType

@@ -21,10 +21,16 @@ export type Client = <A extends Address>(
   options?: CallOptions,
 ) => Promise<ResponseOf<ContractAt<A>>>
 
-/** The query string (without `?`) of query values: text as is, numbers and booleans as text. */
-export function searchOf(query: Record<string, string | number | boolean | undefined> = {}): string {
+/**
+ * The query string (without `?`) of query values: text as is, numbers and booleans as text, a list's
+ * values comma-separated.
+ */
+export function searchOf(
+  query: Record<string, string | number | boolean | readonly string[] | undefined> = {},
+): string {
   const search = new URLSearchParams()
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value))
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined) search.set(name, Array.isArray(value) ? value.join(',') : String(value))
   return search.toString()
 }
 
@@ -33,7 +39,7 @@ export function createClient(t: Transport = transport): Client {
   return (contract, request, options = {}) => {
     const path = pathOf(contract.path, request.params as Record<string, string | number> | undefined)
     const search = searchOf(
-      request.query as Record<string, string | number | boolean | undefined> | undefined,
+      request.query as Record<string, string | number | boolean | readonly string[] | undefined> | undefined,
     )
     return t.request(
       contract.method,

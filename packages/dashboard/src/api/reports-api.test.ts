@@ -56,3 +56,21 @@ describe('the property reads', () => {
     )
   })
 })
+
+describe('the report reads, by their contracts', () => {
+  it('sends a list comma-separated, a boolean as text, and no query string where a report takes none', async () => {
+    const { calls, transport } = recording()
+    const reports = createReportsApi(4, undefined, transport)
+    const common = 'start_date=2026-03-01&end_date=2026-03-31&time_zone=UTC'
+    await reports.series({ ...query, filters: [] }, 'day', ['visitors', 'pageviews'])
+    await reports.sessions({ ...query, filters: [] }, { page: 2 }, { onlyReplayed: true })
+    await reports.breakdown('utm_source', { ...query, filters: [] }, { limit: 8 }, ['visitors'])
+    await reports.live()
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `GET /api/sites/4/series?${common}&bucket=day&metrics=visitors%2Cpageviews`,
+      `GET /api/sites/4/sessions?${common}&page=2&has_replay=true`,
+      `GET /api/sites/4/breakdown/utm_source?${common}&limit=8&metrics=visitors`,
+      'GET /api/sites/4/live',
+    ])
+  })
+})

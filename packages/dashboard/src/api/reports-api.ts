@@ -6,34 +6,18 @@
 import type {
   AnnotationInput,
   BreakdownMetric,
-  BreakdownRow,
-  ComparedSeriesCounts,
   CompareMode,
-  EventNameCounts,
   EventNameMetric,
   EventType,
   FunnelStep,
   GoalInput,
-  JourneyLink,
-  JourneyPath,
-  JourneysMeta,
-  ListedEvent,
-  LiveVisitors,
   Paged,
   ReportFilter,
   ReportPart,
-  RetentionCohort,
-  RetentionMeta,
   RetentionPeriod,
   SegmentInput,
   SeriesBucket,
-  SeriesMeta,
   SeriesMetric,
-  Session,
-  SessionEvent,
-  SiteSummary,
-  Stats,
-  StatsMeta,
   WebVitals,
   WebVitalsRow,
   WebVitalThresholds,
@@ -83,30 +67,9 @@ export function reportParams(query: ReportQuery) {
   }
 }
 
-/** The query string of `query` plus route-specific parameters (undefined ones left out). */
-export function reportSearch(
-  query: ReportQuery,
-  extra: Record<string, string | number | undefined> = {},
-): string {
-  const params = new URLSearchParams({
-    start_date: query.start_date,
-    end_date: query.end_date,
-    time_zone: query.time_zone,
-  })
-  if (query.filters.length > 0) params.set('filters', JSON.stringify(query.filters))
-  if (query.segment) params.set('segment', String(query.segment))
-  for (const [key, value] of Object.entries(compareParams(query)))
-    if (value !== undefined) params.set(key, value)
-  for (const [key, value] of Object.entries(extra)) if (value !== undefined) params.set(key, String(value))
-  return params.toString()
-}
-
 /** Build the reports API of `siteId`; with `privateKey`, every read sends it as `X-Private-Key`. */
 export function createReportsApi(siteId: number | string, privateKey?: string, t: Transport = transport) {
-  const base = `/api/sites/${encodeURIComponent(String(siteId))}`
   const headers = privateKey ? { 'x-private-key': privateKey } : undefined
-  const get = <T>(path: string, query?: ReportQuery, extra?: Record<string, string | number | undefined>) =>
-    t.request<T>('GET', `${base}/${path}${query ? `?${reportSearch(query, extra)}` : ''}`, undefined, headers)
   const data = async <T>(promise: Promise<{ data: T }>): Promise<T> => (await promise).data
   const call = createClient(t)
   const options = { headers }
@@ -114,15 +77,16 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
   const goal = (goalId: number) => ({ siteId, goalId })
 
   return {
-    summary: () => data(get<{ data: SiteSummary }>('summary')),
+    summary: () => data(call(endpoints.reportSummary, { params: site }, options)),
     stats: (query: ReportQuery, bucket?: SeriesBucket) =>
-      get<{ data: Stats; meta: StatsMeta }>('stats', query, { bucket }),
+      call(endpoints.reportStats, { params: site, query: { ...reportParams(query), bucket } }, options),
     /** The time series alone in `bucket`s, each point with `metrics` only (default all three). */
     series: (query: ReportQuery, bucket: SeriesBucket, metrics?: readonly SeriesMetric[]) =>
-      get<{ data: ComparedSeriesCounts[]; meta: SeriesMeta }>('series', query, {
-        bucket,
-        metrics: metrics?.join(','),
-      }),
+      call(
+        endpoints.reportSeries,
+        { params: site, query: { ...reportParams(query), bucket, metrics } },
+        options,
+      ),
     /** A breakdown's page; with `metrics`, its rows carry those counts (and the one they rank by) only. */
     breakdown: (
       name: string,
@@ -130,13 +94,18 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       page: PageRequest = {},
       metrics?: readonly BreakdownMetric[],
     ) =>
-      get<Paged<BreakdownRow>>(`breakdown/${encodeURIComponent(name)}`, query, {
-        ...page,
-        metrics: metrics?.join(','),
-      }),
+      call(
+        endpoints.reportBreakdown,
+        { params: { siteId, name }, query: { ...reportParams(query), ...page, metrics } },
+        options,
+      ),
     /** A page of custom event names; with `metrics`, its rows carry those counts (and events) only. */
     eventNames: (query: ReportQuery, page: PageRequest = {}, metrics?: readonly EventNameMetric[]) =>
-      get<Paged<EventNameCounts>>('event-names', query, { ...page, metrics: metrics?.join(',') }),
+      call(
+        endpoints.reportEventNames,
+        { params: site, query: { ...reportParams(query), ...page, metrics } },
+        options,
+      ),
     /** A page of the custom property keys of the range, most events first; with `eventName`, its events' only. */
     propertyKeys: (query: ReportQuery, eventName?: string, page: PageRequest = {}) =>
       call(
@@ -151,28 +120,31 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
         { params: site, query: { ...reportParams(query), property: key, event_name: eventName, ...page } },
         options,
       ),
-    live: () => data(get<{ data: LiveVisitors }>('live')),
+    live: () => data(call(endpoints.reportLive, { params: site }, options)),
     /**
      * Several reports in one request (`POST .../reports`): each part's `{data, meta}` under its id (its
      * name when it has none), as its GET route answers; the common parameters go in the query string.
      */
     batch: (query: ReportQuery, reports: ReportPart[]) =>
       data(
-        t.request<{ data: Record<string, unknown> }>(
-          'POST',
-          `${base}/reports?${reportSearch(query)}`,
-          { reports },
-          headers,
-        ),
+        call(endpoints.reportBatch, { params: site, query: reportParams(query), body: { reports } }, options),
       ),
     /** With `onlyReplayed`, only the sessions with a session replay recording (`has_replay=true`). */
     sessions: (query: ReportQuery, page: PageRequest = {}, options: { onlyReplayed?: boolean } = {}) =>
-      get<Paged<Session>>('sessions', query, {
-        ...page,
-        has_replay: options.onlyReplayed ? 'true' : undefined,
-      }),
+      call(
+        endpoints.reportSessions,
+        {
+          params: site,
+          query: { ...reportParams(query), ...page, has_replay: options.onlyReplayed || undefined },
+        },
+        { headers },
+      ),
     sessionEvents: (sessionId: string, query: ReportQuery, page: PageRequest = {}) =>
-      get<Paged<SessionEvent>>(`sessions/${encodeURIComponent(sessionId)}/events`, query, { ...page }),
+      call(
+        endpoints.reportSessionEvents,
+        { params: { siteId, sessionId }, query: { ...reportParams(query), ...page } },
+        options,
+      ),
     /** The session's recording; rejects with a 404 `ApiError` when it has none. */
     sessionReplay: (sessionId: string) =>
       data(call(endpoints.getSessionReplay, { params: { siteId, sessionId } }, options)),
@@ -180,15 +152,23 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     deleteSessionReplay: (sessionId: string) =>
       call(endpoints.deleteSessionReplay, { params: { siteId, sessionId } }, options),
     events: (query: ReportQuery, options: { type?: EventType; cursor?: string; limit?: number } = {}) =>
-      get<{ data: ListedEvent[]; meta: { nextCursor: string | null; limit: number } }>(
-        'events',
-        query,
-        options,
+      call(
+        endpoints.reportEvents,
+        { params: site, query: { ...reportParams(query), ...options } },
+        { headers },
       ),
+    // The route answers the totals, or with `by` a page of groups: each call narrows to its answer.
     webVitals: (query: ReportQuery) =>
-      get<{ data: WebVitals; meta: { thresholds: WebVitalThresholds } }>('web-vitals', query),
+      call(endpoints.reportWebVitals, { params: site, query: reportParams(query) }, options) as Promise<{
+        data: WebVitals
+        meta: { thresholds: WebVitalThresholds }
+      }>,
     webVitalsBy: (by: 'pathname' | 'device_type', query: ReportQuery, page: PageRequest = {}) =>
-      get<Paged<WebVitalsRow>>('web-vitals', query, { by, ...page }),
+      call(
+        endpoints.reportWebVitals,
+        { params: site, query: { ...reportParams(query), by, ...page } },
+        options,
+      ) as Promise<Paged<WebVitalsRow>>,
     goals: (query: ReportQuery) =>
       call(endpoints.listGoals, { params: site, query: { ...reportParams(query), limit: 1000 } }, options),
     goalSessions: (goalId: number, query: ReportQuery, page: PageRequest = {}) =>
@@ -243,7 +223,8 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     journeys: (
       query: ReportQuery,
       options: { steps?: number; start_path?: string; end_path?: string; limit?: number } = {},
-    ) => get<{ data: JourneyPath[]; links: JourneyLink[]; meta: JourneysMeta }>('journeys', query, options),
+    ) =>
+      call(endpoints.journeys, { params: site, query: { ...reportParams(query), ...options } }, { headers }),
     funnel: (query: ReportQuery, steps: FunnelStep[], breakdown?: string) =>
       call(
         endpoints.funnelFigures,
@@ -274,7 +255,7 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     deleteFunnel: (funnelId: number) =>
       call(endpoints.deleteFunnel, { params: { siteId, funnelId } }, options),
     retention: (query: ReportQuery, period: RetentionPeriod) =>
-      get<{ data: RetentionCohort[]; meta: RetentionMeta }>('retention', query, { period }),
+      call(endpoints.retention, { params: site, query: { ...reportParams(query), period } }, options),
   }
 }
 
