@@ -22,12 +22,10 @@ import {
   listInvitations,
   revokeInvitation,
 } from '../organizations/invitations.js'
-import { isAdminRole, roleIn } from '../organizations/organizations.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
-import { forbidden, organizationNotFound } from '../shared/errors.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import type { Caller } from './caller.js'
+import { adminOf } from './organization-access.js'
 import { route } from './route.js'
 import { wholeList } from './whole-list.js'
 
@@ -43,13 +41,7 @@ export interface InvitationRouteDeps {
 export async function invitationRoutes(app: FastifyInstance, deps: InvitationRouteDeps) {
   const { db } = deps
   const clock = deps.clock ?? systemClock
-  /** The caller as an admin or owner of the organization: 404 for a non-member, 403 for a plain member. */
-  const adminIn = async ({ params, caller }: { params: { organizationId: string }; caller: Caller }) => {
-    const role = await roleIn(db, caller.userId, params.organizationId)
-    if (role === null) throw organizationNotFound()
-    if (!isAdminRole(role)) throw forbidden('This operation requires the admin or owner role')
-    return { userId: caller.userId, role }
-  }
+  const adminIn = adminOf(db)
 
   route(app, createInvitationEndpoint, {
     resolve: adminIn,

@@ -11,12 +11,10 @@ import type { FastifyInstance } from 'fastify'
 import { listAudit } from '../audit/audit-log.js'
 import type { MailSettings } from '../mail/mail-settings.js'
 import { addMember, changeRole, listMembers, removeMember } from '../organizations/members.js'
-import { isAdminRole, roleIn } from '../organizations/organizations.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
-import { forbidden, organizationNotFound } from '../shared/errors.js'
 import type { Clock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import type { Caller } from './caller.js'
+import { adminOf, memberOf } from './organization-access.js'
 import { route } from './route.js'
 import { wholeList } from './whole-list.js'
 
@@ -33,19 +31,8 @@ export async function memberRoutes(
 ) {
   // With mail configured, a directly added account is mailed a notice.
   const commands = { db, changes, ...(mail && baseUrl !== undefined && { notify: { baseUrl } }) }
-  type Access = { params: { organizationId: string }; caller: Caller }
-  /** The caller and their role; 404 when they are not a member (never reveal the organization). */
-  const actorIn = async ({ params, caller }: Access) => {
-    const role = await roleIn(db, caller.userId, params.organizationId)
-    if (role === null) throw organizationNotFound()
-    return { userId: caller.userId, role }
-  }
-  /** The caller as an admin or owner: 403 for a plain member. */
-  const adminIn = async (access: Access) => {
-    const actor = await actorIn(access)
-    if (!isAdminRole(actor.role)) throw forbidden('This operation requires the admin or owner role')
-    return actor
-  }
+  const actorIn = memberOf(db)
+  const adminIn = adminOf(db)
 
   route(app, listMembersEndpoint, {
     resolve: actorIn,
