@@ -61,6 +61,7 @@ import { createDeliveryRunner, type DeliveryRunner } from './webhooks/deliveries
 import { ingestFacts } from './webhooks/ingest-facts.js'
 import { createOutbox, type Outbox } from './webhooks/outbox.js'
 import { postWebhook } from './webhooks/post-webhook.js'
+import { pruneDeliveries } from './webhooks/prune-deliveries.js'
 import { recoverIngestFacts } from './webhooks/recover-ingest-facts.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js'
 import { startPeriodicJob } from './workers/periodic-job.js'
@@ -344,6 +345,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
             startPeriodicJob(() => pruneMail(metadata.db, { clock }), {
               intervalMs: config.retention.intervalMs,
               onError: (error) => console.error('mail pruning:', error),
+            }),
+            // Handled webhook deliveries are kept DELIVERY_KEEP_DAYS; checked as often too.
+            startPeriodicJob(() => pruneDeliveries(metadata.db, { clock }), {
+              intervalMs: config.retention.intervalMs,
+              onError: (error) => console.error('webhook delivery pruning:', error),
             }),
             startPeriodicJob(sessionFoldPass(events, redis, { settleMs: config.sessionFold.settleMs }), {
               intervalMs: config.sessionFold.intervalMs,
