@@ -19,7 +19,9 @@ import { replayEndpoints } from './replay.js'
 import { reportEndpoints } from './reports.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
+import { trackingEndpoints } from './tracking.js'
 import { trackingScriptEndpoints } from './tracking-script.js'
+import { transferEndpoints } from './transfer.js'
 import { v1ReportEndpoints } from './v1-reports.js'
 import { webhookEndpoints } from './webhooks.js'
 
@@ -45,7 +47,9 @@ export * from './report-registry.js'
 export * from './reports.js'
 export * from './segments.js'
 export * from './sites.js'
+export * from './tracking.js'
 export * from './tracking-script.js'
+export * from './transfer.js'
 export * from './v1-reports.js'
 export * from './webhooks.js'
 
@@ -74,4 +78,6 @@ export const endpoints = [
   ...replayEndpoints,
   ...privacyEndpoints,
   ...adminEndpoints,
+  ...trackingEndpoints,
+  ...transferEndpoints,
 ] as const
