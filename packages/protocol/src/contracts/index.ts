@@ -15,6 +15,7 @@ import { mailEndpoints } from './mail.js'
 import { organizationEndpoints } from './organizations.js'
 import { privacyEndpoints } from './privacy.js'
 import { propertyEndpoints } from './properties.js'
+import { referenceEndpoints } from './reference.js'
 import { replayEndpoints } from './replay.js'
 import { reportEndpoints } from './reports.js'
 import { segmentEndpoints } from './segments.js'
@@ -42,6 +43,7 @@ export * from './mail.js'
 export * from './organizations.js'
 export * from './privacy.js'
 export * from './properties.js'
+export * from './reference.js'
 export * from './replay.js'
 export * from './report-registry.js'
 export * from './reports.js'
@@ -80,4 +82,5 @@ export const endpoints = [
   ...adminEndpoints,
   ...trackingEndpoints,
   ...transferEndpoints,
+  ...referenceEndpoints,
 ] as const
