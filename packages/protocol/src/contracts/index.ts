@@ -17,6 +17,7 @@ import { privacyEndpoints } from './privacy.js'
 import { propertyEndpoints } from './properties.js'
 import { referenceEndpoints } from './reference.js'
 import { replayEndpoints } from './replay.js'
+import { reportBatchEndpoints } from './report-batch.js'
 import { reportEndpoints } from './reports.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
@@ -45,6 +46,7 @@ export * from './privacy.js'
 export * from './properties.js'
 export * from './reference.js'
 export * from './replay.js'
+export * from './report-batch.js'
 export * from './report-registry.js'
 export * from './reports.js'
 export * from './segments.js'
@@ -60,6 +62,7 @@ export const endpoints = [
   ...goalEndpoints,
   ...propertyEndpoints,
   ...reportEndpoints,
+  ...reportBatchEndpoints,
   ...v1ReportEndpoints,
   ...behaviourEndpoints,
   ...alertEndpoints,
