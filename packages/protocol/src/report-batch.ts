@@ -16,23 +16,7 @@ import {
   reportRegistry,
 } from './contracts/report-registry.js'
 import { doc, jsonValueOf, openApiRegistry } from './openapi-registry.js'
-import {
-  breakdownPage,
-  comparedSeriesCounts,
-  event,
-  eventNameCounts,
-  liveVisitors,
-  pagedList,
-  pageMeta,
-  seriesMeta,
-  session,
-  stats,
-  statsMeta,
-  successList,
-  webVitals,
-  webVitalsRow,
-  webVitalsThresholds,
-} from './schemas.js'
+import { successList } from './schemas.js'
 
 /** Most parts in one batch. */
 export const MAX_REPORT_PARTS = 20
@@ -135,22 +119,14 @@ export const reportBatchBody = z.strictObject({
 })
 export type ReportBatchBody = z.infer<typeof reportBatchBody>
 
-const pageWithThresholds = pageMeta.extend({ by: z.string(), thresholds: webVitalsThresholds })
-
-/** What one part answers: its GET route's `{data, meta}`. */
+/** What one part answers: its GET route's `{data, meta}` (its contract's success answer). */
 export const reportPartAnswer = z.union([
-  z.object({ data: stats, meta: statsMeta }),
-  z.object({ data: z.array(comparedSeriesCounts), meta: seriesMeta }),
-  breakdownPage,
-  pagedList(session),
-  z.object({
-    data: z.array(event),
-    meta: z.object({ nextCursor: z.string().nullable(), limit: z.int().min(1) }),
+  ...batchReportNames.map((name) => {
+    const answer = (reportRegistry[name] as ReportRegistration).endpoint.responses[200]
+    if (typeof answer !== 'object' || answer.schema === undefined)
+      throw new Error(`the batch report ${name} answers no JSON`)
+    return answer.schema
   }),
-  pagedList(eventNameCounts),
-  z.object({ data: webVitals, meta: z.object({ thresholds: webVitalsThresholds }) }),
-  z.object({ data: z.array(webVitalsRow), meta: pageWithThresholds }),
-  z.object({ data: liveVisitors, meta: z.object({}) }),
   successList(annotation),
 ])
 
