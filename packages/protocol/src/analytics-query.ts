@@ -37,7 +37,7 @@ export const single = (label: string) =>
 
 /**
  * An integer query parameter within bounds, from its decimal text (at most nine digits); documented
- * as an integer. Failures say `<name> must be an integer from <min> to <max>` (or, like `single`,
+ * as an integer, and in JSON (a batch part) an integer of at least `min`. Failures say `<name> must be an integer from <min> to <max>` (or, like `single`,
  * required / given once / a string).
  */
 export const integerParam = (name: string, min: number, max: number) => {
@@ -83,7 +83,7 @@ export const enumParam = <const Values extends readonly [string, ...string[]]>(
   })
 
 /**
- * A boolean query parameter: `true` or `false` (documented as a boolean). Typed as what it parses
+ * A boolean query parameter: `true` or `false` (documented as a boolean, and a boolean in JSON). Typed as what it parses
  * (text in, a boolean out), not narrowed to the documented shape: text and a boolean have no input in
  * common, and clients send either (`QueryValue`).
  */
