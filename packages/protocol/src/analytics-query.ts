@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { compareModes, filterParameters, propertyFilterTypes } from './enums.js'
-import { doc, documentAs, openApiRegistry } from './openapi-registry.js'
+import { doc, documentAs, jsonValueAs, openApiRegistry } from './openapi-registry.js'
 
 /** Page size default and cap, page cap, default range (days) and longest range (days). */
 export const DEFAULT_LIMIT = 50
@@ -37,12 +37,12 @@ export const single = (label: string) =>
 
 /**
  * An integer query parameter within bounds, from its decimal text (at most nine digits); documented
- * as an integer. Failures say `<name> must be an integer from <min> to <max>` (or, like `single`,
+ * as an integer, and in JSON (a batch part) an integer of at least `min`. Failures say `<name> must be an integer from <min> to <max>` (or, like `single`,
  * required / given once / a string).
  */
 export const integerParam = (name: string, min: number, max: number) => {
   const message = `${name} must be an integer from ${min} to ${max}`
-  return z.preprocess(
+  const parser = z.preprocess(
     (value) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value),
     z
       .int({
@@ -58,6 +58,8 @@ export const integerParam = (name: string, min: number, max: number) => {
       .min(min, message)
       .max(max, message),
   )
+  // In JSON a number; the upper bound stays the parser's, whose 400 names the parameter.
+  return jsonValueAs(parser, z.int(message).min(min, message))
 }
 
 /**
@@ -81,7 +83,7 @@ export const enumParam = <const Values extends readonly [string, ...string[]]>(
   })
 
 /**
- * A boolean query parameter: `true` or `false` (documented as a boolean). Typed as what it parses
+ * A boolean query parameter: `true` or `false` (documented as a boolean, and a boolean in JSON). Typed as what it parses
  * (text in, a boolean out), not narrowed to the documented shape: text and a boolean have no input in
  * common, and clients send either (`QueryValue`).
  */
@@ -90,20 +92,26 @@ export const booleanParam = (name: string) => {
     .refine((v) => v === 'true' || v === 'false', `${name} must be true or false`)
     .transform((v) => v === 'true')
   documentAs(schema, z.boolean())
-  return schema
+  return jsonValueAs(schema, z.boolean())
 }
 
 /**
  * A query parameter holding a comma-separated list of `values` (`type=pageview,custom_event`), parsed
- * into the array; documented as the text it is.
+ * into the array; documented as the text it is; in JSON, a list of at least one of `values`.
  */
-export const listParam = <const Values extends readonly string[]>(name: string, values: Values) =>
-  single(name)
-    .transform((list) => list.split(',').map((v) => v.trim()))
-    .refine((list) => list.every((v) => values.includes(v)), {
-      message: `${name} must be a comma-separated list of ${values.join(', ')}`,
-    })
-    .transform((list) => list as Values[number][])
+export const listParam = <const Values extends readonly [string, ...string[]]>(
+  name: string,
+  values: Values,
+) =>
+  jsonValueAs(
+    single(name)
+      .transform((list) => list.split(',').map((v) => v.trim()))
+      .refine((list) => list.every((v) => values.includes(v)), {
+        message: `${name} must be a comma-separated list of ${values.join(', ')}`,
+      })
+      .transform((list) => list as Values[number][]),
+    z.array(z.enum(values)).min(1),
+  )
 
 /** Whether `text` is a calendar day YYYY-MM-DD from 1970 to 2100 (no month 13, no 30 February). */
 export function isCalendarDay(text: string): boolean {

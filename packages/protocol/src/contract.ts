@@ -40,7 +40,7 @@ export type Access = (typeof accessLevels)[number]
 export type KeyUse = 'track' | 'read' | 'write'
 
 /** The HTTP methods contracts use. */
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
 /**
  * One answer of an endpoint: its description and, for a JSON body, its schema (the output side is
@@ -71,8 +71,17 @@ export interface EndpointSpec {
   params?: z.ZodObject
   /** The query string: parses its text (one value per name; numbers and lists from strings). */
   query?: z.ZodObject
-  /** The JSON body. */
+  /** The JSON body; with `rawBody`, what the body holds, as the document shows it. */
   body?: z.ZodType
+  /** Media types the body may come as; default JSON only. */
+  bodyMediaTypes?: readonly string[]
+  /**
+   * The handler gets the body as the route's content-type parser hands it over (text, bytes or a
+   * stream) and validates it itself, by `body` or a parser of the same wire (an upload read as it
+   * streams in, a tracking body the ingest pipeline parses): `body` documents it, the route does not
+   * parse it.
+   */
+  rawBody?: boolean
   /** What a body error names: `Invalid <bodySubject>: <field>: <problem>`; default `body`. */
   bodySubject?: string
   /**
@@ -85,6 +94,11 @@ export interface EndpointSpec {
    * `reports[1].name` (`indexed`, for bodies whose clients read the path as a JavaScript expression).
    */
   bodyFieldNames?: 'dotted' | 'indexed'
+  /**
+   * Security requirements when they differ from the access level's, as OpenAPI states them
+   * (alternatives; `{}` is "no credentials"): e.g. a public endpoint that also takes an API key.
+   */
+  security?: readonly Record<string, readonly string[]>[]
   /** The answers by status; the first 2xx one is what the handler returns. */
   responses: Partial<Record<number, Answer>>
   /**
@@ -127,8 +141,12 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : Record<string, never>
 export type ParamsOf<E extends EndpointSpec> = Parsed<E['params']>
 /** The handler's parsed query string. */
 export type QueryOf<E extends EndpointSpec> = Parsed<E['query']>
-/** The handler's parsed body (`undefined` for an endpoint without one). */
-export type BodyOf<E extends EndpointSpec> = E['body'] extends z.ZodType ? z.output<E['body']> : undefined
+/** The handler's parsed body (`undefined` for an endpoint without one; as received with `rawBody`). */
+export type BodyOf<E extends EndpointSpec> = E extends { rawBody: true }
+  ? unknown
+  : E['body'] extends z.ZodType
+    ? z.output<E['body']>
+    : undefined
 
 /**
  * A query-string value as a client gives it: text, a number or a boolean (sent as text); a list

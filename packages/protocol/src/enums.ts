@@ -109,6 +109,24 @@ export type GoalType = (typeof goalTypes)[number]
 export const eventTypes = ['pageview', 'custom_event', 'performance', 'outbound', 'error'] as const
 export type EventType = (typeof eventTypes)[number]
 
+/**
+ * The channels the server assigns an event (its ingest's `enrich/channel.ts` says how; an event
+ * without one has ''): the values an exported line's `channel` may take.
+ */
+export const channelNames = [
+  'Direct',
+  'Organic Search',
+  'Paid Search',
+  'Organic Social',
+  'Paid Social',
+  'Email',
+  'Affiliates',
+  'Display',
+  'Video',
+  'Referral',
+  'Internal',
+] as const
+
 /** The web vitals, in the order reports show them. */
 export const webVitalNames = ['lcp', 'inp', 'cls', 'fcp', 'ttfb'] as const
 /** One metric: a column of `events`. */

@@ -31,6 +31,8 @@ export function doc<T extends z.ZodType>(schema: T, meta: SchemaDoc | string): T
   openApiRegistry.add(copy, typeof meta === 'string' ? { description: meta } : meta)
   const shape = documentedShapes.get(schema)
   if (shape) documentedShapes.set(copy, shape)
+  const value = jsonValues.get(schema)
+  if (value) jsonValues.set(copy, value)
   return copy
 }
 
@@ -58,6 +60,28 @@ export function documentAs<T extends z.ZodType, Shape extends z.ZodType>(
 
 /** A schema whose input type is narrowed to its documented shape's (what clients are typed to send). */
 export type Documented<T extends z.ZodType, Shape extends z.ZodType> = T & { _zod: { input: z.input<Shape> } }
+
+const jsonValues = new WeakMap<z.ZodType, z.ZodType>()
+
+/**
+ * Record the JSON value a query-string parser stands for, where a JSON body carries the same
+ * parameter (a batch part's `params`): a list for a comma-separated list, a number for an integer's
+ * text. @returns `schema` itself
+ */
+export function jsonValueAs<T extends z.ZodType>(schema: T, value: z.ZodType): T {
+  jsonValues.set(schema, value)
+  return schema
+}
+
+/**
+ * The JSON value a query-string parameter stands for: what `jsonValueAs` recorded, through
+ * `.optional()`; otherwise the schema itself (a text or an enumeration is its own JSON value).
+ */
+export function jsonValueOf(schema: z.ZodType): z.ZodType {
+  const value = jsonValues.get(schema)
+  if (value) return value
+  return schema instanceof z.ZodOptional ? jsonValueOf(schema.unwrap() as z.ZodType) : schema
+}
 
 /** The shape `documentAs` gave `schema`, if any. */
 export const documentedShape = (schema: z.ZodType): z.ZodType | undefined => documentedShapes.get(schema)

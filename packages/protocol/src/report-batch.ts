@@ -7,105 +7,108 @@
  * answers, keyed by the part's `id` (its `name` when it has none).
  */
 import { z } from 'zod'
+import { analyticsQuery } from './analytics-query.js'
 import { annotation } from './annotation-schemas.js'
-import { breakdownMetrics, eventNameMetrics, eventTypes, seriesBuckets, seriesMetrics } from './enums.js'
-import { doc } from './openapi-registry.js'
 import {
-  breakdownPage,
-  comparedSeriesCounts,
-  event,
-  eventNameCounts,
-  liveVisitors,
-  pagedList,
-  pageMeta,
-  seriesMeta,
-  session,
-  stats,
-  statsMeta,
-  successList,
-  webVitals,
-  webVitalsRow,
-  webVitalsThresholds,
-} from './schemas.js'
+  type BatchReportName,
+  batchReportNames,
+  type ReportRegistration,
+  reportRegistry,
+} from './contracts/report-registry.js'
+import { doc, jsonValueOf, openApiRegistry } from './openapi-registry.js'
+import { successList } from './schemas.js'
 
 /** Most parts in one batch. */
 export const MAX_REPORT_PARTS = 20
 
-/** The reports a batch may hold: the GET report routes of the same names. */
-export const reportPartNames = [
-  'stats',
-  'series',
-  'breakdown',
-  'sessions',
-  'events',
-  'event-names',
-  'web-vitals',
-  'live',
-  'annotations',
-] as const
-export type ReportPartName = (typeof reportPartNames)[number]
+/** The reports a batch may hold: the registered reports it runs, and the annotations list. */
+export const reportPartNames = [...batchReportNames, 'annotations'] as const
+export type ReportPartName = BatchReportName | 'annotations'
 
-const page = doc(z.int().min(1), 'Page number (as `page` of the GET route)').optional()
-const limit = doc(z.int().min(1), 'Rows per page (as `limit` of the GET route)').optional()
 const partId = doc(
   z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'id must be 1-64 letters, digits or _ . : -'),
   'The key of this part in the answer (default: `name`); unique in the batch',
 ).optional()
 
-const part = <Name extends ReportPartName, Params extends z.ZodRawShape>(name: Name, params: Params) =>
+type Registration<N extends BatchReportName> = (typeof reportRegistry)[N]
+type QueryShape<N extends BatchReportName> = Registration<N>['endpoint'] extends {
+  query: z.ZodObject<infer Shape>
+}
+  ? Shape
+  : Record<never, never>
+type PathShape<N extends BatchReportName> = Registration<N>['endpoint'] extends {
+  params: z.ZodObject<infer Shape>
+}
+  ? Shape
+  : Record<never, never>
+/** The names of a part's parameters (see `partParams`). */
+type PartParamName<N extends BatchReportName> =
+  | Exclude<keyof QueryShape<N>, keyof typeof analyticsQuery.shape>
+  | (Registration<N> extends { paged: true } ? Extract<keyof QueryShape<N>, 'page' | 'limit'> : never)
+  | Exclude<keyof PathShape<N>, 'siteId'>
+/** A part's parameters: as its GET route parses them (a list a list, a number a number). */
+type PartParams<N extends BatchReportName> = Pick<
+  z.output<z.ZodObject<QueryShape<N> & PathShape<N>>>,
+  PartParamName<N> & keyof z.output<z.ZodObject<QueryShape<N> & PathShape<N>>>
+>
+
+/** One part of a batch: which report, and its own parameters. */
+export type ReportPart =
+  | {
+      [N in BatchReportName]: { id?: string | undefined; name: N; params?: PartParams<N> | undefined }
+    }[BatchReportName]
+  | { id?: string | undefined; name: 'annotations'; params?: Record<never, never> | undefined }
+
+/**
+ * A registered report's part parameters, derived from its GET contract: its query's own parameters
+ * (those `analyticsQuery` does not hold), `page` and `limit` where it is `paged` and its query has
+ * them, and its path parameters but the site (the breakdown's `name`); each as the JSON value its
+ * parser stands for (`jsonValueOf`), optional where the GET parameter is. The server lays them over
+ * the query string and parses them with the GET contract's query, so the bounds and their messages
+ * are the GET route's.
+ */
+function partParams(name: BatchReportName): Record<string, z.ZodType> {
+  const { endpoint, ...registration } = reportRegistry[name] as ReportRegistration
+  const query = endpoint.query?.shape ?? {}
+  const own = Object.keys(query).filter(
+    (key) =>
+      !(key in analyticsQuery.shape) || (registration.paged === true && (key === 'page' || key === 'limit')),
+  )
+  const path = Object.keys(endpoint.params?.shape ?? {}).filter((key) => key !== 'siteId')
+  const shape: Record<string, z.ZodType> = {}
+  for (const key of own) {
+    const parameter = query[key] as z.ZodType
+    const value = jsonValueOf(parameter)
+    const list = value instanceof z.ZodArray
+    const description = list
+      ? `As \`${key}\` of the GET route, a list here`
+      : (descriptionOf(parameter) ?? `As \`${key}\` of the GET route`)
+    const documented = doc(value, description)
+    shape[key] = parameter.safeParse(undefined).success ? documented.optional() : documented
+  }
+  for (const key of path) shape[key] = endpoint.params?.shape[key] as z.ZodType
+  return shape
+}
+
+/** A query parameter's description, through `.optional()`. */
+function descriptionOf(schema: z.ZodType): string | undefined {
+  const description = openApiRegistry.get(schema)?.description
+  if (description !== undefined || !(schema instanceof z.ZodOptional)) return description
+  return descriptionOf(schema.unwrap() as z.ZodType)
+}
+
+const part = (name: ReportPartName, params: Record<string, z.ZodType>) =>
   z.strictObject({ id: partId, name: z.literal(name), params: z.strictObject(params).optional() })
 
 /** One part of a batch: which report, and its own parameters. */
 export const reportPart = z.discriminatedUnion(
   'name',
-  [
-    part('stats', { bucket: doc(z.enum(seriesBuckets), 'With a time series of this bucket').optional() }),
-    part('series', {
-      bucket: doc(z.enum(seriesBuckets), 'The size of each point (as `bucket` of the GET route)'),
-      metrics: doc(
-        z.array(z.enum(seriesMetrics)).min(1),
-        'The counts each point carries (as `metrics` of the GET route, a list here)',
-      ).optional(),
-    }),
-    part('breakdown', {
-      name: doc(z.string(), 'The dimension, as `{name}` of `GET .../breakdown/{name}`'),
-      metrics: doc(
-        z.array(z.enum(breakdownMetrics)).min(1),
-        'The counts the rows carry (as `metrics` of the GET route, a list here)',
-      ).optional(),
-      page,
-      limit,
-    }),
-    part('sessions', {
-      has_replay: doc(z.boolean(), 'Only sessions with a recording').optional(),
-      page,
-      limit,
-    }),
-    part('events', {
-      type: doc(z.array(z.enum(eventTypes)), 'Only events of these types').optional(),
-      event_name: z.string().optional(),
-      cursor: z.string().optional(),
-      limit,
-    }),
-    part('event-names', {
-      metrics: doc(
-        z.array(z.enum(eventNameMetrics)).min(1),
-        'The counts the rows carry (as `metrics` of the GET route, a list here)',
-      ).optional(),
-      page,
-      limit,
-    }),
-    part('web-vitals', {
-      by: doc(z.enum(['pathname', 'device_type']), 'Group by this').optional(),
-      page,
-      limit,
-    }),
-    part('live', {}),
-    part('annotations', {}),
+  [...batchReportNames.map((name) => part(name, partParams(name))), part('annotations', {})] as unknown as [
+    ReturnType<typeof part>,
+    ...ReturnType<typeof part>[],
   ],
   { error: `name must be one of ${reportPartNames.join(', ')}` },
-)
-export type ReportPart = z.infer<typeof reportPart>
+) as unknown as z.ZodType<ReportPart, ReportPart>
 
 /** The body of `POST /api/sites/{siteId}/reports`. */
 export const reportBatchBody = z.strictObject({
@@ -116,22 +119,14 @@ export const reportBatchBody = z.strictObject({
 })
 export type ReportBatchBody = z.infer<typeof reportBatchBody>
 
-const pageWithThresholds = pageMeta.extend({ by: z.string(), thresholds: webVitalsThresholds })
-
-/** What one part answers: its GET route's `{data, meta}`. */
+/** What one part answers: its GET route's `{data, meta}` (its contract's success answer). */
 export const reportPartAnswer = z.union([
-  z.object({ data: stats, meta: statsMeta }),
-  z.object({ data: z.array(comparedSeriesCounts), meta: seriesMeta }),
-  breakdownPage,
-  pagedList(session),
-  z.object({
-    data: z.array(event),
-    meta: z.object({ nextCursor: z.string().nullable(), limit: z.int().min(1) }),
+  ...batchReportNames.map((name) => {
+    const answer = (reportRegistry[name] as ReportRegistration).endpoint.responses[200]
+    if (typeof answer !== 'object' || answer.schema === undefined)
+      throw new Error(`the batch report ${name} answers no JSON`)
+    return answer.schema
   }),
-  pagedList(eventNameCounts),
-  z.object({ data: webVitals, meta: z.object({ thresholds: webVitalsThresholds }) }),
-  z.object({ data: z.array(webVitalsRow), meta: pageWithThresholds }),
-  z.object({ data: liveVisitors, meta: z.object({}) }),
   successList(annotation),
 ])
 

@@ -152,6 +152,17 @@ export const coreScript = address('coreScript', 'GET', '/api/script.js')
 export const vitalsScript = address('vitalsScript', 'GET', '/api/script-vitals.js')
 export const replayScript = address('replayScript', 'GET', '/api/script-replay.js')
 export const trackerConfig = address('trackerConfig', 'GET', '/api/sites/:siteId/tracker-config')
+/** Where the tracking script and servers send events and recordings (`contracts/tracking.ts`). */
+export const track = address('track', 'POST', '/api/track')
+export const trackPreflight = address('trackPreflight', 'OPTIONS', '/api/track')
+export const recordReplay = address('recordReplay', 'POST', '/api/replay')
+export const replayPreflight = address('replayPreflight', 'OPTIONS', '/api/replay')
+/** A site's history out and in (`contracts/transfer.ts`). */
+export const exportSite = address('exportSite', 'GET', '/api/sites/:siteId/export')
+export const importSite = address('importSite', 'POST', '/api/sites/:siteId/import')
+/** The API reference (`contracts/reference.ts`). */
+export const openApiDocument = address('openApiDocument', 'GET', '/api/openapi.json')
+export const referencePage = address('referencePage', 'GET', '/api/docs')
 /** The service's health (`contracts/health.ts`). */
 export const health = address('health', 'GET', '/api/health')
 /** The instance's outgoing mail, for its owner (`contracts/mail.ts`). */

@@ -15,11 +15,15 @@ import { mailEndpoints } from './mail.js'
 import { organizationEndpoints } from './organizations.js'
 import { privacyEndpoints } from './privacy.js'
 import { propertyEndpoints } from './properties.js'
+import { referenceEndpoints } from './reference.js'
 import { replayEndpoints } from './replay.js'
+import { reportBatchEndpoints } from './report-batch.js'
 import { reportEndpoints } from './reports.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
+import { trackingEndpoints } from './tracking.js'
 import { trackingScriptEndpoints } from './tracking-script.js'
+import { transferEndpoints } from './transfer.js'
 import { v1ReportEndpoints } from './v1-reports.js'
 import { webhookEndpoints } from './webhooks.js'
 
@@ -40,12 +44,16 @@ export * from './mail.js'
 export * from './organizations.js'
 export * from './privacy.js'
 export * from './properties.js'
+export * from './reference.js'
 export * from './replay.js'
+export * from './report-batch.js'
 export * from './report-registry.js'
 export * from './reports.js'
 export * from './segments.js'
 export * from './sites.js'
+export * from './tracking.js'
 export * from './tracking-script.js'
+export * from './transfer.js'
 export * from './v1-reports.js'
 export * from './webhooks.js'
 
@@ -54,6 +62,7 @@ export const endpoints = [
   ...goalEndpoints,
   ...propertyEndpoints,
   ...reportEndpoints,
+  ...reportBatchEndpoints,
   ...v1ReportEndpoints,
   ...behaviourEndpoints,
   ...alertEndpoints,
@@ -74,4 +83,7 @@ export const endpoints = [
   ...replayEndpoints,
   ...privacyEndpoints,
   ...adminEndpoints,
+  ...trackingEndpoints,
+  ...transferEndpoints,
+  ...referenceEndpoints,
 ] as const

@@ -7,7 +7,6 @@
  * the same report function.
  */
 import type { EndpointSpec } from '../contract.js'
-import type { ReportPartName } from '../report-batch.js'
 import {
   breakdownEndpoint,
   eventNamesEndpoint,
@@ -30,6 +29,12 @@ export interface ReportRegistration {
   label: string
   /** Whether a batch may hold it as a part of this name. */
   batch: boolean
+  /**
+   * Whether its batch part takes the page parameters its query has (`page`, `limit`): the part's
+   * other parameters are its query's own (those `analyticsQuery` does not hold) and its path's but
+   * the site (`report-batch.ts`).
+   */
+  paged?: boolean
   /** Its v1 twin, answering the same to an API key (the server registers it from this entry). */
   v1?: EndpointSpec
 }
@@ -39,17 +44,24 @@ export const reportRegistry = {
   summary: { endpoint: reportSummaryEndpoint, label: 'Site', batch: false },
   stats: { endpoint: statsEndpoint, label: 'Headline figures', batch: true, v1: v1StatsEndpoint },
   series: { endpoint: seriesEndpoint, label: 'Time series', batch: true },
-  breakdown: { endpoint: breakdownEndpoint, label: 'Breakdown', batch: true },
-  sessions: { endpoint: sessionsEndpoint, label: 'Sessions', batch: true, v1: v1SessionsEndpoint },
+  breakdown: { endpoint: breakdownEndpoint, label: 'Breakdown', batch: true, paged: true },
+  sessions: {
+    endpoint: sessionsEndpoint,
+    label: 'Sessions',
+    batch: true,
+    paged: true,
+    v1: v1SessionsEndpoint,
+  },
   'session-events': { endpoint: sessionEventsEndpoint, label: 'Session events', batch: false },
-  events: { endpoint: eventsEndpoint, label: 'Events', batch: true },
+  events: { endpoint: eventsEndpoint, label: 'Events', batch: true, paged: true },
   'event-names': {
     endpoint: eventNamesEndpoint,
     label: 'Custom events',
     batch: true,
+    paged: true,
     v1: v1EventNamesEndpoint,
   },
-  'web-vitals': { endpoint: webVitalsEndpoint, label: 'Web vitals', batch: true },
+  'web-vitals': { endpoint: webVitalsEndpoint, label: 'Web vitals', batch: true, paged: true },
   live: { endpoint: liveEndpoint, label: 'Live visitors', batch: true },
 } as const satisfies Record<string, ReportRegistration>
 
@@ -69,5 +81,9 @@ export const v1ReportNames = (Object.keys(reportRegistry) as ReportName[]).filte
 /** The registered reports a batch runs (the batch's `annotations` part is the annotations list's). */
 export type BatchReportName = {
   [N in ReportName]: (typeof reportRegistry)[N]['batch'] extends true ? N : never
-}[ReportName] &
-  ReportPartName
+}[ReportName]
+
+/** The names of the registered reports a batch runs, in the registry's order. */
+export const batchReportNames = (Object.keys(reportRegistry) as ReportName[]).filter(
+  (name): name is BatchReportName => reportRegistry[name].batch,
+)

@@ -19,7 +19,6 @@ import {
   webVitalGroupings,
 } from '../enums.js'
 import { doc } from '../openapi-registry.js'
-import { MAX_REPORT_PARTS, reportBatchAnswer, reportBatchBody } from '../report-batch.js'
 import {
   breakdownPage,
   comparedSeriesCounts,
@@ -276,28 +275,6 @@ export const liveEndpoint = endpoint({
   responses: { 200: { description: 'The count', schema: z.object({ data: liveVisitors, meta: noMeta }) } },
 })
 
-/** `POST /api/sites/:siteId/reports`: several reports in one request. */
-export const reportBatchEndpoint = endpoint({
-  ...at.reportBatch,
-  summary: 'Several reports in one request (e.g. every panel of the overview)',
-  description:
-    `Up to ${MAX_REPORT_PARTS} parts, each a report of the GET routes above with its own parameters ` +
-    '(`params`: as its GET route takes them in the query string; `breakdown` takes the dimension as ' +
-    '`name`). The query string holds the common parameters, shared by every part (`page` and ' +
-    '`limit` there are defaults a part may override). Every part is validated before any runs: an ' +
-    'invalid one answers 400 naming it (`reports[3].params.limit`). The answer holds every part under ' +
-    'its `id` (default: its `name`), as its GET route answers.',
-  tag: 'Reports',
-  access: 'reader',
-  keyUse: 'read',
-  params: siteParams,
-  query: analyticsQuery,
-  body: reportBatchBody,
-  bodySubject: 'reports',
-  bodyFieldNames: 'indexed',
-  responses: { 200: { description: 'Every part, by id', schema: reportBatchAnswer } },
-})
-
 /** Every report endpoint (the route/contract coverage test reads these). */
 export const reportEndpoints = [
   reportSummaryEndpoint,
@@ -310,7 +287,6 @@ export const reportEndpoints = [
   eventNamesEndpoint,
   webVitalsEndpoint,
   liveEndpoint,
-  reportBatchEndpoint,
 ] as const
 
 declare module './addresses.js' {
@@ -325,6 +301,5 @@ declare module './addresses.js' {
     reportEventNames: typeof eventNamesEndpoint
     reportWebVitals: typeof webVitalsEndpoint
     reportLive: typeof liveEndpoint
-    reportBatch: typeof reportBatchEndpoint
   }
 }

@@ -4,11 +4,11 @@
  * gzip or JSON, `text/plain` so browsers send it without a preflight) and `replay.accept` decides.
  * Public like `/api/track`; every answer, errors included, is readable from any origin.
  */
-import { replayBatchSchema, replayResponse } from '@pathlight/protocol'
+import { recordReplayEndpoint, replayPreflightEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { MAX_REPLAY_BODY_BYTES, type ReplayIngest } from '../replay/replay-ingest.js'
-import { json } from './openapi/route-doc.js'
 import { publicPostPreflight } from './public-post-preflight.js'
+import { route } from './route.js'
 
 export async function replayRoutes(app: FastifyInstance, { replay }: { replay: ReplayIngest }) {
   app.removeAllContentTypeParsers()
@@ -21,40 +21,12 @@ export async function replayRoutes(app: FastifyInstance, { replay }: { replay: R
     reply.header('access-control-allow-origin', '*')
   })
 
-  publicPostPreflight(app, '/api/replay', 'the session replay endpoint')
+  publicPostPreflight(app, replayPreflightEndpoint)
 
-  app.post(
-    '/api/replay',
-    {
-      bodyLimit: MAX_REPLAY_BODY_BYTES,
-      config: {
-        doc: {
-          summary: 'Record a session replay batch',
-          description:
-            "A batch of rrweb events of the visitor's current session, as JSON or gzip (told by its magic " +
-            'bytes 1f 8b; at most 1 MB as sent, 16 MB inflated), usually as `text/plain`. Stored only when ' +
-            "the site's `sessionReplay` is on and the session is sampled (`replaySampleRate`, decided per " +
-            "session id). The checks are those of a keyless `/api/track`: Origin or Referer on the site's " +
-            'domain, bots refused when the site blocks them, excluded IPs and countries dropped. The batch ' +
-            "joins the session the same visitor's events get (same IP and user agent, or `user_id`). A " +
-            'session holds at most 20 MB; later batches are acknowledged with `recorded:false`. Answers ' +
-            '`recorded:true` only once the batch is committed; it is kept `replayRetentionDays` days.',
-          tag: 'Tracking',
-          access: 'public',
-          body: replayBatchSchema,
-          bodyMediaTypes: ['text/plain', 'application/json', 'application/octet-stream'],
-          responses: {
-            200: json('Recorded, or deliberately not (`recorded:false` with the reason)', replayResponse),
-            400: 'Invalid payload: not JSON or gzip, or `details.fieldErrors` names the fields',
-            403: 'Domain not allowed, or bot detected',
-            404: 'Site not found',
-            413: 'Body over 1 MB as sent, or over 16 MB inflated; nothing stored',
-            503: 'Events store unavailable; nothing acknowledged',
-          },
-        },
-      },
-    },
-    async (request, reply) => {
+  route(
+    app,
+    recordReplayEndpoint,
+    async ({ request, reply }) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
       const result = await replay.accept({
         body,
@@ -65,5 +37,6 @@ export async function replayRoutes(app: FastifyInstance, { replay }: { replay: R
       })
       return reply.code(result.status).send(result.body)
     },
+    { bodyLimit: MAX_REPLAY_BODY_BYTES },
   )
 }

@@ -2,16 +2,20 @@
  * The dashboard's reports as functions of a site and the query string their contract parsed
  * (`@pathlight/protocol` `contracts/reports.ts`), shared by their GET routes (`reports.ts`) and the
  * batch route (`report-batch.ts`), so that a report answers the same either way. Each function resolves
- * the range first and returns the report ready to run (`PreparedReport`): a batch checks every part
+ * the range first and returns the report ready to run (`Prepared`, its answer typed by the report's
+ * contract, so the compiler checks it against the schema the document shows): a batch checks every part
  * before it runs any. Failures are AppError 400 naming the parameter (`query/params.ts`); answers are
  * the `{data, meta}` of the table in `reports.ts`.
  */
 import {
   type AnalyticsQuery,
   type breakdownEndpoint,
+  type EndpointSpec,
   type eventNamesEndpoint,
   type eventsEndpoint,
+  type liveEndpoint,
   type QueryOf,
+  type ResponseOf,
   type seriesEndpoint,
   seriesMetrics,
   type sessionsEndpoint,
@@ -59,6 +63,9 @@ export interface ReportAnswer {
 /** A validated report: calling it runs its queries. */
 export type PreparedReport = () => Promise<ReportAnswer>
 
+/** A validated report of `E`'s contract: calling it runs its queries and answers `E`'s success answer. */
+export type Prepared<E extends EndpointSpec> = () => Promise<ResponseOf<E>>
+
 /** Whether `name` is a breakdown dimension (`query/breakdown.ts`). */
 export const isBreakdown = (name: string): name is BreakdownName => Object.hasOwn(breakdowns, name)
 
@@ -74,7 +81,11 @@ const scopeOf = (deps: ReportPartDeps, siteId: number, query: AnalyticsQuery): R
  * @throws AppError 400 naming the invalid parameter (a time zone, filters, a range), before anything runs
  */
 export const reportParts = {
-  stats(deps: ReportPartDeps, siteId: number, query: QueryOf<typeof statsEndpoint>): PreparedReport {
+  stats(
+    deps: ReportPartDeps,
+    siteId: number,
+    query: QueryOf<typeof statsEndpoint>,
+  ): Prepared<typeof statsEndpoint> {
     const scope = scopeOf(deps, siteId, query)
     const { bucket } = query
     return () => queryStatsReport(deps.events, scope, bucket)
@@ -84,7 +95,11 @@ export const reportParts = {
    * The time series alone, with the counts asked for (the chart's figure): no totals. With `compare`
    * (other than none), each point carries the compared range's bucket at its position.
    */
-  series(deps: ReportPartDeps, siteId: number, query: QueryOf<typeof seriesEndpoint>): PreparedReport {
+  series(
+    deps: ReportPartDeps,
+    siteId: number,
+    query: QueryOf<typeof seriesEndpoint>,
+  ): Prepared<typeof seriesEndpoint> {
     const scope = scopeOf(deps, siteId, query)
     const { bucket, metrics } = query
     // In the protocol's order, however listed, and each once.
@@ -114,7 +129,7 @@ export const reportParts = {
     siteId: number,
     query: QueryOf<typeof breakdownEndpoint>,
     name: BreakdownName,
-  ): PreparedReport {
+  ): Prepared<typeof breakdownEndpoint> {
     const scope = scopeOf(deps, siteId, query)
     const { metrics } = query
     const compared = comparisonAsked(scope.params) ? comparedPeriod(scope.params) : null
@@ -133,7 +148,11 @@ export const reportParts = {
     }
   },
 
-  sessions(deps: ReportPartDeps, siteId: number, query: QueryOf<typeof sessionsEndpoint>): PreparedReport {
+  sessions(
+    deps: ReportPartDeps,
+    siteId: number,
+    query: QueryOf<typeof sessionsEndpoint>,
+  ): Prepared<typeof sessionsEndpoint> {
     const scope = scopeOf(deps, siteId, query)
     const { has_replay } = query
     return async () => {
@@ -145,7 +164,11 @@ export const reportParts = {
     }
   },
 
-  events(deps: ReportPartDeps, siteId: number, query: QueryOf<typeof eventsEndpoint>): PreparedReport {
+  events(
+    deps: ReportPartDeps,
+    siteId: number,
+    query: QueryOf<typeof eventsEndpoint>,
+  ): Prepared<typeof eventsEndpoint> {
     const scope = scopeOf(deps, siteId, query)
     const own = query
     return async () => {
@@ -163,7 +186,7 @@ export const reportParts = {
     deps: ReportPartDeps,
     siteId: number,
     query: QueryOf<typeof eventNamesEndpoint>,
-  ): PreparedReport {
+  ): Prepared<typeof eventNamesEndpoint> {
     const scope = scopeOf(deps, siteId, query)
     const { metrics } = query
     return async () => {
@@ -176,7 +199,7 @@ export const reportParts = {
     deps: ReportPartDeps,
     siteId: number,
     query: QueryOf<typeof webVitalsEndpoint>,
-  ): PreparedReport {
+  ): Prepared<typeof webVitalsEndpoint> {
     const scope = scopeOf(deps, siteId, query)
     const { by } = query
     return async () => {
@@ -196,7 +219,7 @@ export const reportParts = {
   },
 
   /** The last 5 minutes: takes no parameters. */
-  live(deps: ReportPartDeps, siteId: number): PreparedReport {
+  live(deps: ReportPartDeps, siteId: number): Prepared<typeof liveEndpoint> {
     return async () => ({ data: await queryLiveVisitors(deps.events, siteId, deps.clock()), meta: {} })
   },
 }

@@ -67,10 +67,6 @@ export interface ReportRouteOptions {
   clock?: Clock
 }
 
-/** A prepared report run, its answer typed as the contract's success answer (the shapes agree by test). */
-const answerOf = async <E extends EndpointSpec>(_contract: E, run: PreparedReport) =>
-  (await run()) as ResponseOf<E>
-
 /** A report of a site: its site in the path, for any reader. */
 type SiteReport = EndpointSpec & { params: typeof siteParams; access: 'reader' }
 
@@ -93,6 +89,8 @@ export async function reportRoutes(
 
   // Every registered report with a report function (`report-parts.ts`) but the breakdown, whose
   // dimension is in the path: its route is the registration's endpoint, answered by that function.
+  // Each function's answer is typed by its own contract there (`Prepared`); over a loop of names
+  // TypeScript cannot tie one name's contract to the same name's function, hence the cast.
   for (const name of reportNames) {
     if (name === 'breakdown' || !Object.hasOwn(reportParts, name)) continue
     const run = reportParts[name as keyof typeof reportParts] as (
@@ -119,7 +117,7 @@ export async function reportRoutes(
       if (!isBreakdown(name)) {
         throw notFound(`Unknown breakdown "${name}"; one of ${Object.keys(breakdowns).join(', ')}`)
       }
-      return answerOf(breakdownEndpoint, reportParts.breakdown(deps, site.site_id, query, name))
+      return reportParts.breakdown(deps, site.site_id, query, name)()
     },
   })
   route(app, sessionEventsEndpoint, {

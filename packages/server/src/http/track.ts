@@ -4,16 +4,16 @@
  * and `ingest.accept` decides. Lives outside the authenticated scope: the key is optional here.
  */
 import rateLimit from '@fastify/rate-limit'
-import { trackPayloadSchema, trackResponse } from '@pathlight/protocol'
+import { trackEndpoint, trackPreflightEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { ApiKeys } from '../auth/api-keys.js'
 import { bearerToken } from '../auth/bearer-token.js'
 import type { Ingest } from '../ingest/ingest.js'
-import { json } from './openapi/route-doc.js'
 import { publicPostPreflight } from './public-post-preflight.js'
 import { rateLimitError } from './rate-limit-error.js'
 import { keyBucketOf } from './rate-limit-key.js'
+import { route } from './route.js'
 
 export const TRACK_BODY_LIMIT = 64 * 1024
 
@@ -39,36 +39,25 @@ export async function trackRoutes(
     ...(redis ? { redis, nameSpace: 'pl:rl:track:' } : {}),
   })
 
-  app.post(
-    '/api/track',
+  route(
+    app,
+    trackEndpoint,
+    // The body is handed over as received: the pipeline parses it once (`ingest.accept`).
+    async ({ request, reply }) => {
+      reply.header('access-control-allow-origin', '*')
+      const result = await ingest.accept({
+        body: parseBody(request.body),
+        authorization: request.headers.authorization,
+        origin: request.headers.origin,
+        referer: request.headers.referer,
+        userAgent: request.headers['user-agent'],
+        ip: request.ip,
+      })
+      return reply.code(result.status).send(result.body)
+    },
     {
       bodyLimit: TRACK_BODY_LIMIT,
       config: {
-        doc: {
-          summary: 'Track an event',
-          description:
-            'The body may be JSON or the same JSON as `text/plain` (beacons), at most 64 KB. Without an API ' +
-            "key the request's Origin, Referer or `hostname` must be the site's domain (or a subdomain) and bots " +
-            "are dropped when the site blocks them; the body's `ip_address` and `user_agent` are read only with an " +
-            "API key (without one, the connection's address and the User-Agent header count). Answers 200 only " +
-            'once the event is committed.',
-          tag: 'Tracking',
-          access: 'public',
-          who: "an API key is optional (server-side tracking); its user must be in the site's organization",
-          security: [{}, { apiKey: [] }],
-          body: trackPayloadSchema,
-          bodyMediaTypes: ['application/json', 'text/plain'],
-          responses: {
-            200: json('Recorded, or excluded (`tracked:false`, nothing stored)', trackResponse),
-            400: 'Invalid payload (`details.fieldErrors` names the fields)',
-            401: 'Invalid API key',
-            403: 'Access denied (key user not a member), domain not allowed, bot detected, or over the limit',
-            404: 'Site not found',
-            413: 'Body over 64 KB',
-            429: 'More than the per-key limit (500 per 10 minutes by default); see `Retry-After`',
-            503: 'Events store unavailable; nothing acknowledged',
-          },
-        },
         rateLimit: {
           max: keyLimit.max,
           timeWindow: keyLimit.windowMs,
@@ -86,18 +75,6 @@ export async function trackRoutes(
         },
       },
     },
-    async (request, reply) => {
-      reply.header('access-control-allow-origin', '*')
-      const result = await ingest.accept({
-        body: parseBody(request.body),
-        authorization: request.headers.authorization,
-        origin: request.headers.origin,
-        referer: request.headers.referer,
-        userAgent: request.headers['user-agent'],
-        ip: request.ip,
-      })
-      return reply.code(result.status).send(result.body)
-    },
   )
 }
 
@@ -106,7 +83,7 @@ export async function trackRoutes(
  * is readable from any origin (it holds nothing secret).
  */
 export async function trackPreflightRoutes(app: FastifyInstance) {
-  publicPostPreflight(app, '/api/track', 'the tracking endpoint')
+  publicPostPreflight(app, trackPreflightEndpoint)
 }
 
 /** Raw body text to a value for the payload parser; invalid JSON is passed on as the raw string. */

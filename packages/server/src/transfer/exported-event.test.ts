@@ -1,4 +1,6 @@
+import { channelNames } from '@pathlight/protocol'
 import { describe, expect, it } from 'vitest'
+import { channels } from '../ingest/enrich/channel.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import { exportedEventSchema, fromExportedEvent, toExportedEvent } from './exported-event.js'
 import { firstIssue } from './first-issue.js'
@@ -20,5 +22,9 @@ describe('exported events', () => {
     const parsed = exportedEventSchema.safeParse({ ...exported(), channel: 'Newsletter' })
     expect(parsed.success).toBe(false)
     expect(firstIssue(parsed.error?.issues ?? [])).toMatch(/^channel: must be '' or one of Direct, /)
+  })
+
+  it('take every channel ingest assigns, and no other (the protocol lists them for the document)', () => {
+    expect([...channelNames]).toEqual([...channels])
   })
 })

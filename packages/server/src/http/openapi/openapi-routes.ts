@@ -5,13 +5,12 @@
  * Both are built on first request (when every route is registered) and kept; browsers and proxies
  * may cache them 5 minutes.
  */
+import { openApiDocumentEndpoint, referencePageEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
+import { route } from '../route.js'
 import { htmlPageHeaders } from '../security-headers.js'
 import { buildOpenApiDocument } from './build-document.js'
-import { anyJson } from './doc-parts.js'
 import { renderReferencePage } from './render-reference.js'
-import { json, media } from './route-doc.js'
 
 export const REFERENCE_CACHE_CONTROL = 'public, max-age=300'
 
@@ -29,52 +28,19 @@ export async function openApiRoutes(app: FastifyInstance) {
     return built
   }
 
-  app.get(
-    '/api/openapi.json',
-    {
-      config: {
-        doc: {
-          summary: 'This OpenAPI 3.1 document',
-          tag: 'Reference',
-          access: 'public',
-          responses: {
-            200: json(
-              'The document (cached 5 minutes)',
-              z.looseObject({
-                openapi: z.string(),
-                info: z.looseObject({}),
-                paths: z.record(z.string(), anyJson),
-              }),
-            ),
-          },
-        },
-      },
-    },
-    async (_request, reply) =>
-      reply
-        .header('cache-control', REFERENCE_CACHE_CONTROL)
-        .header('access-control-allow-origin', '*')
-        .type('application/json; charset=utf-8')
-        .send(reference().json),
+  route(app, openApiDocumentEndpoint, async ({ reply }) =>
+    reply
+      .header('cache-control', REFERENCE_CACHE_CONTROL)
+      .header('access-control-allow-origin', '*')
+      .type('application/json; charset=utf-8')
+      .send(reference().json),
   )
 
-  app.get(
-    '/api/docs',
-    {
-      config: {
-        doc: {
-          summary: 'The API reference page (HTML, rendered from this document)',
-          tag: 'Reference',
-          access: 'public',
-          responses: { 200: media('The reference page (cached 5 minutes)', 'text/html') },
-        },
-      },
-    },
-    async (_request, reply) =>
-      reply
-        .header('cache-control', REFERENCE_CACHE_CONTROL)
-        .headers(htmlPageHeaders(REFERENCE_CSP))
-        .type('text/html; charset=utf-8')
-        .send(reference().html),
+  route(app, referencePageEndpoint, async ({ reply }) =>
+    reply
+      .header('cache-control', REFERENCE_CACHE_CONTROL)
+      .headers(htmlPageHeaders(REFERENCE_CSP))
+      .type('text/html; charset=utf-8')
+      .send(reference().html),
   )
 }

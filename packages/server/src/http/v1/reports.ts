@@ -53,7 +53,9 @@ export async function v1ReportRoutes(
     params: resolveQueryParams(query, clock()) satisfies QueryParams,
   })
 
-  // The registered reports with a v1 twin answer as their dashboard route (`report-parts.ts`).
+  // The registered reports with a v1 twin answer as their dashboard route (`report-parts.ts`, where
+  // each answer is typed by its dashboard contract, which its v1 twin's answer equals: a loop of names
+  // cannot tie one name's contract to its function for TypeScript, hence the cast).
   const deps = { events, db, clock }
   for (const name of v1ReportNames) {
     const run = reportParts[name] as (deps: ReportPartDeps, siteId: number, query: unknown) => PreparedReport

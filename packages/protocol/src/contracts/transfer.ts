@@ -1,0 +1,107 @@
+/**
+ * A site's history out and in: the export (NDJSON, streamed oldest first) and the bulk import (NDJSON
+ * of raw or exported events, or the CSV of Umami's `website_event` table), which reads its body as
+ * it streams in and validates each line itself.
+ */
+import { z } from 'zod'
+import { analyticsQuery } from '../analytics-query.js'
+import { endpoint } from '../contract.js'
+import { exportedEventSchema } from '../exported-event.js'
+import { doc } from '../openapi-registry.js'
+import { importResult } from '../report-schemas.js'
+import { trackPayloadSchema } from '../track-payload.js'
+import * as at from './addresses.js'
+
+const siteParams = z.object({ siteId: z.string() })
+
+/** The export's query: a range of calendar days, or nothing for the whole history. */
+export const exportQuery = analyticsQuery.pick({ start_date: true, end_date: true, time_zone: true })
+
+/** `GET /api/sites/:siteId/export`: every stored event of the site, one JSON object per line. */
+export const exportSiteEndpoint = endpoint({
+  ...at.exportSite,
+  summary: "Export a site's events (NDJSON)",
+  description:
+    'One line per stored event, oldest first: every stored field under the names of the v1 events ' +
+    'API (`eventId`, `timestamp`, `sessionId`, `userId`, `pageTitle`, ...) and the other columns ' +
+    'in camelCase (`utmSource`, `browserVersion`, `lat`, `lcp`, `errorMessage`, ...). Without ' +
+    '`start_date` and `end_date` the whole history. `POST .../import` takes the lines back as they ' +
+    'are: the path to another Pathlight, to a ClickHouse server, and a backup.',
+  tag: 'Sites',
+  access: 'reader',
+  raw: true,
+  params: siteParams,
+  query: exportQuery,
+  responses: {
+    200: { description: 'The events, one JSON object per line', media: ['application/x-ndjson'] },
+  },
+})
+
+/** A raw line of an import, as the document shows it: the tracking body without `site_id`, plus `timestamp`. */
+export const importRawLine = z
+  .object(trackPayloadSchema.shape)
+  .omit({ site_id: true })
+  .extend({
+    timestamp: doc(z.string(), {
+      format: 'date-time',
+      description: 'When the event happened: ISO 8601 with `Z` or an offset',
+    }),
+  })
+
+/** The import's query: which source format a `text/csv` body is in, and for Umami which website to take. */
+export const importQuery = z.object({
+  format: doc(z.enum(['ndjson', 'umami']).optional(), {
+    description:
+      "`ndjson` (the default, `application/x-ndjson`) or `umami`: the CSV of Umami v2's `website_event` " +
+      'table (`text/csv`, as `COPY website_event TO STDOUT WITH CSV HEADER` writes it)',
+  }),
+  umami_website_id: doc(z.uuid().optional(), {
+    description:
+      'With `format=umami`: the Umami website whose rows to import (others are skipped). Default: the ' +
+      "first row's website; rows of another are rejected",
+  }),
+})
+
+/**
+ * `POST /api/sites/:siteId/import`: a site's history, one event per line. The body is an upload the
+ * handler reads as it streams in (`rawBody`); `body` is one line as the document shows it.
+ */
+export const importSiteEndpoint = endpoint({
+  ...at.importSite,
+  summary: "Import a site's history (NDJSON, or Umami's CSV)",
+  description:
+    "One event per line, in either form: **raw**, the tracking body's fields plus `timestamp` " +
+    '(enriched and sessionized as live tracking does; bots dropped when the site blocks them; ' +
+    'domain, quota and rate limits do not apply), or **exported**, a line of `GET .../export` ' +
+    '(has `eventId`; stored as is, and an `eventId` the site holds is dropped as `duplicate`). ' +
+    'A bad line is listed with its number and does not stop the others. Imported events are ' +
+    'readable when the answer arrives, already folded into the long-range rollups. At most 1 GiB per request and 1 MiB per line.\n\n' +
+    "With `?format=umami` the body is `text/csv`: Umami v2's `website_event` table as " +
+    '`COPY website_event TO STDOUT WITH CSV HEADER` writes it. Each row is stored as is with its ' +
+    "`event_id` (re-importing drops it as `duplicate`): Umami's visit becomes the session, its " +
+    'session the visitor; referrer, channel and UTM are derived as live tracking does. Browser, OS, ' +
+    "device, screen, language and location (Umami's `session` table) and event data are not in " +
+    'that table. A bad row is listed with its number (from 1 after the header) and column.',
+  tag: 'Sites',
+  access: 'admin',
+  params: siteParams,
+  query: importQuery,
+  body: z.union([importRawLine, exportedEventSchema]),
+  bodyMediaTypes: ['application/x-ndjson', 'text/csv'],
+  rawBody: true,
+  responses: {
+    200: { description: 'What was stored, dropped and rejected', schema: importResult },
+    413: 'The body, a line or a row is over its limit (the lines before it were imported)',
+    415: 'The body is neither `application/x-ndjson` nor `text/csv`',
+  },
+})
+
+/** Every transfer endpoint (the route/contract coverage test reads these). */
+export const transferEndpoints = [exportSiteEndpoint, importSiteEndpoint] as const
+
+declare module './addresses.js' {
+  interface EndpointContracts {
+    exportSite: typeof exportSiteEndpoint
+    importSite: typeof importSiteEndpoint
+  }
+}
