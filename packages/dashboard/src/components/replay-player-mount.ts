@@ -1,7 +1,7 @@
 /**
  * rrweb-player and its stylesheet, in a module of their own: `ReplayPlayer` imports it dynamically, so
- * Vite puts the player (rrweb's replayer and Svelte, ~100 kB gzip) and its CSS in a chunk loaded
- * only when a recording is shown. Nothing else may import this module statically.
+ * Vite puts the player (rrweb's replayer and Svelte, the dashboard's largest chunk: bench/README.md
+ * "replay") and its CSS in a chunk loaded only when a recording is shown. Nothing else may import this module statically.
  */
 import Player from 'rrweb-player'
 import 'rrweb-player/dist/style.css'

@@ -3,7 +3,7 @@
  * Written in the same transaction as the change where the caller passes one.
  */
 import crypto from 'node:crypto'
-import { auditActions } from '@pathlight/protocol'
+import { auditActions, type AuditEntry as WireAuditEntry } from '@pathlight/protocol'
 import type { Kysely, Transaction } from 'kysely'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
@@ -12,17 +12,8 @@ import type { MetadataSchema } from '../storage/metadata/schema.js'
 export { auditActions }
 export type AuditAction = (typeof auditActions)[number]
 
-/** One audit entry as the API returns it. */
-export interface AuditEntry {
-  id: string
-  organizationId: string
-  siteId: number | null
-  actorUserId: string
-  actorEmail: string | null
-  action: AuditAction
-  details: Record<string, unknown>
-  createdAt: string
-}
+/** One audit entry as the API returns it (the protocol's). */
+export type AuditEntry = WireAuditEntry
 
 export interface AuditInput {
   organizationId: string

@@ -11,6 +11,7 @@
  * Counters live in this process or, with REDIS_URL, in Redis (shared by every node).
  */
 import crypto from 'node:crypto'
+import type { IngestStats } from '@pathlight/protocol'
 import ipaddr from 'ipaddr.js'
 import type { AttemptCounter } from './attempt-counter.js'
 
@@ -35,12 +36,11 @@ export type AttemptStart =
   | { allowed: true; finish(outcome: AttemptOutcome): Promise<void> }
   | { allowed: false; retryAfterSeconds: number }
 
-export interface AuthThrottleStats {
-  /** Failed attempts since this process started, by action. */
-  failures: Record<AuthAction, number>
-  /** Attempts refused with 429 since this process started. */
-  throttled: number
-}
+/**
+ * Failed attempts by action and attempts refused with 429, since this process started: the ingest
+ * stats' `auth` (the protocol's).
+ */
+export type AuthThrottleStats = IngestStats['auth']
 
 export interface AuthThrottle {
   /** Count an attempt; refused when its account+address or its address is over the limit. */

@@ -3,7 +3,13 @@
  * reports the exposure with an event whose `properties` carry `{"experiment": <key>, "variant":
  * <variant name>}`, and the experiment's goal measures success (see `query/experiment-results.ts`).
  */
-import { experimentStatuses } from '@pathlight/protocol'
+import {
+  experimentStatuses,
+  type Experiment as WireExperiment,
+  type ExperimentVariant as WireExperimentVariant,
+  type ExperimentWithResults as WireExperimentWithResults,
+  type VariantResult as WireVariantResult,
+} from '@pathlight/protocol'
 import { toIso } from '../shared/time.js'
 import type { ExperimentTable } from '../storage/metadata/schema.js'
 
@@ -12,65 +18,32 @@ export { experimentStatuses }
 /** 'draft', 'running' or 'completed'. */
 export type ExperimentStatus = (typeof experimentStatuses)[number]
 
-/** One arm of an experiment. Exactly one variant of an experiment is the control. */
-export interface ExperimentVariant {
-  /** 1-64 characters, unique in the experiment; matched exactly against `properties.variant`. */
-  name: string
-  control: boolean
-}
+/** One arm of an experiment (the protocol's). Exactly one variant of an experiment is the control. */
+export type ExperimentVariant = WireExperimentVariant
 
-/** A stored experiment, as the API returns it. */
-export interface Experiment {
-  experimentId: number
-  siteId: number
-  /** Slug `^[a-z0-9][a-z0-9_-]{0,63}$`, unique per site; matched exactly against `properties.experiment`. */
-  key: string
-  /** 1-100 characters. */
-  name: string
-  /** At most 1,000 characters; null when none. */
-  description: string | null
-  /** 2-10 variants in the order given, exactly one with `control: true`. */
-  variants: ExperimentVariant[]
-  /** A goal of the same site; null once that goal has been deleted. */
-  goalId: number | null
-  status: ExperimentStatus
-  /** ISO 8601 UTC with milliseconds. */
-  createdAt: string
-  updatedAt: string
-}
+/**
+ * A stored experiment, as the API returns it (the protocol's `Experiment`). The key is a slug
+ * `^[a-z0-9][a-z0-9_-]{0,63}$`, unique per site; 2-10 variants in the order given; `goalId` is null once
+ * that goal has been deleted; times are ISO 8601 UTC with milliseconds.
+ */
+export type Experiment = WireExperiment
 
-/** One variant's figures over a range (see `query/experiment-results.ts` for the definitions). */
-export interface VariantResult {
-  name: string
-  control: boolean
-  /** Sessions whose first exposure in the range was to this variant. */
-  exposedSessions: number
-  /** Exposed sessions with a goal-matching event at or after their first exposure; null without a goal. */
-  conversions: number | null
-  /** conversions / exposedSessions, a fraction 0..1; null without exposed sessions or without a goal. */
-  conversionRate: number | null
-  /** (rate - controlRate) / controlRate, a fraction (0.25 = +25 %); null for the control, or undefined. */
-  uplift: number | null
-  /** Two-proportion z statistic against the control (pooled standard error); null when undefined. */
-  zScore: number | null
-  /** Two-sided p-value of `zScore`; null when undefined. */
-  pValue: number | null
-  /** 95 % Wald interval of rate - controlRate (unpooled standard error); null when undefined. */
-  ci95: [number, number] | null
-}
+/**
+ * One variant's figures over a range (the protocol's; see `query/experiment-results.ts` for the
+ * definitions): `uplift` is (rate - controlRate) / controlRate, a fraction (0.25 = +25 %); `zScore` the
+ * two-proportion statistic against the control (pooled standard error); `ci95` the Wald interval of
+ * rate - controlRate (unpooled standard error). Figures are null when undefined.
+ */
+export type VariantResult = WireVariantResult
 
-/** An experiment's figures over a range. */
-export interface ExperimentResults {
-  /** One entry per variant, in the experiment's order (variants nobody saw included, with 0 sessions). */
-  variants: VariantResult[]
-  /** Exposed sessions that saw two or more variants (each counted in its first variant). */
-  crossovers: number
-  /** Sum of `exposedSessions` over the variants. */
-  totalExposedSessions: number
-}
+/**
+ * An experiment's figures over a range: one entry per variant in the experiment's order (variants
+ * nobody saw included, with 0 sessions), crossovers (each counted in its first variant) and the total.
+ */
+export type ExperimentResults = WireExperimentWithResults['results']
 
-/** An experiment with its figures (the v1 API's list). */
-export type ExperimentWithResults = Experiment & { results: ExperimentResults }
+/** An experiment with its figures (the v1 API's list; the protocol's). */
+export type ExperimentWithResults = WireExperimentWithResults
 
 /** A row as selected (ids may be strings on PostgreSQL for bigint, numbers otherwise). */
 export type ExperimentRow = Omit<ExperimentTable, 'experiment_id' | 'site_id' | 'goal_id'> & {

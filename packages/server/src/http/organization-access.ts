@@ -2,6 +2,8 @@
  * The access step of the organization routes (`route()`'s `resolve`): the caller's role in the
  * organization of the path. A caller who is not a member gets 404, never learning it exists.
  */
+import type { organizationParams } from '@pathlight/protocol'
+import type { z } from 'zod'
 import { isAdminRole, roleIn } from '../organizations/organizations.js'
 import { forbidden, organizationNotFound } from '../shared/errors.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
@@ -9,7 +11,7 @@ import type { Role } from '../storage/metadata/schema.js'
 import type { Caller } from './caller.js'
 
 /** What `resolve` gets: the organization in the path and the caller. */
-type OrganizationAccess = { params: { organizationId: string }; caller: Caller }
+type OrganizationAccess = { params: z.output<typeof organizationParams>; caller: Caller }
 
 /** The acting member: user id and role. */
 export type OrganizationActor = { userId: string; role: Role }

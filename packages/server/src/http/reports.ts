@@ -46,6 +46,7 @@ import {
   type siteParams,
 } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
+import type { z } from 'zod'
 import { siteForReader } from '../auth/site-access.js'
 import { breakdowns } from '../query/breakdown.js'
 import { resolveQueryParams } from '../query/params.js'
@@ -83,7 +84,7 @@ export async function reportRoutes(
     params,
     reader,
   }: {
-    params: { siteId: string }
+    params: z.output<typeof siteParams>
     reader: { userId?: string; privateKey?: string }
   }) => siteForReader(db, reader, params.siteId)
 

@@ -10,6 +10,8 @@
  * parts, which may hold one-time links.
  */
 import crypto from 'node:crypto'
+import type { mailMessage } from '@pathlight/protocol'
+import type { z } from 'zod'
 import { conflict, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import { claimDueRows } from '../storage/metadata/claim-due-rows.js'
@@ -138,20 +140,8 @@ export async function mailCounts(db: MetadataDb): Promise<Record<MailMessageTabl
   return counts
 }
 
-/** One message of the outbox as the operator sees it (no parts). */
-export interface MailListEntry {
-  id: string
-  kind: string
-  to: string
-  subject: string
-  status: MailMessageTable['status']
-  attempts: number
-  lastError: string | null
-  createdAt: string
-  /** When a pending message is tried next; null once sent or failed. */
-  nextAttemptAt: string | null
-  sentAt: string | null
-}
+/** One message of the outbox as the operator sees it (no parts): the protocol's `mailMessage`. */
+export type MailListEntry = z.output<typeof mailMessage>
 
 /** The outbox, newest first. @param options.limit 1-500 */
 export async function listMail(

@@ -8,6 +8,8 @@
  * membership is announced on the change feed. Without SMTP settings nothing is stored: 503.
  */
 import crypto from 'node:crypto'
+import type { invitation, invitationOffer } from '@pathlight/protocol'
+import type { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { type MailSettings, requireMail } from '../mail/mail-settings.js'
@@ -22,25 +24,11 @@ import type { Role } from '../storage/metadata/schema.js'
 /** How long an invitation's link works. */
 export const INVITATION_TTL_MS = 7 * 86_400_000
 
-/** A pending invitation as its organization's admins see it. */
-export interface Invitation {
-  id: string
-  organizationId: string
-  email: string
-  role: Role
-  invitedBy: string
-  createdAt: string
-  expiresAt: string
-}
+/** A pending invitation as its organization's admins see it (the protocol's `invitation`). */
+export type Invitation = z.output<typeof invitation>
 
-/** What a link offers, as its holder sees it. */
-export interface InvitationOffer {
-  organization: { id: string; name: string }
-  email: string
-  role: Role
-  invitedBy: string
-  expiresAt: string
-}
+/** What a link offers, as its holder sees it (the protocol's `invitationOffer`). */
+export type InvitationOffer = z.output<typeof invitationOffer>
 
 export interface InvitationDeps {
   db: MetadataDb

@@ -3,21 +3,13 @@
  * `owner`, `admin` or `member`. The creator of an organization is its first owner.
  */
 import crypto from 'node:crypto'
-import type { OrganizationInput } from '@pathlight/protocol'
+import type { OrganizationInput, Organization as WireOrganization } from '@pathlight/protocol'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Role } from '../storage/metadata/schema.js'
 
-/** The organization record as the API returns it. */
-export interface Organization {
-  id: string
-  name: string
-  slug: string
-  createdAt: string
-  createdBy: string
-  /** The caller's role in it (present in listings made for a user). */
-  role?: Role
-}
+/** The organization record as the API returns it (the protocol's); `role` is the caller's, in listings made for a user. */
+export type Organization = WireOrganization
 
 /** Create an organization with `userId` as its owner; `input` as its contract parsed it. */
 export async function createOrganization(

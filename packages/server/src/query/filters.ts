@@ -35,6 +35,7 @@ import {
   MAX_VALUE_LENGTH,
   PROPERTY_FILTER_PREFIX,
   propertyFilterTypes,
+  type PropertyFilterParameter as WirePropertyFilterParameter,
 } from '@pathlight/protocol'
 import RE2 from 're2'
 import { z } from 'zod'
@@ -76,8 +77,8 @@ export type SessionFilterParameter = keyof typeof sessionFilterColumns
 export { filterParameters }
 /** Any filter parameter of a fixed column. */
 export type FilterParameter = EventFilterParameter | SessionFilterParameter
-/** A custom property filter's parameter: `properties.<key>`. */
-export type PropertyFilterParameter = `properties.${string}`
+/** A custom property filter's parameter: `properties.<key>` (the protocol's). */
+export type PropertyFilterParameter = WirePropertyFilterParameter
 
 /** Comparison types (see the module comment for case sensitivity and value semantics). */
 export { filterTypes }

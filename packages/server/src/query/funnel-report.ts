@@ -11,7 +11,7 @@
  *   rounded to whole seconds (half up); null for step 1 and for a step no session reached.
  * Pipeline: plan (`ReportScope` + steps) -> `compileFunnelReport` -> `runReport` -> `toFunnelSteps`.
  */
-import type { FunnelStepResult } from '@pathlight/protocol'
+import type { FunnelStepResult, FunnelReport as WireFunnelReport } from '@pathlight/protocol'
 import type { FunnelStep } from '../funnels/funnel.js'
 import { stepLabel } from '../funnels/funnel.js'
 import type { EventsStore } from '../storage/events/events-store.js'
@@ -89,11 +89,8 @@ export function toFunnelSteps(steps: readonly FunnelStep[], row: FunnelRow | und
   })
 }
 
-/** A funnel's figures: `steps` overall, and with a breakdown `breakdown` per value. */
-export interface FunnelReport {
-  steps: FunnelStepResult[]
-  breakdown?: { parameter: FilterParameter; values: { value: string; steps: FunnelStepResult[] }[] }
-}
+/** A funnel's figures: `steps` overall, and with a breakdown `breakdown` per value (the protocol's). */
+export type FunnelReport = WireFunnelReport
 
 /**
  * The funnel's figures over the scope, with a breakdown per value too (one events query either way).

@@ -5,6 +5,7 @@
  * distinct visitors), most events first, paginated; `total` is the number of distinct values. Reads
  * raw events.
  */
+import type { PropertyValueRow } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { propertyIsSetSql, propertyValueSql } from './filters.js'
@@ -14,12 +15,8 @@ import { customEventConditions } from './property-keys.js'
 import type { ReportScope } from './report-scope.js'
 import { runReport } from './run-report.js'
 
-/** One value's row. */
-export interface PropertyValueCounts {
-  value: string
-  events: number
-  visitors: number
-}
+/** One value's row (the protocol's `PropertyValueRow`). */
+export type PropertyValueCounts = PropertyValueRow
 
 /** The page of values as one query (`property_value` never names an `events` column). */
 export function compilePropertyBreakdown(scope: ReportScope, key: string, eventName?: string): CompiledQuery {

@@ -5,6 +5,7 @@
  * raw events (the rollups hold no properties); the scope's filters apply as in every event-level
  * report.
  */
+import type { PropertyKeyRow } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { eventMetrics } from './metrics.js'
@@ -13,12 +14,8 @@ import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 
-/** One key's row. */
-export interface PropertyKeyCounts {
-  key: string
-  events: number
-  visitors: number
-}
+/** One key's row (the protocol's `PropertyKeyRow`). */
+export type PropertyKeyCounts = PropertyKeyRow
 
 /**
  * The conditions every property report shares: the scope, custom events (of `eventName` when

@@ -5,7 +5,7 @@
  */
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
-import type { ReplayEvent } from '@pathlight/protocol'
+import type { ReplayEvent, SessionReplay as WireSessionReplay } from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
 import {
   deleteSessionReplayRows,
@@ -23,18 +23,11 @@ import { MAX_SESSION_REPLAY_BYTES } from './replay-ingest.js'
 
 const gunzip = promisify(zlib.gunzip)
 
-/** What `GET /api/sites/{siteId}/sessions/{sessionId}/replay` answers in `data`. */
-export interface SessionReplay {
-  events: ReplayEvent[]
-  meta: {
-    /** From the first event's timestamp to the last one's. */
-    durationMs: number
-    /** Bytes stored for the session (batches as sent). */
-    bytes: number
-    /** The session reached its cap (later batches were dropped), or a batch in the sequence is missing. */
-    truncated: boolean
-  }
-}
+/**
+ * What `GET /api/sites/{siteId}/sessions/{sessionId}/replay` answers in `data` (the protocol's): the
+ * events, and `meta.truncated` when the session reached its cap or a batch in the sequence is missing.
+ */
+export type SessionReplay = WireSessionReplay
 
 export const replayNotFound = () => notFound('Replay not found')
 

@@ -3,9 +3,10 @@
  * `{success:false, error, details?}` (`errorBody`) with its status. Anything else becomes a 500 that
  * leaks nothing.
  */
+import type { ErrorResponse } from '@pathlight/protocol'
 
-/** The body of every failure answer; `details` is present only when given. */
-export type ErrorBody = { success: false; error: string; details?: unknown }
+/** The body of every failure answer (the protocol's `ErrorResponse`); `details` is present only when given. */
+export type ErrorBody = ErrorResponse
 
 /** `{success:false, error, details?}`, in that key order; no `details` key when `details` is undefined. */
 export const errorBody = (error: string, details?: unknown): ErrorBody =>

@@ -18,7 +18,11 @@
  * Rows are inserted in batches of `BATCH_ROWS`, one batch stored while the next is enriched; when the
  * promise resolves every imported event is committed and readable. No webhooks or alerts fire for imported (past) events.
  */
-import { parsePropertiesObject, trackPayloadSchema } from '@pathlight/protocol'
+import {
+  parsePropertiesObject,
+  trackPayloadSchema,
+  type ImportResult as WireImportResult,
+} from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
 import type { IngestDeps } from '../ingest/deps.js'
 import type { Draft } from '../ingest/draft.js'
@@ -69,15 +73,11 @@ const importStages: readonly Stage[] = [
   putUserId,
 ]
 
-export interface ImportResult {
-  /** Events stored. */
-  imported: number
-  /** Valid lines not stored, by reason (`bot:crawler`, `excluded_ip`, `duplicate`, ...). */
-  dropped: Record<string, number>
-  rejectedCount: number
-  /** The first `MAX_REJECTED_LISTED` rejected lines: 1-based line number and what is wrong. */
-  rejected: { line: number; error: string }[]
-}
+/**
+ * What an import stored, dropped (by reason) and rejected (the first `MAX_REJECTED_LISTED` lines): the
+ * protocol's `ImportResult` without `success`, which the route adds.
+ */
+export type ImportResult = Omit<WireImportResult, 'success'>
 
 export interface ImportDeps {
   /** The ports live tracking enriches with (geolocation, salts, clock, ...). */

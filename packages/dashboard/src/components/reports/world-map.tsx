@@ -1,7 +1,7 @@
 /**
  * A world map of visitors per country: Natural Earth 1:110m country shapes (world-atlas, ISC; public
  * domain data) drawn as SVG in an equirectangular projection, shaded by visitors, every country with
- * visitors a button that adds a country filter. Loaded lazily (its shapes are ~30 KB gzipped), so the
+ * visitors a button that adds a country filter. Loaded lazily (the shapes are most of its chunk), so the
  * initial bundle does not carry it. Country codes: the shapes carry ISO 3166-1 numeric ids, mapped to
  * alpha-2 by `iso-numeric.ts`.
  */

@@ -25,6 +25,7 @@ import {
   v1RevenueEndpoint,
 } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
+import type { z } from 'zod'
 import { siteForMember } from '../../auth/site-access.js'
 import { queryPageStats } from '../../query/page-stats.js'
 import { type QueryParams, resolveQueryParams } from '../../query/params.js'
@@ -46,7 +47,7 @@ export async function v1ReportRoutes(
   app: FastifyInstance,
   { db, events, clock }: { db: MetadataDb; events: EventsStore; clock: Clock },
 ) {
-  const resolve = async ({ params, caller }: { params: { siteId: string }; caller: Caller }) =>
+  const resolve = async ({ params, caller }: { params: z.output<typeof siteParams>; caller: Caller }) =>
     (await siteForMember(db, caller.userId, params.siteId)).site.site_id
   const scopeOf = (siteId: number, query: Parameters<typeof resolveQueryParams>[0]): ReportScope => ({
     siteId,

@@ -8,17 +8,17 @@
  * from their last insert on, although a pass waits `SESSION_FOLD_SETTLE_MS` before taking them: the
  * backlog is what the fold and the seal would take with no settling time.
  */
+import type { IngestStats } from '@pathlight/protocol'
 import type { EventsStore } from './events-store.js'
 import { HOURS_TO_FOLD } from './fold-sessions.js'
 import { MONTHS_TO_SEAL } from './seal-page-months.js'
 
-/** The fold pass's backlog: counts of (site, hour) and (site, month) pairs. */
-export interface RollupBacklog {
-  /** Hours before the previous hour (by the store's clock) with rows not folded into session summaries. */
-  hoursToFold: number
-  /** Months before the current one (UTC) with pages' days not sealed into `page_months`. */
-  monthsToSeal: number
-}
+/**
+ * The fold pass's backlog, as the ingest stats report it (`IngestStats['rollups']`): `hoursToFold`, hours
+ * before the previous hour (by the store's clock) with rows not folded into session summaries, and
+ * `monthsToSeal`, months before the current one (UTC) with pages' days not sealed into `page_months`.
+ */
+export type RollupBacklog = IngestStats['rollups']
 
 /**
  * The fold pass's backlog, read from the store (so it is the same for every process sharing it).
