@@ -168,8 +168,13 @@ describe('a new owner’s journey', { timeout: 90_000 }, () => {
       expect(served).toContain(snippet)
       expect(await shop.locator('script[data-site-id]').getAttribute('src')).toBe(`${base}/api/script.js`)
       await tracked
+      // The second pageview's answer, before the context closes (closing it could cancel the request).
+      const second = shop.waitForResponse(
+        (r) => r.url() === `${base}/api/track` && r.request().method() === 'POST',
+      )
       await shop.getByRole('link', { name: 'Pricing' }).click()
       await shop.waitForURL(`${fixtureOrigin}/pricing`)
+      expect((await second).status()).toBe(200)
     } finally {
       await visitor.close()
     }
