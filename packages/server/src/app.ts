@@ -202,18 +202,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody('Not found')))
   // A path parameter holding NUL names nothing the stores can hold (PostgreSQL's text refuses NUL and
   // fails the whole query): 404 here, once, for every route, before any lookup runs.
-  // A callback hook, not an async one: it runs on every request (tracking included) and rarely answers.
-  app.addHook('preValidation', (request, reply, done) => {
+  app.addHook('preValidation', async (request, reply) => {
     const params = request.params as Record<string, string> | undefined
-    if (params) {
-      for (const key in params) {
-        if (!isNulFree(params[key] as string)) {
-          void reply.code(404).send(errorBody('Not found'))
-          return
-        }
-      }
+    if (params && Object.values(params).some((value) => !isNulFree(value))) {
+      return reply.code(404).send(errorBody('Not found'))
     }
-    done()
   })
   registerHsts(app, deps.hstsMaxAge ?? 0)
   // Before every route, so the HTTP series cover them all; without a token the route does not exist.

@@ -7,19 +7,13 @@ import { ok, type StageResult } from '../outcome.js'
  * The visitor's id: the body's `user_id` when given, else an anonymous id, the first 16 hex digits of
  * SHA-256(salt, site, IP, user agent). With `saltUserIds` the salt changes every UTC day.
  */
-export function putUserId(draft: Draft, deps: IngestDeps): StageResult | Promise<StageResult> {
+export async function putUserId(draft: Draft, deps: IngestDeps): Promise<StageResult> {
   const given = draft.payload.user_id?.trim()
   if (given) {
     draft.row.user_id = given
     return ok
   }
-  // Synchronous unless the site's salt is the day's (read from the metadata store once a day): the
-  // pipeline awaits only real promises, so the common case costs no microtask.
-  if (!draft.site.saltUserIds) return putAnonymousId(draft, deps.salts.instance)
-  return deps.salts.forDay(draft.now).then((salt) => putAnonymousId(draft, salt))
-}
-
-function putAnonymousId(draft: Draft, salt: string): StageResult {
+  const salt = draft.site.saltUserIds ? await deps.salts.forDay(draft.now) : deps.salts.instance
   draft.row.user_id = crypto
     .createHash('sha256')
     .update(`${salt}\u0000${draft.site.siteId}\u0000${draft.ip}\u0000${draft.userAgent}`)
