@@ -252,6 +252,24 @@ export const breakdownDimensions = {
   utm_campaign: { label: 'UTM campaign', tab: 'Campaign', filter: 'utm_campaign', metric: 'visitors' },
 } as const satisfies Record<BreakdownName, BreakdownDimension>
 
+/**
+ * What people call each report of a site, by the name the report registry
+ * (`contracts/report-registry.ts`) and the batch parts use: the dashboard's headings and tabs read
+ * them, and the registry's `label` is this.
+ */
+export const reportLabels = {
+  summary: 'Site',
+  stats: 'Headline figures',
+  series: 'Time series',
+  breakdown: 'Breakdown',
+  sessions: 'Sessions',
+  'session-events': 'Session events',
+  events: 'Events',
+  'event-names': 'Custom events',
+  'web-vitals': 'Web vitals',
+  live: 'Live visitors',
+} as const
+
 /** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */
 export const webVitalGroupings = ['pathname', 'device_type'] as const
 export type WebVitalGrouping = (typeof webVitalGroupings)[number]

@@ -7,6 +7,7 @@
  * the same report function.
  */
 import type { EndpointSpec } from '../contract.js'
+import { reportLabels } from '../enums.js'
 import {
   breakdownEndpoint,
   eventNamesEndpoint,
@@ -25,7 +26,7 @@ import { v1EventNamesEndpoint, v1SessionsEndpoint, v1StatsEndpoint } from './v1-
 export interface ReportRegistration {
   /** Its GET endpoint: parameters (`query`), answer (`responses[200]`), access. */
   endpoint: EndpointSpec
-  /** What people call it (the dashboard's headings, the reference). */
+  /** What people call it: its entry in the protocol's `reportLabels`. */
   label: string
   /** Whether a batch may hold it as a part of this name. */
   batch: boolean
@@ -41,29 +42,29 @@ export interface ReportRegistration {
 
 /** Every report of a site, by the name its batch part and its route's last segment share. */
 export const reportRegistry = {
-  summary: { endpoint: reportSummaryEndpoint, label: 'Site', batch: false },
-  stats: { endpoint: statsEndpoint, label: 'Headline figures', batch: true, v1: v1StatsEndpoint },
-  series: { endpoint: seriesEndpoint, label: 'Time series', batch: true },
-  breakdown: { endpoint: breakdownEndpoint, label: 'Breakdown', batch: true, paged: true },
+  summary: { endpoint: reportSummaryEndpoint, label: reportLabels.summary, batch: false },
+  stats: { endpoint: statsEndpoint, label: reportLabels.stats, batch: true, v1: v1StatsEndpoint },
+  series: { endpoint: seriesEndpoint, label: reportLabels.series, batch: true },
+  breakdown: { endpoint: breakdownEndpoint, label: reportLabels.breakdown, batch: true, paged: true },
   sessions: {
     endpoint: sessionsEndpoint,
-    label: 'Sessions',
+    label: reportLabels.sessions,
     batch: true,
     paged: true,
     v1: v1SessionsEndpoint,
   },
-  'session-events': { endpoint: sessionEventsEndpoint, label: 'Session events', batch: false },
-  events: { endpoint: eventsEndpoint, label: 'Events', batch: true, paged: true },
+  'session-events': { endpoint: sessionEventsEndpoint, label: reportLabels['session-events'], batch: false },
+  events: { endpoint: eventsEndpoint, label: reportLabels.events, batch: true, paged: true },
   'event-names': {
     endpoint: eventNamesEndpoint,
-    label: 'Custom events',
+    label: reportLabels['event-names'],
     batch: true,
     paged: true,
     v1: v1EventNamesEndpoint,
   },
-  'web-vitals': { endpoint: webVitalsEndpoint, label: 'Web vitals', batch: true, paged: true },
-  live: { endpoint: liveEndpoint, label: 'Live visitors', batch: true },
-} as const satisfies Record<string, ReportRegistration>
+  'web-vitals': { endpoint: webVitalsEndpoint, label: reportLabels['web-vitals'], batch: true, paged: true },
+  live: { endpoint: liveEndpoint, label: reportLabels.live, batch: true },
+} as const satisfies Record<keyof typeof reportLabels, ReportRegistration>
 
 /** A registered report's name. */
 export type ReportName = keyof typeof reportRegistry

@@ -2,6 +2,7 @@
  * Custom events of the range by name (events fired). A row opens the event's custom properties in
  * the card (`event-properties.tsx`, loaded on first use): its keys, a key's values, each value a filter.
  */
+import { reportLabels } from '@pathlight/protocol/enums'
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
 import type { ReportBatch } from '../../lib/report-batch'
 import { useReport } from '../../lib/use-report'
@@ -37,7 +38,7 @@ export function EventsCard({ ctx, batch }: { ctx: ReportContext; batch?: ReportB
   return (
     <section ref={card} className="card report-card" aria-labelledby={id} aria-busy={report.loading}>
       <div className="card-head">
-        <h2 id={id}>Custom events</h2>
+        <h2 id={id}>{reportLabels['event-names']}</h2>
       </div>
       {open !== undefined ? (
         <Suspense fallback={<Loading />}>

@@ -1,4 +1,5 @@
 /** The report sections of a site, as tabs whose links keep the view (range, zone, filters, key). */
+import { reportLabels } from '@pathlight/protocol/enums'
 import { type ReactNode, useLayoutEffect, useRef } from 'react'
 import { withView } from '../../lib/report-view'
 import { useReportView } from '../../lib/use-report-view'
@@ -10,8 +11,8 @@ export const reportTabs = [
   { name: 'goals', label: 'Goals' },
   { name: 'funnels', label: 'Funnels' },
   { name: 'errors', label: 'Errors' },
-  { name: 'webVitals', label: 'Web vitals' },
-  { name: 'sessions', label: 'Sessions' },
+  { name: 'webVitals', label: reportLabels['web-vitals'] },
+  { name: 'sessions', label: reportLabels.sessions },
   { name: 'journeys', label: 'Journeys' },
   { name: 'retention', label: 'Retention' },
 ] as const satisfies readonly { name: ReportRouteName; label: string }[]
