@@ -6,6 +6,7 @@
  * - `full`: everything its user may do (the scope of keys created before scopes existed).
  * Session cookies are not keys and are not scoped.
  */
+import type { KeyUse } from '@pathlight/protocol'
 import { API_KEY_SCOPES } from '@pathlight/protocol'
 import { forbidden } from '../shared/errors.js'
 
@@ -13,8 +14,8 @@ export { API_KEY_SCOPES }
 
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number]
 
-/** What a request does with a key: send events, read, or change something. */
-export type KeyUse = 'track' | 'read' | 'write'
+/** What a request does with a key: send events, read, or change something (the contracts' `KeyUse`). */
+export type { KeyUse }
 
 const allowed: Record<ApiKeyScope, readonly KeyUse[]> = {
   track: ['track'],

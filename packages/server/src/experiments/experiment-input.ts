@@ -13,9 +13,9 @@ import {
   storedExperiment,
   type UpdateExperimentBody,
   updateExperimentBody,
+  type ExperimentInput as WireExperimentInput,
 } from '@pathlight/protocol'
 import { invalidBody } from '../shared/invalid-body.js'
-import type { ExperimentStatus, ExperimentVariant } from './experiment.js'
 
 export {
   EXPERIMENT_KEY_PATTERN,
@@ -26,16 +26,11 @@ export {
   MIN_VARIANTS,
 } from '@pathlight/protocol'
 
-/** A validated experiment: everything but ids and times. */
-export interface ExperimentInput {
-  name: string
-  key: string
-  description: string | null
-  variants: ExperimentVariant[]
-  /** Null only when kept from a stored experiment whose goal was deleted. */
-  goalId: number | null
-  status: ExperimentStatus
-}
+/**
+ * A validated experiment: everything but ids and times. The protocol's `ExperimentInput`, except that
+ * `goalId` may be null here: kept from a stored experiment whose goal was deleted (a body cannot send null).
+ */
+export type ExperimentInput = Omit<WireExperimentInput, 'goalId'> & { goalId: number | null }
 
 /** The experiment a parsed create body describes (no description: null). */
 export function toExperimentInput(body: CreateExperimentBody): ExperimentInput & { goalId: number } {

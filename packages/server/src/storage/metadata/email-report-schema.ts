@@ -2,7 +2,10 @@
  * Row types of the scheduled e-mail reports (migration 014), merged into `MetadataSchema`.
  */
 
-export type EmailReportFrequency = 'weekly' | 'monthly'
+import type { EmailReportFrequency } from '@pathlight/protocol'
+
+/** How often a report goes out: the protocol's enum, which the API documents. */
+export type { EmailReportFrequency }
 
 export interface EmailReportTable {
   id: string

@@ -5,6 +5,7 @@
  * The Better Auth tables (`user`, `session`, `account`, `verification`) belong to Better Auth;
  * only the columns Pathlight reads are typed here.
  */
+import type { Role } from '@pathlight/protocol'
 import type { Generated } from 'kysely'
 import type { AnnotationSchema } from './annotation-schema.js'
 import type { EmailReportSchema } from './email-report-schema.js'
@@ -37,7 +38,8 @@ export interface OrganizationTable {
   created_at: string
 }
 
-export type Role = 'owner' | 'admin' | 'member'
+/** A member's role: the protocol's enum, which the API documents. */
+export type { Role }
 
 export interface MemberTable {
   id: string
