@@ -20,19 +20,9 @@
  * - 'Referral': a link on any other site, `utm_medium` referral/app/link, or tags no rule recognises.
  * - 'Internal': the referrer is the tracked site itself (same host, 'www.' ignored).
  */
-export const channels = [
-  'Direct',
-  'Organic Search',
-  'Paid Search',
-  'Organic Social',
-  'Paid Social',
-  'Email',
-  'Affiliates',
-  'Display',
-  'Video',
-  'Referral',
-  'Internal',
-] as const
+import { channelNames } from '@pathlight/protocol/enums'
+
+export const channels = channelNames
 
 /** One of `channels`. */
 export type Channel = (typeof channels)[number]
