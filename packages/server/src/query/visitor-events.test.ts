@@ -41,7 +41,8 @@ function seeded(seed: number): () => number {
 
 /**
  * 300 sessions of 60 visitors (every tenth session the erased visitor's) from 2026-02-24 over 10 days,
- * 1 to 8 events 1 to 40 minutes apart, every event type; distinct timestamps.
+ * 1 to 8 events 1 to 40 minutes apart, every event type; distinct timestamps; one path only the erased
+ * visitor views.
  */
 function visits(siteId: number): EventRow[] {
   const random = seeded(siteId)
@@ -60,6 +61,7 @@ function visits(siteId: number): EventRow[] {
       const type: EventRow['type'] =
         e === 0 ? 'pageview' : pick(['pageview', 'pageview', 'custom_event', 'outbound', 'error'] as const)
       const referred = pick([false, true])
+      const pathname = pick(['/', '/pricing', '/blog/a', '/blog/b', `/only-${s % 7}`])
       rows.push(
         eventRow({
           site_id: siteId,
@@ -67,7 +69,8 @@ function visits(siteId: number): EventRow[] {
           user_id: visitor,
           timestamp: new Date(at).toISOString(),
           type,
-          pathname: pick(['/', '/pricing', '/blog/a', '/blog/b', `/only-${s % 7}`]),
+          // The erased visitor's first pageviews are the only ones on their path.
+          pathname: visitor === ERASED && e === 0 ? '/erased-only' : pathname,
           event_name: type === 'custom_event' ? pick(['signup', 'play']) : '',
           browser,
           country,
@@ -255,6 +258,14 @@ describe("a visitor's events", { timeout: 120_000 }, () => {
         .map((row) => row.pathname),
     )
     expect(new Set(pages.rows.map((row) => row.value))).toEqual(remaining)
+    // And from the pathnames the entry and exit pages are looked up in (some only they had viewed).
+    const viewed = rows.filter((row) => row.site_id === SITE && row.type === 'pageview')
+    expect(new Set(viewed.map((row) => row.pathname)).size).toBeGreaterThan(remaining.size)
+    const [listed] = await events.query<{ names: string[] }>(
+      'SELECT groupUniqArray(pathname) AS names FROM pathname_months WHERE site_id = {site:UInt32}',
+      { site: SITE },
+    )
+    expect(new Set(listed?.names)).toEqual(remaining)
     // The other site is untouched.
     expect(await reports(events, scopeOf({}, OTHER_SITE))).toEqual(otherSiteBefore)
   })

@@ -13,7 +13,7 @@
  *   them; `page_days` (a view on `event_hours`) the same for their UTC days, from `event_hours`;
  *   `page_months` of their months deleted and the months marked changed, so readers take them from
  *   `page_days` until the fold pass seals them again; `referrer_domain_days` of their days listed again
- *   from the events left.
+ *   from the events left, and `pathname_months` of their months from the refilled `page_days`.
  *
  * Month by month, so that no statement's parameters grow with the visitor's history.
  *
@@ -29,6 +29,7 @@ import {
   REFERRER_DOMAIN_DAYS,
   referrerDomainDaysInsert,
 } from '../../storage/events/migrations/007-referrer-domain-days.js'
+import { PATHNAME_MONTHS, pathnameMonthsInsert } from '../../storage/events/migrations/011-pathname-months.js'
 
 /** What was erased: the visitor, their sessions (all their events) and the UTC hours of those events. */
 export interface ErasedSessions {
@@ -148,6 +149,12 @@ async function eraseFromMonth(
       )
     }
   }
+  // The month's pathnames listed again from its days, which no longer hold the visitor's pageviews.
+  await events.command(`DELETE FROM ${PATHNAME_MONTHS} WHERE ${SITE} AND month IN ${MONTHS}`, params)
+  await events.command(
+    pathnameMonthsInsert(`${SITE} AND toDateTime(toStartOfMonth(day), 'UTC') IN ${MONTHS}`),
+    params,
+  )
   for (const table of ['session_hours', 'session_dimension_hours']) {
     for (const sessions of chunks(erased.sessions)) {
       await events.command(`DELETE FROM ${table} WHERE ${SITE} AND hour IN ${HOURS} AND ${ERASED_KEYS}`, {

@@ -17,7 +17,7 @@
  * `EVENT_ORDER` (migration 008), so the minimum or maximum over a session's hours names the event the
  * raw report's `argMin`/`argMax` names, ties on the same millisecond included. A breakdown by a hashed column groups the
  * sessions by hash and turns only the grouped hashes back into text (`rolledHashedBreakdownSql`),
- * looked up among the pathnames of the range's days in `page_days` (migration 006, where every
+ * looked up among the pathnames of the range's months in `pathname_months` (migration 011, where every
  * pageview's pathname is) or its referrer domains in `referrer_domain_days` (007).
  */
 import { type FoldedColumn, SESSION_FOLDS } from '../../storage/events/fold-sessions.js'
@@ -50,10 +50,12 @@ export const ROLLUP_SCOPE_SQL =
 const RANGE_DAYS = "day >= toStartOfDay({from:DateTime64(3, 'UTC')}) AND day < {to:DateTime64(3, 'UTC')}"
 
 /**
- * The pathnames of pageviews on the range's days (`page_days`), an array: every entry or exit page of
- * the range, and those of the rest of its first and last days.
+ * The pathnames of pageviews in the range's months (`pathname_months`), an array: every entry or exit
+ * page of the range, and those of the rest of its first and last months. Not from `page_days`, which
+ * is sorted by pathname: listing a year's pathnames there read every row of the year.
  */
-const rangePathnames = `(SELECT groupUniqArray(pathname) FROM page_days WHERE site_id = {site:UInt32} AND ${RANGE_DAYS})`
+const rangePathnames = `(SELECT groupUniqArray(pathname) FROM pathname_months WHERE site_id = {site:UInt32}
+  AND month >= toDateTime(toStartOfMonth({from:DateTime64(3, 'UTC')}), 'UTC') AND month < {to:DateTime64(3, 'UTC')})`
 
 /** The referrer domains of the range's days (`referrer_domain_days`), an array, as `rangePathnames`. */
 const rangeReferrerDomains = `(SELECT groupUniqArray(referrer_domain) FROM referrer_domain_days WHERE site_id = {site:UInt32} AND ${RANGE_DAYS})`

@@ -1,10 +1,11 @@
 /**
- * Keeping the rollups (`storage/events/migrations/003-rollups.ts` to `007-referrer-domain-days.ts`)
+ * Keeping the rollups (`storage/events/migrations/003-rollups.ts` to `011-pathname-months.ts`)
  * equal to the raw events they sum when raw events are deleted: a site's deletion deletes its rollup
  * rows; retention deletes the whole hours before the cutoff, rebuilds the hour the cutoff falls in from
  * the events left in it, does the same for the pages' days, unseals the pages' months it reaches, sends
  * the folded sessions it cut back to be folded again, and deletes the referrer domains of the days
- * before the cutoff's (the cutoff's day keeps its list: a superset, see 007).
+ * before the cutoff's and the pathnames of the months before the cutoff's (the cutoff's day and month
+ * keep their lists: supersets, see 007 and 011).
  */
 
 import { toClickHouseTime } from '../../storage/events/clickhouse-time.js'
@@ -12,6 +13,7 @@ import type { EventsStore } from '../../storage/events/events-store.js'
 import { pageDaysInsert } from '../../storage/events/migrations/006-page-days.js'
 import {
   EVERY_ROLLUP_TABLE,
+  PATHNAME_MONTHS,
   REFERRER_DOMAIN_DAYS,
   ROLLUP_TABLES,
   rollupInserts,
@@ -91,7 +93,8 @@ export async function expireRollups(events: EventsStore, siteId: number, cutoff:
  * and rebuild that day from `event_hours` when the cutoff is inside it (its view marks the month
  * changed); delete the sealed months before the cutoff's with their seals, and when the cutoff is
  * inside a month, mark that month changed before deleting its rows: readers take it from `page_days`
- * until the fold pass seals it again (`storage/events/seal-page-months.ts`).
+ * until the fold pass seals it again (`storage/events/seal-page-months.ts`). The pathnames of the
+ * months before the cutoff's go too; the cutoff's month keeps its list (a superset, see 011).
  */
 async function expirePageRollups(events: EventsStore, siteId: number, cutoff: number): Promise<void> {
   const day = Math.floor(cutoff / DAY_MS) * DAY_MS
@@ -127,4 +130,5 @@ async function expirePageRollups(events: EventsStore, siteId: number, cutoff: nu
     `site_id = {site:UInt32} AND month ${last ? '<=' : '<'} {month:DateTime64(3, 'UTC')}`
   await events.command(`DELETE FROM page_months WHERE ${monthsThrough(partialMonth)}`, params)
   await events.command(`DELETE FROM page_month_seals WHERE ${monthsThrough(false)}`, params)
+  await events.command(`DELETE FROM ${PATHNAME_MONTHS} WHERE ${monthsThrough(false)}`, params)
 }

@@ -21,6 +21,7 @@ import { refillByMonth } from '../../storage/events/migrations/refill-by-month.j
 import {
   EVERY_ROLLUP_TABLE,
   PAGE_ROLLUP_TABLES,
+  PATHNAME_MONTHS,
   REFERRER_DOMAIN_DAYS,
   ROLLUP_TABLES,
   rollupInserts,
@@ -208,7 +209,8 @@ describe('reports from the rollups', { timeout: 120_000 }, () => {
         expect(compileBreakdown(scope, name).sql).toContain('FROM session_hours')
       // Hashes back to text through the range's days, not a scan of the range's events.
       expect(compileBreakdown(scope, 'referrers').sql).toContain('FROM referrer_domain_days')
-      expect(compileBreakdown(scope, 'entry_pages').sql).toContain('FROM page_days')
+      expect(compileBreakdown(scope, 'entry_pages').sql).toContain('FROM pathname_months')
+      expect(compileBreakdown(scope, 'exit_pages').sql).toContain('FROM pathname_months')
       for (const name of sessionBreakdowns)
         expect(compileBreakdown(scope, name).sql).not.toContain('FROM events')
       for (const name of dimensionBreakdowns)
@@ -553,6 +555,18 @@ describe('the pages breakdown over months', { timeout: 120_000 }, () => {
     const whole = { start_date: '2026-01-01', end_date: '2026-04-30' }
     for (const cutoff of ['2026-02-17T09:25:00Z', '2026-03-01T00:00:00Z']) {
       await deleteExpiredEvents(events, MONTHS_SITE, Date.parse(cutoff))
+      // The pathnames of the months before the cutoff's are gone; the cutoff's month keeps its list.
+      const [names] = await events.query<{ first: string }>(
+        `SELECT toString(min(month)) AS first FROM ${PATHNAME_MONTHS} WHERE site_id = {site:UInt32}`,
+        { site: MONTHS_SITE },
+      )
+      expect(names?.first).toBe(`${cutoff.slice(0, 7)}-01 00:00:00`)
+      for (const name of ['entry_pages', 'exit_pages'] as const) {
+        const scope = scopeOf({ ...whole, limit: '100' }, MONTHS_SITE)
+        const rolled = await queryBreakdown(events, scope, name)
+        expect(rolled.rows.length).toBeGreaterThan(0)
+        expect(rolled).toEqual(await queryBreakdown(events, raw(scope), name))
+      }
       for (const sealed of [false, true]) {
         if (sealed) await sealPageMonths(events, { settleMs: 0 })
         for (const timeZone of ['UTC', 'Europe/Berlin']) {
@@ -565,13 +579,15 @@ describe('the pages breakdown over months', { timeout: 120_000 }, () => {
   }, 90_000)
 })
 
-describe('upgrading a data directory from before migrations 004 to 008', () => {
+describe('upgrading a data directory from before migrations 004 to 008 and 011', () => {
   it('backfills the new rollups from the stored events and moves the four dimensions out of event_hours', async () => {
     // The directory as the release with migration 003 only left it: event_hours with country,
     // browser, operating system and device type rows, its view writing them, and session_hours with
     // its packed columns as 003 made them (UInt128: ties broken by the text's hash); then a start.
     await events.command('DROP VIEW referrer_domain_days_view')
     await events.command(`DROP TABLE ${REFERRER_DOMAIN_DAYS}`)
+    await events.command('DROP VIEW pathname_months_view')
+    await events.command(`DROP TABLE ${PATHNAME_MONTHS}`)
     await events.command('DROP VIEW page_days_view')
     await events.command('DROP VIEW page_month_changes_view')
     for (const table of PAGE_ROLLUP_TABLES) await events.command(`DROP TABLE ${table}`)
@@ -600,7 +616,7 @@ describe('upgrading a data directory from before migrations 004 to 008', () => {
     await events.command('DROP TABLE session_changes')
     await events.command('DROP TABLE session_summaries')
     await events.command(
-      "DELETE FROM pathlight_migrations WHERE name IN ('004-session-dimension-hours', '005-session-summaries', '006-page-days', '007-referrer-domain-days', '008-event-order')",
+      "DELETE FROM pathlight_migrations WHERE name IN ('004-session-dimension-hours', '005-session-summaries', '006-page-days', '007-referrer-domain-days', '008-event-order', '011-pathname-months')",
     )
     const movedRows = async () => {
       const [row] = await events.query<{ rows: number }>(

@@ -39,6 +39,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '008-event-order',
         '009-event-properties',
         '010-session-page-times',
+        '011-pathname-months',
       ])
     })
 

@@ -6,7 +6,7 @@
  * `migrations/006-page-days.ts`: `page_days`, `page_months`;
  * `migrations/007-referrer-domain-days.ts`: `referrer_domain_days`; `migrations/008-event-order.ts`:
  * `session_hours` and `session_summaries` anew; `migrations/010-session-page-times.ts`:
- * `session_page_times`), for the chores that must reach all of
+ * `session_page_times`; `migrations/011-pathname-months.ts`: `pathname_months`), for the chores that must reach all of
  * them: deleting a site's rows, retention, benchmarks that merge parts.
  */
 import { SESSION_AND_EVENT_HOURS } from './migrations/003-rollups.js'
@@ -14,6 +14,7 @@ import { eventHoursInsert, sessionDimensionHoursInsert } from './migrations/004-
 import { PAGE_ROLLUP_TABLES } from './migrations/006-page-days.js'
 import { REFERRER_DOMAIN_DAYS } from './migrations/007-referrer-domain-days.js'
 import { sessionHoursInsert } from './migrations/008-event-order.js'
+import { PATHNAME_MONTHS } from './migrations/011-pathname-months.js'
 
 /** The hourly rollup tables' names: the ones `rollupInserts` fills from events. */
 export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hours'] as const
@@ -21,10 +22,10 @@ export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hou
 /**
  * The pages breakdown's day and month rollups and the months' seals: `page_days` follows `event_hours`
  * through a chained view (an insert into `event_hours`, such as `rollupInserts`', reaches it too);
- * `page_months` is written by `seal-page-months.ts`.
+ * `page_months` is written by `seal-page-months.ts`. The referrer domains by day and the pathnames by
+ * month, which the session breakdowns look their hashes up in: views on `events` and on `page_days`.
  */
-/** The referrer domains by day, which the referrers breakdown looks its hashes up in (a view on events). */
-export { PAGE_ROLLUP_TABLES, REFERRER_DOMAIN_DAYS }
+export { PAGE_ROLLUP_TABLES, PATHNAME_MONTHS, REFERRER_DOMAIN_DAYS }
 
 /** The tables of folded sessions (`fold-sessions.ts`), which follow `session_hours` (and the folded sessions' events). */
 export const SESSION_FOLD_TABLES = ['session_summaries', 'session_changes', 'session_page_times'] as const
@@ -35,6 +36,7 @@ export const EVERY_ROLLUP_TABLE = [
   ...PAGE_ROLLUP_TABLES,
   ...SESSION_FOLD_TABLES,
   REFERRER_DOMAIN_DAYS,
+  PATHNAME_MONTHS,
 ] as const
 
 /**

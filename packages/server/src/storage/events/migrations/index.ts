@@ -13,6 +13,7 @@ import { referrerDomainDaysTable } from './007-referrer-domain-days.js'
 import { eventOrderTables } from './008-event-order.js'
 import { eventPropertiesColumn } from './009-event-properties.js'
 import { sessionPageTimesTable } from './010-session-page-times.js'
+import { pathnameMonthsTable } from './011-pathname-months.js'
 
 export interface EventsMigration {
   name: string
@@ -32,6 +33,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   eventOrderTables,
   eventPropertiesColumn,
   sessionPageTimesTable,
+  pathnameMonthsTable,
 ]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */
