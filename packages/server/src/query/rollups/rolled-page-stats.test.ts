@@ -143,6 +143,12 @@ describe('the v1 pages report from the rollups', () => {
       expect(rolled).toEqual(await pages(events, raw(scope)))
       expect(rolled.data.every((row) => row.entries > 0 && row.time_on_page !== null)).toBe(true)
     }
+    // Sorted by pageviews, the page's paths are ranked first and only theirs read; past the last
+    // page, nothing.
+    expect(compilePageStats(scopeOf({})).sql).toContain('value IN ranked.1')
+    const beyond = scopeOf({ limit: '2', page: '999' })
+    expect(await pages(events, beyond)).toEqual({ data: [], total: 0 })
+    expect(await pages(events, raw(beyond))).toEqual({ data: [], total: 0 })
     for (const field of pageSortFields) {
       for (const order of ['asc', 'desc'] as const) {
         const scope = scopeOf({ limit: '2', page: '2', time_zone: 'Europe/Berlin' })

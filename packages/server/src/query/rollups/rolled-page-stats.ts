@@ -48,20 +48,31 @@ const TIME_ON_PAGE = `SELECT pathname, sum(timed) AS timed, sum(time_ms) AS time
 /**
  * The rolled v1 pages query: rows `pathname, pageviews, visitors, entries, exits, bounce_rate,
  * time_on_page` (null when no pageview on the path had a next one) and `total_pages`, sorted by
- * `sort` then pathname, one page (`{limit}`, `{offset}`). Placeholders `site`, `from`, `to` of the
+ * `sort` then pathname, one page (`{limit}`, `{offset}`). A page sorted by pageviews ranks the paths
+ * by their exact pageview sums first and reads only its own paths' rows. Placeholders `site`, `from`, `to` of the
  * scope and those of `rolledPagesParams`.
  */
 export function rolledPageStatsSql(sort: { field: PageSortField; order: 'asc' | 'desc' }): string {
   const sessions = rolledSessionsSubquery(['entry_page', 'exit_page', 'pageview_count', 'interaction_count'])
-  return `WITH ${SEALED_MONTHS_WITH}
+  const direction = sort.order === 'asc' ? 'ASC' : 'DESC'
+  // Sorted by pageviews, exact sums rank the paths first and only the page's paths' visitor states
+  // are merged (merging them is most of the pages part's time: bench/README.md "A year of reports
+  // after an import"). Sorted by another figure, every path's row is needed to rank them.
+  const ranked = sort.field === 'pageviews'
+  const ranking = `(SELECT (groupArray(value), any(total)) FROM (
+  SELECT value, count() OVER () AS total FROM (${rolledPagesSql(null)})
+  GROUP BY value ORDER BY sum(pageview_count) ${direction}, value ASC
+  LIMIT {limit:UInt32} OFFSET {offset:UInt32}
+)) AS ranked`
+  return `WITH ${SEALED_MONTHS_WITH}${ranked ? `,\n${ranking}` : ''}
 SELECT pv.value AS pathname, pv.pageviews AS pageviews, pv.visitors AS visitors,
   se.entries AS entries, se.exits AS exits,
   if(se.entries = 0, 0, se.bounces / se.entries) AS bounce_rate,
   if(tp.timed = 0, NULL, tp.time_ms / tp.timed / 1000) AS time_on_page,
-  count() OVER () AS total_pages
+  ${ranked ? 'ranked.2' : 'count() OVER ()'} AS total_pages
 FROM (
   SELECT value, sum(pageview_count) AS pageviews, uniqCombined64Merge(visitor_state) AS visitors
-  FROM (${rolledPagesSql(null)})
+  FROM (${rolledPagesSql(ranked ? 'value IN ranked.1' : null)})
   GROUP BY value
 ) AS pv
 LEFT JOIN (
@@ -72,6 +83,6 @@ LEFT JOIN (
   GROUP BY hash
 ) AS se ON se.hash = cityHash64(pv.value)
 LEFT JOIN (${TIME_ON_PAGE}) AS tp ON tp.pathname = pv.value
-ORDER BY ${sort.field} ${sort.order === 'asc' ? 'ASC' : 'DESC'}, pathname ASC
-LIMIT {limit:UInt32} OFFSET {offset:UInt32}`
+ORDER BY ${sort.field} ${direction}, pathname ASC
+${ranked ? '' : 'LIMIT {limit:UInt32} OFFSET {offset:UInt32}'}`
 }
