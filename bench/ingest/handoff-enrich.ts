@@ -36,7 +36,7 @@ export function enrichOne(geo: Geolocator, request: RawRequest) {
   return {
     payload: parsed.payload,
     bot: detectBot(request.userAgent),
-    agent: parseUserAgent(request.userAgent, parsed.payload.screen_width),
+    agent: parseUserAgent(request.userAgent, parsed.payload.screenWidth),
     location: geo.lookup(request.ip),
   }
 }

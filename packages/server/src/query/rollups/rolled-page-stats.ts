@@ -49,15 +49,15 @@ const TIME_ON_PAGE = `SELECT pathname, sum(timed) AS timed, sum(time_ms) AS time
  * The rolled v1 pages query: rows `pathname, pageviews, visitors, entries, exits, bounce_rate,
  * time_on_page` (null when no pageview on the path had a next one) and `total_pages`, sorted by
  * `sort` then pathname, one page (`{limit}`, `{offset}`). A page sorted by pageviews ranks the paths
- * by their exact pageview sums first and reads only its own paths' rows. Placeholders `site`, `from`, `to` of the
- * scope and those of `rolledPagesParams`.
+ * by their exact pageview sums first and reads only its own paths' rows. Placeholders `site`, `from`,
+ * `to` of the scope and those of `rolledPagesParams`.
  */
 export function rolledPageStatsSql(sort: { field: PageSortField; order: 'asc' | 'desc' }): string {
   const sessions = rolledSessionsSubquery(['entry_page', 'exit_page', 'pageview_count', 'interaction_count'])
   const direction = sort.order === 'asc' ? 'ASC' : 'DESC'
   // Sorted by pageviews, exact sums rank the paths first and only the page's paths' visitor states
-  // are merged (merging them is most of the pages part's time: bench/README.md "A year of reports
-  // after an import"). Sorted by another figure, every path's row is needed to rank them.
+  // are merged (merging them was most of the pages part's time: bench/README.md "Entry and exit pages:
+  // pathnames by month; v1 pages ranked first"). Sorted by another figure, every path's row is needed.
   const ranked = sort.field === 'pageviews'
   const ranking = `(SELECT (groupArray(value), any(total)) FROM (
   SELECT value, count() OVER () AS total FROM (${rolledPagesSql(null)})

@@ -7,8 +7,8 @@
  * `session_summaries`). The entry and exit pages breakdowns turn the hashes back into text by hashing
  * the range's pathnames. Those came from `page_days`, sorted by (site, pathname, day) for the pages
  * breakdown: listing a year's pathnames read every one of its rows, a large share of those
- * breakdowns' time (bench/README.md "Entry and exit pages: pathnames by month"). This table lists them
- * in a row per month and path.
+ * breakdowns' time (bench/README.md "Entry and exit pages: pathnames by month; v1 pages ranked
+ * first"). This table lists them in a row per month and path.
  *
  * The month grain makes the list a superset of a range's pathnames: a range that starts or ends inside
  * a month also lists the pathnames of the month's other days. Retention keeps the cutoff's own month,
@@ -17,9 +17,10 @@
  *
  * Deletes follow the raw events' (`query/rollups/rollup-maintenance.ts`: a site's rows; retention's
  * months before the cutoff's month; `query/rollups/erased-sessions.ts`: a visitor's erasure lists the
- * months of their events again from `page_days`, so no path only they viewed stays listed). Backfill: from `page_days`, before the process accepts traffic
- * (several processes sharing one ClickHouse server: the names of events arriving meanwhile may be
- * listed twice, which the table's merges and a lookup both ignore).
+ * months of their events again from `page_days`, so no path only they viewed stays listed).
+ * Backfill: from `page_days`, before the process accepts traffic (several processes sharing one
+ * ClickHouse server: the names of events arriving meanwhile may be listed twice, which the table's
+ * merges and a lookup both ignore).
  */
 import type { EventsStore } from '../events-store.js'
 
