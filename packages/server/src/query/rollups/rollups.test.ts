@@ -207,7 +207,7 @@ describe('reports from the rollups', { timeout: 120_000 }, () => {
         expect(compileBreakdown(scope, name).sql).toContain('FROM event_hours')
       for (const name of sessionBreakdowns)
         expect(compileBreakdown(scope, name).sql).toContain('FROM session_hours')
-      // Hashes back to text through the range's days, not a scan of the range's events.
+      // Hashes back to text through the range's days or months, not a scan of the range's events.
       expect(compileBreakdown(scope, 'referrers').sql).toContain('FROM referrer_domain_days')
       expect(compileBreakdown(scope, 'entry_pages').sql).toContain('FROM pathname_months')
       expect(compileBreakdown(scope, 'exit_pages').sql).toContain('FROM pathname_months')
