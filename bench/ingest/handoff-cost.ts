@@ -1,23 +1,23 @@
 /**
- * What moving ingest work off the request thread would cost the request thread (issue 35, item 3):
- * the main thread's busy time per event for
+ * What moving ingest work off the request thread would cost the request thread, for the two designs
+ * that would move it: (a) enrichment in a worker pool, (b) HTTP in workers feeding one writer that
+ * owns the store. The main thread's busy time per event for
  *
- * 1. `inline`: the work design (a) would move, done where it is today: `parsePayload` (the zod schema
- *    and the address check), `detectBot`, `parseUserAgent` and the geolocation lookup (`GEOIP=on`,
- *    the databases searched on disk), with the caches warm as under `bench/ingest/run.ts`'s load (its
- *    200 bodies over and over);
- * 2. `worker`: design (a)'s handoff: the raw body, address and user agent posted to a
- *    `worker_threads` worker that does (1), the enriched result posted back, in batches of `B` events
- *    per message (1 is a request answered as it comes; larger batches trade latency for less per-event
- *    messaging);
- * 3. `ipc`: design (b)'s handoff in the writer: a forked process (node:cluster's workers talk to the
- *    primary over the same channel) sends the raw request, the writer answers with the outcome, in
- *    batches of `B` requests per message.
+ * 1. `inline`: the work (a) would move, done where it is today: `parsePayload` (the zod schema and
+ *    the address check), `detectBot`, `parseUserAgent` and the geolocation lookup (`GEOIP=on`, the
+ *    databases searched on disk), with the caches warm as under `bench/ingest/run.ts`'s load (its
+ *    bodies over and over);
+ * 2. `worker`: (a)'s handoff: the raw body, address and user agent posted to a `worker_threads`
+ *    worker that does (1), the enriched result posted back, in batches of `B` events per message (1 is
+ *    a request answered as it comes; larger batches trade latency for less per-event messaging);
+ * 3. `ipc`: (b)'s handoff in the writer: a forked process (node:cluster's workers talk to the primary
+ *    over the same channel) sends the raw request, the writer answers with the outcome, in batches of
+ *    `B` requests per message.
  *
  * Busy time is the event loop's active time (`performance.eventLoopUtilization`) divided by the events
  * handled, so it counts what the request thread spends, not the other thread's or process's work. A
  * design helps only if its handoff costs the request thread less than the work it moves (and, for
- * (b), than the HTTP work it moves: 42-44 % of the request thread in `profile.ts`).
+ * (b), than the HTTP work it moves: its share of the request thread is in `profile.ts`' split).
  *
  *   npx tsx bench/ingest/handoff-cost.ts            # BENCH_EVENTS=100000 BENCH_ROUNDS=3
  */
