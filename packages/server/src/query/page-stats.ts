@@ -17,7 +17,13 @@ import type { CompiledQuery } from './compiled-query.js'
 import { EVENT_ORDER, SESSION_KEY, VISITOR_KEY } from './metrics.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
-import { rolledPageStatsSql } from './rollups/rolled-page-stats.js'
+import {
+  mergeRolledPageStats,
+  type RolledPagesRow,
+  type RolledSessionsByPageRow,
+  type RolledTimeOnPageRow,
+  rolledPageStatsQueries,
+} from './rollups/rolled-page-stats.js'
 import { rolledPagesParams } from './rollups/rolled-pages.js'
 import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
@@ -26,18 +32,35 @@ import { sessionFilterRestriction, sessionsSubquery } from './sessions-subquery.
 /** What the pages report sorts by (the protocol's). */
 export { type PageSortField, pageSortFields } from '@pathlight/protocol'
 
+/** The default order of the v1 pages report. */
+const DEFAULT_SORT = { field: 'pageviews', order: 'desc' } as const
+
 /**
- * The v1 pages query for `scope`, sorted by `sort` then pathname, one page of `scope.params`.
+ * The v1 pages report's queries: over raw events one query, sorted and cut to the page; from the
+ * rollups three run side by side (`rolledPageStatsQueries`: pages, sessions by page, time on page),
+ * merged by `mergeRolledPageStats`.
+ */
+export type PageStatsQueries =
+  | { raw: CompiledQuery }
+  | { rolled: { pages: CompiledQuery; sessions: CompiledQuery; times: CompiledQuery } }
+
+/**
+ * The v1 pages queries for `scope`, sorted by `sort` then pathname, one page of `scope.params`.
  */
 export function compilePageStats(
   scope: ReportScope,
-  sort: { field: PageSortField; order: 'asc' | 'desc' } = { field: 'pageviews', order: 'desc' },
-): CompiledQuery {
+  sort: { field: PageSortField; order: 'asc' | 'desc' } = DEFAULT_SORT,
+): PageStatsQueries {
   const page = { limit: scope.params.limit, offset: offsetOf(scope.params) }
   if (rollupsServe(scope)) {
+    const queries = rolledPageStatsQueries(sort)
+    const params = { ...scopeOf(scope).params, ...rolledPagesParams(scope), ...page }
     return {
-      sql: rolledPageStatsSql(sort),
-      params: { ...scopeOf(scope).params, ...rolledPagesParams(scope), ...page },
+      rolled: {
+        pages: { sql: queries.pages, params },
+        sessions: { sql: queries.sessions, params },
+        times: { sql: queries.times, params },
+      },
     }
   }
   const filters = filtersOf(scope)
@@ -53,7 +76,8 @@ export function compilePageStats(
   ])
   const direction = sort.order === 'asc' ? 'ASC' : 'DESC'
   return {
-    sql: `SELECT pv.pathname AS pathname, pv.pageviews AS pageviews, pv.visitors AS visitors,
+    raw: {
+      sql: `SELECT pv.pathname AS pathname, pv.pageviews AS pageviews, pv.visitors AS visitors,
   coalesce(en.entries, 0) AS entries, coalesce(ex.exits, 0) AS exits,
   if(coalesce(en.entries, 0) = 0, 0, coalesce(en.bounces, 0) / en.entries) AS bounce_rate,
   pv.time_on_page AS time_on_page, count() OVER () AS total_pages
@@ -78,20 +102,37 @@ LEFT JOIN (
 ) AS ex ON ex.page = pv.pathname
 ORDER BY ${sort.field} ${direction}, pathname ASC
 LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
-    params: {
-      ...scopeOf(scope).params,
-      ...filters.params,
-      ...page,
+      params: {
+        ...scopeOf(scope).params,
+        ...filters.params,
+        ...page,
+      },
     },
   }
 }
 
+/** The v1 pages rows of the scope and the number of paths, sorted by `sort` then pathname, one page. */
+
 export async function queryPageStats(
   events: EventsStore,
   scope: ReportScope,
-  sort?: { field: PageSortField; order: 'asc' | 'desc' },
+  sort: { field: PageSortField; order: 'asc' | 'desc' } = DEFAULT_SORT,
 ): Promise<{ data: PageStats[]; total: number }> {
-  const rows = await runReport<Record<string, unknown>>(events, compilePageStats(scope, sort), 'page-stats')
+  const compiled = compilePageStats(scope, sort)
+  if ('rolled' in compiled) {
+    const { pages, sessions, times } = compiled.rolled
+    // The two long parts first: the store runs as many queries at once as it has CPUs.
+    const [timeRows, sessionRows, pageRows] = await Promise.all([
+      runReport<RolledTimeOnPageRow>(events, times, 'page-stats'),
+      runReport<RolledSessionsByPageRow>(events, sessions, 'page-stats'),
+      runReport<RolledPagesRow>(events, pages, 'page-stats'),
+    ])
+    return mergeRolledPageStats({ pages: pageRows, sessions: sessionRows, times: timeRows }, sort, {
+      limit: scope.params.limit,
+      offset: offsetOf(scope.params),
+    })
+  }
+  const rows = await runReport<Record<string, unknown>>(events, compiled.raw, 'page-stats')
   return {
     data: rows.map((r) => ({
       pathname: String(r.pathname),

@@ -16,9 +16,16 @@ import { foldSessions } from '../../storage/events/fold-sessions.js'
 import { backfillSessionPageTimes } from '../../storage/events/migrations/010-session-page-times.js'
 import { sealPageMonths } from '../../storage/events/seal-page-months.js'
 import { copyEventsTemplate } from '../../testing/events-template.js'
-import { compilePageStats, type PageSortField, pageSortFields, queryPageStats } from '../page-stats.js'
+import {
+  compilePageStats,
+  type PageSortField,
+  type PageStatsQueries,
+  pageSortFields,
+  queryPageStats,
+} from '../page-stats.js'
 import { parseQueryParams } from '../params.js'
 import type { ReportScope } from '../report-scope.js'
+import { mergeRolledPageStats } from './rolled-page-stats.js'
 
 const SITE = 41
 const MINUTE = 60_000
@@ -72,6 +79,9 @@ const scopeOf = (query: Record<string, string>): ReportScope => ({
   params: parseQueryParams({ start_date: '2026-03-27', end_date: '2026-04-01', limit: '100', ...query }, 0),
 })
 const raw = (scope: ReportScope): ReportScope => ({ ...scope, rollups: false })
+/** The SQL of every query the report runs. */
+const sqlOf = (queries: PageStatsQueries): string =>
+  'raw' in queries ? queries.raw.sql : Object.values(queries.rolled).map((query) => query.sql).join('\n')
 
 /** The report with time on page to 9 digits (the two sum the same milliseconds in another order). */
 async function pages(
@@ -113,14 +123,16 @@ afterAll(async () => {
 
 describe('the v1 pages report from the rollups', () => {
   it('reads the rollups for unfiltered whole-hour ranges, raw events otherwise', () => {
-    expect(compilePageStats(scopeOf({})).sql).toContain('FROM session_page_times')
-    expect(compilePageStats(raw(scopeOf({}))).sql).not.toContain('session_page_times')
+    expect(sqlOf(compilePageStats(scopeOf({})))).toContain('FROM session_page_times')
+    expect(sqlOf(compilePageStats(raw(scopeOf({}))))).not.toContain('session_page_times')
     expect(
-      compilePageStats(
-        scopeOf({ filters: JSON.stringify([{ parameter: 'browser', type: 'equals', value: ['Chrome'] }]) }),
-      ).sql,
+      sqlOf(
+        compilePageStats(
+          scopeOf({ filters: JSON.stringify([{ parameter: 'browser', type: 'equals', value: ['Chrome'] }]) }),
+        ),
+      ),
     ).not.toContain('session_page_times')
-    expect(compilePageStats(scopeOf({ time_zone: 'Asia/Kolkata' })).sql).not.toContain('session_page_times')
+    expect(sqlOf(compilePageStats(scopeOf({ time_zone: 'Asia/Kolkata' })))).not.toContain('session_page_times')
   })
 
   it.each(ZONES)('equals the raw report before the sessions are folded (%s)', async (timeZone) => {
@@ -145,7 +157,7 @@ describe('the v1 pages report from the rollups', () => {
     }
     // Sorted by pageviews, the page's paths are ranked first and only theirs read; past the last
     // page, nothing.
-    expect(compilePageStats(scopeOf({})).sql).toContain('value IN ranked.1')
+    expect(sqlOf(compilePageStats(scopeOf({})))).toContain('value IN ranked.1')
     const beyond = scopeOf({ limit: '2', page: '999' })
     expect(await pages(events, beyond)).toEqual({ data: [], total: 0 })
     expect(await pages(events, raw(beyond))).toEqual({ data: [], total: 0 })
@@ -155,6 +167,66 @@ describe('the v1 pages report from the rollups', () => {
         expect(await pages(events, scope, { field, order })).toEqual(
           await pages(events, raw(scope), { field, order }),
         )
+      }
+    }
+  })
+
+  it('merges its three parts and sorts the paths as ClickHouse orders them', async () => {
+    // Ties, a path with no session or time on page (null), bytes that order differently from UTF-16.
+    const paths = ['/b', '/a', '/\u00e9', '/z', '/B', '/c', '/\u{1F600}', '/\uFF5E']
+    const pages = paths.map((pathname, i) => ({
+      pathname,
+      hash: String(1000 + i),
+      pageviews: [3, 3, 1, 2, 3, 1, 2, 2][i] ?? 0,
+      visitors: [2, 3, 1, 2, 2, 1, 1, 1][i] ?? 0,
+      total_pages: paths.length,
+    }))
+    const sessions = [
+      { hash: '1000', entries: 2, exits: 1, bounces: 1 },
+      { hash: '1001', entries: 4, exits: 0, bounces: 2 },
+      { hash: '1003', entries: 1, exits: 1, bounces: 0 },
+      { hash: '1006', entries: 2, exits: 2, bounces: 1 },
+      { hash: '9999', entries: 5, exits: 5, bounces: 5 },
+    ]
+    const times = [
+      { pathname: '/b', timed: 2, time_ms: 3000 },
+      { pathname: '/z', timed: 1, time_ms: 1500 },
+      { pathname: '/\u00e9', timed: 1, time_ms: 1500 },
+      { pathname: '/\uFF5E', timed: 4, time_ms: 6000 },
+    ]
+    const all = mergeRolledPageStats({ pages, sessions, times }, { field: 'visitors', order: 'asc' }, {
+      limit: 100,
+      offset: 0,
+    })
+    expect(all.total).toBe(paths.length)
+    expect(all.data.find((row) => row.pathname === '/a')).toEqual({
+      pathname: '/a',
+      pageviews: 3,
+      visitors: 3,
+      entries: 4,
+      exits: 0,
+      bounce_rate: 0.5,
+      time_on_page: null,
+    })
+    expect(all.data.find((row) => row.pathname === '/c')).toMatchObject({ entries: 0, bounce_rate: 0 })
+    expect(all.data.find((row) => row.pathname === '/b')?.time_on_page).toBe(1.5)
+    for (const field of pageSortFields.filter((name) => name !== 'pageviews')) {
+      for (const order of ['asc', 'desc'] as const) {
+        const merged = mergeRolledPageStats({ pages, sessions, times }, { field, order }, { limit: 3, offset: 2 })
+        const values = all.data.map((row) => row[field])
+        const [expected] = await events.query<{ paths: string[] }>(
+          `SELECT groupArray(p) AS paths FROM (
+             SELECT t.1 AS p, if(t.3 = 1, NULL, t.2) AS v
+             FROM (SELECT arrayJoin(arrayZip({paths:Array(String)}, {values:Array(Float64)}, {nulls:Array(UInt8)})) AS t)
+             ORDER BY v ${order === 'asc' ? 'ASC' : 'DESC'}, p ASC LIMIT 3 OFFSET 2)`,
+          {
+            paths: all.data.map((row) => row.pathname),
+            values: values.map((value) => value ?? 0),
+            nulls: values.map((value) => (value === null ? 1 : 0)),
+          },
+        )
+        expect(merged.data.map((row) => row.pathname), `${field} ${order}`).toEqual(expected?.paths)
+        expect(merged.total).toBe(paths.length)
       }
     }
   })
