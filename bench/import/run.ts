@@ -17,7 +17,7 @@
  * 4. **exported**: that file streamed into site 2's import (stored rows: validated, de-duplicated, no
  *    enrichment).
  * 5. **baseline**: the server stopped, the same rows inserted straight through `EventsStore.insert` in
- *    batches of 5,000 (the importer's batch size) in this process (`insert-baseline.ts`).
+ *    batches of `BATCH_ROWS` (the importer's batch size) in this process (`insert-baseline.ts`).
  * Peak RSS of the server: after step 2 (`VmHWM`, exact) and over the whole run.
  *
  * Environment: `BENCH_IMPORT_EVENTS` (default 1,000,000); `BENCH_CPU_PROF=1` starts the server with
@@ -31,6 +31,7 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { seedInstance } from '../../packages/server/src/demo/seed-instance.js'
 import { spawnServer } from '../../packages/server/src/testing/start-server-process.js'
+import { BATCH_ROWS } from '../../packages/server/src/transfer/import-events.js'
 import { type CpuSplit, startCpuSplit } from '../ingest/cpu-time.js'
 import { sampleRss } from '../ingest/sample-rss.js'
 import { positiveInteger } from '../positive-integer.js'
@@ -40,7 +41,6 @@ import { rawEventLines } from './raw-events.js'
 
 const count = positiveInteger('BENCH_IMPORT_EVENTS', 1_000_000)
 const cpuProfile = process.env.BENCH_CPU_PROF === '1'
-const BATCH_ROWS = 5000
 const LINES_PER_CHUNK = 2000
 const TARGET_RAW_PER_SECOND = 50_000
 
@@ -227,7 +227,12 @@ function table(s: {
       s.exported.seconds,
       s.ratio.exported.toFixed(2),
     ),
-    row('baseline EventsStore.insert (5,000)', s.baseline.rowsPerSecond, s.baseline.seconds, '1.00'),
+    row(
+      `baseline EventsStore.insert (${BATCH_ROWS.toLocaleString('en')})`,
+      s.baseline.rowsPerSecond,
+      s.baseline.seconds,
+      '1.00',
+    ),
     cpuLine('raw import', s.raw.cpu),
     cpuLine('exported import', s.exported.cpu),
     `CPU per row, baseline insert (this process, all threads): ${s.baseline.cpuUsPerRow.toFixed(1)} µs`,

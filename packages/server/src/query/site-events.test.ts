@@ -4,11 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventRow } from '../storage/events/event-row.fixture.js'
+import type { EventRow } from '../storage/events/event-row.js'
 import { countMonthPageviews } from './month-pageviews.js'
 import { pageviewTotals, topByPageviews } from './pageview-summary.js'
 import { openReportStore, SITE } from './report-data.fixture.js'
 import { countSiteEvents, deleteSiteEvents, lastSiteEventAt } from './site-events.js'
-import { storedEventIds } from './stored-event-ids.js'
+import { IDS_PER_QUERY, storedEventIds } from './stored-event-ids.js'
 
 const OTHER = SITE + 1
 const rows = [
@@ -80,6 +81,13 @@ describe('site events', () => {
     )
     expect(found).toEqual(new Set([rows[1]?.event_id, rows[2]?.event_id]))
     expect(await storedEventIds(store.events, [])).toEqual(new Set())
+    // More ids than one query's text holds: searched a slice at a time, stored ones in two slices.
+    const many = Array.from({ length: 2 * IDS_PER_QUERY + 1 }, (_, i) =>
+      eventRow({ site_id: SITE, timestamp: new Date(Date.parse('2026-11-02T00:00:00Z') + i).toISOString() }),
+    )
+    many.splice(10, 0, rows[1] as EventRow)
+    many.push(rows[2] as EventRow)
+    expect(await storedEventIds(store.events, many)).toEqual(new Set([rows[1]?.event_id, rows[2]?.event_id]))
   })
 
   it('deletes one site’s events only', async () => {

@@ -4,14 +4,31 @@ import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 
 /**
- * @returns the `event_id`s (UUID text) of `rows` that are stored; the search is bounded by the rows'
- * sites and time span, so it reads only the parts that can hold them
+ * Ids searched per query: their literals must fit in one query text (chDB's inlined parameters and
+ * ClickHouse's `max_query_size`, 256 KiB: 5,000 UUIDs took 225 KB).
+ */
+export const IDS_PER_QUERY = 4000
+
+/**
+ * @returns the `event_id`s (UUID text) of `rows` that are stored; each query searches `IDS_PER_QUERY`
+ * rows' ids, bounded by those rows' sites and time span, so it reads only the parts that can hold them
  */
 export async function storedEventIds(
   events: EventsStore,
   rows: readonly Pick<EventRow, 'event_id' | 'site_id' | 'timestamp'>[],
 ): Promise<Set<string>> {
-  if (rows.length === 0) return new Set()
+  const stored = new Set<string>()
+  for (let i = 0; i < rows.length; i += IDS_PER_QUERY) {
+    for (const id of await storedIdsOf(events, rows.slice(i, i + IDS_PER_QUERY))) stored.add(id)
+  }
+  return stored
+}
+
+/** `storedEventIds` of at most `IDS_PER_QUERY` rows, one query. */
+async function storedIdsOf(
+  events: EventsStore,
+  rows: readonly Pick<EventRow, 'event_id' | 'site_id' | 'timestamp'>[],
+): Promise<string[]> {
   let from = rows[0]?.timestamp ?? ''
   let to = from
   const sites = new Set<number>()
@@ -32,5 +49,5 @@ export async function storedEventIds(
       ids: rows.map((r) => r.event_id),
     },
   )
-  return new Set(found.map((r) => r.id))
+  return found.map((r) => r.id)
 }

@@ -81,7 +81,11 @@ const scopeOf = (query: Record<string, string>): ReportScope => ({
 const raw = (scope: ReportScope): ReportScope => ({ ...scope, rollups: false })
 /** The SQL of every query the report runs. */
 const sqlOf = (queries: PageStatsQueries): string =>
-  'raw' in queries ? queries.raw.sql : Object.values(queries.rolled).map((query) => query.sql).join('\n')
+  'raw' in queries
+    ? queries.raw.sql
+    : Object.values(queries.rolled)
+        .map((query) => query.sql)
+        .join('\n')
 
 /** The report with time on page to 9 digits (the two sum the same milliseconds in another order). */
 async function pages(
@@ -132,7 +136,9 @@ describe('the v1 pages report from the rollups', () => {
         ),
       ),
     ).not.toContain('session_page_times')
-    expect(sqlOf(compilePageStats(scopeOf({ time_zone: 'Asia/Kolkata' })))).not.toContain('session_page_times')
+    expect(sqlOf(compilePageStats(scopeOf({ time_zone: 'Asia/Kolkata' })))).not.toContain(
+      'session_page_times',
+    )
   })
 
   it.each(ZONES)('equals the raw report before the sessions are folded (%s)', async (timeZone) => {
@@ -194,10 +200,14 @@ describe('the v1 pages report from the rollups', () => {
       { pathname: '/\u00e9', timed: 1, time_ms: 1500 },
       { pathname: '/\uFF5E', timed: 4, time_ms: 6000 },
     ]
-    const all = mergeRolledPageStats({ pages, sessions, times }, { field: 'visitors', order: 'asc' }, {
-      limit: 100,
-      offset: 0,
-    })
+    const all = mergeRolledPageStats(
+      { pages, sessions, times },
+      { field: 'visitors', order: 'asc' },
+      {
+        limit: 100,
+        offset: 0,
+      },
+    )
     expect(all.total).toBe(paths.length)
     expect(all.data.find((row) => row.pathname === '/a')).toEqual({
       pathname: '/a',
@@ -212,7 +222,11 @@ describe('the v1 pages report from the rollups', () => {
     expect(all.data.find((row) => row.pathname === '/b')?.time_on_page).toBe(1.5)
     for (const field of pageSortFields.filter((name) => name !== 'pageviews')) {
       for (const order of ['asc', 'desc'] as const) {
-        const merged = mergeRolledPageStats({ pages, sessions, times }, { field, order }, { limit: 3, offset: 2 })
+        const merged = mergeRolledPageStats(
+          { pages, sessions, times },
+          { field, order },
+          { limit: 3, offset: 2 },
+        )
         const values = all.data.map((row) => row[field])
         const [expected] = await events.query<{ paths: string[] }>(
           `SELECT groupArray(p) AS paths FROM (
@@ -225,7 +239,10 @@ describe('the v1 pages report from the rollups', () => {
             nulls: values.map((value) => (value === null ? 1 : 0)),
           },
         )
-        expect(merged.data.map((row) => row.pathname), `${field} ${order}`).toEqual(expected?.paths)
+        expect(
+          merged.data.map((row) => row.pathname),
+          `${field} ${order}`,
+        ).toEqual(expected?.paths)
         expect(merged.total).toBe(paths.length)
       }
     }
