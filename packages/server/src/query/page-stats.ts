@@ -112,7 +112,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
 }
 
 /** The v1 pages rows of the scope and the number of paths, sorted by `sort` then pathname, one page. */
-
 export async function queryPageStats(
   events: EventsStore,
   scope: ReportScope,
