@@ -133,26 +133,30 @@ export function mergeRolledPageStats(
   const sessions = new Map(parts.sessions.map((row) => [row.hash, row]))
   const times = new Map(parts.times.map((row) => [row.pathname, row]))
   const data = parts.pages.map((row): PageStats => {
-    const entries = Number(sessions.get(row.hash)?.entries ?? 0)
-    const bounces = Number(sessions.get(row.hash)?.bounces ?? 0)
-    const timed = Number(times.get(row.pathname)?.timed ?? 0)
+    const session = sessions.get(row.hash)
+    const time = times.get(row.pathname)
+    const entries = Number(session?.entries ?? 0)
+    const timed = Number(time?.timed ?? 0)
     return {
       pathname: row.pathname,
       pageviews: Number(row.pageviews),
       visitors: Number(row.visitors),
       entries,
-      exits: Number(sessions.get(row.hash)?.exits ?? 0),
-      bounce_rate: entries === 0 ? 0 : bounces / entries,
-      time_on_page: timed === 0 ? null : Number(times.get(row.pathname)?.time_ms) / timed / 1000,
+      exits: Number(session?.exits ?? 0),
+      bounce_rate: entries === 0 ? 0 : Number(session?.bounces ?? 0) / entries,
+      time_on_page: timed === 0 ? null : Number(time?.time_ms) / timed / 1000,
     }
   })
   const total = parts.pages.length > 0 ? Number(parts.pages[0]?.total_pages) : 0
   if (sort.field === 'pageviews') return { data, total }
   const direction = sort.order === 'asc' ? 1 : -1
+  const bytes = new Map(data.map((row) => [row.pathname, Buffer.from(row.pathname)]))
   data.sort((a, b) => {
     const [x, y] = [a[sort.field], b[sort.field]]
     const order = x === null || y === null ? compareValues(x, y) : direction * compareValues(x, y)
-    return order !== 0 ? order : Buffer.compare(Buffer.from(a.pathname), Buffer.from(b.pathname))
+    return order !== 0
+      ? order
+      : Buffer.compare(bytes.get(a.pathname) as Buffer, bytes.get(b.pathname) as Buffer)
   })
   return { data: data.slice(page.offset, page.offset + page.limit), total }
 }
