@@ -7,6 +7,7 @@
  */
 import { z } from 'zod'
 import { eventTypes } from './enums.js'
+import { tooDeepAt, tooDeepMessage } from './json-depth.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`)
 const metric = z.number().finite().min(0, 'must be a non-negative number').max(3_600_000, 'is too large')
@@ -54,12 +55,17 @@ export const trackPayloadSchema = z
     if (body.properties !== undefined) {
       if (body.type !== 'error' && body.properties.length > 2048) {
         ctx.addIssue({ code: 'custom', path: ['properties'], message: 'must be at most 2048 characters' })
-      } else if (parsePropertiesObject(body.properties) === null) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['properties'],
-          message: 'must be a string containing a JSON object',
-        })
+      } else {
+        const properties = parsePropertiesObject(body.properties)
+        if (properties === null) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['properties'],
+            message: 'must be a string containing a JSON object',
+          })
+        } else if (tooDeepAt(properties) !== undefined) {
+          ctx.addIssue({ code: 'custom', path: ['properties'], message: tooDeepMessage() })
+        }
       }
     }
   })

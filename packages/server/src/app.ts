@@ -35,6 +35,7 @@ import { healthRoutes } from './http/health.js'
 import { importRoutes } from './http/import.js'
 import { invitationRoutes } from './http/invitations.js'
 import { journeyRoutes } from './http/journeys.js'
+import { registerJsonBodyParser } from './http/json-body-parser.js'
 import { createKeyBudget } from './http/key-budget.js'
 import { mailRoutes } from './http/mail.js'
 import { memberRoutes } from './http/members.js'
@@ -70,6 +71,7 @@ import type { Ingest } from './ingest/ingest.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
 import type { MailSettings } from './mail/mail-settings.js'
 import { createReplayIngest } from './replay/replay-ingest.js'
+import type { ReplayLimits } from './replay/replay-limits.js'
 import type { ChangeFeed } from './shared/change-feed.js'
 import { errorBody } from './shared/errors.js'
 import { isNulFree } from './shared/nul-free.js'
@@ -138,6 +140,8 @@ export interface AppDeps {
   isShuttingDown?: () => boolean
   /** Health answers 503 `degraded` once the oldest pending event is older than this (ms); default 60,000. */
   healthMaxPendingAgeMs?: number
+  /** What session replay may cost (REPLAY_MAX_BATCH_BYTES, REPLAY_MAX_SESSION_BYTES); default `DEFAULT_REPLAY_LIMITS`. */
+  replayLimits?: ReplayLimits
   /** The services' clock (tests inject one); default the system clock. */
   clock?: Clock
   /** This instance's Prometheus series (`Services.metrics`); served only with `metricsToken`. */
@@ -189,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   app.decorateRequest('caller', null)
   app.setErrorHandler(errorHandler)
+  registerJsonBodyParser(app)
   const routes: RouteInfo[] = []
   app.addHook('onRoute', (route) => {
     // The hot routes log no line per request by default: errors and warnings still go out.
@@ -231,7 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis: deps.redis,
   })
   await app.register(replayRoutes, {
-    replay: createReplayIngest({ ...deps.ingest.deps, events: deps.events }),
+    replay: createReplayIngest({ ...deps.ingest.deps, events: deps.events }, deps.replayLimits),
   })
   await app.register(scriptRoutes, {
     loadSite: (siteId) => findSite(deps.metadata.db, siteId),
@@ -263,7 +268,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(retentionRoutes, analytics)
     await scope.register(journeyRoutes, analytics)
     await scope.register(exportRoutes, analytics)
-    await scope.register(sessionReplayRoutes, analytics)
+    await scope.register(sessionReplayRoutes, { ...analytics, replayLimits: deps.replayLimits })
     await scope.register(segmentRoutes, analytics)
   })
 

@@ -69,6 +69,18 @@ const envSchema = z.object({
   /** Requests per window per API key on the v1 API (spec: 50 per minute). */
   PATHLIGHT_V1_LIMIT: z.coerce.number().int().positive().default(50),
   PATHLIGHT_V1_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  /** The most one session replay batch's JSON may take once inflated, in bytes (413 beyond). */
+  REPLAY_MAX_BATCH_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024),
+  /** The most one session's recording may take as JSON, in bytes (later batches dropped). */
+  REPLAY_MAX_SESSION_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
   /** Trust X-Forwarded-For from these proxies (Fastify `trustProxy`): 'true', a hop count or CIDR list. */
   TRUST_PROXY: z.string().default(''),
   /** Acknowledge after the local journal (default) or only after the events-store insert ('off'). */
@@ -161,6 +173,8 @@ export interface Config {
   authSecret: string | undefined
   trackKeyLimit: { max: number; windowMs: number }
   v1Limit: { max: number; windowMs: number }
+  /** What session replay may cost, as JSON once inflated (`replay/replay-limits.ts`). */
+  replayLimits: { maxBatchBytes: number; maxSessionBytes: number }
   /** Fastify `trustProxy`: false, true, a CIDR/address list, or a hop-count function. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean)
   ingestFlush: { rows: number; ms: number }
@@ -234,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     authSecret: e.AUTH_SECRET,
     trackKeyLimit: { max: e.PATHLIGHT_TRACK_KEY_LIMIT, windowMs: e.PATHLIGHT_TRACK_KEY_WINDOW_MS },
     v1Limit: { max: e.PATHLIGHT_V1_LIMIT, windowMs: e.PATHLIGHT_V1_WINDOW_MS },
+    replayLimits: { maxBatchBytes: e.REPLAY_MAX_BATCH_BYTES, maxSessionBytes: e.REPLAY_MAX_SESSION_BYTES },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     ingestFlush: {
       rows: e.INGEST_FLUSH_ROWS,

@@ -46,6 +46,7 @@ import { registerMailMetrics } from './metrics/mail-metrics.js'
 import { createMetricsRegistry } from './metrics/metrics-registry.js'
 import { registerWebhookMetrics } from './metrics/webhook-metrics.js'
 import { roleIn } from './organizations/organizations.js'
+import type { ReplayLimits } from './replay/replay-limits.js'
 import { expireEvents } from './retention/expire-events.js'
 import { type ChangeFeed, createChangeFeed, createRedisChangeFeed } from './shared/change-feed.js'
 import { type Clock, systemClock } from './shared/time.js'
@@ -98,6 +99,8 @@ export interface Services {
   mailRunner: MailRunner | undefined
   /** `config.mail`: the SMTP settings, undefined without SMTP_URL (buildApp takes them from here). */
   mail: MailSettings | undefined
+  /** `config.replayLimits`: what session replay may cost (buildApp takes them from here). */
+  replayLimits: ReplayLimits
   alerts: { rules: AlertRules; evaluate: () => Promise<EvaluationResult> }
   /** Scheduled e-mail reports (`email-reports/`); their schedule runs as a worker when mail is configured. */
   emailReports: EmailReports
@@ -375,6 +378,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       deliveries,
       mailRunner,
       mail: config.mail,
+      replayLimits: config.replayLimits,
       alerts: { rules: alertRules, evaluate },
       emailReports,
       emailReportSender,

@@ -20,10 +20,14 @@ export const getSessionReplayEndpoint = endpoint({
   ...at.getSessionReplay,
   summary: "A session's recording, for the player",
   description:
-    "Every stored rrweb event of the session: batches in sequence order, each batch's events as sent.",
+    "Every stored rrweb event of the session: batches in sequence order, each batch's events as sent. " +
+    'Streamed; a read stops after the replay limits (`REPLAY_MAX_SESSION_BYTES` plus one batch of JSON, or 30 s), ' +
+    'with `meta.truncated`.',
   tag: 'Reports',
   access: 'reader',
   params: replayParams,
+  // Streamed batch by batch: a recording may hold tens of megabytes of JSON.
+  raw: true,
   responses: {
     200: { description: 'The recording', schema: z.object({ data: sessionReplay }) },
     404: 'The session has no recording (or the credentials do not reach this site)',

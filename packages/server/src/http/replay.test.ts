@@ -6,7 +6,7 @@
 import crypto from 'node:crypto'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_SESSION_REPLAY_BYTES } from '../replay/replay-ingest.js'
+import { DEFAULT_REPLAY_LIMITS } from '../replay/replay-limits.js'
 import type { Site } from '../sites/site.js'
 import { DESKTOP_CHROME_UA, openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
@@ -133,22 +133,32 @@ describe('session replay', () => {
     expect(await storedRows(target)).toEqual([])
   })
 
-  it('acknowledges and drops batches once a session holds its cap', async () => {
+  it('acknowledges and drops batches once a session holds its cap, counted as JSON', async () => {
     const target = await replaySite()
-    // JSON bodies are stored as sent: 900 KB each.
-    const pad = 'x'.repeat(900 * 1024)
+    const { maxSessionBytes } = DEFAULT_REPLAY_LIMITS
+    // Gzip bodies of a few KB, each 4 MiB of JSON: the cap counts the JSON.
+    const pad = 'x'.repeat(4 * 1024 * 1024)
     let sequence = 0
+    let sentJson = 0
     let last: { recorded: boolean; reason?: string } = { recorded: true }
     while (last.recorded && sequence < 40) {
-      last = (await send(batch(target, sequence, [1000 + sequence], { pad }), {}, '203.0.113.50')).json()
+      const json = JSON.stringify(batch(target, sequence, [1000 + sequence], { pad }))
+      last = (await send(zlib.gzipSync(json), {}, '203.0.113.50')).json()
+      if (last.recorded) sentJson += Buffer.byteLength(json)
       sequence++
     }
     expect(last).toEqual({ success: true, recorded: false, reason: 'session over its replay cap' })
-    const rows = await storedRows(target)
-    const bytes = rows.reduce((sum, row) => sum + Number(row.bytes), 0)
-    expect(bytes).toBeGreaterThanOrEqual(MAX_SESSION_REPLAY_BYTES)
-    expect(bytes).toBeLessThan(MAX_SESSION_REPLAY_BYTES + 1024 * 1024)
-    const answer = await read(target, rows[0]?.session_id ?? '')
+    const rows = await t.services.events.query<{ bytes: number; json_bytes: number }>(
+      'SELECT bytes, json_bytes FROM replay WHERE site_id = {site:UInt32}',
+      { site: target.siteId },
+    )
+    const json = rows.reduce((sum, row) => sum + Number(row.json_bytes), 0)
+    expect(json).toBe(sentJson)
+    expect(json).toBeGreaterThanOrEqual(maxSessionBytes)
+    expect(json).toBeLessThan(maxSessionBytes + 4.1 * 1024 * 1024)
+    expect(rows.reduce((sum, row) => sum + Number(row.bytes), 0)).toBeLessThan(1024 * 1024)
+    const [row] = await storedRows(target)
+    const answer = await read(target, row?.session_id ?? '')
     expect((answer.json() as { data: { meta: { truncated: boolean } } }).data.meta.truncated).toBe(true)
   }, 60_000)
 

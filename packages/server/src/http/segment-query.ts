@@ -12,7 +12,7 @@
  *   personal ones;
  * - a private link key, an anonymous reader of a public site: the shared segments only.
  */
-import { segmentQuery } from '@pathlight/protocol'
+import { segmentQuery, tooDeepAt } from '@pathlight/protocol'
 import type { FastifyRequest } from 'fastify'
 import { siteForMember, siteForReader } from '../auth/site-access.js'
 import type { Filter } from '../query/filters.js'
@@ -81,5 +81,7 @@ export function withSegmentFilters(inline: unknown, segmentFilters: readonly Fil
   } catch {
     return inline
   }
+  // Too deep to serialize again: `parseFilters` refuses it, naming `filters`.
+  if (tooDeepAt(parsed) !== undefined) return inline
   return Array.isArray(parsed) ? JSON.stringify([...parsed, ...segmentFilters]) : inline
 }

@@ -35,6 +35,8 @@ import {
   MAX_VALUE_LENGTH,
   PROPERTY_FILTER_PREFIX,
   propertyFilterTypes,
+  tooDeepAt,
+  tooDeepMessage,
   type PropertyFilterParameter as WirePropertyFilterParameter,
 } from '@pathlight/protocol'
 import RE2 from 're2'
@@ -258,6 +260,7 @@ export function parseFilters(
   } catch {
     return { ok: false, problems: ['filters must be JSON: an array of {parameter, type, value}'] }
   }
+  if (tooDeepAt(json) !== undefined) return { ok: false, problems: [`filters: ${tooDeepMessage()}`] }
   const parsed = filtersSchema.safeParse(json)
   if (parsed.success) return { ok: true, filters: parsed.data }
   return {

@@ -9,10 +9,12 @@
  * -> sampling (200 `recorded:false`) -> the per-session cap -> insert, grouped with the batches that
  * arrive meanwhile (503 on failure).
  *
- * The per-session cap: once a session's stored batches reach `MAX_SESSION_REPLAY_BYTES`, later batches
- * are acknowledged and dropped (200 `recorded:false`, reason `session over its replay cap`): a 4xx would
- * read as a broken client, and the recorder should simply stop. The batch that crosses the cap is still
- * stored, so a session holds at most the cap plus one body. What a session holds is read from the
+ * The limits (`replay-limits.ts`) count a batch's JSON once inflated, never the bytes sent: a batch over
+ * `maxBatchBytes` answers 413. The per-session cap: once a session's stored batches reach
+ * `maxSessionBytes` of JSON, later batches are acknowledged and dropped (200 `recorded:false`, reason
+ * `session over its replay cap`): a 4xx would read as a broken client, and the recorder should simply
+ * stop. The batch that crosses the cap is still stored, so a session holds at most the cap plus one
+ * batch. What a session holds is read from the
  * store once per process and then counted here (`SESSION_BYTES_TTL_MS` after the session's last
  * batch), so a batch costs no query; with several API nodes, each counts what it stored, and the store's
  * figure is read again on a node that has not seen the session, so a session can exceed the cap by the
@@ -41,17 +43,16 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { ReplayRow } from '../storage/events/replay-row.js'
 import { decodeReplayBody } from './decode-replay-body.js'
 import { isReplaySampled } from './is-replay-sampled.js'
+import { DEFAULT_REPLAY_LIMITS, type ReplayLimits } from './replay-limits.js'
 
 /** The largest body `POST /api/replay` takes, as sent (gzip or JSON), in bytes. */
 export const MAX_REPLAY_BODY_BYTES = 1024 * 1024
-/** What one session's recording may hold (batches as sent); later batches are dropped. */
-export const MAX_SESSION_REPLAY_BYTES = 20 * 1024 * 1024
 
 const DAY_MS = 24 * 60 * 60_000
 /** How long a session's byte count is kept after its last batch (sessions end after 30 min idle). */
 const SESSION_BYTES_TTL_MS = 60 * 60_000
 const SESSION_BYTES_MAX_SESSIONS = 100_000
-/** Replay batches per insert at most (each at most 1 MB). */
+/** Replay batches per insert at most (each at most 1 MB as sent). */
 const REPLAY_INSERT_MAX_BATCHES = 32
 /** How long a batch waits for others to share its insert when none is running, in ms. */
 const REPLAY_INSERT_DELAY_MS = 5
@@ -93,8 +94,11 @@ function refuse(reason: RejectReason): ReplayResult {
   return response.status === 200 ? notRecorded(String(response.body.reason)) : response
 }
 
-export function createReplayIngest(deps: IngestDeps & { events: EventsStore }): ReplayIngest {
-  /** Bytes stored per `siteId:sessionId`, as far as this process knows. */
+export function createReplayIngest(
+  deps: IngestDeps & { events: EventsStore },
+  limits: ReplayLimits = DEFAULT_REPLAY_LIMITS,
+): ReplayIngest {
+  /** JSON bytes stored per `siteId:sessionId`, as far as this process knows. */
   const sessionBytes = createTtlCache<string, number>({
     ttlMs: SESSION_BYTES_TTL_MS,
     maxEntries: SESSION_BYTES_MAX_SESSIONS,
@@ -109,9 +113,9 @@ export function createReplayIngest(deps: IngestDeps & { events: EventsStore }): 
   })
   return {
     async accept(incoming) {
-      const decoded = await decodeReplayBody(incoming.body)
+      const decoded = await decodeReplayBody(incoming.body, limits.maxBatchBytes)
       if (!decoded.ok) return { status: decoded.status, body: errorBody(decoded.error, decoded.details) }
-      const { batch, encoding } = decoded
+      const { batch, encoding, jsonBytes } = decoded
       const siteId = parseSiteId(batch.site_id)
       const site = siteId === null ? null : await deps.sites.get(siteId)
       if (!site) return refuse({ kind: 'site_not_found' })
@@ -140,8 +144,8 @@ export function createReplayIngest(deps: IngestDeps & { events: EventsStore }): 
       try {
         const key = `${site.siteId}:${sessionId}`
         const stored =
-          sessionBytes.get(key) ?? (await replayBytesOfSession(deps.events, site.siteId, sessionId))
-        if (stored >= MAX_SESSION_REPLAY_BYTES) {
+          sessionBytes.get(key) ?? (await replayBytesOfSession(deps.events, site.siteId, sessionId)).jsonBytes
+        if (stored >= limits.maxSessionBytes) {
           sessionBytes.set(key, stored)
           return notRecorded('session over its replay cap', sessionId)
         }
@@ -154,11 +158,12 @@ export function createReplayIngest(deps: IngestDeps & { events: EventsStore }): 
           received_at: new Date(now).toISOString(),
           expires_at: new Date(now + site.replayRetentionDays * DAY_MS).toISOString(),
           bytes: incoming.body.length,
+          json_bytes: jsonBytes,
           encoding,
           payload: incoming.body,
         })
         // Batches of the session committed meanwhile have counted themselves in.
-        sessionBytes.set(key, Math.max(stored, sessionBytes.get(key) ?? 0) + incoming.body.length)
+        sessionBytes.set(key, Math.max(stored, sessionBytes.get(key) ?? 0) + jsonBytes)
       } catch {
         return { ...refuse({ kind: 'store_unavailable' }), sessionId }
       }

@@ -1,31 +1,36 @@
 /**
- * A session's recording for the player, and its deletion. Reading inflates each stored batch as it
- * was sent (gzip or JSON) and concatenates the batches' events in sequence order. Deleting is audited
- * (`replay.deleted`) after the rows are gone.
+ * A session's recording for the player, and its deletion. Reading streams the answer: each stored
+ * batch is inflated (gzip or JSON, as it was sent) under the per-batch limit, its events written out in
+ * sequence order, one batch in memory at a time, so what a read holds is bounded by one batch and never
+ * by the session. One read is capped too: at most `maxSessionBytes + maxBatchBytes` of events (what an
+ * ingest within the limits can store) and `REPLAY_READ_MAX_MS`; past either, the events end there and
+ * `meta.truncated` says so. Deleting is audited (`replay.deleted`) after the rows are gone.
  */
+import { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
-import type { ReplayEvent, SessionReplay as WireSessionReplay } from '@pathlight/protocol'
+import type { SessionReplay as WireSessionReplay } from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
 import {
   deleteSessionReplayRows,
   replayBatchesOfSession,
   replayBytesOfSession,
-  type StoredReplayBatch,
+  replayPayloads,
+  type StoredReplayBatchInfo,
 } from '../query/replay.js'
 import { notFound } from '../shared/errors.js'
 import type { Clock } from '../shared/time.js'
 import type { SiteRow } from '../sites/site.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import { MAX_REPLAY_BATCH_JSON_BYTES } from './decode-replay-body.js'
-import { MAX_SESSION_REPLAY_BYTES } from './replay-ingest.js'
+import { DEFAULT_REPLAY_LIMITS, REPLAY_READ_MAX_MS, type ReplayLimits } from './replay-limits.js'
 
 const gunzip = promisify(zlib.gunzip)
 
 /**
  * What `GET /api/sites/{siteId}/sessions/{sessionId}/replay` answers in `data` (the protocol's): the
- * events, and `meta.truncated` when the session reached its cap or a batch in the sequence is missing.
+ * events, and `meta.truncated` when the session reached its cap, a batch in the sequence is missing,
+ * or the read stopped at its budget.
  */
 export type SessionReplay = WireSessionReplay
 
@@ -33,45 +38,140 @@ export const replayNotFound = () => notFound('Replay not found')
 
 /** Session ids are UUIDs; anything far longer names no recording. */
 const MAX_SESSION_ID_LENGTH = 128
+/** Stored bytes of payload one store query fetches at most (a batch larger than this goes alone). */
+const PAYLOAD_QUERY_BYTES = 4 * 1024 * 1024
+/** Text handed to the response at once: events are gathered up to this many characters. */
+const CHUNK_CHARS = 64 * 1024
 
-/** @throws AppError 404 when the session has no recording */
-export async function readSessionReplay(
+export interface ReplayReadOptions {
+  limits?: ReplayLimits
+  /** Milliseconds now; default `Date.now`. */
+  now?: () => number
+  /** The read's time budget in ms; default `REPLAY_READ_MAX_MS`. */
+  maxMs?: number
+}
+
+/**
+ * The answer's JSON text, `{"data":{"events":[...],"meta":{durationMs, bytes, truncated}}}`, as a stream
+ * read batch by batch (the events first, `meta` once they are all out).
+ * @throws AppError 404 when the session has no recording (before anything is streamed)
+ */
+export async function streamSessionReplay(
   events: EventsStore,
   site: SiteRow,
   sessionId: string,
-): Promise<SessionReplay> {
+  options: ReplayReadOptions = {},
+): Promise<Readable> {
   if (sessionId.length > MAX_SESSION_ID_LENGTH) throw replayNotFound()
   const batches = await replayBatchesOfSession(events, site.site_id, sessionId)
   if (batches.length === 0) throw replayNotFound()
-  const all: ReplayEvent[] = []
+  return Readable.from(replayText(events, site.site_id, sessionId, batches, options), { objectMode: false })
+}
+
+async function* replayText(
+  events: EventsStore,
+  siteId: number,
+  sessionId: string,
+  batches: readonly StoredReplayBatchInfo[],
+  { limits = DEFAULT_REPLAY_LIMITS, now = Date.now, maxMs = REPLAY_READ_MAX_MS }: ReplayReadOptions,
+): AsyncGenerator<string> {
+  const started = now()
+  const budget = limits.maxSessionBytes + limits.maxBatchBytes
+  const firstSequence = batches[0]?.sequence ?? 0
+  const storedJson = batches.reduce((sum, batch) => sum + batch.jsonBytes, 0)
+  let truncated =
+    storedJson >= limits.maxSessionBytes ||
+    firstSequence !== 0 ||
+    batches.some((batch, i) => batch.sequence !== firstSequence + i)
+  let read = 0
+  let count = 0
   let first = Number.POSITIVE_INFINITY
   let last = Number.NEGATIVE_INFINITY
-  for (const batch of batches) {
-    for (const event of await eventsOf(batch)) {
-      all.push(event)
-      first = Math.min(first, event.timestamp)
-      last = Math.max(last, event.timestamp)
+  let chunk = '{"data":{"events":['
+  reading: for (const group of payloadGroups(batches)) {
+    const payloads = await replayPayloads(
+      events,
+      siteId,
+      sessionId,
+      group.map((batch) => batch.sequence),
+    )
+    for (const batch of group) {
+      const payload = payloads.get(batch.sequence)
+      if (payload === undefined) {
+        truncated = true // deleted or expired since it was listed
+        continue
+      }
+      const json = await inflate(payload, batch.encoding, limits.maxBatchBytes)
+      if (json === undefined || read + json.length > budget || now() - started > maxMs) {
+        truncated = true
+        break reading
+      }
+      read += json.length
+      for (const event of eventsOf(json)) {
+        let text: string
+        try {
+          text = JSON.stringify(event)
+        } catch {
+          truncated = true // stored before nesting was bounded, too deep to write out
+          continue
+        }
+        chunk += count === 0 ? text : `,${text}`
+        count++
+        first = Math.min(first, event.timestamp)
+        last = Math.max(last, event.timestamp)
+        if (chunk.length >= CHUNK_CHARS) {
+          yield chunk
+          chunk = ''
+        }
+      }
     }
   }
-  const bytes = batches.reduce((sum, batch) => sum + batch.bytes, 0)
-  const gap = batches.some((batch, i) => batch.sequence !== (batches[0]?.sequence ?? 0) + i)
-  return {
-    events: all,
-    meta: {
-      durationMs: all.length ? last - first : 0,
-      bytes,
-      truncated: bytes >= MAX_SESSION_REPLAY_BYTES || gap || (batches[0]?.sequence ?? 0) !== 0,
-    },
+  const meta = {
+    durationMs: count > 0 ? last - first : 0,
+    bytes: batches.reduce((sum, batch) => sum + batch.bytes, 0),
+    truncated,
+  }
+  yield `${chunk}],"meta":${JSON.stringify(meta)}}}`
+}
+
+/** The batches in runs of at most `PAYLOAD_QUERY_BYTES` stored, one store query each. */
+function* payloadGroups(batches: readonly StoredReplayBatchInfo[]): Generator<StoredReplayBatchInfo[]> {
+  let group: StoredReplayBatchInfo[] = []
+  let bytes = 0
+  for (const batch of batches) {
+    if (group.length > 0 && bytes + batch.bytes > PAYLOAD_QUERY_BYTES) {
+      yield group
+      group = []
+      bytes = 0
+    }
+    group.push(batch)
+    bytes += batch.bytes
+  }
+  if (group.length > 0) yield group
+}
+
+/** A stored body's JSON text; undefined when it inflates past `maxBytes` (stored before the limit) or fails. */
+async function inflate(
+  payload: Buffer,
+  encoding: 'gzip' | 'json',
+  maxBytes: number,
+): Promise<Buffer | undefined> {
+  if (encoding === 'json') return payload.length > maxBytes ? undefined : payload
+  try {
+    return await gunzip(payload, { maxOutputLength: maxBytes })
+  } catch {
+    return undefined
   }
 }
 
 /** The events of one stored batch (validated when it was received). */
-async function eventsOf(batch: StoredReplayBatch): Promise<ReplayEvent[]> {
-  const raw = Buffer.from(batch.payload, 'base64')
-  const text =
-    batch.encoding === 'gzip' ? await gunzip(raw, { maxOutputLength: MAX_REPLAY_BATCH_JSON_BYTES }) : raw
-  const body = JSON.parse(text.toString('utf8')) as { events?: ReplayEvent[] }
-  return Array.isArray(body.events) ? body.events : []
+function eventsOf(json: Buffer): { timestamp: number }[] {
+  try {
+    const body = JSON.parse(json.toString('utf8')) as { events?: { timestamp: number }[] }
+    return Array.isArray(body.events) ? body.events : []
+  } catch {
+    return []
+  }
 }
 
 /**
@@ -85,7 +185,7 @@ export async function deleteSessionReplay(
   sessionId: string,
 ): Promise<void> {
   if (sessionId.length > MAX_SESSION_ID_LENGTH) throw replayNotFound()
-  const bytes = await replayBytesOfSession(deps.events, site.site_id, sessionId)
+  const { bytes } = await replayBytesOfSession(deps.events, site.site_id, sessionId)
   if (bytes === 0) throw replayNotFound()
   await deleteSessionReplayRows(deps.events, site.site_id, sessionId)
   await recordAudit(

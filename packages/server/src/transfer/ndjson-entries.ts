@@ -1,8 +1,10 @@
 /**
  * NDJSON lines as import entries: a line with `eventId` is an exported event (validated by
- * `exportedEventSchema`, taken as is); any other JSON object is raw tracking fields. Blank lines are
+ * `exportedEventSchema`, taken as is); any other JSON object is raw tracking fields. A line nested past
+ * `MAX_JSON_DEPTH` is rejected naming its field. Blank lines are
  * skipped (but counted in the numbering).
  */
+import { tooDeep } from '../shared/too-deep.js'
 import { exportedEventSchema, fromExportedEvent } from './exported-event.js'
 import { firstIssue } from './first-issue.js'
 import type { ImportEntry } from './import-entry.js'
@@ -24,6 +26,11 @@ export async function* ndjsonEntries(
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       yield { line, error: 'The line must be a JSON object' }
+      continue
+    }
+    const deep = tooDeep(value)
+    if (deep) {
+      yield { line, error: deep.message }
       continue
     }
     const record = value as Record<string, unknown>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { tooDeep } from '../../shared/too-deep.js'
 import type { Incoming } from '../draft.js'
 import { parseIp } from '../enrich/parse-ip.js'
 import type { RejectReason } from '../outcome.js'
@@ -6,7 +7,7 @@ import { type TrackPayload, trackPayloadSchema } from '../payload.js'
 
 /**
  * Parse the tracking body (a JSON object, or a string holding one when sent as text/plain) with the
- * spec's schema. Failure gives `invalid_payload` with zod's flattened `{fieldErrors, formErrors}`.
+ * spec's schema, after the nesting bound (`MAX_JSON_DEPTH`, the field named). Failure gives `invalid_payload` with zod's flattened `{fieldErrors, formErrors}`.
  */
 export function parsePayload(
   incoming: Incoming,
@@ -22,6 +23,8 @@ export function parsePayload(
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return invalid({}, ['Body must be a JSON object'])
   }
+  const deep = tooDeep(body)
+  if (deep) return invalid(deep.details.fieldErrors, deep.details.formErrors)
   const parsed = trackPayloadSchema.safeParse(body)
   if (!parsed.success) {
     const flat = z.flattenError(parsed.error)

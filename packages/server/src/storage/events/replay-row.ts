@@ -13,6 +13,8 @@ export interface ReplayRow {
   expires_at: string
   /** Bytes of `payload` as sent (compressed when the body was gzip). */
   bytes: number
+  /** Bytes of the batch's JSON text (inflated, for gzip); absent: the store takes `bytes`. */
+  json_bytes?: number
   encoding: 'gzip' | 'json'
   /** The body as sent. */
   payload: Buffer
@@ -27,6 +29,7 @@ export const replayInsertColumns = [
   'received_at',
   'expires_at',
   'bytes',
+  'json_bytes',
   'encoding',
   'payload_base64',
 ] as const
