@@ -5,6 +5,7 @@
  */
 import Player from 'rrweb-player'
 import 'rrweb-player/dist/style.css'
+import { neutralizeReplayUrls } from '../lib/replay-urls'
 
 /** The events rrweb-player takes (rrweb's `eventWithTime`). */
 type PlayerEvents = ConstructorParameters<typeof Player>[0]['props']['events']
@@ -27,7 +28,8 @@ export interface MountedPlayer {
 /**
  * Mount rrweb-player in `target`: paused at the start (`autoPlay: false`), inactivity skipped
  * (`skipInactive: true`), with its controller; custom events whose tag is in `tags` are drawn as
- * markers of that colour on the timeline.
+ * markers of that colour on the timeline. The events' URLs are made inert first, in place
+ * (`neutralizeReplayUrls`): the rebuilt page may fetch nothing from this origin.
  * @param events rrweb events in time order, as the recorder sent them (the server stores them
  *   unchanged; rrweb checks nothing more)
  * @param size the frame in CSS pixels (the controller adds its own 80 px below)
@@ -50,7 +52,7 @@ export function mountPlayer(
   const player = new Player({
     target,
     props: {
-      events: events as unknown as PlayerEvents,
+      events: neutralizeReplayUrls(events) as unknown as PlayerEvents,
       width,
       height,
       autoPlay: false,
