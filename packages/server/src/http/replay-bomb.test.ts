@@ -51,7 +51,7 @@ describe('replay gzip bombs', () => {
         'user-agent': DESKTOP_CHROME_UA,
         origin: 'https://example.com',
       },
-      body,
+      body: new Uint8Array(body),
     })
     return { status: response.status, body: (await response.json()) as Record<string, unknown> }
   }
