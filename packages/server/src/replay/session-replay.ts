@@ -1,6 +1,7 @@
 /**
  * A session's recording for the player, and its deletion. Reading streams the answer: each stored
- * batch is inflated (gzip or JSON, as it was sent) under the per-batch limit, its events written out in
+ * batch is inflated (gzip or JSON, as it was sent) under the per-batch limit and its events' bytes are
+ * written out as stored (`batch-events.ts` finds them; nothing is parsed or serialized again), in
  * sequence order, one batch in memory at a time, so what a read holds is bounded by one batch and never
  * by the session. One read is capped too: at most `maxSessionBytes + maxBatchBytes` of events (what an
  * ingest within the limits can store) and `REPLAY_READ_MAX_MS`; past either, the events end there and
@@ -23,6 +24,7 @@ import type { Clock } from '../shared/time.js'
 import type { SiteRow } from '../sites/site.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import { batchEvents } from './batch-events.js'
 import { DEFAULT_REPLAY_LIMITS, REPLAY_READ_MAX_MS, type ReplayLimits } from './replay-limits.js'
 
 const gunzip = promisify(zlib.gunzip)
@@ -40,8 +42,6 @@ export const replayNotFound = () => notFound('Replay not found')
 const MAX_SESSION_ID_LENGTH = 128
 /** Stored bytes of payload one store query fetches at most (a batch larger than this goes alone). */
 const PAYLOAD_QUERY_BYTES = 4 * 1024 * 1024
-/** Text handed to the response at once: events are gathered up to this many characters. */
-const CHUNK_CHARS = 64 * 1024
 
 export interface ReplayReadOptions {
   limits?: ReplayLimits
@@ -74,7 +74,7 @@ async function* replayText(
   sessionId: string,
   batches: readonly StoredReplayBatchInfo[],
   { limits = DEFAULT_REPLAY_LIMITS, now = Date.now, maxMs = REPLAY_READ_MAX_MS }: ReplayReadOptions,
-): AsyncGenerator<string> {
+): AsyncGenerator<string | Buffer> {
   const started = now()
   const budget = limits.maxSessionBytes + limits.maxBatchBytes
   const firstSequence = batches[0]?.sequence ?? 0
@@ -107,27 +107,19 @@ async function* replayText(
         break reading
       }
       read += json.length
-      for (const event of eventsOf(json)) {
-        let text: string
-        try {
-          text = JSON.stringify(event)
-        } catch {
-          truncated = true // stored before nesting was bounded, too deep to write out
-          continue
-        }
-        chunk += count === 0 ? text : `,${text}`
-        count++
-        first = Math.min(first, event.timestamp)
-        last = Math.max(last, event.timestamp)
-        if (chunk.length >= CHUNK_CHARS) {
-          yield chunk
-          chunk = ''
-        }
-      }
+      const found = batchEvents(json)
+      if (!found || found.count === 0) continue
+      // The elements' bytes as stored: never a string, never parsed again.
+      yield `${chunk}${count === 0 ? '' : ','}`
+      chunk = ''
+      yield json.subarray(found.start, found.end)
+      count += found.count
+      first = Math.min(first, found.first)
+      last = Math.max(last, found.last)
     }
   }
   const meta = {
-    durationMs: count > 0 ? last - first : 0,
+    durationMs: count > 0 && last >= first ? last - first : 0,
     bytes: batches.reduce((sum, batch) => sum + batch.bytes, 0),
     truncated,
   }
@@ -161,16 +153,6 @@ async function inflate(
     return await gunzip(payload, { maxOutputLength: maxBytes })
   } catch {
     return undefined
-  }
-}
-
-/** The events of one stored batch (validated when it was received). */
-function eventsOf(json: Buffer): { timestamp: number }[] {
-  try {
-    const body = JSON.parse(json.toString('utf8')) as { events?: { timestamp: number }[] }
-    return Array.isArray(body.events) ? body.events : []
-  } catch {
-    return []
   }
 }
 
