@@ -4,10 +4,11 @@
  *
  * Replay bomb: one visitor of a public site with replay on sends `BENCH_BOMBS` (default 20) gzip
  * batches of a few KB that inflate to 16 MiB each (the shape that once made one read return 335 MB),
- * then as many that inflate to just under the batch limit (`REPLAY_MAX_BATCH_BYTES`, 8 MiB), and the
- * owner reads that session's replay back. Printed: the answers by status, the bytes sent, the read's
- * status, bytes and seconds, and the server's RSS (VmRSS) before the read, at its peak during it
- * (sampled every 10 ms) and after.
+ * then as many that inflate to just under the batch limit (`REPLAY_MAX_BATCH_BYTES`, 8 MiB); another
+ * visitor's session holds two such batches (the baseline). The owner reads both back. Printed: the
+ * answers by status, the bytes sent, each read's status, bytes and seconds, the server's RSS (VmRSS)
+ * before the read, at its peak during it (sampled every 10 ms) and after, and the peak growth per MiB
+ * answered for both sessions.
  *
  * Deep nesting: a tracking body whose `properties` nest 5,000 levels, a replay batch whose event data
  * nest 10,000, an import line whose `properties` nest 5,000, a goal body nesting 10,000 and a
@@ -175,8 +176,11 @@ try {
     bombAnswers: Object.fromEntries(byAnswer),
     readSmall: baseline,
     readCapped: capped,
-    peakGrowthRatio: Number((capped.peakGrowthMiB / Math.max(baseline.peakGrowthMiB, 1)).toFixed(2)),
-    answerBytesRatio: Number((capped.bytes / Math.max(baseline.bytes, 1)).toFixed(2)),
+    // Peak RSS growth per MiB answered: an answer held whole (or its parsed events) would be 1 or more.
+    growthPerAnswerMiB: {
+      small: Number((baseline.peakGrowthMiB / (baseline.bytes / MiB)).toFixed(2)),
+      capped: Number((capped.peakGrowthMiB / (capped.bytes / MiB)).toFixed(2)),
+    },
     deep,
     deepRssMiB: { before: Math.round(rssBeforeDeep), after: Math.round(rssAfterDeep) },
     fivexx,
@@ -195,7 +199,8 @@ try {
     )
   }
   console.log(
-    `capped vs small: ${figures.answerBytesRatio}x the answer, ${figures.peakGrowthRatio}x the peak RSS growth`,
+    `peak RSS growth per MiB answered: small ${figures.growthPerAnswerMiB.small}, capped ` +
+      `${figures.growthPerAnswerMiB.capped} (holding the answer whole would be 1 or more)`,
   )
   for (const [name, answer] of Object.entries(deep)) {
     console.log(`deep nesting, ${name}: ${answer.status} (${answer.bytes} bytes)`)
