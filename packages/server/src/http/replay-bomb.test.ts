@@ -4,12 +4,14 @@
  * 413 naming the limit; batches of a few KB that inflate to just under it are cut at
  * `REPLAY_MAX_SESSION_BYTES` of JSON (counted here from the bodies sent); the session at the cap reads
  * back streamed (chunked, never one string), within the read budget, with the server's memory growth
- * printed and loosely bounded; rows stored before the limits (16 MiB batches) read back cut, not whole.
+ * printed and loosely bounded; a read past its time budget ends there; rows stored before the limits
+ * (16 MiB batches) read back cut, not whole.
  */
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_REPLAY_LIMITS } from '../replay/replay-limits.js'
-import type { Site } from '../sites/site.js'
+import { streamSessionReplay } from '../replay/session-replay.js'
+import type { Site, SiteRow } from '../sites/site.js'
 import { DESKTOP_CHROME_UA, openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
 const MiB = 1024 * 1024
@@ -148,6 +150,28 @@ describe('replay gzip bombs', () => {
     // Loose: the answer (72 MiB of JSON) is never held whole, nor the session's events.
     expect(read.rssGrowthMiB).toBeLessThan(300)
   }, 120_000)
+
+  it('ends a read that runs past its time budget where it is, truncated', async () => {
+    const [row] = await storedRows()
+    const siteRow = { site_id: site.siteId } as SiteRow
+    // A clock that moves 10 s per reading: past a 15 s budget at the second batch.
+    let clock = 0
+    const stream = await streamSessionReplay(t.services.events, siteRow, row?.session_id ?? '', {
+      now: () => {
+        clock += 10_000
+        return clock
+      },
+      maxMs: 15_000,
+    })
+    let batches = 0
+    let tail = ''
+    for await (const chunk of stream as AsyncIterable<string | Buffer>) {
+      if (chunk.length > MiB) batches++
+      else tail = String(chunk)
+    }
+    expect(batches).toBe(1)
+    expect(tail).toMatch(/^\],"meta":\{"durationMs":0,"bytes":\d+,"truncated":true\}\}\}$/)
+  })
 
   it('reads rows stored before the limits cut at the batch limit, not whole', async () => {
     const sessionId = 'legacy-bomb-session'
