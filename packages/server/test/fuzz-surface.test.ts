@@ -21,6 +21,7 @@
  * runs to fresh resources, so that no run takes away what the others and the final checks rely on.
  */
 import { createHash, randomBytes } from 'node:crypto'
+import { MAX_JSON_DEPTH } from '@pathlight/protocol'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventRow } from '../src/storage/events/event-row.fixture.js'
@@ -555,6 +556,8 @@ async function siteFixture(siteId: number): Promise<SiteFixture> {
  * table, some of them hostile themselves (stored values are input to every report that reads them).
  */
 async function trackSomeEvents(siteId: number) {
+  // As deep as tracking takes (`MAX_JSON_DEPTH` levels); deeper is refused (deep-nesting.test.ts).
+  const deepest = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
   const bodies = [
     { pathname: '/', referrer: 'https://news.example/' },
     { pathname: '/pricing', querystring: '?utm_source=fuzz' },
@@ -562,14 +565,18 @@ async function trackSomeEvents(siteId: number) {
     { type: 'error', pathname: '/', event_name: 'TypeError', properties: '{"message":"boom"}' },
     { type: 'performance', pathname: '/', lcp: 1200, cls: 0.1, inp: 80, fcp: 900, ttfb: 100 },
     { type: 'outbound', pathname: '/', properties: '{"url":"https://out.example/"}' },
-    { type: 'custom_event', event_name: 'signup', properties: jsonTexts[0] },
+    { type: 'custom_event', event_name: 'signup', properties: `{"a":${deepest(MAX_JSON_DEPTH - 1)}}` },
     { type: 'custom_event', event_name: 'signup', properties: jsonTexts[2] },
     {
       type: 'custom_event',
       event_name: 'experiment_exposure',
       properties: '{"experiment":"fuzz","variant":"\' OR 1=1 --"}',
     },
-    { type: 'error', event_name: "'); DROP TABLE site; --", properties: jsonTexts[1] },
+    {
+      type: 'error',
+      event_name: "'); DROP TABLE site; --",
+      properties: `{"message":"boom","a":${deepest(MAX_JSON_DEPTH - 1)}}`,
+    },
     {
       pathname: '/\u0000\uD800\u202E😀',
       page_title: '{site:UInt32}',

@@ -3,7 +3,8 @@
  * on SQLite + chDB: tracking (JSON and text/plain bodies, a `properties` string), replay batches, import
  * lines, Fastify-parsed bodies (a goal, the report batch, Better Auth's sign-up) and the `filters` query
  * parameter (dashboard, with a saved segment, and v1). Each answers a 400 naming the field (an import
- * line is rejected naming it), never a 500, and nothing too deep is stored or read back.
+ * line is rejected naming it), never a 500, and nothing too deep is stored; a replay batch stored
+ * deeper before the bound existed still reads back.
  */
 import { MAX_JSON_DEPTH } from '@pathlight/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -102,6 +103,35 @@ describe('JSON nesting bound', () => {
       { site: site.siteId },
     )
     expect(Number(rows[0]?.n)).toBe(0)
+  })
+
+  it('reads back a batch stored deeper than the bound (before it existed) without a 500', async () => {
+    const payload = Buffer.from(
+      `{"site_id":${site.siteId},"sequence":0,"events":[{"type":3,"timestamp":1000,"data":${nestedObject(10_000)}}]}`,
+    )
+    const now = Date.now()
+    await t.services.events.insertReplay([
+      {
+        site_id: site.siteId,
+        session_id: 'deep-before-the-bound',
+        sequence: 0,
+        timestamp: new Date(now).toISOString(),
+        received_at: new Date(now).toISOString(),
+        expires_at: new Date(now + 86_400_000).toISOString(),
+        bytes: payload.length,
+        encoding: 'json',
+        payload,
+      },
+    ])
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/sites/${site.siteId}/sessions/deep-before-the-bound/replay`,
+      headers: { cookie: owner.cookie },
+    })
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200)
+    const answer = JSON.parse(response.body) as { data: { events: unknown[]; meta: { truncated: boolean } } }
+    expect(answer.data.events).toHaveLength(1)
+    expect(answer.data.meta.truncated).toBe(false)
   })
 
   it('rejects an import line whose properties nest too deeply, naming the field, and imports the rest', async () => {
