@@ -70,6 +70,21 @@ const snapshot = () => ({
                   childNodes: [],
                   isSVG: true,
                 },
+                {
+                  type: 2,
+                  id: 13,
+                  tagName: 'rect',
+                  attributes: { fill: `url(${MARKER}#paint)`, mask: 'url(#local)', width: '10' },
+                  childNodes: [],
+                  isSVG: true,
+                },
+                {
+                  type: 2,
+                  id: 14,
+                  tagName: 'iframe',
+                  attributes: { srcdoc: `<img src="${MARKER}">` },
+                  childNodes: [],
+                },
               ],
             },
           ],
@@ -88,6 +103,8 @@ describe('neutralizeReplayUrls', () => {
     expect(text).toContain('data:image/png;base64,AA')
     expect(text).toContain('"alt":"x"')
     expect(text).toContain('a{background:url()}')
+    expect(text).toContain('"mask":"url(#local)"')
+    expect(text).toContain('"fill":"url()"')
   })
 
   it('empties URLs in mutations, inserted rules, declarations, adopted sheets and fonts', () => {

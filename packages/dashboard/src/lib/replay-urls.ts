@@ -1,9 +1,10 @@
 /**
  * A recording made safe to rebuild in the dashboard's origin: every place an rrweb event carries CSS
  * (`<style>` text, `style` attributes, stylesheets captured as `_cssText`, inserted rules, style
- * declarations, adopted stylesheets, fonts) goes through `neutralizeCssUrls`, and the attributes that
- * make a browser fetch (`src`, `srcset`, `poster`, `<link href>`, SVG `href`, a meta refresh, ...) lose
- * their URL unless it is `data:` or a fragment. Why: the player's iframe is same-origin with the
+ * declarations, adopted stylesheets, fonts, and any attribute with a CSS function in it, such as SVG's
+ * `fill="url(...)"`) goes through `neutralizeCssUrls`, and the attributes that make a browser fetch
+ * (`src`, `srcset`, `poster`, `<link href>`, SVG `href`, a meta refresh, ...) lose their URL unless it
+ * is `data:` or a fragment; `srcdoc` documents are dropped. Why: the player's iframe is same-origin with the
  * dashboard, so a URL there would be a request to Pathlight carrying the viewer's cookie (see
  * `replay-css.ts`). The replayed page keeps its layout, text and inline images.
  *
@@ -145,8 +146,15 @@ function neutralizeAttributes(attributes: Json, tag: string): void {
     if (lower === 'style' || lower === '_csstext') {
       if (typeof value === 'string') attributes[name] = neutralizeCssUrls(value)
       else if (isObject(value)) neutralizeStyleObject(value)
-    } else if (typeof value === 'string' && !isInertUrl(value) && fetches(lower, tag, attributes)) {
-      attributes[name] = ''
+    } else if (typeof value !== 'string') {
+      // true, null (a removed attribute) and numbers name nothing.
+    } else if (lower === 'srcdoc') {
+      attributes[name] = '' // a document of its own, loading whatever it names
+    } else if (fetches(lower, tag, attributes)) {
+      if (!isInertUrl(value)) attributes[name] = ''
+    } else if (value.includes('(')) {
+      // SVG presentation attributes are CSS values: fill="url(...)", mask, filter, clip-path, markers.
+      attributes[name] = neutralizeCssUrls(value)
     }
   }
 }
