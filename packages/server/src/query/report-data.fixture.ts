@@ -28,11 +28,11 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { openChdbStore } from '../storage/events/chdb-store.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { copyEventsTemplate } from '../testing/events-template.js'
+import { openTestEventsStore } from '../testing/test-events-store.js'
 import { parseQueryParams } from './params.js'
 import type { ReportScope } from './report-scope.js'
 
@@ -194,7 +194,7 @@ export async function openReportStore(
 ): Promise<{ events: EventsStore; close(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-query-'))
   copyEventsTemplate(dir)
-  const events = await openChdbStore(dir)
+  const events = await openTestEventsStore(dir)
   await events.insert(rows)
   return {
     events,
