@@ -30,8 +30,9 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   src('http/import-umami.test.ts'),
   src('http/import-dates.test.ts'),
   src('query/export-events.test.ts'),
-  // Journal recovery.
+  // Journal recovery, and acknowledged events across SIGKILL of a server process.
   src('ingest/journaled-write-buffer.test.ts'),
+  'packages/server/test/durability.test.ts',
   // The report registry's reports, in the dashboard and in v1, and the queries behind them.
   src('http/reports.test.ts'),
   src('http/report-batch.test.ts'),

@@ -15,11 +15,13 @@ export function testEventsOnServer(): boolean {
 }
 
 /**
- * A new, empty database on the server pass's ClickHouse server.
+ * A database on the server pass's ClickHouse server (created by the store that opens it).
+ * @param key names it: the same key, the same database (a server restarted on its data directory
+ *   finds its events again); default a new random one
  * @returns its `CLICKHOUSE_URL` and a function that drops it
  * @throws outside the server pass (no server started)
  */
-export function createTempClickHouseDatabase(): { url: string; drop(): Promise<void> } {
+export function createTempClickHouseDatabase(key?: string): { url: string; drop(): Promise<void> } {
   const server = process.env[CLICKHOUSE_SERVER_ENV]
   if (!server) {
     throw new Error(
@@ -27,7 +29,11 @@ export function createTempClickHouseDatabase(): { url: string; drop(): Promise<v
         'run it through vitest with the repository configuration (npm run test:clickhouse-server)',
     )
   }
-  const name = `pathlight_test_${crypto.randomBytes(6).toString('hex')}`
+  const suffix =
+    key === undefined
+      ? crypto.randomBytes(6).toString('hex')
+      : crypto.createHash('sha256').update(key).digest('hex').slice(0, 12)
+  const name = `pathlight_test_${suffix}`
   return {
     url: `${server}/${name}`,
     async drop() {
