@@ -7,7 +7,8 @@
  * The traffic: an export's lines (events with their ids, sessions and timestamps, so every figure is
  * fixed) imported half through each node, the whole export imported again through the second node
  * (nothing added: the stored-id lookup on the server), and live tracking with each visitor's events
- * alternating between the nodes (one session per visitor only if the nodes share sessions in Redis).
+ * alternating between the nodes (one session per visitor only if the nodes share sessions in Redis);
+ * then a visitor's erasure through one node, gone from the reports of both.
  */
 import crypto from 'node:crypto'
 import { breakdownNames, reportRegistry, v1ReportNames } from '@pathlight/protocol'
@@ -207,6 +208,16 @@ function reportPaths(siteId: number, sessionId: string, query: string): string[]
   return paths
 }
 
+/** The live report's window is the last minutes before each request: its bounds differ, its count not. */
+function withoutClock(
+  path: string,
+  answer: { status: number; body: { data?: { from?: string; to?: string } } },
+) {
+  if (!path.includes('/live?') || !answer.body.data) return answer
+  const { from: _from, to: _to, ...data } = answer.body.data
+  return { ...answer, body: { ...answer.body, data } }
+}
+
 describe('two API nodes on PostgreSQL, Redis and a ClickHouse server', () => {
   it('import through both nodes: every registry report and v1 equal one embedded process', async () => {
     const half = Math.floor(lines.length / 2)
@@ -243,10 +254,10 @@ describe('two API nodes on PostgreSQL, Redis and a ClickHouse server', () => {
     expect(single.siteId).toBe(cluster.siteId)
     const differing: string[] = []
     for (const path of paths) {
-      const expected = await read(single, embedded, path)
+      const expected = withoutClock(path, await read(single, embedded, path))
       expect(expected.status, path).toBe(200)
       for (const node of [a, b]) {
-        const answer = await read(cluster, node, path)
+        const answer = withoutClock(path, await read(cluster, node, path))
         if (JSON.stringify(answer) !== JSON.stringify(expected))
           differing.push(
             `${path} on ${node.baseUrl}: ${JSON.stringify(answer).slice(0, 300)}\n  embedded: ${JSON.stringify(expected).slice(0, 300)}`,
@@ -291,15 +302,49 @@ describe('two API nodes on PostgreSQL, Redis and a ClickHouse server', () => {
       .poll(() => eventCount(single, single.nodes[0] as SpawnedServer), { timeout: 30_000 })
       .toBe(total)
     const path = `/api/v1/sites/${cluster.siteId}/stats?start_date=${today}&end_date=${today}`
-    const expected = (await read(single, single.nodes[0] as SpawnedServer, path)).body.data.current
-    expect(expected).toMatchObject({ visitors, sessions: visitors, pageviews: visitors * perVisitor })
-    for (const node of cluster.nodes) {
-      const answer = (await read(cluster, node, path)).body.data.current
-      expect({ visitors: answer.visitors, sessions: answer.sessions, pageviews: answer.pageviews }).toEqual({
-        visitors,
-        sessions: visitors,
-        pageviews: visitors * perVisitor,
+    const headline = async (deployment: Deployment, node: SpawnedServer) => {
+      const { visitors, sessions, pageviews } = (await read(deployment, node, path)).body.data.current
+      return { visitors, sessions, pageviews }
+    }
+    const expected = { visitors, sessions: visitors, pageviews: visitors * perVisitor }
+    // Polled, as reads after tracking are elsewhere: a headline read right after the raw count was
+    // complete has been seen short of it on the embedded process. Every answer must settle on it.
+    for (const node of [...single.nodes, ...cluster.nodes]) {
+      const deployment = single.nodes.includes(node) ? single : cluster
+      await expect.poll(() => headline(deployment, node), { timeout: 10_000 }).toEqual(expected)
+      const live = await read(deployment, node, `/api/sites/${deployment.siteId}/live`)
+      expect(live.body.data.visitors).toBe(visitors)
+    }
+  })
+
+  it('erasure through one node: gone from both, as on the embedded process', async () => {
+    const [a, b] = cluster.nodes as [SpawnedServer, SpawnedServer]
+    const [embedded] = single.nodes as [SpawnedServer]
+    const erase = async (deployment: Deployment, node: SpawnedServer) => {
+      const response = await fetch(`${node.baseUrl}/api/sites/${deployment.siteId}/users/visitor-7`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${deployment.apiKey}` },
       })
+      expect(response.status).toBe(200)
+      return (await response.json()) as { deleted: number; sessions: number }
+    }
+    const visitorRows = rows.filter((row) => row.user_id === 'visitor-7')
+    const expected = {
+      deleted: visitorRows.length,
+      sessions: new Set(visitorRows.map((row) => row.session_id)).size,
+    }
+    expect(await erase(cluster, b)).toMatchObject(expected)
+    expect(await erase(single, embedded)).toMatchObject(expected)
+    const query = 'start_date=2026-03-01&end_date=2026-03-31&limit=1000'
+    for (const path of [
+      `/api/v1/sites/${cluster.siteId}/stats?${query}`,
+      `/api/v1/sites/${cluster.siteId}/sessions?${query}`,
+      `/api/sites/${cluster.siteId}/breakdown/pages?${query}`,
+    ]) {
+      const want = await read(single, embedded, path)
+      expect(JSON.stringify(want)).not.toContain('visitor-7')
+      for (const node of [a, b])
+        expect(await read(cluster, node, path), `${path} on ${node.baseUrl}`).toEqual(want)
     }
   })
 })
