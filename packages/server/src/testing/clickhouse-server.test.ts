@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import {
   buildClickHouseLauncher,
   NoCCompilerError,
+  startClickHouseCluster,
   startClickHouseServer,
   startClickHouseServers,
 } from './clickhouse-server.js'
@@ -53,6 +54,33 @@ describe('ClickHouse server from libchdb', () => {
       expect(alive(server.pid)).toBe(false)
       expect(fs.existsSync(server.dataDir)).toBe(false)
     }
+  })
+
+  it('starts a two-shard cluster: a Distributed table spreads rows over both and reads them back', async () => {
+    const cluster = await startClickHouseCluster(2, { name: 'two_shards' })
+    try {
+      const [first, second] = cluster.servers
+      if (!first || !second) throw new Error('two shards expected')
+      expect(await sql(first.url, "SELECT count() FROM system.clusters WHERE cluster = 'two_shards'")).toBe(
+        '2',
+      )
+      for (const server of cluster.servers)
+        await sql(server.url, 'CREATE TABLE local (n UInt64) ENGINE = MergeTree ORDER BY n')
+      await sql(first.url, 'CREATE TABLE spread AS local ENGINE = Distributed(two_shards, default, local, n)')
+      // Background sends never flush here on their own: insert in the foreground.
+      await sql(
+        first.url,
+        'INSERT INTO spread SELECT number FROM numbers(100) SETTINGS distributed_foreground_insert = 1',
+      )
+      expect(await sql(first.url, 'SELECT _shard_num, count() FROM spread GROUP BY 1 ORDER BY 1')).toBe(
+        '1\t50\n2\t50',
+      )
+      expect(await sql(second.url, 'SELECT count(), sum(n % 2) FROM local')).toBe('50\t50')
+    } finally {
+      await cluster.stop()
+    }
+    for (const server of cluster.servers) expect(alive(server.pid)).toBe(false)
+    expect(fs.existsSync(cluster.configFile)).toBe(false)
   })
 
   it('restarts on the same data', async () => {

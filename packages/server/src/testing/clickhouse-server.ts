@@ -15,6 +15,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -42,6 +43,11 @@ export interface ClickHouseServerOptions {
   configFile?: string
   /** Reuse a data directory (restart on the same data); default a new temporary one. */
   dataDir?: string
+  /**
+   * The ports to listen on; default free ones the kernel picks. A cluster's configuration names its
+   * shards' ports before they start, so it chooses them ({@link startClickHouseCluster}).
+   */
+  ports?: { http: number; tcp: number }
   /** How long to wait for `/ping` to answer, ms (default 60,000: several start at once on few cores). */
   startTimeoutMs?: number
 }
@@ -164,8 +170,8 @@ export async function startClickHouseServer(
     library,
     '--multiquery',
     `--path=${dataDir}`,
-    '--http_port=0',
-    '--tcp_port=0',
+    `--http_port=${options.ports?.http ?? 0}`,
+    `--tcp_port=${options.ports?.tcp ?? 0}`,
     '--listen_host=127.0.0.1',
     '--log-level=information',
     `--logger.log=${logFile}`,
@@ -264,4 +270,74 @@ async function pings(port: number): Promise<boolean> {
   } catch {
     return false
   }
+}
+
+/** A cluster of servers, one shard each, that every one of them knows by `name` (`remote_servers`). */
+export interface ClickHouseCluster {
+  /** The cluster's name in each server's `remote_servers` (for `Distributed(name, ...)`). */
+  name: string
+  /** The shards, in `shard_num` order (the first is shard 1). */
+  servers: ClickHouseServer[]
+  /** The configuration file every server was started with. */
+  configFile: string
+  /** Stop every server and remove their data and the configuration. */
+  stop(): Promise<void>
+}
+
+/**
+ * Start `shards` servers that form a cluster: each is started with one configuration file whose
+ * `remote_servers` lists them all (one replica per shard, on 127.0.0.1), so `Distributed` tables and
+ * `cluster()` work across them. Their ports are chosen here, before they start, since the file names
+ * them (clickhouse-local cannot reload its configuration). No Keeper: no replication, no `ON CLUSTER`.
+ * @param options.name the cluster's name (default `pathlight`; letters, digits and `_`)
+ * @throws what {@link startClickHouseServer} throws, after stopping those that started
+ */
+export async function startClickHouseCluster(
+  shards: number,
+  options: { name?: string; startTimeoutMs?: number } = {},
+): Promise<ClickHouseCluster> {
+  const name = options.name ?? 'pathlight'
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Invalid cluster name "${name}"`)
+  const ports = await Promise.all(
+    Array.from({ length: shards }, async () => ({ http: await freePort(), tcp: await freePort() })),
+  )
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-cluster-'))
+  const configFile = path.join(dir, 'cluster.xml')
+  const replicas = ports
+    .map((port) => `<shard><replica><host>127.0.0.1</host><port>${port.tcp}</port></replica></shard>`)
+    .join('')
+  fs.writeFileSync(
+    configFile,
+    `<clickhouse><remote_servers><${name}>${replicas}</${name}></remote_servers></clickhouse>\n`,
+  )
+  const results = await Promise.allSettled(
+    ports.map((port) =>
+      startClickHouseServer({ configFile, ports: port, startTimeoutMs: options.startTimeoutMs }),
+    ),
+  )
+  const servers = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+  const stop = async () => {
+    await Promise.all(servers.map((server) => server.stop()))
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  const failed = results.find((result) => result.status === 'rejected')
+  if (failed) {
+    await stop()
+    throw failed.reason
+  }
+  return { name, servers, configFile, stop }
+}
+
+/** A loopback port free now (the kernel's pick, released at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
+    })
+  })
 }
