@@ -188,7 +188,10 @@ export const reportRows: EventRow[] = [
   row(u1, 's8', '2026-03-10T10:00:00.000Z', { site_id: 8, pathname: '/pricing' }),
 ]
 
-/** A fresh events store holding `rows` (chDB in a temporary directory; in the server pass, a database of its own on the ClickHouse server); `close` removes it. */
+/**
+ * A fresh events store holding `rows`: chDB in a temporary directory, or in the server pass a database
+ * of its own on the ClickHouse server. `close` removes it.
+ */
 export async function openReportStore(
   rows: readonly EventRow[] = reportRows,
 ): Promise<{ events: EventsStore; close(): Promise<void> }> {
