@@ -19,7 +19,10 @@ beforeAll(async () => {
   process.env[TEST_EVENTS_ENV] = 'clickhouse-server'
 })
 afterAll(async () => {
-  await own?.stop()
+  if (!own) return
+  delete process.env[CLICKHOUSE_SERVER_ENV]
+  delete process.env[TEST_EVENTS_ENV]
+  await own.stop()
 })
 
 eventsStoreContract('ClickHouse server', () => openTestEventsStore(''))
