@@ -8,7 +8,8 @@
  * fixed) imported half through each node, the whole export imported again through the second node
  * (nothing added: the stored-id lookup on the server), and live tracking with each visitor's events
  * alternating between the nodes (one session per visitor only if the nodes share sessions in Redis);
- * then a visitor's erasure through one node, gone from the reports of both.
+ * then a visitor's erasure through one node, gone from the reports of both; and the webhooks of
+ * tracking through both nodes, each delivered once though both nodes' workers poll the one outbox.
  */
 import crypto from 'node:crypto'
 import { breakdownNames, reportRegistry, v1ReportNames } from '@pathlight/protocol'
@@ -19,6 +20,7 @@ import type { EventRow } from '../src/storage/events/event-row.js'
 import { type ClickHouseServer, startClickHouseServer } from '../src/testing/clickhouse-server.js'
 import { createTempDatabase } from '../src/testing/postgres.js'
 import { type SpawnedServer, spawnServer } from '../src/testing/start-server-process.js'
+import { startWebhookReceiver, type WebhookReceiver } from '../src/testing/webhook-receiver.js'
 import { toExportedEvent } from '../src/transfer/exported-event.js'
 
 const CHROME =
@@ -122,6 +124,7 @@ interface Deployment {
 }
 
 let clickhouse: ClickHouseServer | undefined
+let receiver: WebhookReceiver | undefined
 let postgres: { url: string; drop(): Promise<void> } | undefined
 const processes: SpawnedServer[] = []
 let cluster: Deployment
@@ -132,8 +135,11 @@ const lines = rows.map((row) => JSON.stringify(toExportedEvent(row)))
 beforeAll(async () => {
   clickhouse = await startClickHouseServer()
   postgres = await createTempDatabase()
+  receiver = await startWebhookReceiver()
   const shared = {
     GEOIP: 'off',
+    // The receiver is on loopback.
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
     DATABASE_URL: postgres.url,
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: `test:two-nodes:${crypto.randomBytes(6).toString('hex')}:`,
@@ -158,6 +164,7 @@ afterAll(async () => {
   await Promise.all(processes.map((server) => server.stop()))
   await clickhouse?.stop()
   await postgres?.drop()
+  await receiver?.close()
 })
 
 /** Import NDJSON `body` into the deployment's site through `node`. @returns the import's answer */
@@ -346,5 +353,50 @@ describe('two API nodes on PostgreSQL, Redis and a ClickHouse server', () => {
       for (const node of [a, b])
         expect(await read(cluster, node, path), `${path} on ${node.baseUrl}`).toEqual(want)
     }
+  })
+
+  it('webhooks of tracking through both nodes: each delivered once, by whichever node', async () => {
+    const [a] = cluster.nodes as [SpawnedServer, SpawnedServer]
+    const created = await fetch(`${a.baseUrl}/api/sites/${cluster.siteId}/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: cluster.cookie, origin: a.baseUrl },
+      body: JSON.stringify({ url: `${receiver?.url}/hook`, events: ['session.created', 'event.tracked'] }),
+    })
+    expect(created.status).toBe(201)
+    const visitors = 6
+    for (const [i, body] of [
+      { pathname: '/hooked' },
+      { type: 'custom_event', event_name: 'hooked' },
+    ].entries()) {
+      await Promise.all(
+        Array.from({ length: visitors }, async (_, v) => {
+          const node = cluster.nodes[(v + i) % 2] as SpawnedServer
+          const response = await fetch(`${node.baseUrl}/api/track`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${cluster.apiKey}` },
+            body: JSON.stringify({
+              site_id: String(cluster.siteId),
+              hostname: 'example.com',
+              user_id: `hooked-${v}`,
+              user_agent: CHROME,
+              ...body,
+            }),
+          })
+          expect(response.status).toBe(200)
+        }),
+      )
+    }
+    const kinds = () =>
+      (receiver?.received ?? []).map((request) => String(request.headers['x-pathlight-event']))
+    await expect
+      .poll(() => kinds().sort(), { timeout: 30_000 })
+      .toEqual([...Array(visitors).fill('event.tracked'), ...Array(visitors).fill('session.created')])
+    // Both nodes' workers poll the one outbox: still one delivery each, none twice.
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    const deliveries = (receiver?.received ?? []).map((request) => request.headers['x-pathlight-delivery'])
+    expect(deliveries).toHaveLength(visitors * 2)
+    expect(new Set(deliveries).size).toBe(visitors * 2)
+    const users = (receiver?.received ?? []).map((request) => JSON.parse(request.body).data.userId as string)
+    expect(new Set(users)).toEqual(new Set(Array.from({ length: visitors }, (_, v) => `hooked-${v}`)))
   })
 })
