@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { IDS_PER_QUERY, storedEventIds } from '../../query/stored-event-ids.js'
 import { type ClickHouseServer, startClickHouseServer } from '../../testing/clickhouse-server.js'
 import { openTestEventsStore } from '../../testing/test-events-store.js'
@@ -69,6 +69,24 @@ describe('ClickHouse server adapter', () => {
     })
     expect(await count(hostile)).toEqual([{ n: 0 }])
     expect(await count('/other')).toEqual([{ n: 1 }])
+  })
+
+  it('throws a failed request to the caller and prints nothing of it on the console', async () => {
+    const printed = [
+      vi.spyOn(console, 'error'),
+      vi.spyOn(console, 'warn'),
+      vi.spyOn(console, 'info'),
+      vi.spyOn(console, 'debug'),
+    ]
+    try {
+      await expect(store.query('SELECT nonsense(')).rejects.toThrow(/Syntax error/)
+      await expect(
+        store.insert([{ ...eventRow({ site_id: site }), event_id: 'not-a-uuid' }]),
+      ).rejects.toThrow(/UUID/)
+      for (const spy of printed) expect(spy).not.toHaveBeenCalled()
+    } finally {
+      for (const spy of printed) spy.mockRestore()
+    }
   })
 
   it('returns 64-bit integers as numbers', async () => {

@@ -7,7 +7,7 @@
  * the body of an `INSERT ... FORMAT` statement (HTTP).
  */
 import { Readable } from 'node:stream'
-import { type ClickHouseClient, createClient } from '@clickhouse/client'
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client'
 import { toClickHouseTime } from './clickhouse-time.js'
 import { EVENT_COLUMNS, EVENT_ROW_FORMAT, encodeEventRow } from './encode-event-row.js'
 import type { EventRow } from './event-row.js'
@@ -29,7 +29,10 @@ export async function openClickHouseStore(
   const parsed = new URL(url)
   const database = parsed.pathname.replace(/^\//, '') || 'default'
   parsed.pathname = '/'
-  const admin = createClient({ url: parsed.toString() })
+  // The client's own log (console lines of every failed request) is off: each failure is thrown to
+  // the caller, which logs it in the server's log format, or answers it.
+  const log = { level: ClickHouseLogLevel.OFF }
+  const admin = createClient({ url: parsed.toString(), log })
   try {
     await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(database)}` })
   } finally {
@@ -38,6 +41,7 @@ export async function openClickHouseStore(
   const client = createClient({
     url: parsed.toString(),
     database,
+    log,
     clickhouse_settings: { output_format_json_quote_64bit_integers: 0, wait_end_of_query: 1 },
   })
   const store = await clickHouseStore(client, 'clickhouse')
