@@ -6,6 +6,7 @@ import path from 'node:path'
 import { Session } from 'chdb'
 import { afterAll, expect, it } from 'vitest'
 import { type SpawnedServer, spawnServer, startServerProcess } from '../src/testing/start-server-process.js'
+import { createTempClickHouseDatabase, testEventsOnServer } from '../src/testing/test-events-store.js'
 
 let restarted: SpawnedServer | undefined
 afterAll(async () => {
@@ -47,8 +48,23 @@ function startLoad(server: { baseUrl: string; apiKey: string; siteId: number }) 
   }
 }
 
-/** The user ids stored for a site, read with chDB directly from a data directory no server holds. */
+/**
+ * The user ids stored for a site, read with chDB directly from a data directory no server holds (in
+ * the server pass: from the server's database of that data directory).
+ */
 async function storedUserIds(dataDir: string, siteId: number): Promise<Set<string>> {
+  if (testEventsOnServer()) {
+    const database = new URL(createTempClickHouseDatabase(dataDir).url)
+    const response = await fetch(
+      `${database.origin}/?database=${database.pathname.slice(1)}&param_site=${siteId}`,
+      {
+        method: 'POST',
+        body: 'SELECT DISTINCT user_id FROM events WHERE site_id = {site:UInt32} FORMAT TSV',
+      },
+    )
+    if (!response.ok) throw new Error(`stored user ids: ${response.status} ${await response.text()}`)
+    return new Set((await response.text()).split('\n').filter(Boolean))
+  }
   const session = new Session(path.join(dataDir, 'events'))
   try {
     const result = await session.queryBindAsync(

@@ -5,10 +5,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openChdbStore } from '../storage/events/chdb-store.js'
 import { encodeEventRow } from '../storage/events/encode-event-row.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { openTestEventsStore } from '../testing/test-events-store.js'
 import { openJournal, readLeftoverSegments } from './journal.js'
 import { createJournaledWriteBuffer } from './journaled-write-buffer.js'
 import { recoverJournal } from './recover-journal.js'
@@ -18,7 +18,7 @@ let root: string
 let nextSite = 1
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-journal-'))
-  events = await openChdbStore(path.join(root, 'events'))
+  events = await openTestEventsStore(path.join(root, 'events'))
 })
 afterAll(async () => {
   await events.close()

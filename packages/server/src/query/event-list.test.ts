@@ -6,10 +6,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openChdbStore } from '../storage/events/chdb-store.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { copyEventsTemplate } from '../testing/events-template.js'
+import { openTestEventsStore } from '../testing/test-events-store.js'
 import { compileEventList, decodeCursor, encodeCursor, queryEventList } from './event-list.js'
 import { parseQueryParams } from './params.js'
 
@@ -20,7 +20,7 @@ const start = Date.parse('2026-05-01T00:00:00.000Z')
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-event-list-'))
   copyEventsTemplate(dir)
-  events = await openChdbStore(dir)
+  events = await openTestEventsStore(dir)
   const rows = Array.from({ length: 10_000 }, (_, i) =>
     eventRow({
       site_id: site,

@@ -28,11 +28,11 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { openChdbStore } from '../storage/events/chdb-store.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { copyEventsTemplate } from '../testing/events-template.js'
+import { openTestEventsStore } from '../testing/test-events-store.js'
 import { parseQueryParams } from './params.js'
 import type { ReportScope } from './report-scope.js'
 
@@ -188,13 +188,16 @@ export const reportRows: EventRow[] = [
   row(u1, 's8', '2026-03-10T10:00:00.000Z', { site_id: 8, pathname: '/pricing' }),
 ]
 
-/** A fresh chDB store in a temporary directory holding `rows`; `close` removes it. */
+/**
+ * A fresh events store holding `rows`: chDB in a temporary directory, or in the server pass a database
+ * of its own on the ClickHouse server. `close` removes it.
+ */
 export async function openReportStore(
   rows: readonly EventRow[] = reportRows,
 ): Promise<{ events: EventsStore; close(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-query-'))
   copyEventsTemplate(dir)
-  const events = await openChdbStore(dir)
+  const events = await openTestEventsStore(dir)
   await events.insert(rows)
   return {
     events,

@@ -2,7 +2,6 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openChdbStore } from '../storage/events/chdb-store.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
@@ -10,6 +9,7 @@ import { foldSessions } from '../storage/events/fold-sessions.js'
 import type { ReplayRow } from '../storage/events/replay-row.js'
 import { sealPageMonths } from '../storage/events/seal-page-months.js'
 import { copyEventsTemplate } from '../testing/events-template.js'
+import { openTestEventsStore } from '../testing/test-events-store.js'
 import { queryBreakdown } from './breakdown.js'
 import { queryCustomEventCount } from './custom-event-count.js'
 import { queryEventNames } from './event-names.js'
@@ -171,7 +171,7 @@ async function erasedSessionRows(sessions: ReadonlySet<string> = erasedSessions)
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-erase-'))
   copyEventsTemplate(dir)
-  events = await openChdbStore(dir)
+  events = await openTestEventsStore(dir)
   // Three inserts in shuffled order: a session's hour spread over unmerged parts.
   const random = seeded(5)
   const chunks: EventRow[][] = [[], [], []]

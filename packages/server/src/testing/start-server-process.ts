@@ -11,6 +11,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { seedInstance } from '../demo/seed-instance.js'
 import { copyEventsTemplate } from './events-template.js'
+import { createTempClickHouseDatabase, testEventsOnServer } from './test-events-store.js'
 import { SERVER_BUNDLE_ENV } from './test-run-env.js'
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -49,6 +50,10 @@ export async function spawnServer(options: SpawnOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-proc-'))
   // A new data directory starts from the run's migrated events template (when there is one).
   if (options.dataDir === undefined) copyEventsTemplate(path.join(dataDir, 'events'))
+  // The server pass: events on the run's ClickHouse server, in a database named after the data
+  // directory, so a restart on the same directory finds them.
+  const clickhouse =
+    testEventsOnServer() && !options.env?.CLICKHOUSE_URL ? createTempClickHouseDatabase(dataDir) : undefined
   const bundle = process.env[SERVER_BUNDLE_ENV]
   const entry =
     options.entry === 'build' ? ['bin/pathlight.js'] : bundle ? [bundle] : ['--import', 'tsx', 'src/cli.ts']
@@ -61,6 +66,7 @@ export async function spawnServer(options: SpawnOptions = {}) {
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -103,7 +109,10 @@ export async function spawnServer(options: SpawnOptions = {}) {
     async stop({ keepData = false } = {}) {
       child.kill('SIGTERM')
       await exited
-      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true })
+      if (!keepData) {
+        fs.rmSync(dataDir, { recursive: true, force: true })
+        await clickhouse?.drop()
+      }
     },
     async kill() {
       child.kill('SIGKILL')

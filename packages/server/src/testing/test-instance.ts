@@ -1,5 +1,6 @@
 /**
- * Test support: a whole Pathlight instance in this process (real SQLite or PostgreSQL, real chDB,
+ * Test support: a whole Pathlight instance in this process (real SQLite or PostgreSQL, real chDB or,
+ * in the server pass, a database of its own on a ClickHouse server (`test-events-store.ts`),
  * optional Redis), driven through `app.inject()`, with helpers that create an owner, organizations,
  * sites and API keys through the public routes, and send events to `POST /api/track`. One per test
  * file: chDB allows one data directory per process.
@@ -24,6 +25,7 @@ import { openServices, type ServiceOptions, type Services } from '../services.js
 import type { Site } from '../sites/site.js'
 import { copyEventsTemplate } from './events-template.js'
 import { createTempDatabase } from './postgres.js'
+import { createTempClickHouseDatabase, testEventsOnServer } from './test-events-store.js'
 
 /** What `TestInstance.track` sends as a browser's User-Agent: desktop Chrome 120 on Windows 10. */
 export const DESKTOP_CHROME_UA =
@@ -106,11 +108,14 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-test-'))
   copyEventsTemplate(path.join(dataDir, 'events'))
   const database = options.postgres ? await createTempDatabase() : undefined
+  // The server pass: events in a database of this instance's own on the run's ClickHouse server.
+  const clickhouse = testEventsOnServer() ? createTempClickHouseDatabase() : undefined
   const config = loadConfig({
     DATA_DIR: dataDir,
     GEOIP: 'off',
     LOG_LEVEL: 'silent',
     ...(database ? { DATABASE_URL: database.url } : {}),
+    ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}),
     ...(options.redis
       ? {
           REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -246,6 +251,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
       await app.close()
       await services.close()
       await database?.drop()
+      await clickhouse?.drop()
       fs.rmSync(dataDir, { recursive: true, force: true })
       const { mismatches } = responseChecks
       if (mismatches.length > 0) {

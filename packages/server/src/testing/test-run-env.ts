@@ -8,3 +8,12 @@ export const EVENTS_TEMPLATE_ENV = 'PATHLIGHT_TEST_EVENTS_TEMPLATE'
 
 /** The server bundled from the current sources (its `cli.js`), which `spawnServer` runs with plain node. */
 export const SERVER_BUNDLE_ENV = 'PATHLIGHT_TEST_SERVER_BUNDLE'
+
+/**
+ * Which events store the tests run on: `chdb` (default, in the test's process) or `clickhouse-server`
+ * (the server pass, `npm run test:clickhouse-server`).
+ */
+export const TEST_EVENTS_ENV = 'PATHLIGHT_TEST_EVENTS'
+
+/** The HTTP address of the ClickHouse server that the server pass's setup started (no database). */
+export const CLICKHOUSE_SERVER_ENV = 'PATHLIGHT_TEST_CLICKHOUSE_URL'

@@ -12,8 +12,12 @@ const files = [
     source: "const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'",
   },
   { path: 'embedded.test.ts', source: 'const t = await openTestInstance({ workers: false })' },
+  {
+    path: 'clickhouse.test.ts',
+    source: "import { startClickHouseServer } from '../../testing/clickhouse-server.js'",
+  },
 ]
-const all = { postgres: true, redis: true, chromium: true }
+const all = { postgres: true, redis: true, chromium: true, cc: true }
 
 describe('filesToSkip', () => {
   it('skips nothing when every service answers', () => {
@@ -30,6 +34,11 @@ describe('filesToSkip', () => {
       'both-stores.test.ts',
       'redis-only.test.ts',
     ])
+    const noCompiler = filesToSkip(files, { ...all, cc: false }, false)
+    expect(noCompiler.skip).toEqual(['clickhouse.test.ts'])
+    expect(noCompiler.lines[0]).toMatch(
+      /^A C compiler \(.+\) is not available: 1 test file.*apt-get install gcc/,
+    )
   })
 
   it('fails instead when every service is required', () => {

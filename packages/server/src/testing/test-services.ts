@@ -1,5 +1,6 @@
 /**
- * The services the test suite talks to besides the embedded stores: PostgreSQL, Redis and Chromium.
+ * The services the test suite talks to besides the embedded stores: PostgreSQL, Redis, Chromium, and
+ * the C compiler that builds the launcher of the ClickHouse servers it starts (`clickhouse-server.ts`).
  * Read by `vitest.config.ts` before any test runs:
  *
  * - A service that is installed here but down is started, with the commands `.ci/run` uses
@@ -21,7 +22,7 @@ import { CHROMIUM } from './browser.js'
 import { adminPostgresUrl } from './postgres.js'
 
 /** A service some test files need. */
-export type TestService = 'postgres' | 'redis' | 'chromium'
+export type TestService = 'postgres' | 'redis' | 'chromium' | 'cc'
 
 /**
  * What in a test file's source says it needs a service: the test support that reaches it. A file that
@@ -31,7 +32,10 @@ export const NEEDS: Record<TestService, RegExp> = {
   postgres: /testing\/postgres\.js|openTestInstance\(\{[^)]*\bpostgres\b|createTempDatabase/,
   redis: /TEST_REDIS_URL|from 'ioredis'|\bredis: (true|postgres)\b|openTestInstance\(\{[^)]*\bredis\b/,
   chromium: /testing\/browser\.js/,
+  cc: /[/.]clickhouse-server\.js'/,
 }
+
+const compiler = process.env.CC || 'cc'
 
 const redisUrl = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379')
 
@@ -47,6 +51,10 @@ const HOW: Record<TestService, { name: string; provide: string }> = {
     provide: 'apt-get install redis-server, then redis-server --daemonize yes (or set TEST_REDIS_URL)',
   },
   chromium: { name: `Chromium (${CHROMIUM})`, provide: 'apt-get install chromium' },
+  cc: {
+    name: `A C compiler (${compiler}, for the ClickHouse server fixture)`,
+    provide: 'apt-get install gcc (or set CC)',
+  },
 }
 
 /** Whether PostgreSQL answers a query at the tests' admin URL within 3 s. */
@@ -123,7 +131,8 @@ export async function prepareTestServices(): Promise<Record<TestService, boolean
     postgresAnswers().then((up) => up || (postgresLocal && startPostgres())),
     redisAnswers().then((up) => up || startRedis()),
   ])
-  return { postgres, redis, chromium: fs.existsSync(CHROMIUM) }
+  const cc = spawnSync(compiler, ['--version'], { stdio: 'ignore' }).status === 0
+  return { postgres, redis, chromium: fs.existsSync(CHROMIUM), cc }
 }
 
 /**

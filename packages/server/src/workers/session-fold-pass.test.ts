@@ -4,11 +4,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openChdbStore } from '../storage/events/chdb-store.js'
 import { eventRow } from '../storage/events/event-row.fixture.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { rollupBacklog } from '../storage/events/rollup-backlog.js'
 import { copyEventsTemplate } from '../testing/events-template.js'
+import { openTestEventsStore } from '../testing/test-events-store.js'
 import { foldAfterImport, SESSION_FOLD_LOCK, sessionFoldPass } from './session-fold-pass.js'
 
 const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', {
@@ -21,7 +21,7 @@ let events: EventsStore
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-fold-pass-'))
   copyEventsTemplate(dir)
-  events = await openChdbStore(dir)
+  events = await openTestEventsStore(dir)
   const at = Date.parse('2026-03-02T10:00:00Z')
   await events.insert(
     [0, 1, 2].map((i) =>

@@ -8,7 +8,6 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openChdbStore } from '../../storage/events/chdb-store.js'
 import { eventRow } from '../../storage/events/event-row.fixture.js'
 import type { EventRow } from '../../storage/events/event-row.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
@@ -16,6 +15,7 @@ import { foldSessions } from '../../storage/events/fold-sessions.js'
 import { backfillSessionPageTimes } from '../../storage/events/migrations/010-session-page-times.js'
 import { sealPageMonths } from '../../storage/events/seal-page-months.js'
 import { copyEventsTemplate } from '../../testing/events-template.js'
+import { openTestEventsStore } from '../../testing/test-events-store.js'
 import {
   compilePageStats,
   type PageSortField,
@@ -112,7 +112,7 @@ const rows = visits()
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-rolled-page-stats-'))
   copyEventsTemplate(dir)
-  events = await openChdbStore(dir)
+  events = await openTestEventsStore(dir)
   // Three inserts in shuffled order: a session's events spread over several parts.
   const random = seeded(3)
   const chunks: EventRow[][] = [[], [], []]

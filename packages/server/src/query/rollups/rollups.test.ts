@@ -4,7 +4,6 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { channels } from '../../ingest/enrich/channel.js'
-import { openChdbStore } from '../../storage/events/chdb-store.js'
 import { fromClickHouseTime, toClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import { eventRow } from '../../storage/events/event-row.fixture.js'
 import type { EventRow } from '../../storage/events/event-row.js'
@@ -28,6 +27,7 @@ import {
 } from '../../storage/events/rollup-tables.js'
 import { sealPageMonths } from '../../storage/events/seal-page-months.js'
 import { copyEventsTemplate } from '../../testing/events-template.js'
+import { openTestEventsStore } from '../../testing/test-events-store.js'
 import { type BreakdownName, compileBreakdown, queryBreakdown } from '../breakdown.js'
 import { compileCustomEventCount, queryCustomEventCount } from '../custom-event-count.js'
 import { compileEventNames, queryEventNames } from '../event-names.js'
@@ -179,7 +179,7 @@ async function summaryCounts(siteId: number) {
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-rollups-'))
   copyEventsTemplate(dir)
-  events = await openChdbStore(dir)
+  events = await openTestEventsStore(dir)
   // Five inserts in shuffled order: one session's hour is spread over several unmerged parts.
   const rows = [...visits(SITE), ...visits(OTHER_SITE)]
   const random = seeded(7)

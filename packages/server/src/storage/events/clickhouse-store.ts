@@ -7,11 +7,12 @@
  * the body of an `INSERT ... FORMAT` statement (HTTP).
  */
 import { Readable } from 'node:stream'
-import { type ClickHouseClient, createClient } from '@clickhouse/client'
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client'
 import { toClickHouseTime } from './clickhouse-time.js'
 import { EVENT_COLUMNS, EVENT_ROW_FORMAT, encodeEventRow } from './encode-event-row.js'
 import type { EventRow } from './event-row.js'
 import type { EventsStore } from './events-store.js'
+import { inlineQueryParams } from './inline-query-params.js'
 import { migrateEvents } from './migrations/index.js'
 import { type ReplayRow, replayInsertColumns, toReplayInsertRow } from './replay-row.js'
 
@@ -28,7 +29,10 @@ export async function openClickHouseStore(
   const parsed = new URL(url)
   const database = parsed.pathname.replace(/^\//, '') || 'default'
   parsed.pathname = '/'
-  const admin = createClient({ url: parsed.toString() })
+  // The client's own log (console lines of every failed request) is off: each failure is thrown to
+  // the caller, which logs it in the server's log format, or answers it.
+  const log = { level: ClickHouseLogLevel.OFF }
+  const admin = createClient({ url: parsed.toString(), log })
   try {
     await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(database)}` })
   } finally {
@@ -37,14 +41,50 @@ export async function openClickHouseStore(
   const client = createClient({
     url: parsed.toString(),
     database,
+    log,
     clickhouse_settings: { output_format_json_quote_64bit_integers: 0, wait_end_of_query: 1 },
   })
   const store = await clickHouseStore(client, 'clickhouse')
   return {
     ...store,
-    query: (sql, params = {}) =>
-      readRows(client, sql, params, { timeoutSeconds: options.queryTimeoutSeconds }),
+    query: (sql, params = {}) => {
+      const bound = paramsForUrl(sql, params)
+      return readRows(client, bound.sql, bound.params, { timeoutSeconds: options.queryTimeoutSeconds })
+    },
+    command: (sql, params = {}) => {
+      const bound = paramsForUrl(sql, params)
+      return store.command(bound.sql, bound.params)
+    },
   }
+}
+
+/**
+ * The most URL-encoded parameter bytes a request to a server carries in its URL, where
+ * `@clickhouse/client` puts them (`param_<name>=...`). ClickHouse refuses a parameter of more than
+ * 128 KiB (`http_max_field_value_size`: "HTML Form Exception: Field value too long"; journal recovery's
+ * 4,000 UUIDs are about 150 KB) and a URL of more than 1 MiB (`http_max_uri_size`), and proxies in front
+ * of it commonly refuse a request line of more than 8 KiB; a few kilobytes leave room for the rest of
+ * the URL (settings, query id).
+ */
+export const MAX_URL_PARAM_BYTES = 4096
+
+/**
+ * Bound parameters as the server gets them: in the URL while they are small, else written into the
+ * SQL as typed literals (`inline-query-params.ts`), which goes in the request's body. Either way a
+ * value is data, never SQL.
+ * @throws what `inlineQueryParams` throws for a value it cannot write
+ */
+export function paramsForUrl(
+  sql: string,
+  params: Record<string, unknown>,
+): { sql: string; params: Record<string, unknown> } {
+  let bytes = 0
+  for (const [name, value] of Object.entries(params)) {
+    bytes +=
+      name.length + 8 + encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value)).length
+    if (bytes > MAX_URL_PARAM_BYTES) return { sql: inlineQueryParams(sql, params), params: {} }
+  }
+  return { sql, params }
 }
 
 /**

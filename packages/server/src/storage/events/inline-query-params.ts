@@ -1,5 +1,6 @@
 /**
- * Query parameters written into the SQL as typed literals, for chDB only: `{name:Type}` becomes
+ * Query parameters written into the SQL as typed literals, for chDB, and on a ClickHouse server for
+ * parameters too big for a URL (`paramsForUrl` in `clickhouse-store.ts`): `{name:Type}` becomes
  * `CAST(<literal> AS Type)`, a constant of the same type that a bound parameter would be.
  *
  * Why: chdb-node runs every query that has bound parameters through one process-wide chain, one at a

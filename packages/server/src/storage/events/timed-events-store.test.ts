@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openChdbStore } from './chdb-store.js'
+import { openTestEventsStore, testEventsOnServer } from '../../testing/test-events-store.js'
 import { eventRow } from './event-row.fixture.js'
 import type { EventsStore } from './events-store.js'
 import { timeEventsStore } from './timed-events-store.js'
@@ -13,7 +13,7 @@ const queries: { label: string; seconds: number }[] = []
 let store: EventsStore
 
 beforeAll(async () => {
-  store = timeEventsStore(await openChdbStore(dir), {
+  store = timeEventsStore(await openTestEventsStore(dir), {
     insert: (seconds, rows) => inserts.push({ seconds, rows }),
     query: (label, seconds) => queries.push({ label, seconds }),
   })
@@ -45,6 +45,6 @@ describe('timeEventsStore', () => {
     await store.query('SELECT 1')
     await expect(store.query('SELECT nonsense(', {}, { label: 'breakdown' })).rejects.toThrow()
     expect(queries.map((q) => q.label)).toEqual(['overview', 'breakdown'])
-    expect(store.kind).toBe('chdb')
+    expect(store.kind).toBe(testEventsOnServer() ? 'clickhouse' : 'chdb')
   })
 })

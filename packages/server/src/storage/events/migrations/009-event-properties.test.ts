@@ -6,7 +6,7 @@ import { parseQueryParams } from '../../../query/params.js'
 import { queryPropertyBreakdown } from '../../../query/property-breakdown.js'
 import { queryPropertyKeys } from '../../../query/property-keys.js'
 import type { ReportScope } from '../../../query/report-scope.js'
-import { openChdbStore } from '../chdb-store.js'
+import { openTestEventsStore } from '../../../testing/test-events-store.js'
 import { eventRow } from '../event-row.fixture.js'
 import type { EventRow } from '../event-row.js'
 import type { EventsStore } from '../events-store.js'
@@ -81,7 +81,7 @@ let events: EventsStore
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-event-properties-'))
-  events = await openChdbStore(dir)
+  events = await openTestEventsStore(dir)
   // The directory as a release before 009 left it: no column, the migration not recorded.
   await events.command('ALTER TABLE events DROP COLUMN property_map')
   await events.command(
