@@ -40,6 +40,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '009-event-properties',
         '010-session-page-times',
         '011-pathname-months',
+        '012-property-map-canonical',
       ])
     })
 

@@ -14,6 +14,7 @@ import { eventOrderTables } from './008-event-order.js'
 import { eventPropertiesColumn } from './009-event-properties.js'
 import { sessionPageTimesTable } from './010-session-page-times.js'
 import { pathnameMonthsTable } from './011-pathname-months.js'
+import { propertyMapCanonical } from './012-property-map-canonical.js'
 
 export interface EventsMigration {
   name: string
@@ -34,6 +35,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   eventPropertiesColumn,
   sessionPageTimesTable,
   pathnameMonthsTable,
+  propertyMapCanonical,
 ]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */
