@@ -22,14 +22,22 @@ export type CanonicalProperties = { text: string } | { error: string }
 const INT64_LIMIT = 2 ** 63
 
 /**
- * The canonical JSON text of a number (see the module comment).
+ * The canonical text of a number as a value (what the property breakdown shows and a filter
+ * compares): `String(x)`, with `-0` as `0`.
  * @returns null for NaN and ±Infinity (a JSON number out of the double's range parses to ±Infinity)
  */
 export function canonicalNumberText(x: number): string | null {
   if (!Number.isFinite(x)) return null
-  if (x === 0) return '0'
-  const text = String(x)
-  return Math.abs(x) >= INT64_LIMIT && !/[.e]/.test(text) ? x.toExponential() : text
+  return x === 0 ? '0' : String(x)
+}
+
+/**
+ * A number as the stored JSON text writes it: its canonical text, but a whole number of magnitude
+ * 2^63 or more in exponent form (see the module comment). null as for `canonicalNumberText`.
+ */
+function storedNumberText(x: number): string | null {
+  const text = canonicalNumberText(x)
+  return text !== null && Math.abs(x) >= INT64_LIMIT && !/[.e]/.test(text) ? x.toExponential() : text
 }
 
 /** A property path as the error names it: `big`, `meta.tier`, `tags[2]` (keys JSON-quoted when not plain). */
@@ -53,7 +61,7 @@ function write(value: unknown, path: (string | number)[]): string {
   if (value === null || typeof value === 'boolean') return String(value)
   if (typeof value === 'string') return JSON.stringify(value)
   if (typeof value === 'number') {
-    const text = canonicalNumberText(value)
+    const text = storedNumberText(value)
     if (text === null) throw new OutOfRange(path)
     return text
   }

@@ -7,8 +7,8 @@
  * the import path names it.
  */
 import { z } from 'zod'
-import { canonicalPropertiesOf } from './canonical-properties.js'
 import { isoTimestampError } from './calendar-time.js'
+import { canonicalPropertiesOf } from './canonical-properties.js'
 import { channelNames, eventTypes } from './enums.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`)

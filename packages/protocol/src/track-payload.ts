@@ -42,7 +42,8 @@ const propertiesField = z
       ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_PROPERTIES_LENGTH} characters` })
       return z.NEVER
     }
-    const canonical = typeof value === 'string' ? canonicalPropertiesText(value) : canonicalPropertiesOf(value)
+    const canonical =
+      typeof value === 'string' ? canonicalPropertiesText(value) : canonicalPropertiesOf(value)
     if ('error' in canonical) {
       ctx.addIssue({ code: 'custom', message: canonical.error })
       return z.NEVER

@@ -27,13 +27,13 @@
  *   `is_set` / `is_not_set` (value `[]`) keep the events that carry / lack the key. The key is 1 to 100 printable characters.
  */
 import {
+  canonicalNumberText,
   filterParameters,
   filterTypes,
   MAX_FILTER_VALUES,
   MAX_FILTERS,
   MAX_PROPERTY_KEY_LENGTH,
   MAX_VALUE_LENGTH,
-  canonicalNumberText,
   PROPERTY_FILTER_PREFIX,
   propertyFilterTypes,
   type PropertyFilterParameter as WirePropertyFilterParameter,

@@ -42,7 +42,9 @@ export const PROPERTY_MAP_EXPRESSION =
 /** Migration 012: the new expression, then its values for the stored events. */
 export const propertyMapCanonical = {
   name: '012-property-map-canonical',
-  statements: [`ALTER TABLE events MODIFY COLUMN property_map ${PROPERTY_MAP_TYPE} MATERIALIZED ${PROPERTY_MAP_EXPRESSION}`],
+  statements: [
+    `ALTER TABLE events MODIFY COLUMN property_map ${PROPERTY_MAP_TYPE} MATERIALIZED ${PROPERTY_MAP_EXPRESSION}`,
+  ],
   backfill: rematerializePropertyMap,
 } as const
 
