@@ -6,7 +6,7 @@
  *   shows. The expression of 009 kept both entries (the keys report counted the event twice, the
  *   value breakdown and filters saw the first value).
  * - A number is written as JavaScript writes the double (`String(x)`): as 009 (ClickHouse's shortest
- *   round-trip digits, plain for 1e-7 < |x| < 1e21) but with the exponent's sign (`1e+21`, `1e-7`), and
+ *   round-trip digits, plain for 1e-6 <= |x| < 1e21) but with the exponent's sign (`1e+21`, `1e-7`), and
  *   `-0` as `0`. Nested objects and arrays stay the compact JSON text ClickHouse writes (its numbers
  *   without the exponent's `+`).
  *
