@@ -31,7 +31,14 @@ import type { z } from 'zod'
 import { badRequest } from '../shared/errors.js'
 import { type CompareRequest, type DayRange, defaultComparison } from './compared-range.js'
 import { type Filter, parseFilters } from './filters.js'
-import { addDays, canonicalTimeZone, dayIn, daysBetween, startOfDayIn } from './zoned-time.js'
+import {
+  addDays,
+  canonicalTimeZone,
+  dayIn,
+  daysBetween,
+  startOfDayIn,
+  timeZoneAsNamed,
+} from './zoned-time.js'
 
 /** Page size default and cap, page cap, default range (days) and longest range (days): the protocol's. */
 export { DEFAULT_LIMIT, DEFAULT_RANGE_DAYS, MAX_LIMIT, MAX_PAGE, MAX_RANGE_DAYS } from '@pathlight/protocol'
@@ -44,6 +51,11 @@ export interface QueryParams {
   endDate: string
   /** Canonical IANA zone name (as ClickHouse knows it). */
   timeZone: string
+  /**
+   * The zone as the request named it (`timeZoneAsNamed`: `Asia/Kolkata` stays so, where `timeZone`
+   * is ICU's `Asia/Calcutta`), for answers (`meta.timeZone`); `timeZone` when absent.
+   */
+  timeZoneName?: string
   /** Start of `startDate` in `timeZone`: epoch ms, UTC, included. */
   from: number
   /** Start of the day after `endDate` in `timeZone`: epoch ms, UTC, excluded. */
@@ -116,6 +128,7 @@ export function resolveQueryParams(raw: AnalyticsQuery, nowMs: number): QueryPar
     startDate,
     endDate,
     timeZone,
+    timeZoneName: raw.time_zone === undefined ? timeZone : (timeZoneAsNamed(raw.time_zone) ?? timeZone),
     from: startOfDayIn(startDate, timeZone),
     to: startOfDayIn(addDays(endDate, 1), timeZone),
     filters,
