@@ -57,24 +57,35 @@ class OutOfRange extends Error {
   }
 }
 
+/** `value` as canonical JSON text; `path` is the stack of keys down to it (pushed and popped in place). */
 function write(value: unknown, path: (string | number)[]): string {
   if (value === null || typeof value === 'boolean') return String(value)
   if (typeof value === 'string') return JSON.stringify(value)
   if (typeof value === 'number') {
     const text = storedNumberText(value)
-    if (text === null) throw new OutOfRange(path)
+    if (text === null) throw new OutOfRange([...path])
     return text
   }
   if (Array.isArray(value)) {
-    return `[${value.map((item, i) => write(item === undefined ? null : item, [...path, i])).join(',')}]`
+    let out = '['
+    for (let i = 0; i < value.length; i++) {
+      path.push(i)
+      out += `${i > 0 ? ',' : ''}${write(value[i] === undefined ? null : value[i], path)}`
+      path.pop()
+    }
+    return `${out}]`
   }
   if (typeof value === 'object') {
-    const parts: string[] = []
-    for (const [key, item] of Object.entries(value)) {
+    let out = '{'
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue
+      const item = (value as Record<string, unknown>)[key]
       if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue
-      parts.push(`${JSON.stringify(key)}:${write(item, [...path, key])}`)
+      path.push(key)
+      out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${write(item, path)}`
+      path.pop()
     }
-    return `{${parts.join(',')}}`
+    return `${out}}`
   }
   // bigint, function, symbol: not JSON values (they never come out of JSON.parse).
   throw new TypeError(`not a JSON value at ${pathText(path)}`)
@@ -92,7 +103,7 @@ export function canonicalPropertiesOf(properties: Record<string, unknown>): Cano
   } catch (error) {
     if (error instanceof OutOfRange) {
       return {
-        error: `${JSON.stringify(pathText(error.path))}: number out of range (a JSON number must be finite, at most 1.7976931348623157e+308 in magnitude)`,
+        error: `"${pathText(error.path)}": number out of range (a JSON number must be finite, at most 1.7976931348623157e+308 in magnitude)`,
       }
     }
     if (error instanceof TypeError) return { error: error.message }

@@ -448,7 +448,7 @@ describe.each([
     const audit = await call('GET', `/api/sites/${site.siteId}/audit-log`, owner.cookie)
     expect(audit.statusCode, audit.body).toBe(200)
     const entries = (audit.json().data as { action: string; details: Record<string, unknown> }[]).filter(
-      (e) => e.action.startsWith('email_report.'),
+      (e) => e.action.startsWith('email_report.') && e.details.emailReportId === reportId,
     )
     expect(entries.map((e) => e.action).sort()).toEqual([
       'email_report.created',
