@@ -53,7 +53,8 @@ export interface QueryParams {
   timeZone: string
   /**
    * The zone as the request named it (`timeZoneAsNamed`: `Asia/Kolkata` stays so, where `timeZone`
-   * is ICU's `Asia/Calcutta`), for answers (`meta.timeZone`); `timeZone` when absent.
+   * is ICU's `Asia/Calcutta`), for answers (`meta.timeZone`); present only when it differs from
+   * `timeZone`.
    */
   timeZoneName?: string
   /** Start of `startDate` in `timeZone`: epoch ms, UTC, included. */
@@ -89,6 +90,12 @@ export { integerParam, single }
  */
 export function parseQueryParams(query: unknown, nowMs: number): QueryParams {
   return resolveQueryParams(parseParams(analyticsQuery, query), nowMs)
+}
+
+/** `{timeZoneName}` when the request named the zone otherwise than its canonical name, else `{}`. */
+function namedZone(named: string | undefined, timeZone: string): { timeZoneName?: string } {
+  const asNamed = named === undefined ? null : timeZoneAsNamed(named)
+  return asNamed !== null && asNamed !== timeZone ? { timeZoneName: asNamed } : {}
 }
 
 /**
@@ -128,7 +135,7 @@ export function resolveQueryParams(raw: AnalyticsQuery, nowMs: number): QueryPar
     startDate,
     endDate,
     timeZone,
-    timeZoneName: raw.time_zone === undefined ? timeZone : (timeZoneAsNamed(raw.time_zone) ?? timeZone),
+    ...namedZone(raw.time_zone, timeZone),
     from: startOfDayIn(startDate, timeZone),
     to: startOfDayIn(addDays(endDate, 1), timeZone),
     filters,
