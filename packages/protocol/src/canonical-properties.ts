@@ -57,6 +57,24 @@ class OutOfRange extends Error {
   }
 }
 
+/**
+ * Whether `value` holds a number `JSON.stringify` does not write canonically (out of range, or a
+ * whole number it writes as a long integer), or a value that is not JSON.
+ */
+function needsOwnWriter(value: unknown): boolean {
+  if (typeof value === 'number')
+    return storedNumberText(value) !== (Number.isFinite(value) ? String(value === 0 ? 0 : value) : '')
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return false
+  if (Array.isArray(value)) return value.some((item) => item === undefined || needsOwnWriter(item))
+  if (typeof value === 'object') {
+    for (const key in value) {
+      if (Object.hasOwn(value, key) && needsOwnWriter((value as Record<string, unknown>)[key])) return true
+    }
+    return false
+  }
+  return true
+}
+
 /** `value` as canonical JSON text; `path` is the stack of keys down to it (pushed and popped in place). */
 function write(value: unknown, path: (string | number)[]): string {
   if (value === null || typeof value === 'boolean') return String(value)
@@ -99,7 +117,8 @@ function write(value: unknown, path: (string | number)[]): string {
  */
 export function canonicalPropertiesOf(properties: Record<string, unknown>): CanonicalProperties {
   try {
-    return { text: write(properties, []) }
+    // Most properties hold no number JSON.stringify writes otherwise: its native output is the text.
+    return { text: needsOwnWriter(properties) ? write(properties, []) : JSON.stringify(properties) }
   } catch (error) {
     if (error instanceof OutOfRange) {
       return {
