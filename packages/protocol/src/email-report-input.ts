@@ -28,13 +28,18 @@ export const emailRecipientList = addressList
   .max(MAX_EMAIL_RECIPIENTS, `must be at most ${MAX_EMAIL_RECIPIENTS} addresses`)
   .refine(distinct, 'must not name an address twice')
 
-/** An IANA zone name the runtime knows (case-insensitive), as its canonical name: `Europe/Berlin`. */
+/**
+ * An IANA zone name the runtime knows (case-insensitive), as the caller named it: a link such as
+ * `Asia/Kolkata` stays so (ICU would name it `Asia/Calcutta`); a name that differs from the canonical
+ * one only in case becomes the canonical one (`europe/berlin` -> `Europe/Berlin`).
+ */
 export const timeZoneName = z
   .string({ error: 'must be an IANA time zone name such as Europe/Berlin' })
   .max(64, 'must be an IANA time zone name such as Europe/Berlin')
   .transform((name, ctx) => {
     try {
-      return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone
+      const canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone
+      return canonical.toLowerCase() === name.toLowerCase() ? canonical : name
     } catch {
       ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as Europe/Berlin' })
       return z.NEVER

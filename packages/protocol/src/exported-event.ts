@@ -8,6 +8,7 @@
  */
 import { z } from 'zod'
 import { isoTimestampError } from './calendar-time.js'
+import { canonicalPropertiesOf } from './canonical-properties.js'
 import { channelNames, eventTypes } from './enums.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`)
@@ -54,7 +55,12 @@ export const exportedEventSchema = z.strictObject({
   lat: z.number().min(-90).max(90).nullable(),
   lon: z.number().min(-180).max(180).nullable(),
   eventName: text(256),
-  properties: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+  properties: z
+    .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+    .superRefine((properties, ctx) => {
+      const canonical = canonicalPropertiesOf(properties)
+      if ('error' in canonical) ctx.addIssue({ code: 'custom', message: canonical.error })
+    }),
   lcp: metric,
   cls: metric,
   inp: metric,

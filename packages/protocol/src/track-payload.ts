@@ -1,13 +1,15 @@
 /**
  * The body of `POST /api/track`, as a zod schema (the server parses it; the tracker and `@pathlight/node`
  * check their own types against it). Length bounds (2,048 characters for URL parts, 4,096
- * for `properties`, ...) keep a single event small; `properties` must be a JSON object string (custom
- * events require it; for the other types it carries their fields: outbound url/text/target, error
- * message/stack/...).
+ * for `properties`, ...) keep a single event small; `properties` is a JSON object, sent as a string
+ * holding one (the spec's form) or as the object itself (custom events carry free keys; for the other
+ * types it carries their fields: outbound url/text/target, error message/stack/...). Either way the
+ * parsed body holds its canonical text (`canonical-properties.ts`: last duplicate key wins, numbers as
+ * JavaScript writes them), which is what is stored.
  */
 import { z } from 'zod'
+import { canonicalPropertiesOf, canonicalPropertiesText } from './canonical-properties.js'
 import { eventTypes } from './enums.js'
-import { tooDeepAt, tooDeepMessage } from './json-depth.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`)
 const metric = z.number().finite().min(0, 'must be a non-negative number').max(3_600_000, 'is too large')
@@ -16,6 +18,38 @@ const screen = z
   .int('must be an integer')
   .min(0, 'must be non-negative')
   .max(100_000, 'is too large')
+
+/**
+ * The most characters of `properties`: 4,096 as sent (a string, or an object's `JSON.stringify`
+ * text), and for every type but `error` 2,048 of its canonical text.
+ */
+const MAX_PROPERTIES_LENGTH = 4096
+const MAX_PROPERTIES_LENGTH_NOT_ERROR = 2048
+
+/**
+ * `properties`: a string holding a JSON object, or the object; parsed into its canonical text.
+ */
+const propertiesField = z
+  .union([
+    text(MAX_PROPERTIES_LENGTH),
+    z.record(z.string(), z.unknown(), {
+      error: 'must be a JSON object (an object, or a string holding one)',
+    }),
+  ])
+  .transform((value, ctx) => {
+    const sent = typeof value === 'string' ? value : JSON.stringify(value)
+    if (sent.length > MAX_PROPERTIES_LENGTH) {
+      ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_PROPERTIES_LENGTH} characters` })
+      return z.NEVER
+    }
+    const canonical =
+      typeof value === 'string' ? canonicalPropertiesText(value) : canonicalPropertiesOf(value)
+    if ('error' in canonical) {
+      ctx.addIssue({ code: 'custom', message: canonical.error })
+      return z.NEVER
+    }
+    return canonical.text
+  })
 
 export const trackPayloadSchema = z
   .object({
@@ -36,7 +70,7 @@ export const trackPayloadSchema = z
     screenHeight: screen.optional(),
     language: text(35).optional(),
     event_name: text(256).optional(),
-    properties: text(4096).optional(),
+    properties: propertiesField.optional(),
     lcp: metric.optional(),
     cls: z.number().finite().min(0, 'must be a non-negative number').max(1000, 'is too large').optional(),
     inp: metric.optional(),
@@ -52,21 +86,16 @@ export const trackPayloadSchema = z
     if (body.type === 'custom_event' && !body.event_name?.trim()) {
       ctx.addIssue({ code: 'custom', message: 'custom_event requires event_name' })
     }
-    if (body.properties !== undefined) {
-      if (body.type !== 'error' && body.properties.length > 2048) {
-        ctx.addIssue({ code: 'custom', path: ['properties'], message: 'must be at most 2048 characters' })
-      } else {
-        const properties = parsePropertiesObject(body.properties)
-        if (properties === null) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['properties'],
-            message: 'must be a string containing a JSON object',
-          })
-        } else if (tooDeepAt(properties) !== undefined) {
-          ctx.addIssue({ code: 'custom', path: ['properties'], message: tooDeepMessage() })
-        }
-      }
+    if (
+      body.properties !== undefined &&
+      body.type !== 'error' &&
+      body.properties.length > MAX_PROPERTIES_LENGTH_NOT_ERROR
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['properties'],
+        message: `must be at most ${MAX_PROPERTIES_LENGTH_NOT_ERROR} characters`,
+      })
     }
   })
 

@@ -14,8 +14,17 @@ import * as at from './addresses.js'
 
 const siteParams = z.object({ siteId: z.string() })
 
-/** The export's query: a range of calendar days, or nothing for the whole history. */
-export const exportQuery = analyticsQuery.pick({ start_date: true, end_date: true, time_zone: true })
+/**
+ * The export's query: a range of calendar days, or nothing for the whole history; and the events to
+ * keep: `filters` and `segment` as on the reports (event filters only).
+ */
+export const exportQuery = analyticsQuery.pick({
+  start_date: true,
+  end_date: true,
+  time_zone: true,
+  filters: true,
+  segment: true,
+})
 
 /** `GET /api/sites/:siteId/export`: every stored event of the site, one JSON object per line. */
 export const exportSiteEndpoint = endpoint({
@@ -25,7 +34,8 @@ export const exportSiteEndpoint = endpoint({
     'One line per stored event, oldest first: every stored field under the names of the v1 events ' +
     'API (`eventId`, `timestamp`, `sessionId`, `userId`, `pageTitle`, ...) and the other columns ' +
     'in camelCase (`utmSource`, `browserVersion`, `lat`, `lcp`, `errorMessage`, ...). Without ' +
-    '`start_date` and `end_date` the whole history. `POST .../import` takes the lines back as they ' +
+    '`start_date` and `end_date` the whole history; with `filters` or `segment`, the events that pass ' +
+    'them (event filters; `entry_page` and `exit_page` are refused). `POST .../import` takes the lines back as they ' +
     'are: the path to another Pathlight, to a ClickHouse server, and a backup.',
   tag: 'Sites',
   access: 'reader',

@@ -344,6 +344,25 @@ describe.each([
     expect(listed.data[0].lastPeriod).toEqual({ startDate: '2026-03-02', endDate: '2026-03-08' })
   })
 
+  it('keeps the time zone as named: Asia/Kolkata in the stored report and the mail link', async () => {
+    const created = await call('POST', reportsUrl(), owner.cookie, {
+      recipients: [await ownerEmail()],
+      frequency: 'weekly',
+      timeZone: 'Asia/Kolkata',
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const report = created.json().data
+    expect(report.timeZone).toBe('Asia/Kolkata')
+    const listed = await call('GET', reportsUrl(), owner.cookie)
+    expect(listed.json().data.find((r: { id: string }) => r.id === report.id)?.timeZone).toBe('Asia/Kolkata')
+    const sent = await call('POST', `${reportsUrl()}/${report.id}/send`, owner.cookie)
+    expect(sent.statusCode, sent.body).toBe(200)
+    const mails = await deliver()
+    expect(mails).toHaveLength(1)
+    expect(mails[0]?.html).toContain('&amp;tz=Asia%2FKolkata')
+    expect((await call('DELETE', `${reportsUrl()}/${report.id}`, owner.cookie)).statusCode).toBe(200)
+  })
+
   it('sends each week once on schedule, and an unsubscribed address no more', async () => {
     // The week sent by hand is not sent again.
     expect(await t.services.emailReportSender.sendDue()).toEqual({ reports: 0, mails: 0 })
@@ -429,7 +448,7 @@ describe.each([
     const audit = await call('GET', `/api/sites/${site.siteId}/audit-log`, owner.cookie)
     expect(audit.statusCode, audit.body).toBe(200)
     const entries = (audit.json().data as { action: string; details: Record<string, unknown> }[]).filter(
-      (e) => e.action.startsWith('email_report.'),
+      (e) => e.action.startsWith('email_report.') && e.details.emailReportId === reportId,
     )
     expect(entries.map((e) => e.action).sort()).toEqual([
       'email_report.created',

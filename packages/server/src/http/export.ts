@@ -1,12 +1,15 @@
 /**
  * Route: the export of a site, `GET /api/sites/{siteId}/export` (reader rights, as for reports):
  * NDJSON, streamed a page at a time, oldest first (`transfer/export-events.ts`). Without dates, the
- * whole history; with `start_date` and/or `end_date` (and `time_zone`), those calendar days.
+ * whole history; with `start_date` and/or `end_date` (and `time_zone`), those calendar days; with
+ * `filters` and/or `segment`, only the events that pass them (event filters).
  */
 import { Readable } from 'node:stream'
 import { exportQuery, exportSiteEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { siteForReader } from '../auth/site-access.js'
+import type { SqlFragment } from '../query/compiled-query.js'
+import { compileFilters, parseFilters, sessionFilterColumns } from '../query/filters.js'
 import { invalidParameters, resolveQueryParams } from '../query/params.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
@@ -26,7 +29,7 @@ export async function exportRoutes(
 ) {
   route(app, exportSiteEndpoint, {
     // Before the query is parsed: the site's 404 first, then a parameter the export does not take
-    // (a report's `filters` would otherwise be ignored, and the export read as filtered).
+    // (a report's `page` or `compare` would otherwise be ignored, and the export read as paged).
     resolve: async ({ params, reader, request }) => {
       const { site } = await siteForReader(db, reader, params.siteId)
       const unknown = Object.keys(request.query ?? {}).filter((name) => !(name in exportQuery.shape))
@@ -38,6 +41,7 @@ export async function exportRoutes(
       return site
     },
     handle: async ({ query, resolved: site, reply }) => {
+      const selection = exportSelection(query.filters)
       const dated = query.start_date !== undefined || query.end_date !== undefined
       const params = dated ? resolveQueryParams(query, clock()) : null
       const range = params ? { from: params.from, to: params.to } : { from: null, to: null }
@@ -46,7 +50,29 @@ export async function exportRoutes(
         .type('application/x-ndjson; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}"`)
         .header('cache-control', 'no-store')
-        .send(Readable.from(exportEvents(events, site.site_id, range)))
+        .send(Readable.from(exportEvents(events, site.site_id, range, selection)))
     },
   })
+}
+
+/**
+ * The export's `filters` (a segment's already appended by the scope's `segment` hook) as one
+ * condition on the events: the events that pass them, as the events list selects. Session filters
+ * (`entry_page`, `exit_page`) select sessions of a range and are refused here.
+ * @throws AppError 400 naming `filters`
+ */
+function exportSelection(filters: string | undefined): SqlFragment | null {
+  if (filters === undefined || filters === '') return null
+  const parsed = parseFilters(filters)
+  if (!parsed.ok) throw invalidParameters({ filters: parsed.problems })
+  const session = parsed.filters.filter((filter) => filter.parameter in sessionFilterColumns)
+  if (session.length > 0) {
+    throw invalidParameters({
+      filters: [
+        `${session.map((filter) => filter.parameter).join(', ')}: the export takes event filters only (a session filter selects sessions of a report's range)`,
+      ],
+    })
+  }
+  const compiled = compileFilters(parsed.filters)
+  return compiled.event === null ? null : { sql: compiled.event, params: compiled.params }
 }

@@ -359,10 +359,10 @@ describe('import and export', () => {
     expect(otherExport.statusCode).toBe(404)
     const badQuery = await t.app.inject({
       method: 'GET',
-      url: `/api/sites/${owner.site.siteId}/export?filters=[]`,
+      url: `/api/sites/${owner.site.siteId}/export?page=2`,
       headers: { cookie: owner.cookie },
     })
     expect(badQuery.statusCode).toBe(400)
-    expect(badQuery.json().error).toBe('Invalid filters: filters is not a parameter of the export')
+    expect(badQuery.json().error).toBe('Invalid page: page is not a parameter of the export')
   })
 })

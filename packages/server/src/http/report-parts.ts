@@ -116,7 +116,7 @@ export const reportParts = {
           startDate: scope.params.startDate,
           endDate: scope.params.endDate,
           ...(compared ? { previousStartDate: compared.startDate, previousEndDate: compared.endDate } : {}),
-          timeZone: scope.params.timeZone,
+          timeZone: scope.params.timeZoneName ?? scope.params.timeZone,
           bucket,
           metrics: counts,
         },

@@ -29,8 +29,8 @@ export async function retentionOf(
   const scope: ReportScope = { siteId, params: resolveQueryParams(query, nowMs) }
   const { period = 'week' } = query
   const data = await queryRetention(events, scope, period)
-  const { startDate, endDate, timeZone } = scope.params
-  return { data, meta: { period, startDate, endDate, timeZone } }
+  const { startDate, endDate, timeZone, timeZoneName } = scope.params
+  return { data, meta: { period, startDate, endDate, timeZone: timeZoneName ?? timeZone } }
 }
 
 /** Register the dashboard's retention route. */

@@ -238,7 +238,12 @@ describe.each([
       ['language too long', { language: 'x'.repeat(36) }, 'language'],
       ['event_id not a UUID', { event_id: 'retry-1' }, 'event_id'],
       ['event_name too long', { type: 'custom_event', event_name: 'e'.repeat(257) }, 'event_name'],
-      ['properties an object', { type: 'custom_event', event_name: 'e', properties: { a: 1 } }, 'properties'],
+      ['properties a number', { type: 'custom_event', event_name: 'e', properties: 42 }, 'properties'],
+      [
+        'properties an object too long',
+        { type: 'custom_event', event_name: 'e', properties: { a: 'x'.repeat(2048) } },
+        'properties',
+      ],
       ['properties bad JSON', { type: 'custom_event', event_name: 'e', properties: '{"a":' }, 'properties'],
       [
         'properties a JSON array',

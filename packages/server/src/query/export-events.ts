@@ -8,6 +8,7 @@
 import { fromClickHouseTime, toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import type { SqlFragment } from './compiled-query.js'
 import { EVENT_ORDER } from './metrics.js'
 
 /** Rows per page. */
@@ -37,6 +38,7 @@ export interface ExportCursor {
 /**
  * One page of the site's events in the range, in `EVENT_ORDER` (oldest first, ties by event id).
  * @param after the last row of the previous page; null for the first page
+ * @param selection a condition on `events` the rows must meet (compiled event filters), or null
  */
 export async function exportPage(
   events: EventsStore,
@@ -44,9 +46,14 @@ export async function exportPage(
   range: ExportRange,
   after: ExportCursor | null,
   limit = EXPORT_PAGE_ROWS,
+  selection: SqlFragment | null = null,
 ): Promise<EventRow[]> {
   const where = ['site_id = {site:UInt32}']
   const params: Record<string, unknown> = { site: siteId, limit }
+  if (selection) {
+    where.push(`(${selection.sql})`)
+    Object.assign(params, selection.params)
+  }
   if (range.from !== null) {
     where.push("timestamp >= {from:DateTime64(3, 'UTC')}")
     params.from = toClickHouseTime(range.from)

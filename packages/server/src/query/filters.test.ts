@@ -57,7 +57,7 @@ describe('property filters', () => {
     const compiled = compileFilters(filters)
     expect(compiled.event).not.toContain('DROP')
     expect(compiled.event).not.toContain('1=1')
-    expect(compiled.params).toMatchObject({ f0_key: key, f0_numbers: [3], f1_key: 'plan', f2: ['pro'] })
+    expect(compiled.params).toMatchObject({ f0_key: key, f0_numbers: ['3'], f1_key: 'plan', f2: ['pro'] })
     expect(compiled.event).toContain('mapContains(property_map, {f1_key:String})')
   })
 

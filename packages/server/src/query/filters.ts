@@ -21,12 +21,13 @@
  *   referrers report shows.
  * - `properties.<key>` filters an event's custom property `<key>` (top level of its JSON `properties`,
  *   read from the `property_map` column), an event filter like `event_name`. Its value is compared
- *   as text in one canonical form (`propertyValueSql`): a string as it is, a number in its shortest
- *   form (`3`, `3.0` and `"3"` all equal the value "3"), `true`/`false`/`null`, and an object or array
+ *   as text in one canonical form (`propertyValueSql`): a string as it is, a number as JavaScript
+ *   writes the double (`3`, `3.0` and `"3"` all equal the value "3"; `1e21` is "1e+21"), `true`/`false`/`null`, and an object or array
  *   as its JSON text; an event without the key has the value '' (so `not_equals` keeps it).
  *   `is_set` / `is_not_set` (value `[]`) keep the events that carry / lack the key. The key is 1 to 100 printable characters.
  */
 import {
+  canonicalNumberText,
   filterParameters,
   filterTypes,
   MAX_FILTER_VALUES,
@@ -326,9 +327,10 @@ const NUMERIC_JSON = "('Int64', 'UInt64', 'Double')"
 
 /**
  * The canonical text of the custom property `key` of an event: its entry in `events.property_map`
- * (migration 009, computed by ClickHouse from `properties` on insert): a string as it is, a number as
- * ClickHouse writes a Float64 (`3`, `2.5`), a boolean or null as its JSON word, an object or array as
- * its JSON text, '' when the event lacks the key.
+ * (migrations 009 and 012, computed by ClickHouse from `properties` on insert; a key given twice
+ * keeps its last value): a string as it is, a number as JavaScript writes the double (`3`, `2.5`,
+ * `1e+21`, `1e-7`, `0` for -0), a boolean or null as its JSON word, an object or array as its compact
+ * JSON text, '' when the event lacks the key.
  * @param key SQL of the key, a bound String parameter (`{p_key:String}`)
  */
 export function propertyValueSql(key: string): string {
@@ -340,12 +342,18 @@ export function propertyIsSetSql(key: string): string {
   return `mapContains(property_map, ${key})`
 }
 
-/** Values that are plain decimal numbers ('3', '-2.5', '3.0'), as numbers. */
-function numericValues(values: readonly string[]): number[] {
-  return values
-    .filter((text) => /^-?\d+(\.\d+)?$/.test(text))
-    .map(Number)
-    .filter(Number.isFinite)
+/**
+ * The canonical texts of the values that are JSON numbers ('3', '-2.5', '3.0', '1e21', '1E-7'): each
+ * as the property map writes that number (`canonicalNumberText`: '3', '-2.5', '3', '1e+21', '1e-7').
+ */
+function numericTexts(values: readonly string[]): string[] {
+  const texts = new Set<string>()
+  for (const text of values) {
+    if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text)) continue
+    const canonical = canonicalNumberText(Number(text))
+    if (canonical !== null) texts.add(canonical)
+  }
+  return [...texts]
 }
 
 /** A `properties.<key>` filter (see the module comment); the key is bound as `<name>_key`. */
@@ -358,20 +366,16 @@ function compilePropertyFilter(filter: Filter, key: string, name: string): SqlFr
   const inner = compileColumnFilter(filter, name, value)
   Object.assign(params, inner.params)
   if (filter.type !== 'equals' && filter.type !== 'not_equals') return { sql: inner.sql, params }
-  // A number equals a value of the same number in any spelling ('3.0' and 3, '3' and 3.0): the
-  // column holds a number as its Float64 text, so the filter's numbers are compared in that text (0
-  // and -0 both), and only events whose value is such a text parse `properties` to check that it is
+  // A number equals a value of the same number in any spelling ('3.0' and 3, '3' and 3.0, '1e21'
+  // and 1e+21): the column holds a number in its canonical text, so the filter's numbers are compared
+  // in that text, and only events whose value is such a text parse `properties` to check that it is
   // a number, not a string (short-circuit evaluation of AND).
-  const numbers = numericValues(filter.value)
-  if (numbers.length === 0) return { sql: inner.sql, params }
-  params[`${name}_numbers`] = numbers
-  const numbersParam = `{${name}_numbers:Array(Float64)}`
-  const texts =
-    `arrayConcat(arrayMap(n -> toString(n), ${numbersParam}), ` +
-    `if(has(${numbersParam}, 0), ['0', '-0'], []))`
+  const texts = numericTexts(filter.value)
+  if (texts.length === 0) return { sql: inner.sql, params }
+  params[`${name}_numbers`] = texts
   const equal =
     `(${value} IN {${name}:Array(String)} OR ` +
-    `(has(${texts}, ${value}) AND JSONType(properties, ${keyParam}) IN ${NUMERIC_JSON}))`
+    `(${value} IN {${name}_numbers:Array(String)} AND JSONType(properties, ${keyParam}) IN ${NUMERIC_JSON}))`
   return { sql: filter.type === 'equals' ? equal : `NOT ${equal}`, params }
 }
 

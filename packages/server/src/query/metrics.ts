@@ -5,7 +5,7 @@
  * Terms:
  * - An event is in the range when `from <= timestamp < to` (see `params.ts`: whole calendar days in
  *   the request's time zone).
- * - A session is a `session_id` (ingest ends one after 30 minutes without an event). Only its events in
+ * - A session is a `session_id` (ingest ends one after more than 30 minutes without an event). Only its events in
  *   the range count: a session that crosses midnight at the range's edge is cut there.
  * - A visitor is a `user_id` (the body's `user_id`, else an anonymous hash of site, IP and user agent).
  * - A session's first and last event are first and last in `EVENT_ORDER`: by time, then by event id.

@@ -31,7 +31,14 @@ import type { z } from 'zod'
 import { badRequest } from '../shared/errors.js'
 import { type CompareRequest, type DayRange, defaultComparison } from './compared-range.js'
 import { type Filter, parseFilters } from './filters.js'
-import { addDays, canonicalTimeZone, dayIn, daysBetween, startOfDayIn } from './zoned-time.js'
+import {
+  addDays,
+  canonicalTimeZone,
+  dayIn,
+  daysBetween,
+  startOfDayIn,
+  timeZoneAsNamed,
+} from './zoned-time.js'
 
 /** Page size default and cap, page cap, default range (days) and longest range (days): the protocol's. */
 export { DEFAULT_LIMIT, DEFAULT_RANGE_DAYS, MAX_LIMIT, MAX_PAGE, MAX_RANGE_DAYS } from '@pathlight/protocol'
@@ -44,6 +51,12 @@ export interface QueryParams {
   endDate: string
   /** Canonical IANA zone name (as ClickHouse knows it). */
   timeZone: string
+  /**
+   * The zone as the request named it (`timeZoneAsNamed`: `Asia/Kolkata` stays so, where `timeZone`
+   * is ICU's `Asia/Calcutta`), for answers (`meta.timeZone`); present only when it differs from
+   * `timeZone`.
+   */
+  timeZoneName?: string
   /** Start of `startDate` in `timeZone`: epoch ms, UTC, included. */
   from: number
   /** Start of the day after `endDate` in `timeZone`: epoch ms, UTC, excluded. */
@@ -77,6 +90,12 @@ export { integerParam, single }
  */
 export function parseQueryParams(query: unknown, nowMs: number): QueryParams {
   return resolveQueryParams(parseParams(analyticsQuery, query), nowMs)
+}
+
+/** `{timeZoneName}` when the request named the zone otherwise than its canonical name, else `{}`. */
+function namedZone(named: string | undefined, timeZone: string): { timeZoneName?: string } {
+  const asNamed = named === undefined ? null : timeZoneAsNamed(named)
+  return asNamed !== null && asNamed !== timeZone ? { timeZoneName: asNamed } : {}
 }
 
 /**
@@ -116,6 +135,7 @@ export function resolveQueryParams(raw: AnalyticsQuery, nowMs: number): QueryPar
     startDate,
     endDate,
     timeZone,
+    ...namedZone(raw.time_zone, timeZone),
     from: startOfDayIn(startDate, timeZone),
     to: startOfDayIn(addDays(endDate, 1), timeZone),
     filters,

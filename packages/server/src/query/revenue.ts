@@ -1,7 +1,9 @@
 /**
  * Revenue from custom events whose properties carry `revenue` (a JSON number, or a decimal string) and
  * `currency` (an ISO 4217 code, upper-cased; events without a valid 3-letter code are left out). Amounts
- * are never converted between currencies: every figure is per currency.
+ * are never converted between currencies: every figure is per currency. Sums are exact decimals
+ * (`money.ts`), each figure rounded once to the currency's minor unit (ISO 4217 exponent), half away
+ * from zero, so identical calls answer identically.
  * - `totals`: per currency, the revenue, the number of revenue events, the visitors of the scope
  *   (all counted visitors, not only paying ones) and `revenue_per_visitor` = revenue / those visitors;
  * - `byEventName`, `byPathname`: per currency and name / path, revenue and events, largest first;
@@ -12,13 +14,19 @@ import type { RevenueReport } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { VISITOR_KEY } from './metrics.js'
+import { AMOUNT_SCALE, moneyOf } from './money.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 import { type BucketUnit, bucketExpressions, bucketStarts } from './time-buckets.js'
 
-const AMOUNT = "toFloat64OrNull(JSONExtractRaw(properties, 'revenue'))"
-const AMOUNT_TEXT = "toFloat64OrNull(JSONExtractString(properties, 'revenue'))"
+/**
+ * The amount as an exact decimal of AMOUNT_SCALE fractional digits (further digits cut off), from a
+ * JSON number's text or a decimal string; null when it is neither or has more than 26 whole digits.
+ * Summed as Decimal256, which no realistic total overflows.
+ */
+const AMOUNT = `toDecimal256(toDecimal128OrNull(JSONExtractRaw(properties, 'revenue'), ${AMOUNT_SCALE}), ${AMOUNT_SCALE})`
+const AMOUNT_TEXT = `toDecimal256(toDecimal128OrNull(JSONExtractString(properties, 'revenue'), ${AMOUNT_SCALE}), ${AMOUNT_SCALE})`
 const CURRENCY = "upper(JSONExtractString(properties, 'currency'))"
 
 /** The scope's revenue rows, as a subquery with columns amount, currency, event_name, pathname, bucket. */
@@ -50,19 +58,19 @@ export function compileRevenue(
   if (restriction) visitorsWhere.push(restriction)
   return {
     totals: {
-      sql: `SELECT currency, sum(amount) AS revenue, count() AS events ${from} GROUP BY currency ORDER BY revenue DESC, currency`,
+      sql: `SELECT currency, toString(sum(amount)) AS revenue, count() AS events ${from} GROUP BY currency ORDER BY sum(amount) DESC, currency`,
       params: rows.params,
     },
     byEventName: {
-      sql: `SELECT currency, event_name, sum(amount) AS revenue, count() AS events ${from} GROUP BY currency, event_name ORDER BY revenue DESC, event_name LIMIT 100`,
+      sql: `SELECT currency, event_name, toString(sum(amount)) AS revenue, count() AS events ${from} GROUP BY currency, event_name ORDER BY sum(amount) DESC, event_name LIMIT 100`,
       params: rows.params,
     },
     byPathname: {
-      sql: `SELECT currency, pathname, sum(amount) AS revenue, count() AS events ${from} GROUP BY currency, pathname ORDER BY revenue DESC, pathname LIMIT 100`,
+      sql: `SELECT currency, pathname, toString(sum(amount)) AS revenue, count() AS events ${from} GROUP BY currency, pathname ORDER BY sum(amount) DESC, pathname LIMIT 100`,
       params: rows.params,
     },
     series: {
-      sql: `SELECT bucket, currency, sum(amount) AS revenue ${from} GROUP BY bucket, currency ORDER BY bucket, currency`,
+      sql: `SELECT bucket, currency, toString(sum(amount)) AS revenue ${from} GROUP BY bucket, currency ORDER BY bucket, currency`,
       params: rows.params,
     },
     visitors: {
@@ -71,8 +79,6 @@ export function compileRevenue(
     },
   }
 }
-
-const round2 = (n: number) => Math.round(n * 100) / 100
 
 /** @throws AppError 400 naming `bucket` when the range has too many buckets */
 export async function queryRevenue(
@@ -92,33 +98,37 @@ export async function queryRevenue(
   const visitors = Number(visitorRows[0]?.visitors ?? 0)
   const currencies = totals.map((t) => String(t.currency))
   const seriesByKey = new Map(
-    series.map((s) => [`${Number(s.bucket) * 1000}|${String(s.currency)}`, Number(s.revenue)]),
+    series.map((s) => [
+      `${Number(s.bucket) * 1000}|${String(s.currency)}`,
+      moneyOf(String(s.revenue), String(s.currency)),
+    ]),
   )
   return {
     totals: totals.map((t) => ({
       currency: String(t.currency),
-      revenue: round2(Number(t.revenue)),
+      revenue: moneyOf(String(t.revenue), String(t.currency)),
       events: Number(t.events),
       visitors,
-      revenue_per_visitor: visitors === 0 ? 0 : round2(Number(t.revenue) / visitors),
+      revenue_per_visitor:
+        visitors === 0 ? 0 : moneyOf(String(t.revenue), String(t.currency), BigInt(visitors)),
     })),
     byEventName: byEventName.map((r) => ({
       currency: String(r.currency),
       event_name: String(r.event_name),
-      revenue: round2(Number(r.revenue)),
+      revenue: moneyOf(String(r.revenue), String(r.currency)),
       events: Number(r.events),
     })),
     byPathname: byPathname.map((r) => ({
       currency: String(r.currency),
       pathname: String(r.pathname),
-      revenue: round2(Number(r.revenue)),
+      revenue: moneyOf(String(r.revenue), String(r.currency)),
       events: Number(r.events),
     })),
     series: starts.flatMap((t) =>
       currencies.map((currency) => ({
         time: new Date(t).toISOString(),
         currency,
-        revenue: round2(seriesByKey.get(`${t}|${currency}`) ?? 0),
+        revenue: seriesByKey.get(`${t}|${currency}`) ?? 0,
       })),
     ),
   }

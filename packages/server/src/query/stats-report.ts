@@ -50,7 +50,7 @@ export async function queryStatsReport(events: EventsStore, scope: ReportScope, 
   const meta = {
     startDate: scope.params.startDate,
     endDate: scope.params.endDate,
-    timeZone: scope.params.timeZone,
+    timeZone: scope.params.timeZoneName ?? scope.params.timeZone,
     ...(bucket ? { bucket } : {}),
   }
   if (!compared) {

@@ -43,6 +43,18 @@ export function canonicalTimeZone(name: string): string | null {
   }
 }
 
+/**
+ * A time zone as the caller named it, for answers and stored settings (never for SQL: use
+ * `canonicalTimeZone`): the caller's name when it is another valid name of the zone (an IANA link such
+ * as `Asia/Kolkata`, which ICU canonicalises to `Asia/Calcutta`, or `US/Eastern`), the canonical
+ * name when the two differ only in case (`europe/berlin` -> `Europe/Berlin`); null for an unknown zone.
+ */
+export function timeZoneAsNamed(name: string): string | null {
+  const canonical = canonicalTimeZone(name)
+  if (canonical === null) return null
+  return canonical.toLowerCase() === name.toLowerCase() ? canonical : name
+}
+
 /** Wall-clock fields of an instant in a zone. */
 export function wallTimeOf(epochMs: number, timeZone: string) {
   const parts: Record<string, number> = {}

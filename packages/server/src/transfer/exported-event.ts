@@ -8,7 +8,7 @@
  * The same shape imports "as is" (the protocol's `exportedEventSchema`, re-exported here): no re-enrichment, since the IP address is
  * never stored and an export cannot be geolocated again. A line is in this form when it has `eventId`.
  */
-import { type ExportedEvent, parsePropertiesObject } from '@pathlight/protocol'
+import { canonicalPropertiesOf, type ExportedEvent, parsePropertiesObject } from '@pathlight/protocol'
 import type { EventRow } from '../storage/events/event-row.js'
 import type { StoredEvent } from './import-entry.js'
 
@@ -97,7 +97,7 @@ export function fromExportedEvent(line: ExportedEvent): StoredEvent {
     lat: line.lat,
     lon: line.lon,
     event_name: line.eventName,
-    properties: Object.keys(line.properties).length === 0 ? '' : JSON.stringify(line.properties),
+    properties: storedProperties(line.properties),
     lcp: line.lcp,
     cls: line.cls,
     inp: line.inp,
@@ -109,6 +109,16 @@ export function fromExportedEvent(line: ExportedEvent): StoredEvent {
     error_line: line.errorLine,
     error_column: line.errorColumn,
   }
+}
+
+/**
+ * An exported line's properties as stored: '' for `{}`, else their canonical text (the schema has
+ * refused a line whose properties have none).
+ */
+function storedProperties(properties: Record<string, unknown>): string {
+  if (Object.keys(properties).length === 0) return ''
+  const canonical = canonicalPropertiesOf(properties)
+  return 'text' in canonical ? canonical.text : JSON.stringify(properties)
 }
 
 function propertiesObject(properties: string): Record<string, unknown> {

@@ -18,11 +18,7 @@
  * Rows are inserted in batches of `BATCH_ROWS`, one batch stored while the next is enriched; when the
  * promise resolves every imported event is committed and readable. No webhooks or alerts fire for imported (past) events.
  */
-import {
-  parsePropertiesObject,
-  trackPayloadSchema,
-  type ImportResult as WireImportResult,
-} from '@pathlight/protocol'
+import { trackPayloadSchema, type ImportResult as WireImportResult } from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
 import type { IngestDeps } from '../ingest/deps.js'
 import type { Draft } from '../ingest/draft.js'
@@ -230,21 +226,11 @@ async function enrichRawLine(
   if ('error' in parsedTime) return { error: `timestamp: ${parsedTime.error}` }
   const at = parsedTime.at
   if (at > now + FUTURE_SLACK_MS) return { error: 'timestamp: must not be in the future' }
-  if (
-    fields.properties !== null &&
-    typeof fields.properties === 'object' &&
-    !Array.isArray(fields.properties)
-  ) {
-    fields.properties = JSON.stringify(fields.properties)
-  }
   const parsed = trackPayloadSchema.safeParse({ ...fields, site_id: String(site.siteId) })
   if (!parsed.success) return { error: firstIssue(parsed.error.issues) }
   const payload = parsed.data
   if (payload.ip_address && parseIp(payload.ip_address) === null) {
     return { error: 'ip_address: must be an IPv4 or IPv6 address' }
-  }
-  if (payload.properties !== undefined && parsePropertiesObject(payload.properties) === null) {
-    return { error: 'properties: must be a JSON object' }
   }
   const draft: Draft = {
     incoming: {

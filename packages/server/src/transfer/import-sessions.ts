@@ -1,13 +1,13 @@
 /**
  * Sessions of imported events, by timestamp: per visitor, an event joins the session whose span it
- * falls in or lies within 30 minutes of (`SESSION_TIMEOUT_MS`, as live tracking), else it starts a
- * new one. Exact when each visitor's events arrive oldest first (exports are written so); events out of
+ * falls in or lies at most 30 minutes from (30:00 joins, 30:00.001 does not: `continuesSession`, the
+ * rule of live tracking), else it starts a new one. Exact when each visitor's events arrive oldest first (exports are written so); events out of
  * order join a session they are near, but two sessions that a late event would bridge stay two.
  * Imported sessions never join live ones (their ids are new UUIDs). Memory: one entry per session of
  * the import.
  */
 import crypto from 'node:crypto'
-import { SESSION_TIMEOUT_MS } from '../ingest/state/session-store.js'
+import { continuesSession, SESSION_TIMEOUT_MS } from '../ingest/state/session-store.js'
 
 interface Span {
   id: string
@@ -36,7 +36,7 @@ export function createImportSessions(timeoutMs = SESSION_TIMEOUT_MS): ImportSess
       // The newest span is the usual match: look from the end.
       for (let i = list.length - 1; i >= 0; i--) {
         const span = list[i] as Span
-        if (at > span.start - timeoutMs && at < span.end + timeoutMs) {
+        if (continuesSession(span.start - at, timeoutMs) && continuesSession(at - span.end, timeoutMs)) {
           if (at < span.start) span.start = at
           if (at > span.end) span.end = at
           return span.id

@@ -55,7 +55,7 @@ describe('parsePayload', () => {
       refused({}, ['custom_event requires event_name']),
     )
     expect(parsePayload(incoming({ site_id: '7', properties: '[1]' }))).toEqual(
-      refused({ properties: ['must be a string containing a JSON object'] }, []),
+      refused({ properties: ['must be a JSON object (an object, or a string holding one)'] }, []),
     )
   })
 

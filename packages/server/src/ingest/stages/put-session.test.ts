@@ -21,12 +21,14 @@ describe('putSession', () => {
     expect(first.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
   })
 
-  it('continues it while events come less than 30 minutes apart, and starts a new one at 30', async () => {
+  it('continues it while events come at most 30 minutes apart, and starts a new one after more', async () => {
     const first = await eventAt('grace', 0)
     expect(await eventAt('grace', 29)).toEqual({ sessionId: first.sessionId, isNew: false })
     // 29 + 29.99: measured from the last event, not the first.
     expect(await eventAt('grace', 58.99)).toEqual({ sessionId: first.sessionId, isNew: false })
-    const next = await eventAt('grace', 88.99)
+    // 30:00 after the last event still joins; 30:01 does not.
+    expect(await eventAt('grace', 88.99)).toEqual({ sessionId: first.sessionId, isNew: false })
+    const next = await eventAt('grace', 88.99 + 30 + 1 / 60)
     expect(next.isNew).toBe(true)
     expect(next.sessionId).not.toBe(first.sessionId)
   })

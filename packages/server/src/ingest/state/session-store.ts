@@ -1,11 +1,19 @@
 /**
- * Sessions (for the `putSession` stage): a visitor's session ends after 30 minutes without an event.
- * `touch` returns the visitor's live session (extending it) or starts a new one. The in-process store
+ * Sessions (for the `putSession` stage): a visitor's session ends after more than 30 minutes without
+ * an event: an event at most 30:00 (`SESSION_TIMEOUT_MS`, inclusive) after the visitor's latest one
+ * joins its session, one later starts a new session. Imports (`transfer/import-sessions.ts`) apply the
+ * same rule (`continuesSession`). `touch` returns the visitor's live session (extending it) or starts a new one. The in-process store
  * serves one node; `redis-session-store.ts` shares sessions between API nodes.
  */
 import crypto from 'node:crypto'
 
 export const SESSION_TIMEOUT_MS = 30 * 60_000
+
+/**
+ * Whether an event `gapMs` after a session's nearest event belongs to that session: a gap of at most
+ * `timeoutMs` (30:00 joins, 30:00.001 does not).
+ */
+export const continuesSession = (gapMs: number, timeoutMs = SESSION_TIMEOUT_MS): boolean => gapMs <= timeoutMs
 
 export interface SessionStore {
   /**
@@ -28,7 +36,7 @@ export function createMemorySessionStore(timeoutMs = SESSION_TIMEOUT_MS): Sessio
   return {
     async touch(visitorKey, now) {
       const live = sessions.get(visitorKey)
-      if (live && now - live.lastSeen < timeoutMs) {
+      if (live && continuesSession(now - live.lastSeen, timeoutMs)) {
         live.lastSeen = Math.max(live.lastSeen, now)
         return { sessionId: live.id, isNew: false }
       }

@@ -41,6 +41,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '010-session-page-times',
         '011-pathname-months',
         '012-replay-json-bytes',
+        '013-property-map-canonical',
       ])
     })
 

@@ -15,6 +15,7 @@ import { eventPropertiesColumn } from './009-event-properties.js'
 import { sessionPageTimesTable } from './010-session-page-times.js'
 import { pathnameMonthsTable } from './011-pathname-months.js'
 import { replayJsonBytesColumn } from './012-replay-json-bytes.js'
+import { propertyMapCanonical } from './013-property-map-canonical.js'
 
 export interface EventsMigration {
   name: string
@@ -36,6 +37,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   sessionPageTimesTable,
   pathnameMonthsTable,
   replayJsonBytesColumn,
+  propertyMapCanonical,
 ]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */
