@@ -17,6 +17,9 @@ import { openServices } from './services.js'
  */
 export const EXIT_EVENTS_JOURNALED = 75
 
+/** Sites the start banner lists with their dashboard address (the first ones by id). */
+const SITES_IN_BANNER = 5
+
 export async function serve(env: Record<string, string | undefined> = process.env): Promise<void> {
   let config: ReturnType<typeof loadConfig>
   try {
@@ -67,6 +70,12 @@ export async function serve(env: Record<string, string | undefined> = process.en
   const address = await app.listen({ port: starting.port, host: config.host })
   const publicUrl = config.port === 0 ? address : config.baseUrl
   const hasOwner = (await services.metadata.db.selectFrom('user').select('id').limit(1).execute()).length > 0
+  const sites = await services.metadata.db
+    .selectFrom('site')
+    .select(['site_id', 'name', 'domain'])
+    .orderBy('site_id')
+    .limit(SITES_IN_BANNER + 1)
+    .execute()
   console.log(
     [
       '',
@@ -75,7 +84,17 @@ export async function serve(env: Record<string, string | undefined> = process.en
       hasOwner
         ? `  Open ${publicUrl} to sign in (API: Authorization: Bearer <key>; reference at ${publicUrl}/api/docs).`
         : `  First step: open ${publicUrl} and create the owner account, or:\n    curl -X POST ${publicUrl}/api/auth/sign-up/email -H 'content-type: application/json' \\\n      -d '{"name":"You","email":"you@example.com","password":"a long password"}'`,
-      '  Then create an organization and a site, and paste the tracking snippet it shows into your pages.',
+      ...(sites.length > 0
+        ? [
+            '  Sites:',
+            ...sites
+              .slice(0, SITES_IN_BANNER)
+              .map((site) => `    ${site.name} (${site.domain}): ${publicUrl}/sites/${site.site_id}`),
+            ...(sites.length > SITES_IN_BANNER ? ['    ...'] : []),
+          ]
+        : [
+            '  Then create an organization and a site, and paste the tracking snippet it shows into your pages.',
+          ]),
       '',
     ].join('\n'),
   )

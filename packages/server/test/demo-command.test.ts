@@ -135,7 +135,12 @@ describe('npm run demo', () => {
       // DATA_DIR=<dir> npm start.
       const server = spawn(process.execPath, ['bin/pathlight.js', 'serve'], {
         cwd: serverRoot,
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATA_DIR: dataDir,
+          PORT: '0',
+          [SERVER_BUNDLE_ENV]: process.env[SERVER_BUNDLE_ENV] ?? '',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       try {
@@ -153,6 +158,9 @@ describe('npm run demo', () => {
         })
         expect(signedIn.status).toBe(200)
         const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+        // The start banner names the existing site at the real port.
+        expect(output).toContain(`    Demo site (example.com): ${base}/sites/1\n`)
+        expect(output).not.toContain('Then create an organization and a site')
 
         // The log's days, as counted here: with the clock before and after the demo (one of them, should
         // a day end during the run).
