@@ -37,6 +37,7 @@ import { invitationRoutes } from './http/invitations.js'
 import { journeyRoutes } from './http/journeys.js'
 import { createKeyBudget } from './http/key-budget.js'
 import { mailRoutes } from './http/mail.js'
+import { mailStatusRoutes } from './http/mail-status.js'
 import { memberRoutes } from './http/members.js'
 import { metricsRoutes } from './http/metrics.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
@@ -224,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isShuttingDown: deps.isShuttingDown ?? (() => false),
   })
   await app.register(authRoutes, { auth: deps.auth, baseUrl: deps.baseUrl, throttle: deps.authThrottle })
+  await app.register(mailStatusRoutes, { mail: deps.mail })
   await app.register(trackRoutes, {
     ingest: deps.ingest,
     apiKeys: deps.apiKeys,
