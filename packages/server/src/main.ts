@@ -10,6 +10,7 @@ import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
 import { listenWhileStarting } from './http/starting-server.js'
 import { openServices } from './services.js'
+import { SERVED_URL_SETTING, setSetting } from './storage/metadata/instance-settings.js'
 
 /**
  * The exit code of a shutdown whose final flush failed (the events store refused writes): nothing is
@@ -69,6 +70,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
   await starting.stop()
   const address = await app.listen({ port: starting.port, host: config.host })
   const publicUrl = config.port === 0 ? address : config.baseUrl
+  await setSetting(services.metadata.db, SERVED_URL_SETTING, publicUrl)
   const hasOwner = (await services.metadata.db.selectFrom('user').select('id').limit(1).execute()).length > 0
   const sites = await services.metadata.db
     .selectFrom('site')

@@ -5,7 +5,11 @@ import { openTestInstance } from '../testing/test-instance.js'
 describe('GET /api/mail/status', () => {
   it.each([
     ['without SMTP_URL: not configured', {}, false],
-    ['with SMTP_URL: configured', { SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'Stats <stats@example.com>' }, true],
+    [
+      'with SMTP_URL: configured',
+      { SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'Stats <stats@example.com>' },
+      true,
+    ],
   ])('%s', async (_name, env, configured) => {
     const t = await openTestInstance({ env })
     try {
