@@ -40,9 +40,10 @@ export async function runDemo(
     options: { log: { type: 'string' }, 'data-dir': { type: 'string' }, fresh: { type: 'boolean' } },
   })
   const startedIn = env.INIT_CWD ?? process.cwd()
-  const logPath = path.resolve(
-    values.log ?? path.join(SERVER_ROOT, 'demo-data/elastic-examples-apache_logs.txt'),
-  )
+  // Relative paths name files where npm was started, as the data directory does.
+  const logPath = values.log
+    ? path.resolve(startedIn, values.log)
+    : path.join(SERVER_ROOT, 'demo-data/elastic-examples-apache_logs.txt')
   const dataDirArgument = values['data-dir'] ?? DEMO_DATA_DIR
   const dataDir = path.resolve(startedIn, dataDirArgument)
   if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
