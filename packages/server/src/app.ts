@@ -38,6 +38,7 @@ import { journeyRoutes } from './http/journeys.js'
 import { registerJsonBodyParser } from './http/json-body-parser.js'
 import { createKeyBudget } from './http/key-budget.js'
 import { mailRoutes } from './http/mail.js'
+import { mailStatusRoutes } from './http/mail-status.js'
 import { memberRoutes } from './http/members.js'
 import { metricsRoutes } from './http/metrics.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
@@ -229,6 +230,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isShuttingDown: deps.isShuttingDown ?? (() => false),
   })
   await app.register(authRoutes, { auth: deps.auth, baseUrl: deps.baseUrl, throttle: deps.authThrottle })
+  await app.register(mailStatusRoutes, { mail: deps.mail })
   await app.register(trackRoutes, {
     ingest: deps.ingest,
     apiKeys: deps.apiKeys,

@@ -35,7 +35,7 @@ switch (command) {
   }
   default:
     console.error(
-      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh] | pathlight reset-password EMAIL`,
+      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh] | pathlight reset-password EMAIL (npm start, npm run demo, npx pathlight reset-password from the Pathlight folder)`,
     )
     process.exit(2)
 }

@@ -10,12 +10,16 @@ import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
 import { listenWhileStarting } from './http/starting-server.js'
 import { openServices } from './services.js'
+import { SERVED_URL_SETTING, setSetting } from './storage/metadata/instance-settings.js'
 
 /**
  * The exit code of a shutdown whose final flush failed (the events store refused writes): nothing is
  * lost, the accepted events wait in the ingest journal for the next start. 75 is sysexits' EX_TEMPFAIL.
  */
 export const EXIT_EVENTS_JOURNALED = 75
+
+/** Sites the start banner lists with their dashboard address (the first ones by id). */
+const SITES_IN_BANNER = 5
 
 export async function serve(env: Record<string, string | undefined> = process.env): Promise<void> {
   let config: ReturnType<typeof loadConfig>
@@ -66,7 +70,14 @@ export async function serve(env: Record<string, string | undefined> = process.en
   await starting.stop()
   const address = await app.listen({ port: starting.port, host: config.host })
   const publicUrl = config.port === 0 ? address : config.baseUrl
+  await setSetting(services.metadata.db, SERVED_URL_SETTING, publicUrl)
   const hasOwner = (await services.metadata.db.selectFrom('user').select('id').limit(1).execute()).length > 0
+  const sites = await services.metadata.db
+    .selectFrom('site')
+    .select(['site_id', 'name', 'domain'])
+    .orderBy('site_id')
+    .limit(SITES_IN_BANNER + 1)
+    .execute()
   console.log(
     [
       '',
@@ -75,7 +86,17 @@ export async function serve(env: Record<string, string | undefined> = process.en
       hasOwner
         ? `  Open ${publicUrl} to sign in (API: Authorization: Bearer <key>; reference at ${publicUrl}/api/docs).`
         : `  First step: open ${publicUrl} and create the owner account, or:\n    curl -X POST ${publicUrl}/api/auth/sign-up/email -H 'content-type: application/json' \\\n      -d '{"name":"You","email":"you@example.com","password":"a long password"}'`,
-      '  Then create an organization and a site, and paste the tracking snippet it shows into your pages.',
+      ...(sites.length > 0
+        ? [
+            '  Sites:',
+            ...sites
+              .slice(0, SITES_IN_BANNER)
+              .map((site) => `    ${site.name} (${site.domain}): ${publicUrl}/sites/${site.site_id}`),
+            ...(sites.length > SITES_IN_BANNER ? ['    ...'] : []),
+          ]
+        : [
+            '  Then create an organization and a site, and paste the tracking snippet it shows into your pages.',
+          ]),
       '',
     ].join('\n'),
   )

@@ -5,12 +5,16 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { startServerProcess } from '../src/testing/start-server-process.js'
+import { SERVER_BUNDLE_ENV } from '../src/testing/test-run-env.js'
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const repositoryRoot = path.resolve(serverRoot, '../..')
 const run = (args: string[], env: Record<string, string>) =>
   spawnSync(process.execPath, ['bin/pathlight.js', ...args], {
     cwd: serverRoot,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    // The current sources, bundled by the test run (bin/pathlight.js reads it).
+    env: { PATH: process.env.PATH ?? '', [SERVER_BUNDLE_ENV]: process.env[SERVER_BUNDLE_ENV] ?? '', ...env },
     encoding: 'utf8',
     timeout: 60_000,
   })
@@ -29,7 +33,7 @@ describe('pathlight CLI', () => {
     try {
       const usage = run(['reset-password'], { DATA_DIR: dataDir })
       expect(usage.status).toBe(1)
-      expect(usage.stderr).toContain('Usage: pathlight reset-password EMAIL')
+      expect(usage.stderr).toContain('Usage: npx pathlight reset-password EMAIL')
       const unknown = run(['reset-password', 'Nobody@Example.com'], { DATA_DIR: dataDir })
       expect(unknown.status).toBe(1)
       expect(unknown.stderr).toContain('No account with the address nobody@example.com')
@@ -37,6 +41,35 @@ describe('pathlight CLI', () => {
       fs.rmSync(dataDir, { recursive: true, force: true })
     }
   })
+
+  it('reset-password, run as npx from the project root, links to the running server, not port 3000', async () => {
+    const server = await startServerProcess()
+    try {
+      const result = spawnSync('npx', ['pathlight', 'reset-password', 'Owner@Example.com'], {
+        cwd: repositoryRoot,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? os.homedir(),
+          DATA_DIR: server.dataDir,
+          [SERVER_BUNDLE_ENV]: process.env[SERVER_BUNDLE_ENV] ?? '',
+        },
+        encoding: 'utf8',
+        timeout: 60_000,
+      })
+      expect(result.status, result.stderr).toBe(0)
+      const link = /(http:\/\/\S+)/.exec(result.stdout)?.[1] ?? ''
+      expect(link.startsWith(`${server.baseUrl}/api/auth/reset-password/`)).toBe(true)
+      expect(server.baseUrl).not.toContain(':3000')
+      // The link works on that server: it leads to the dashboard's page with the token.
+      const followed = await fetch(link, { redirect: 'manual' })
+      expect(followed.status).toBe(302)
+      expect(followed.headers.get('location')).toMatch(
+        new RegExp(`^${server.baseUrl}/reset-password\\?token=`),
+      )
+    } finally {
+      await server.stop()
+    }
+  }, 120_000)
 
   it('rejects an unknown command with usage', () => {
     const result = run(['frobnicate'], {})

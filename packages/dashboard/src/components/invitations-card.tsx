@@ -1,7 +1,7 @@
 /**
  * An organization's invitations, for its admins and owners: invite an address with a role (only
  * owners invite owners), see the pending invitations, revoke one. Without e-mail on the instance the
- * server refuses to invite, and the card says so.
+ * server refuses to invite: the card says so up front (`GET /api/mail/status`) and offers no Invite.
  */
 import type { Role } from '@pathlight/protocol'
 import * as endpoints from '@pathlight/protocol/addresses'
@@ -9,6 +9,7 @@ import { useState } from 'react'
 import { client } from '../api/contract-client'
 import { formatDateTime } from '../lib/format'
 import { useAction } from '../lib/use-action'
+import { MAIL_NOT_CONFIGURED, useMailConfigured } from '../lib/use-mail-status'
 import { useResource } from '../lib/use-resource'
 import { ConfirmButton } from './confirm-button'
 import { Field } from './field'
@@ -32,6 +33,7 @@ export function InvitationsCard({
   const [sentTo, setSentTo] = useState<string>()
   const invite = useAction()
   const revoke = useAction()
+  const noMail = useMailConfigured() === false
   return (
     <section className="card" aria-labelledby="invitations-heading">
       <h2 id="invitations-heading">Invite by e-mail</h2>
@@ -57,8 +59,14 @@ export function InvitationsCard({
           })
         }}
       >
-        <FormError error={invite.error} />
-        {invite.error?.status === 503 && (
+        {noMail && (
+          <p className="notice" data-testid="mail-not-configured">
+            {MAIL_NOT_CONFIGURED}. Invitations cannot be mailed: ask them to sign up, then add them below by
+            their address.
+          </p>
+        )}
+        {!noMail && <FormError error={invite.error} />}
+        {!noMail && invite.error?.status === 503 && (
           <p className="hint">
             This instance sends no e-mail. Ask them to sign up, then add them below by their address.
           </p>
@@ -89,7 +97,7 @@ export function InvitationsCard({
               </select>
             )}
           </Field>
-          <button type="submit" className="button button-primary" disabled={invite.busy}>
+          <button type="submit" className="button button-primary" disabled={invite.busy || noMail}>
             {invite.busy ? 'Inviting…' : 'Invite'}
           </button>
         </div>

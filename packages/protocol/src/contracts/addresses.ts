@@ -168,6 +168,8 @@ export const health = address('health', 'GET', '/api/health')
 /** The instance's outgoing mail, for its owner (`contracts/mail.ts`). */
 export const listMail = address('listMail', 'GET', '/api/admin/mail')
 export const retryMail = address('retryMail', 'POST', '/api/admin/mail/:mailId/retry')
+/** Whether the instance sends e-mail, for anyone (the sign-in pages ask before offering a mailed link). */
+export const mailStatus = address('mailStatus', 'GET', '/api/mail/status')
 /** The e-mail reports of a site, and the links in their mails (`contracts/email-reports.ts`). */
 export const createEmailReport = address('createEmailReport', 'POST', '/api/sites/:siteId/email-reports')
 export const listEmailReports = address('listEmailReports', 'GET', '/api/sites/:siteId/email-reports')

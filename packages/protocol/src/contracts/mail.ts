@@ -82,12 +82,36 @@ export const retryMailEndpoint = endpoint({
   },
 })
 
+/**
+ * `GET /api/mail/status`: whether the instance sends e-mail, so that forms which would mail (forgot
+ * password, invitations) say so before they are submitted. Public: the password reset request tells
+ * anyone the same by its 503.
+ */
+export const mailStatusEndpoint = endpoint({
+  ...at.mailStatus,
+  summary: 'Whether this instance sends e-mail',
+  description:
+    '`configured` is false when SMTP_URL is unset: password reset requests and invitations then answer 503.',
+  tag: 'Auth',
+  access: 'public',
+  responses: {
+    200: {
+      description: 'Whether mail is configured',
+      schema: z.object({
+        success: z.literal(true),
+        data: z.object({ configured: doc(z.boolean(), 'SMTP_URL is set') }),
+      }),
+    },
+  },
+})
+
 /** Every mail endpoint (the route/contract coverage test reads these). */
-export const mailEndpoints = [listMailEndpoint, retryMailEndpoint] as const
+export const mailEndpoints = [listMailEndpoint, retryMailEndpoint, mailStatusEndpoint] as const
 
 declare module './addresses.js' {
   interface EndpointContracts {
     listMail: typeof listMailEndpoint
     retryMail: typeof retryMailEndpoint
+    mailStatus: typeof mailStatusEndpoint
   }
 }

@@ -27,7 +27,8 @@
  * `redirectTo` (default the dashboard's `BASE_URL/reset-password`) with `?token=`, and
  * `POST /api/auth/reset-password {newPassword, token}` sets the password and ends every session of the
  * account. Without SMTP settings the request is refused (503) whatever the address, so the answer
- * tells nothing about accounts; operators then use `pathlight reset-password EMAIL`. With
+ * tells nothing about accounts; operators then use `npx pathlight reset-password EMAIL`
+ * (logged once as a warning, `auth-error-log.ts`). With
  * `disableSignup`, an address with a pending invitation may still sign up.
  */
 import { APIError, betterAuth } from 'better-auth'
@@ -39,6 +40,7 @@ import { passwordResetMail } from '../mail/templates/password-reset.js'
 import { isInvited } from '../organizations/invitations.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { getSetting, setSettingOnce } from '../storage/metadata/instance-settings.js'
+import { createAuthErrorLog } from './auth-error-log.js'
 import type { OriginPolicy } from './origin-policy.js'
 import { installQuietAuthStorage } from './quiet-async-storage.js'
 import { checkUserFields } from './user-fields.js'
@@ -89,6 +91,7 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
       logLevel === 'silent'
         ? { disabled: true }
         : { level: logLevel === 'fatal' || logLevel === 'error' ? 'error' : 'warn' },
+    onAPIError: { onError: createAuthErrorLog() },
     emailAndPassword: {
       enabled: true,
       autoSignIn: true,

@@ -1,6 +1,7 @@
 /**
- * The demo's summary, read back from the events store through the query layer: totals and the top
- * pages, countries and browsers of one site, as text.
+ * The demo's summary, read back from the events store through the query layer: totals (pageviews,
+ * sessions, visitors) and the top pages, countries and browsers of one site by pageviews, as text whose
+ * every figure names its unit.
  */
 import { pageviewTotals, topByPageviews } from '../query/pageview-summary.js'
 import type { EventsStore } from '../storage/events/events-store.js'
@@ -22,10 +23,12 @@ export async function readDemoSummary(events: EventsStore, siteId: number, top =
     topByPageviews(events, siteId, 'country', top),
     topByPageviews(events, siteId, 'browser', top),
   ])
-  const table = (title: string, rows: { name: string; pageviews: number }[]) =>
-    [`${title}:`, ...rows.map((r) => `  ${String(r.pageviews).padStart(6)}  ${r.name || '(unknown)'}`)].join(
-      '\n',
-    )
+  const table = (title: string, column: string, rows: { name: string; pageviews: number }[]) =>
+    [
+      `${title}, by pageviews:`,
+      `  ${'pageviews'.padStart(9)}  ${column}`,
+      ...rows.map((r) => `  ${String(r.pageviews).padStart(9)}  ${r.name || '(unknown)'}`),
+    ].join('\n')
   const summary = {
     ...totals,
     topPages,
@@ -34,13 +37,13 @@ export async function readDemoSummary(events: EventsStore, siteId: number, top =
   }
   const text = [
     '',
-    `Pageviews ${summary.pageviews}   Sessions ${summary.sessions}   Visitors ${summary.visitors}`,
+    `${summary.pageviews} pageviews in ${summary.sessions} sessions of ${summary.visitors} visitors`,
     '',
-    table('Top pages', topPages),
+    table('Top pages', 'page', topPages),
     '',
-    table('Top countries', topCountries),
+    table('Top countries', 'country', topCountries),
     '',
-    table('Top browsers', topBrowsers),
+    table('Top browsers', 'browser', topBrowsers),
     '',
   ].join('\n')
   return { ...summary, text }

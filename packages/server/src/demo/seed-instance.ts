@@ -13,7 +13,7 @@ export interface SeededInstance {
 /** @throws naming the route and the server's answer when a step fails */
 export async function seedInstance(
   baseUrl: string,
-  options: { email?: string; password?: string; domain?: string } = {},
+  options: { email?: string; password?: string; domain?: string; siteName?: string } = {},
 ): Promise<SeededInstance> {
   const domain = options.domain ?? 'example.com'
   const send = async (url: string, body: unknown, cookie = '') => {
@@ -33,7 +33,11 @@ export async function seedInstance(
   const cookie = (signUp.response.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
   const organization = await send('/api/organizations', { name: 'Demo' }, cookie)
   const organizationId = String(organization.json.id)
-  const site = await send(`/api/organizations/${organizationId}/sites`, { name: 'Demo site', domain }, cookie)
+  const site = await send(
+    `/api/organizations/${organizationId}/sites`,
+    { name: options.siteName ?? 'Demo site', domain },
+    cookie,
+  )
   const key = (await send('/api/user/api-keys', { name: 'demo' }, cookie)).json.data as { key: string }
   return { cookie, organizationId, siteId: Number(site.json.siteId), domain, apiKey: key.key }
 }

@@ -275,6 +275,12 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/mail/status',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/mail/status' }),
+  },
+  {
+    method: 'GET',
     url: '/*',
     // The dashboard's catch-all answers every credential alike (its pages are public: dashboard.test.ts).
     // A missing asset is 404 whether or not packages/dashboard/dist is built, so this row never depends

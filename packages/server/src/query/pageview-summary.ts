@@ -1,6 +1,6 @@
 /**
  * A site's pageview totals and its top values of one column by pageviews, over all its events: the
- * summary `npm run demo` prints after replaying a log.
+ * summary `npm run demo` prints after importing a log.
  */
 import type { EventsStore } from '../storage/events/events-store.js'
 import { eventMetrics, eventTypeConditions } from './metrics.js'

@@ -1,6 +1,7 @@
 /**
  * Instance-wide settings kept in the metadata store (so every API node sees the same values):
- * the owner's user id, the auth secret and the anonymous-id secret when the operator set none.
+ * the owner's user id, the auth secret and the anonymous-id secret when the operator set none, and
+ * the address the service last started at.
  */
 import crypto from 'node:crypto'
 import type { MetadataDb } from './db.js'
@@ -27,6 +28,22 @@ export async function setSettingOnce(db: MetadataDb, key: string, value: string)
     .execute()
   return (await getSetting(db, key)) ?? value
 }
+
+/** Set a setting, replacing its value (last writer wins). */
+export async function setSetting(db: MetadataDb, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('instance_setting')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute()
+}
+
+/**
+ * The setting holding the URL `pathlight serve` last started at (BASE_URL, or the address it listened
+ * on): what commands run beside the service (`pathlight reset-password`) put in their links when
+ * BASE_URL is not set for them.
+ */
+export const SERVED_URL_SETTING = 'served_url'
 
 /** A random secret (32 bytes, base64url) created on first use and shared by every node. */
 export const getOrCreateSecret = (db: MetadataDb, key: string): Promise<string> =>
