@@ -126,6 +126,11 @@ export function parseFilters(text: string | null): ReportFilter[] {
   } catch {
     return []
   }
+  return toReportFilters(json)
+}
+
+/** The well-formed filters of `json` (an array of `{parameter, type, value}`; anything else: none). */
+export function toReportFilters(json: unknown): ReportFilter[] {
   if (!Array.isArray(json)) return []
   return json.flatMap((item: unknown): ReportFilter[] => {
     if (typeof item !== 'object' || item === null) return []
