@@ -25,7 +25,8 @@ const gunzip = promisify(zlib.gunzip)
 
 /**
  * What `GET /api/sites/{siteId}/sessions/{sessionId}/replay` answers in `data` (the protocol's): the
- * events, and `meta.truncated` when the session reached its cap or a batch in the sequence is missing.
+ * events, and `meta.truncated` when the session reached its cap or a part is missing: a batch number
+ * skipped (the first one not 0) where the next batch does not open a page's recording.
  */
 export type SessionReplay = WireSessionReplay
 
@@ -46,23 +47,39 @@ export async function readSessionReplay(
   const all: ReplayEvent[] = []
   let first = Number.POSITIVE_INFINITY
   let last = Number.NEGATIVE_INFINITY
-  for (const batch of batches) {
-    for (const event of await eventsOf(batch)) {
+  let missing = false
+  for (const [i, batch] of batches.entries()) {
+    const events = await eventsOf(batch)
+    const expected = i === 0 ? 0 : (batches[i - 1]?.sequence ?? 0) + 1
+    if (batch.sequence !== expected && !startsPage(events)) missing = true
+    for (const event of events) {
       all.push(event)
       first = Math.min(first, event.timestamp)
       last = Math.max(last, event.timestamp)
     }
   }
   const bytes = batches.reduce((sum, batch) => sum + batch.bytes, 0)
-  const gap = batches.some((batch, i) => batch.sequence !== (batches[0]?.sequence ?? 0) + i)
   return {
     events: all,
     meta: {
       durationMs: all.length ? last - first : 0,
       bytes,
-      truncated: bytes >= MAX_SESSION_REPLAY_BYTES || gap || (batches[0]?.sequence ?? 0) !== 0,
+      truncated: bytes >= MAX_SESSION_REPLAY_BYTES || missing,
     },
   }
+}
+
+/** rrweb's event types that open a page's recording: Meta (4) and FullSnapshot (2). */
+const PAGE_START_TYPES: ReadonlySet<unknown> = new Set([4, 2])
+
+/**
+ * Whether a batch opens a page's recording (its first event a Meta or FullSnapshot): the player needs
+ * nothing before it. A recording's numbers may jump there without a part missing: the recorder numbers
+ * from the time when it has no storage, and a page that continues an earlier page's numbers may land
+ * in a new server session (the server restarted, a day's salt changed).
+ */
+function startsPage(events: readonly ReplayEvent[]): boolean {
+  return PAGE_START_TYPES.has((events[0] as { type?: unknown } | undefined)?.type)
 }
 
 /** The events of one stored batch (validated when it was received). */
