@@ -7,13 +7,16 @@
  * |---------|--------------|----------|----------------------------------------------------|
  * | a       | 09:00:00.000 | /        | utm_source=newsletter&utm_medium=email&utm_campaign=spring |
  * | a       | 09:00:11.600 | /pricing |                                                    |
+ * | b       | 09:59:00.000 | /        |                                                    |
  * | b       | 10:00:00.000 | /        |                                                    |
  * | c       | 11:00:00.000 | /docs    |                                                    |
  *
  * A session's UTM tags are its landing page's (as its channel is): the UTM tabs of the sources card
  * add up to the visitors, a's untagged second page not counted under "(none)". a's session lasts
  * 11.6 s: the overview (filtered to it), the sessions list and the session's own page all say 11 s,
- * whole seconds rounded down. The dashboard is built first when `dist/` is stale.
+ * whole seconds rounded down. b buys (a custom event `purchase`, `plan` pro) at 09:59:30: filtered by
+ * it, the overview says that its pageviews count matching pageviews only (0) while pages per session
+ * are the buyers' sessions'. The dashboard is built first when `dist/` is stale.
  */
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, Page } from 'playwright-core'
@@ -32,8 +35,20 @@ const visits = [
     querystring: new URLSearchParams(TAGS).toString(),
   },
   { user_id: 'a', at: '2026-03-10T09:00:11.600Z', pathname: '/pricing', querystring: '' },
+  { user_id: 'b', at: '2026-03-10T09:59:00.000Z', pathname: '/', querystring: '' },
   { user_id: 'b', at: '2026-03-10T10:00:00.000Z', pathname: '/', querystring: '' },
   { user_id: 'c', at: '2026-03-10T11:00:00.000Z', pathname: '/docs', querystring: '' },
+]
+
+/** Custom events: b buys the pro plan during a session of two pageviews. */
+const purchases = [
+  {
+    user_id: 'b',
+    at: '2026-03-10T09:59:30.000Z',
+    pathname: '/',
+    event_name: 'purchase',
+    properties: { plan: 'pro' },
+  },
 ]
 
 let t: TestInstance
@@ -80,8 +95,17 @@ beforeAll(async () => {
     method: 'POST',
     url: `/api/sites/${siteId}/import`,
     headers: { cookie: seeded.cookie, 'content-type': 'application/x-ndjson' },
-    payload: visits
-      .map(({ at, ...visit }) => JSON.stringify({ timestamp: at, hostname: 'shop.example', ...visit }))
+    payload: [
+      ...visits.map(({ at, ...visit }) => ({ timestamp: at, hostname: 'shop.example', ...visit })),
+      ...purchases.map(({ at, ...event }) => ({
+        timestamp: at,
+        hostname: 'shop.example',
+        type: 'custom_event',
+        ...event,
+        properties: JSON.stringify(event.properties),
+      })),
+    ]
+      .map((line) => JSON.stringify(line))
       .join('\n'),
   })
   expect(imported.statusCode, imported.body).toBe(200)
@@ -153,6 +177,45 @@ describe('figures with one definition in Chromium', () => {
     const duration = page.locator('.session-facts dt', { hasText: 'Duration' }).locator('+ dd')
     expect(await duration.textContent()).toBe(shown)
     await page.screenshot({ path: '/tmp/dashboard-figures-session.png', fullPage: true })
+  })
+
+  it('says what a custom event filter selects, so its figures do not read as contradictions', async () => {
+    const filters = [
+      { parameter: 'event_name', type: 'equals', value: ['purchase'] },
+      { parameter: 'properties.plan', type: 'equals', value: ['pro'] },
+    ]
+    // The buyers' sessions and their pageviews, counted from what was imported (b's visits of the day
+    // are one session: 09:59 and 10:00).
+    const buyers = new Set(purchases.map((p) => p.user_id))
+    const sessionPageviews = visits.filter((v) => buyers.has(v.user_id)).length
+    expect([buyers.size, sessionPageviews]).toEqual([1, 2])
+
+    await page.goto(`/sites/${siteId}?${VIEW}&filters=${encodeURIComponent(JSON.stringify(filters))}`)
+    await page.waitForFunction(
+      (n) =>
+        document.querySelector('.kpis')?.getAttribute('aria-busy') === 'false' &&
+        document.querySelector('[data-kpi="visitors"] .kpi-value')?.textContent === n,
+      String(buyers.size),
+    )
+    const kpi = (key: string) => page.locator(`[data-kpi="${key}"] .kpi-value`).textContent()
+    expect(await kpi('pageviews')).toBe('0')
+    expect(await kpi('pages_per_session')).toBe(String(sessionPageviews / buyers.size))
+    const note = page.getByTestId('custom-event-filter-note')
+    expect(await note.textContent()).toContain('select custom events, which are not pageviews')
+    const pages = page.locator('section.report-card', { has: page.getByRole('heading', { name: 'Pages' }) })
+    await pages.locator('.empty-rows').waitFor()
+    expect(await pages.locator('.empty-rows').textContent()).toBe(
+      'No pageviews pass these filters: they select custom events.',
+    )
+    await page.screenshot({ path: '/tmp/dashboard-figures-event-filter.png', fullPage: true })
+
+    // A page filter shows no such note.
+    const byPage = encodeURIComponent(
+      JSON.stringify([{ parameter: 'pathname', type: 'equals', value: ['/'] }]),
+    )
+    await page.goto(`/sites/${siteId}?${VIEW}&filters=${byPage}`)
+    await page.waitForFunction(() => document.querySelector('.kpis')?.getAttribute('aria-busy') === 'false')
+    expect(await note.count()).toBe(0)
   })
 
   it('logged no script errors or CSP violations', () => {
