@@ -1,6 +1,7 @@
 /**
  * The app: finds out who is signed in, keeps signed-out visitors on the sign-in pages (returning them
- * to where they were going afterwards), and renders the page of the current route. Report pages
+ * to where they were going afterwards; on a fresh instance, without its owner yet, on creating that
+ * account), and renders the page of the current route. Report pages
  * opened with a private link key (`?key=`), or signed out (a public site), are the shared view.
  */
 import type { SessionInfo } from '@pathlight/protocol'
@@ -73,12 +74,18 @@ function Screen() {
   const [session, setSession] = useState<SessionInfo | null | undefined>(undefined)
   const [failure, setFailure] = useState<ApiError>()
 
+  // Signed out: whether the instance has its owner yet (a fresh one opens on signing up).
+  const [hasOwner, setHasOwner] = useState(true)
+
   const loadSession = useCallback(() => {
     setFailure(undefined)
-    api.session().then(
-      (value) => setSession(value ?? null),
-      (error: unknown) => setFailure(asApiError(error)),
-    )
+    api
+      .session()
+      .then(async (value) => {
+        if (!value) setHasOwner((await api.instanceSetup()).hasOwner)
+        setSession(value ?? null)
+      })
+      .catch((error: unknown) => setFailure(asApiError(error)))
   }, [])
   useEffect(loadSession, [loadSession])
   useEffect(() => onSessionEnded(() => setSession(null)), [])
@@ -118,7 +125,8 @@ function Screen() {
     if (route.name === 'signIn') return <SignInPage onSignedIn={setSession} />
     if (route.name === 'signUp') return <SignUpPage onSignedIn={setSession} />
     const here = browserHistory().snapshot()
-    return <Redirect to={routePath({ name: 'signIn', ...(here === '/' ? {} : { next: here }) })} />
+    const name = hasOwner ? 'signIn' : 'signUp'
+    return <Redirect to={routePath({ name, ...(here === '/' ? {} : { next: here }) })} />
   }
   if (route.name === 'signIn' || route.name === 'signUp') {
     return <Redirect to={route.next || '/'} />

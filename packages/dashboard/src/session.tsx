@@ -83,3 +83,24 @@ export function lastOrganization(): string | null {
     return null
   }
 }
+
+const LAST_SITE = 'pathlight.site'
+
+/** Remember the site last looked at (its id), to open it next time. */
+export function rememberSite(siteId: number): void {
+  try {
+    localStorage.setItem(LAST_SITE, String(siteId))
+  } catch {
+    // Storage may be unavailable (private mode); the organization's first site opens instead.
+  }
+}
+
+/** The site remembered by `rememberSite`, or null. */
+export function lastSite(): number | null {
+  try {
+    const id = Number(localStorage.getItem(LAST_SITE))
+    return Number.isInteger(id) && id > 0 ? id : null
+  } catch {
+    return null
+  }
+}

@@ -178,7 +178,8 @@ export const sessionReplay = component(
       truncated: doc(
         z.boolean(),
         'True when the session reached its 20 MB cap (later batches were dropped) or a batch of the ' +
-          'sequence is missing: the recording has gaps or ends early',
+          "sequence is missing where the next one does not open a page's recording (a Meta or full " +
+          'snapshot event first): the recording has gaps or ends early',
       ),
     }),
   }),

@@ -1,6 +1,6 @@
 /**
  * buildApp(deps): the HTTP application. Registers the scopes and never listens (tests use inject()
- * or listen on port 0 themselves). Scopes: public (health, auth, track, replay), analytics (goals, errors: an
+ * or listen on port 0 themselves). Scopes: public (health, instance, auth, track, replay), analytics (goals, errors: an
  * optional caller, read access checked per route) and authenticated (everything else under /api, via a
  * bearer API key or a session cookie).
  */
@@ -33,6 +33,7 @@ import { funnelRoutes } from './http/funnels.js'
 import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
 import { importRoutes } from './http/import.js'
+import { instanceRoutes } from './http/instance.js'
 import { invitationRoutes } from './http/invitations.js'
 import { journeyRoutes } from './http/journeys.js'
 import { registerJsonBodyParser } from './http/json-body-parser.js'
@@ -231,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   await app.register(authRoutes, { auth: deps.auth, baseUrl: deps.baseUrl, throttle: deps.authThrottle })
   await app.register(mailStatusRoutes, { mail: deps.mail })
+  await app.register(instanceRoutes, { db: deps.metadata.db })
   await app.register(trackRoutes, {
     ingest: deps.ingest,
     apiKeys: deps.apiKeys,

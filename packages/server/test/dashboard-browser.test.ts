@@ -65,12 +65,10 @@ async function trackFromSite(body: Record<string, unknown>) {
 
 describe('dashboard in Chromium', () => {
   it('signs up the first user, creates an organization and a site, and shows the snippet', async () => {
+    // A fresh instance, without its owner yet, opens on creating that account.
     await page.goto('/')
-    await heading('Sign in').waitFor()
-    expect(new URL(page.url()).pathname).toBe('/sign-in')
-
-    await page.getByRole('link', { name: 'Create an account' }).click()
     await heading('Create your account').waitFor()
+    expect(new URL(page.url()).pathname).toBe('/sign-up')
     await page.getByLabel('Name').fill(OWNER.name)
     await page.getByLabel('Email').fill(OWNER.email)
     await page.getByLabel('Password').fill(OWNER.password)
@@ -146,6 +144,25 @@ describe('dashboard in Chromium', () => {
     await page.screenshot({ path: '/tmp/dashboard-new-site-chart.png', fullPage: true })
   })
 
+  it('ends today’s chart at the current hour, the hours to come drawn as no point', async () => {
+    const hourBefore = new Date().getUTCHours()
+    await page.goto(`/sites/${siteId}?period=today&tz=UTC`)
+    await page.locator('.chart-point circle').first().waitFor()
+    const hourAfter = new Date().getUTCHours()
+    const points = await page.locator('.chart-point').count()
+    const drawn = await page.locator('.chart-point circle').count()
+    const toCome = await page.locator('.chart-point-to-come').count()
+    // The chart starts at the hour the site was added (today) and spans the day to 23:00; the hours
+    // after the one holding now are still to come, drawn as no point, and empty in the table.
+    expect([23 - hourBefore, 23 - hourAfter]).toContain(toCome)
+    expect(drawn).toBe(points - toCome)
+    expect(drawn).toBeGreaterThan(0)
+    const rows = await page.locator('.chart-table tbody td:nth-child(2)').allTextContents()
+    expect(rows.slice(drawn)).toEqual(Array(toCome).fill(''))
+    expect(rows.slice(0, drawn).every((text) => /^\d+$/.test(text))).toBe(true)
+    await page.screenshot({ path: '/tmp/dashboard-today-chart.png', fullPage: true })
+  })
+
   it('keeps a configuration change across a reload and shows the server’s message for a bad IP', async () => {
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Settings' }).click()
     const errors = page.getByRole('checkbox', { name: 'JavaScript errors' })
@@ -153,7 +170,7 @@ describe('dashboard in Chromium', () => {
     expect(await errors.isChecked()).toBe(false)
     await errors.check()
     await page.getByRole('button', { name: 'Save changes' }).click()
-    await page.getByText('Saved. Updated trackErrors.').waitFor()
+    await page.getByText('Saved: JavaScript errors.').waitFor()
 
     await page.reload()
     await heading('Acme shop').waitFor()
@@ -178,7 +195,7 @@ describe('dashboard in Chromium', () => {
     await ips.fill('10.0.0.0/8\n2001:db8::/32')
     await page.getByLabel('Excluded countries').fill('de, fr')
     await page.getByRole('button', { name: 'Save changes' }).click()
-    await page.getByText(/^Saved\. Updated excludedIPs, excludedCountries\.$/).waitFor()
+    await page.getByText('Saved: Excluded IP addresses and Excluded countries.').waitFor()
     await page.reload()
     await heading('Acme shop').waitFor()
     expect(await page.getByLabel('Excluded IP addresses').inputValue()).toBe('10.0.0.0/8\n2001:db8::/32')
@@ -276,6 +293,11 @@ describe('dashboard in Chromium', () => {
         texts.filter((text) => text.getBoundingClientRect().width > 1 && text.checkVisibility()),
       )
     expect(shown).toHaveLength(1)
+    // The site cards keep their distance from the cards around them.
+    const card = await page.locator('.site-card').first().boundingBox()
+    const nameForm = await form.boundingBox()
+    expect(nameForm && card && nameForm.y - (card.y + card.height)).toBeGreaterThan(8)
+    await page.screenshot({ path: '/tmp/dashboard-organization.png', fullPage: true })
   })
 
   it('adds a member by email and shows the last-owner rule', async () => {
@@ -337,6 +359,13 @@ describe('dashboard in Chromium', () => {
   it('creates a webhook, shows its secret once, and logs and redelivers deliveries', async () => {
     await page.goto(`/sites/${siteId}/webhooks`)
     await page.getByRole('heading', { name: 'Add a webhook' }).waitFor()
+    // The hint says http is taken too, and how to allow a local address.
+    const hint = await page
+      .locator('.field', { has: page.getByLabel('Endpoint URL') })
+      .locator('.hint')
+      .textContent()
+    expect(hint).toContain('http:// or https://')
+    expect(hint).toContain('WEBHOOKS_ALLOW_PRIVATE=true')
     await page.getByLabel('Endpoint URL').fill('ftp://example.com/x')
     await page.getByRole('button', { name: 'Create webhook' }).click()
     await page.getByRole('alert').filter({ hasText: 'Invalid webhook' }).waitFor()
@@ -491,6 +520,19 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('checkbox', { name: 'JavaScript errors' }).waitFor()
     expect(new URL(page.url()).pathname).toBe(`/sites/${siteId}/settings`)
     expect(await page.getByRole('checkbox', { name: 'JavaScript errors' }).isChecked()).toBe(true)
+  })
+
+  it('lands on the site after signing in without a page asked for', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await heading('Sign in').waitFor()
+    await page.goto('/')
+    await heading('Sign in').waitFor()
+    expect(new URL(page.url()).pathname).toBe('/sign-in')
+    await page.getByLabel('Email').fill(OWNER.email)
+    await page.getByLabel('Password').fill(OWNER.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.waitForURL((url) => url.pathname === `/sites/${siteId}`)
+    await heading('Acme shop').waitFor()
   })
 
   it('logged no script errors or CSP violations', () => {

@@ -15,7 +15,9 @@
  * and visitors, pages through Download's 105 files, clicks a value (the event and the property become
  * filters, in the URL and as chips; the figures follow), removes the property's chip, filters by an
  * empty value (only the events carrying the key count), and finds the
- * keys offered by the goal form and the funnel builder. The dashboard is built first when stale.
+ * keys offered by the goal form and the funnel builder. The open event and its chosen key are in the URL
+ * (`event`, `property`): a reload opens the same panel, Back closes it. The dashboard is built first
+ * when stale.
  */
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, Locator, Page } from 'playwright-core'
@@ -192,6 +194,23 @@ describe('custom event properties in Chromium', () => {
 
     await picker.selectOption('seats')
     await expect.poll(() => shownRows(panel())).toEqual(expectedValues('Signup', 'seats'))
+  })
+
+  it('keeps the open event and its chosen key in the URL: a reload opens them again, Back closes them', async () => {
+    const search = new URL(page.url()).searchParams
+    expect([search.getAll('event'), search.getAll('property')]).toEqual([['Signup'], ['seats']])
+    await page.reload()
+    await panel().waitFor()
+    expect(await panel().getByRole('heading').textContent()).toBe('Signup')
+    expect(await panel().getByLabel('Property').inputValue()).toBe('seats')
+    await expect.poll(() => shownRows(panel())).toEqual(expectedValues('Signup', 'seats'))
+    // Choosing the key replaced the entry that opened the panel: one Back closes it.
+    await page.goBack()
+    await panel().waitFor({ state: 'detached' })
+    expect(new URL(page.url()).searchParams.get('event')).toBeNull()
+    expect(new URL(page.url()).searchParams.get('property')).toBeNull()
+    await page.goForward()
+    await expect.poll(() => panel().getByLabel('Property').inputValue()).toBe('seats')
   })
 
   it('pages through a key with more values than a page holds', async () => {

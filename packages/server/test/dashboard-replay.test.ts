@@ -282,7 +282,7 @@ describe('session replay in the dashboard, in Chromium', () => {
     await share.fill('25')
     await days.fill('14')
     await page.getByRole('button', { name: 'Save changes' }).click()
-    await page.getByText(/^Saved\./).waitFor()
+    await page.getByText('Saved: Share of sessions recorded and Keep recordings for.').waitFor()
     const site = await t.app.inject({
       method: 'GET',
       url: `/api/sites/${siteId}`,

@@ -11,9 +11,10 @@
  * | d, e    | /                  |
  * | f       | /pricing           |
  *
- * Six visitors in all, three of them on a page under /docs. The owner filters by /docs, saves the
- * filters as a shared segment, finds it in the URL across a reload, switches it off and on from the
- * menu, and deletes it. The dashboard is built first when `dist/` is stale.
+ * Six visitors in all, three of them on a page under /docs, two on /docs/install. The owner filters by
+ * /docs, saves the filters as a shared segment, finds it in the URL across a reload, switches it off
+ * and on from the menu, reads its filters as read-only chips, edits it to /docs/install (and edits and
+ * cancels), and deletes it. The dashboard is built first when `dist/` is stale.
  */
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, Page } from 'playwright-core'
@@ -122,7 +123,7 @@ describe('saved segments in Chromium', () => {
     const url = new URL(page.url())
     expect(url.searchParams.get('segment')).toBe(String(saved?.segmentId))
     expect(url.searchParams.get('filters')).toBeNull()
-    expect(await page.getByRole('list', { name: 'Filters' }).count()).toBe(0)
+    expect(await page.getByRole('list', { name: 'Filters', exact: true }).count()).toBe(0)
     const menu = page.getByLabel('Segment')
     expect(await menu.inputValue()).toBe(String(saved?.segmentId))
     await visitorsShow(String(docs))
@@ -137,6 +138,43 @@ describe('saved segments in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('segment')).toBeNull()
     await page.getByLabel('Segment').selectOption({ label: 'Docs readers' })
     await visitorsShow(String(docs))
+
+    // The segment's filters show as read-only chips beside the menu.
+    const segmentChips = page.getByRole('list', { name: 'Conditions of Docs readers' })
+    expect(await segmentChips.locator('li').allTextContents()).toEqual(['Page starts with /docs'])
+    expect(await segmentChips.getByRole('button').count()).toBe(0)
+    await page.screenshot({ path: '/tmp/dashboard-segment-chips.png' })
+
+    // Editing makes them the view's own filters; the changed filters are saved as the segment's.
+    await page.getByRole('button', { name: 'Edit segment' }).click()
+    await page.waitForURL((url) => url.searchParams.get('segment') === null)
+    expect(JSON.parse(new URL(page.url()).searchParams.get('filters') ?? '')).toEqual([docsFilter])
+    await visitorsShow(String(docs))
+    await page.getByRole('button', { name: 'Remove filter: Page starts with /docs' }).click()
+    await visitorsShow(String(all))
+    const pages = page.locator('section.report-card', { has: page.getByRole('heading', { name: 'Pages' }) })
+    await pages.locator('.bar-row', { hasText: '/docs/install' }).click()
+    const install = new Set(visits.filter(([, path]) => path === '/docs/install').map(([visitor]) => visitor))
+      .size
+    expect(install).toBe(2)
+    await visitorsShow(String(install))
+    await page.getByRole('button', { name: 'Update segment' }).click()
+    await page.waitForURL(/[?&]segment=\d+/)
+    expect(new URL(page.url()).searchParams.get('filters')).toBeNull()
+    const installFilter = { parameter: 'pathname', type: 'equals', value: ['/docs/install'] }
+    expect(await listed()).toMatchObject([{ name: 'Docs readers', filters: [installFilter] }])
+    await visitorsShow(String(install))
+    expect(await segmentChips.locator('li').allTextContents()).toEqual(['Page is /docs/install'])
+
+    // Editing and cancelling leaves the segment as it was.
+    await page.getByRole('button', { name: 'Edit segment' }).click()
+    await page.waitForURL((url) => url.searchParams.get('segment') === null)
+    await page.getByRole('button', { name: 'Remove filter: Page is /docs/install' }).click()
+    await visitorsShow(String(all))
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.waitForURL(/[?&]segment=\d+/)
+    await visitorsShow(String(install))
+    expect(await listed()).toMatchObject([{ filters: [installFilter] }])
 
     await page.getByRole('button', { name: 'Delete segment' }).click()
     await visitorsShow(String(all))

@@ -33,6 +33,8 @@ export function createApi(t: Transport) {
 
   return {
     session: () => t.request<SessionInfo | null>('GET', '/api/auth/get-session'),
+    /** Whether the instance has its owner yet (false: the first sign-up becomes it). */
+    instanceSetup: () => data(call(endpoints.instanceSetup, {})),
     /** Sign in; with two-factor sign-in on, no session yet: `twoFactorRedirect` asks for a code. */
     signIn: (email: string, password: string) =>
       t.request<{ twoFactorRedirect?: boolean }>('POST', '/api/auth/sign-in/email', { email, password }),

@@ -16,6 +16,7 @@ import type {
   ReportPart,
   RetentionPeriod,
   SegmentInput,
+  SegmentUpdate,
   SeriesBucket,
   SeriesMetric,
   WebVitals,
@@ -187,6 +188,9 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     segments: () => data(call(endpoints.listSegments, { params: site }, options)),
     createSegment: (input: SegmentInput) =>
       data(call(endpoints.createSegment, { params: site, body: input }, options)),
+    /** Change a segment (`filters` replaced whole); answers the segment after the change. */
+    updateSegment: (segmentId: number, update: SegmentUpdate) =>
+      data(call(endpoints.updateSegment, { params: { siteId, segmentId }, body: update }, options)),
     deleteSegment: (segmentId: number) =>
       call(endpoints.deleteSegment, { params: { siteId, segmentId } }, options),
     /** The site's annotations on the days of `query`'s range. */

@@ -3,6 +3,7 @@ import type { WebhookEventType, WebhookInput } from '@pathlight/protocol'
 import { webhookEventTypes } from '@pathlight/protocol/enums'
 import { useId, useState } from 'react'
 import type { ApiError } from '../api/api-error'
+import { webhookUrlErrors, webhookUrlHint } from '../lib/webhook-url-text'
 import { CheckboxField } from './checkbox-field'
 import { Field, FieldErrors } from './field'
 import { FormError } from './form-error'
@@ -42,7 +43,7 @@ export function WebhookForm({ initial, submitLabel, busy, error, onSubmit, onCan
       }}
     >
       <FormError error={error} />
-      <Field label="Endpoint URL" hint="https:// and a public address." errors={error?.field('url')}>
+      <Field label="Endpoint URL" hint={webhookUrlHint} errors={webhookUrlErrors(error?.field('url'))}>
         {(control) => (
           <input
             {...control}

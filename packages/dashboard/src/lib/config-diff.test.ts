@@ -1,6 +1,6 @@
 import type { SiteConfig } from '@pathlight/protocol'
 import { describe, expect, it } from 'vitest'
-import { changedConfig } from './config-diff'
+import { changedConfig, savedText } from './config-diff'
 
 describe('changedConfig', () => {
   const saved: SiteConfig = {
@@ -38,5 +38,20 @@ describe('changedConfig', () => {
     expect(changedConfig(saved, { ...saved, replayRetentionDays: Number.NaN })).toEqual({
       replayRetentionDays: Number.NaN,
     })
+  })
+})
+
+describe('savedText', () => {
+  const labels = {
+    sessionReplay: 'Session replay',
+    webVitals: 'Core Web Vitals',
+    trackErrors: 'JavaScript errors',
+  }
+  it('names the changed fields by their labels', () => {
+    expect(savedText(['sessionReplay', 'webVitals', 'trackErrors'], labels)).toBe(
+      'Saved: Session replay, Core Web Vitals and JavaScript errors.',
+    )
+    expect(savedText(['webVitals'], labels)).toBe('Saved: Core Web Vitals.')
+    expect(savedText([], labels)).toBe('Saved.')
   })
 })

@@ -11,3 +11,15 @@ export function changedConfig<T extends Partial<SiteConfig>>(saved: T, next: T):
   }
   return changes
 }
+
+/**
+ * What a save changed, in the form's words: 'Saved: Session replay, Core Web Vitals and JavaScript
+ * errors.' for the changed fields `keys` (in the form's order), each named by its label in `labels`;
+ * 'Saved.' for none.
+ */
+export function savedText<K extends string>(keys: readonly K[], labels: Readonly<Record<K, string>>): string {
+  const names = keys.map((key) => labels[key])
+  if (names.length === 0) return 'Saved.'
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+  return `Saved: ${list}.`
+}

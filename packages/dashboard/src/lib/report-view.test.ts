@@ -1,10 +1,13 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   bucketOf,
   parseReportView,
   type ReportView,
   rangeOf,
+  replaceView,
   reportQuery,
+  reportViewParameters,
   reportViewSearch,
   withFilter,
   withoutFilter,
@@ -12,6 +15,7 @@ import {
 } from './report-view'
 
 const NOW = Date.parse('2026-03-10T23:30:00.000Z')
+const isViewParameter = (name: string) => (reportViewParameters as readonly string[]).includes(name)
 const country = { parameter: 'country', type: 'equals', value: ['DE'] } as const
 
 describe('parseReportView', () => {
@@ -143,5 +147,124 @@ describe('the comparison of a view', () => {
       compare: 'previous_year',
       matchDayOfWeek: true,
     })
+  })
+})
+
+describe('replaceView', () => {
+  const day = fc
+    .integer({ min: Date.parse('2024-01-01'), max: Date.parse('2026-12-31') })
+    .map((ms) => new Date(ms).toISOString().slice(0, 10))
+  const filter = fc.record({
+    parameter: fc.constantFrom('country' as const, 'pathname' as const, 'browser' as const),
+    type: fc.constantFrom('equals' as const, 'contains' as const),
+    value: fc.array(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 2 }),
+  })
+  /** Any view a control can set, invalid combinations (custom days without days) included. */
+  const view: fc.Arbitrary<ReportView> = fc.record(
+    {
+      period: fc.constantFrom('today', '7d', '30d', '90d', 'month', 'custom'),
+      from: day,
+      to: day,
+      tz: fc.constantFrom('UTC', 'Europe/Berlin'),
+      filters: fc.array(filter, { maxLength: 2 }),
+      segment: fc.integer({ min: 1, max: 50 }),
+      bucket: fc.constantFrom('hour', 'day', 'week', 'month'),
+      metric: fc.constantFrom('visitors', 'sessions', 'pageviews'),
+      compare: fc.constantFrom('previous_period', 'previous_year', 'custom', 'none'),
+      compareFrom: day,
+      compareTo: day,
+      matchDayOfWeek: fc.constant(true as const),
+      event: fc.constantFrom('purchase', 'sign up', 'a&b=c'),
+      property: fc.constantFrom('plan', 'price'),
+      page: fc.integer({ min: 1, max: 9 }),
+      replay: fc.constant(true as const),
+      key: fc.constantFrom('k1', 'k2'),
+    },
+    { requiredKeys: ['period', 'filters'] },
+  )
+  /** A change as the controls make it: some fields of the current view set or cleared. */
+  const change = fc.record(
+    {
+      compare: fc.constantFrom('previous_period', 'previous_year', 'custom', 'none', undefined),
+      compareFrom: fc.option(day, { nil: undefined }),
+      compareTo: fc.option(day, { nil: undefined }),
+      matchDayOfWeek: fc.constantFrom(true as const, undefined),
+      period: fc.constantFrom('today', '7d', '30d', '90d', 'month'),
+      metric: fc.constantFrom('visitors', 'sessions', 'pageviews', undefined),
+      event: fc.constantFrom('purchase', undefined),
+      property: fc.constantFrom('plan', undefined),
+      page: fc.constantFrom(2, undefined),
+    },
+    { requiredKeys: [] },
+  )
+  /** A route's own parameters (an error's message, a funnel's steps), and stray view parameters. */
+  const routeParams = fc.array(
+    fc.tuple(fc.constantFrom('message', 'steps', 'show'), fc.string({ maxLength: 5 })),
+    { maxLength: 3 },
+  )
+  const stray = fc.array(fc.tuple(fc.constantFrom(...reportViewParameters), fc.string({ maxLength: 8 })), {
+    maxLength: 6,
+  })
+
+  it('leaves each view parameter at most once and the route parameters as they were, after any changes', () => {
+    fc.assert(
+      fc.property(
+        routeParams,
+        stray,
+        view,
+        fc.array(change, { maxLength: 8 }),
+        (own, junk, first, changes) => {
+          let search = new URLSearchParams([...own, ...junk]).toString()
+          const apply = (next: ReportView) => {
+            search = replaceView(search, next)
+            const query = new URLSearchParams(search)
+            for (const name of reportViewParameters) expect(query.getAll(name).length).toBeLessThanOrEqual(1)
+            // The route's own parameters come first, unchanged and in their order.
+            expect([...query].filter(([name]) => !isViewParameter(name))).toEqual(own)
+            // The URL holds exactly the view that was set, as its parser reads it.
+            expect(parseReportView(search)).toEqual(parseReportView(reportViewSearch(next)))
+          }
+          apply(first)
+          for (const step of changes) apply({ ...parseReportView(search), ...step })
+        },
+      ),
+    )
+  })
+
+  it('writes only parameters of its list, and a compare choice replaces the last one', () => {
+    fc.assert(
+      fc.property(view, (v) => {
+        for (const [name] of new URLSearchParams(reportViewSearch(v)))
+          expect(isViewParameter(name)).toBe(true)
+      }),
+    )
+    let search = 'message=boom'
+    for (const compare of ['previous_year', 'previous_period', 'custom', 'none', undefined] as const) {
+      const next: ReportView = {
+        ...parseReportView(search),
+        compare,
+        ...(compare === 'custom' ? { compareFrom: '2025-01-01', compareTo: '2025-01-07' } : {}),
+      }
+      search = replaceView(search, next)
+      expect(parseReportView(search).compare).toBe(compare)
+    }
+    expect(search).toBe('message=boom')
+  })
+
+  it('reads a parameter given twice with its last value', () => {
+    expect(parseReportView('compare=previous_year&compare=previous_period&period=7d&period=today')).toEqual({
+      period: 'today',
+      filters: [],
+      compare: 'previous_period',
+    })
+  })
+})
+
+describe('the open event properties', () => {
+  it('round-trips the event and its key, and drops a key without an event', () => {
+    const view: ReportView = { period: '30d', filters: [], event: 'sign up', property: 'plan' }
+    expect(reportViewSearch(view)).toBe('event=sign+up&property=plan')
+    expect(parseReportView('event=sign+up&property=plan')).toEqual(view)
+    expect(parseReportView('property=plan')).toEqual({ period: '30d', filters: [] })
   })
 })

@@ -15,11 +15,14 @@
  * | `compare` | `previous_period`, `previous_year`, `custom`, `none` (the API's; given, the chart draws the compared series) | none: the API's default, no compared series |
  * | `compare_from`, `compare_to` | YYYY-MM-DD (custom comparison, both included) | |
  * | `dow` | `1`: match the compared range's weekdays | |
+ * | `event` | a custom event's name: its properties are open in the custom events card | the list of events |
+ * | `property` | the property key chosen in that panel (with `event`) | the most frequent key |
  * | `page` | integer > 1 (lists) | 1 |
  * | `replay` | `1`: only sessions with a replay recording (sessions list) | all sessions |
  * | `key` | the private link key | none |
  *
- * Parsing never fails: an invalid value falls back to its default.
+ * Parsing never fails: an invalid value falls back to its default; a parameter given more than once
+ * counts with its last value (the one a link appended last).
  */
 import {
   type CompareMode,
@@ -68,6 +71,10 @@ export interface ReportView {
   compareTo?: string
   /** Move the compared range onto the range's weekdays. */
   matchDayOfWeek?: true
+  /** The custom event whose properties are open in the custom events card. */
+  event?: string
+  /** The property key chosen in that panel (only with `event`). */
+  property?: string
   page?: number
   /** The sessions list shows only sessions with a session replay recording. */
   replay?: true
@@ -78,8 +85,37 @@ export interface ReportView {
 export const MAX_RANGE_DAYS = 3660
 const DEFAULT_PERIOD: Period = '30d'
 
+/**
+ * Every query-string parameter a view owns, in the order {@link reportViewSearch} writes them. A view
+ * change rewrites each of them (see {@link replaceView}); any other parameter belongs to the route.
+ */
+export const reportViewParameters = [
+  'key',
+  'period',
+  'from',
+  'to',
+  'tz',
+  'filters',
+  'segment',
+  'bucket',
+  'metric',
+  'compare',
+  'compare_from',
+  'compare_to',
+  'dow',
+  'event',
+  'property',
+  'page',
+  'replay',
+] as const
+export type ReportViewParameter = (typeof reportViewParameters)[number]
+
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
   value !== null && (values as readonly string[]).includes(value) ? (value as T) : undefined
+
+/** The last value of `name` in `query` (null when absent). */
+const lastOf = (query: URLSearchParams, name: ReportViewParameter): string | null =>
+  query.getAll(name).at(-1) ?? null
 
 /** The filters of a `filters` parameter, keeping only well-formed ones. */
 export function parseFilters(text: string | null): ReportFilter[] {
@@ -90,6 +126,11 @@ export function parseFilters(text: string | null): ReportFilter[] {
   } catch {
     return []
   }
+  return toReportFilters(json)
+}
+
+/** The well-formed filters of `json` (an array of `{parameter, type, value}`; anything else: none). */
+export function toReportFilters(json: unknown): ReportFilter[] {
   if (!Array.isArray(json)) return []
   return json.flatMap((item: unknown): ReportFilter[] => {
     if (typeof item !== 'object' || item === null) return []
@@ -107,44 +148,50 @@ export function parseFilters(text: string | null): ReportFilter[] {
 
 /** The comparison of a view's query string; a custom one without valid days is left out. */
 function parseComparison(query: URLSearchParams): Partial<ReportView> {
-  const compare = oneOf(compareModes, query.get('compare'))
+  const compare = oneOf(compareModes, lastOf(query, 'compare'))
   if (!compare) return {}
-  const from = query.get('compare_from') ?? ''
-  const to = query.get('compare_to') ?? ''
+  const from = lastOf(query, 'compare_from') ?? ''
+  const to = lastOf(query, 'compare_to') ?? ''
   if (compare === 'custom' && !(isDay(from) && isDay(to) && daysBetween(from, to) >= 0)) return {}
   return {
     compare,
     ...(compare === 'custom' ? { compareFrom: from, compareTo: to } : {}),
-    ...(compare !== 'none' && query.get('dow') === '1' ? { matchDayOfWeek: true as const } : {}),
+    ...(compare !== 'none' && lastOf(query, 'dow') === '1' ? { matchDayOfWeek: true as const } : {}),
   }
 }
 
 /** The view of a query string (with or without its '?'). */
 export function parseReportView(search: string): ReportView {
   const query = new URLSearchParams(search)
-  const view: ReportView = { period: oneOf(periods, query.get('period')) ?? DEFAULT_PERIOD, filters: [] }
+  const view: ReportView = { period: oneOf(periods, lastOf(query, 'period')) ?? DEFAULT_PERIOD, filters: [] }
   if (view.period === 'custom') {
-    const from = query.get('from') ?? ''
-    const to = query.get('to') ?? ''
+    const from = lastOf(query, 'from') ?? ''
+    const to = lastOf(query, 'to') ?? ''
     if (isDay(from) && isDay(to) && daysBetween(from, to) >= 0 && daysBetween(from, to) < MAX_RANGE_DAYS) {
       view.from = from
       view.to = to
     } else view.period = DEFAULT_PERIOD
   }
-  const tz = query.get('tz')
+  const tz = lastOf(query, 'tz')
   if (tz && isTimeZone(tz)) view.tz = tz
-  view.filters = parseFilters(query.get('filters'))
-  const segment = Number(query.get('segment'))
+  view.filters = parseFilters(lastOf(query, 'filters'))
+  const segment = Number(lastOf(query, 'segment'))
   if (Number.isInteger(segment) && segment > 0 && segment <= 0x7fffffff) view.segment = segment
-  const bucket = oneOf(seriesBuckets, query.get('bucket'))
+  const bucket = oneOf(seriesBuckets, lastOf(query, 'bucket'))
   if (bucket) view.bucket = bucket
-  const metric = oneOf(chartMetrics, query.get('metric'))
+  const metric = oneOf(chartMetrics, lastOf(query, 'metric'))
   if (metric && metric !== 'visitors') view.metric = metric
   Object.assign(view, parseComparison(query))
-  const page = Number(query.get('page'))
+  const event = lastOf(query, 'event')
+  if (event) {
+    view.event = event
+    const property = lastOf(query, 'property')
+    if (property) view.property = property
+  }
+  const page = Number(lastOf(query, 'page'))
   if (Number.isInteger(page) && page > 1) view.page = page
-  if (query.get('replay') === '1') view.replay = true
-  const key = query.get('key')
+  if (lastOf(query, 'replay') === '1') view.replay = true
+  const key = lastOf(query, 'key')
   if (key) view.key = key
   return view
 }
@@ -169,9 +216,24 @@ export function reportViewSearch(view: ReportView): string {
     query.set('compare_to', view.compareTo)
   }
   if (view.compare && view.compare !== 'none' && view.matchDayOfWeek) query.set('dow', '1')
+  if (view.event) {
+    query.set('event', view.event)
+    if (view.property) query.set('property', view.property)
+  }
   if (view.page && view.page > 1) query.set('page', String(view.page))
   if (view.replay) query.set('replay', '1')
   return query.toString()
+}
+
+/**
+ * The query string (no '?') of `search` (with or without its '?') with its view replaced by `next`:
+ * every {@link reportViewParameters} entry removed, however often it appears, the route's own
+ * parameters (an error's message) kept in their order, then `next`'s parameters, each at most once.
+ */
+export function replaceView(search: string, next: ReportView): string {
+  const kept = new URLSearchParams(search)
+  for (const name of reportViewParameters) kept.delete(name)
+  return [kept.toString(), reportViewSearch(next)].filter(Boolean).join('&')
 }
 
 /** `path` with the view's query string appended (after any query `path` already has). */

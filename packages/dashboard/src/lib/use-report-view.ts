@@ -5,7 +5,7 @@
  */
 import { useCallback, useMemo, useSyncExternalStore } from 'react'
 import { browserHistory, navigate } from '../router/navigation'
-import { parseReportView, type ReportView, reportViewSearch } from './report-view'
+import { parseReportView, type ReportView, replaceView } from './report-view'
 
 export interface ReportViewState {
   view: ReportView
@@ -20,26 +20,8 @@ export function useReportView(): ReportViewState {
   const view = useMemo(() => parseReportView(search), [search])
   const setView = useCallback(
     (next: ReportView, options?: { replace?: boolean }) => {
-      // Route-specific parameters (an error's message) stay; the view's are rewritten.
-      const kept = new URLSearchParams(search)
-      for (const name of [
-        'key',
-        'period',
-        'from',
-        'to',
-        'tz',
-        'filters',
-        'segment',
-        'bucket',
-        'metric',
-        'page',
-        'replay',
-      ]) {
-        kept.delete(name)
-      }
-      const own = kept.toString()
-      const viewSearch = reportViewSearch(next)
-      const query = [own, viewSearch].filter(Boolean).join('&')
+      // Route-specific parameters (an error's message) stay; the view's are rewritten, once each.
+      const query = replaceView(search, next)
       navigate(query ? `${pathname}?${query}` : pathname, options)
     },
     [pathname, search],

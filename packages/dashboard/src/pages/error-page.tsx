@@ -56,6 +56,7 @@ export function ErrorPage({ ctx, message }: { ctx: ReportContext; message: strin
             timeZone={zoneOf(ctx.view)}
             days={ctx.days}
             label="Occurrences"
+            nowMs={Date.now()}
           />
         )}
       </section>

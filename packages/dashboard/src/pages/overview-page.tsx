@@ -6,7 +6,9 @@
  * the chart's series with the one figure it shows; changing a card's tab, showing all rows or changing
  * the chart's figure or bucket loads that alone with the GET routes. With a comparison chosen
  * (`compare` in the URL), the chart draws the compared range's series dashed; the range's annotations
- * are marked on it and listed under it.
+ * are marked on it and listed under it. Filters that select custom events (a custom event's name or
+ * property) pass no pageview: a notice says which figures are the matching sessions' and which count
+ * matching pageviews only (`custom-event-filters.ts`), and the Pages card says why it is empty.
  */
 import type { LiveVisitors as Live, SeriesBucket } from '@pathlight/protocol'
 import { useMemo } from 'react'
@@ -24,6 +26,7 @@ import { type ChartPoint, TimeSeriesChart } from '../components/reports/time-ser
 import { WorldMapCard } from '../components/reports/world-map-card'
 import type { ChartAnnotation } from '../lib/chart-annotations'
 import { fromSiteStart } from '../lib/chart-start'
+import { selectsCustomEventsOnly } from '../lib/custom-event-filters'
 import { dayIn, formatDay } from '../lib/dates'
 import { overviewParts } from '../lib/overview-parts'
 import { takeOverview } from '../lib/overview-prefetch'
@@ -80,6 +83,7 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
   const firstLive = () =>
     batch.load<{ data: Live }>('live', async () => ({ data: await ctx.reports.live() })).then((a) => a.data)
   const meta = stats.data?.meta
+  const customEventsOnly = selectsCustomEventsOnly(ctx.query.filters)
   // While another figure or bucket loads, the chart keeps the one it has, under that figure's name.
   const series = seriesReport.data
   const shown = series && (series.meta.metrics.includes(metric) ? metric : series.meta.metrics[0])
@@ -87,6 +91,13 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
     <div className="stack">
       <ReportToolbar ctx={ctx} aside={<LiveVisitors reports={ctx.reports} first={firstLive} />} />
       <FormError error={stats.error ?? seriesReport.error} />
+      {customEventsOnly && (
+        <p className="notice" data-testid="custom-event-filter-note">
+          These filters select custom events, which are not pageviews: Pageviews and the Pages card count only
+          pageviews that pass them, so none. Visitors, sessions, bounce rate, session duration and pages per
+          session are those of the sessions with a matching event, all their pages included.
+        </p>
+      )}
       <KpiCards
         stats={stats.data?.data}
         stale={stats.loading}
@@ -135,7 +146,12 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
         <AnnotationsCard ctx={ctx} annotations={annotations} />
       </section>
       <div className="report-grid">
-        <BreakdownCard ctx={ctx} batch={batch} {...breakdownCards.pages} />
+        <BreakdownCard
+          ctx={ctx}
+          batch={batch}
+          {...breakdownCards.pages}
+          empty={customEventsOnly ? 'No pageviews pass these filters: they select custom events.' : undefined}
+        />
         <BreakdownCard ctx={ctx} batch={batch} {...breakdownCards.sources} />
         <WorldMapCard ctx={ctx} batch={batch} />
         <BreakdownCard ctx={ctx} batch={batch} {...breakdownCards.locations} footer={<GeoCredit />} />
@@ -179,6 +195,7 @@ function SiteChart({
         days={days}
         label={label}
         annotations={annotations}
+        nowMs={Date.now()}
       />
       {createdAt && points.length < all.length && (
         <p className="muted small" data-testid="chart-since">

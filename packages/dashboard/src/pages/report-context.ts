@@ -20,7 +20,10 @@ export interface ReportContext {
   /** Days in the range. */
   days: number
   setView(next: ReportView, options?: { replace?: boolean }): void
-  /** The path of `route` carrying the view (range, zone, filters, key); `page` is dropped. */
+  /**
+   * The path of `route` carrying the view (range, zone, filters, key); `page` and the overview's open
+   * event properties (`event`, `property`) are dropped.
+   */
   link(route: Route, view?: ReportView): string
   /** Admin or owner of the site's organization: may create, edit and delete goals. */
   canAdmin: boolean
@@ -50,7 +53,7 @@ export function useReportContext(
       days: daysBetween(query.start_date, query.end_date) + 1,
       setView,
       link: (route: Route, next: ReportView = view) =>
-        withView(routePath(route), { ...next, page: undefined }),
+        withView(routePath(route), { ...next, page: undefined, event: undefined, property: undefined }),
       canAdmin,
       shared,
     }),

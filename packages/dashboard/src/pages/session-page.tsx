@@ -17,6 +17,7 @@ import { formatBytes, formatDateTime } from '../lib/format'
 import { recordingSpan, replayMarkers } from '../lib/replay-markers'
 import { formatSeconds } from '../lib/report-format'
 import { countryName, languageName } from '../lib/report-labels'
+import { sessionDurationSeconds } from '../lib/session-duration'
 import { useAction } from '../lib/use-action'
 import { useReport } from '../lib/use-report'
 import { Link } from '../router/link'
@@ -48,7 +49,7 @@ export function SessionPage({ ctx, sessionId }: { ctx: ReportContext; sessionId:
           <h2 id="session-title">Session of {formatDateTime(first.timestamp)}</h2>
           <dl className="facts session-facts">
             <dt>Duration</dt>
-            <dd>{formatSeconds((Date.parse(last.timestamp) - Date.parse(first.timestamp)) / 1000)}</dd>
+            <dd>{formatSeconds(sessionDurationSeconds(first.timestamp, last.timestamp))}</dd>
             <dt>Visitor</dt>
             <dd>
               <code>{first.userId}</code>
@@ -153,7 +154,7 @@ function ReplayCard({
         )}
       </div>
       <p className="muted">
-        {formatSeconds(meta.durationMs / 1000)} recorded · {formatBytes(meta.bytes)} stored
+        {formatSeconds(Math.floor(meta.durationMs / 1000))} recorded · {formatBytes(meta.bytes)} stored
         {meta.truncated && ' · incomplete: the recording reached its size cap or misses a part'}
       </p>
       <FormError error={action.error} />

@@ -4,7 +4,7 @@
  * page the site and the caller's role in its organization.
  */
 import type { Role, Site } from '@pathlight/protocol'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
 import { api } from '../api/api'
 import { AppShell } from '../components/app-shell'
 import { FormError } from '../components/form-error'
@@ -16,7 +16,7 @@ import { prefetchSiteStatus } from '../lib/site-status-prefetch'
 import { useResource } from '../lib/use-resource'
 import { Link } from '../router/link'
 import { isReportRoute, type ReportRouteName, type Route, routePath } from '../router/routes'
-import { isAdmin, useSession } from '../session'
+import { isAdmin, rememberOrganization, rememberSite, useSession } from '../session'
 import { NotFoundPage } from './not-found-page'
 import { SharedScope } from './shared-scope'
 
@@ -60,6 +60,12 @@ export function SiteScope({
     prefetchOverviewOf(Number(siteId), window.location.search.replace(/^\?/, ''))
   })
   const site = useResource(`site:${siteId}`, () => api.site(siteId))
+  const opened = site.data
+  useEffect(() => {
+    if (!opened) return
+    rememberSite(opened.siteId)
+    rememberOrganization(opened.organizationId)
+  }, [opened])
   if (site.error?.status === 404) {
     // Not a member: a public site's reports are still readable, as a shared view.
     return isReportRoute(route) ? (

@@ -17,7 +17,7 @@ import { Field } from '../components/field'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { SiteDetailsForm } from '../components/site-details-form'
-import { changedConfig } from '../lib/config-diff'
+import { changedConfig, savedText } from '../lib/config-diff'
 import { formatList, parseList } from '../lib/lists'
 import { percentText, rateFromPercentText, sampleRateErrors } from '../lib/replay-settings'
 import { useAction } from '../lib/use-action'
@@ -154,6 +154,18 @@ type FormConfig = SiteConfig
 
 const switchNames = switchGroups.flatMap((group) => group.switches.map((s) => s.name))
 
+/** Every field of the form by its label, for the message after a save. */
+const fieldLabels: Record<keyof FormConfig, string> = {
+  ...(Object.fromEntries(
+    switchGroups.flatMap((group) => group.switches.map((s) => [s.name, s.label])),
+  ) as Record<SwitchName, string>),
+  excludedIPs: 'Excluded IP addresses',
+  excludedCountries: 'Excluded countries',
+  retentionDays: 'Keep events for',
+  replaySampleRate: 'Share of sessions recorded',
+  replayRetentionDays: 'Keep recordings for',
+}
+
 /** The on/off fields of a site or a configuration. */
 function switchesOf(source: Pick<SiteConfig, SwitchName>): Pick<SiteConfig, SwitchName> {
   return Object.fromEntries(switchNames.map((name) => [name, source[name]])) as Pick<SiteConfig, SwitchName>
@@ -206,6 +218,7 @@ function ConfigForm({
         event.preventDefault()
         setResult(undefined)
         void action.run(async () => {
+          const sent = Object.keys(changes) as (keyof FormConfig)[]
           const answer = await api.updateConfig(site.siteId, changes)
           onSaved(answer.config)
           setSwitches(switchesOf(answer.config))
@@ -214,7 +227,7 @@ function ConfigForm({
           setRetentionText(formatRetention(answer.config.retentionDays))
           setSampleText(percentText(answer.config.replaySampleRate))
           setReplayDaysText(String(answer.config.replayRetentionDays))
-          setResult(`Saved. ${answer.message}.`)
+          setResult(savedText(sent, fieldLabels))
         })
       }}
     >

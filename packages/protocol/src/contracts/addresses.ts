@@ -165,6 +165,8 @@ export const openApiDocument = address('openApiDocument', 'GET', '/api/openapi.j
 export const referencePage = address('referencePage', 'GET', '/api/docs')
 /** The service's health (`contracts/health.ts`). */
 export const health = address('health', 'GET', '/api/health')
+/** Whether the instance has its owner yet (`contracts/instance.ts`). */
+export const instanceSetup = address('instanceSetup', 'GET', '/api/instance')
 /** The instance's outgoing mail, for its owner (`contracts/mail.ts`). */
 export const listMail = address('listMail', 'GET', '/api/admin/mail')
 export const retryMail = address('retryMail', 'POST', '/api/admin/mail/:mailId/retry')

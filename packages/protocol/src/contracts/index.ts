@@ -10,6 +10,7 @@ import { experimentEndpoints } from './experiments.js'
 import { funnelEndpoints } from './funnels.js'
 import { goalEndpoints } from './goals.js'
 import { healthEndpoints } from './health.js'
+import { instanceEndpoints } from './instance.js'
 import { invitationEndpoints } from './invitations.js'
 import { mailEndpoints } from './mail.js'
 import { organizationEndpoints } from './organizations.js'
@@ -39,6 +40,7 @@ export * from './experiments.js'
 export * from './funnels.js'
 export * from './goals.js'
 export * from './health.js'
+export * from './instance.js'
 export * from './invitations.js'
 export * from './mail.js'
 export * from './organizations.js'
@@ -75,6 +77,7 @@ export const endpoints = [
   ...organizationEndpoints,
   ...trackingScriptEndpoints,
   ...healthEndpoints,
+  ...instanceEndpoints,
   ...mailEndpoints,
   ...accountEndpoints,
   ...experimentEndpoints,

@@ -263,6 +263,12 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/instance',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/instance' }),
+  },
+  {
+    method: 'GET',
     url: '/api/auth/*',
     expect: access.public(200),
     request: async () => ({ url: '/api/auth/ok' }),

@@ -108,6 +108,48 @@ describe('session replay', () => {
     })
   })
 
+  it('calls a recording incomplete only when a part of it is missing, not when its numbers jump at a page', async () => {
+    /** A page's batch (its first event a Meta event, as rrweb begins a page) or a later batch. */
+    const part = (target: Site, sequence: number, times: number[], opensPage: boolean) => {
+      const body = batch(target, sequence, times)
+      if (opensPage) body.events[0] = { type: 4, timestamp: times[0] ?? 0, data: { source: 0, i: 0 } }
+      return body
+    }
+    const meta = async (target: Site, bodies: ReturnType<typeof part>[], ip: string) => {
+      for (const body of bodies) expect((await send(body, {}, ip)).json()).toMatchObject({ recorded: true })
+      const [row] = await storedRows(target)
+      const answer = await read(target, row?.session_id ?? '')
+      expect(answer.statusCode, answer.body).toBe(200)
+      return (answer.json() as { data: { meta: { truncated: boolean } } }).data.meta
+    }
+    // Two pages recorded without storage: numbered from the time, each page's first batch opens it.
+    const twoPages = await replaySite()
+    expect(
+      await meta(
+        twoPages,
+        [
+          part(twoPages, 3_000, [1000, 2000], true),
+          part(twoPages, 3_001, [3000], false),
+          part(twoPages, 3_090, [9000], true),
+        ],
+        '203.0.113.61',
+      ),
+    ).toMatchObject({ truncated: false })
+    // A batch lost in the middle of a page, or the batch that opened the recording: incomplete.
+    const lostMiddle = await replaySite()
+    expect(
+      await meta(
+        lostMiddle,
+        [part(lostMiddle, 0, [1000], true), part(lostMiddle, 2, [3000], false)],
+        '203.0.113.62',
+      ),
+    ).toMatchObject({ truncated: true })
+    const lostStart = await replaySite()
+    expect(await meta(lostStart, [part(lostStart, 1, [2000], false)], '203.0.113.63')).toMatchObject({
+      truncated: true,
+    })
+  })
+
   it('records nothing when the site has replay off', async () => {
     const off = await t.createSite(owner.cookie, owner.organizationId, 'example.com')
     const response = await send(batch(off, 0, [1000]))

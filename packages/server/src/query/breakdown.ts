@@ -2,11 +2,12 @@
  * Breakdown reports: the top values of one dimension with visitors, sessions and pageviews each.
  * Two kinds, so each dimension is counted where it lives:
  * - event dimensions (pages, countries, regions, cities, languages, browsers, operating systems,
- *   device types, UTM source, medium and campaign): events passing the filters, grouped by the
- *   event's column (`eventMetrics`). A visitor seen with two browsers counts under both. Pages count
- *   pageview events only.
- * - session dimensions (referrers, channels, entry and exit pages): counted sessions, grouped by the
- *   session's first referrer domain / channel, or its first / last pageview (`sessionMetrics`).
+ *   device types): events passing the filters, grouped by the event's column (`eventMetrics`). A
+ *   visitor seen with two browsers counts under both. Pages count pageview events only.
+ * - session dimensions (referrers, channels, UTM source, medium and campaign, entry and exit pages):
+ *   counted sessions, grouped by the session's first referrer domain / channel / UTM tags, or its
+ *   first / last pageview (`sessionMetrics`). A session counts once, under its landing page's value,
+ *   so the rows of each add up to the sessions.
  * Sorted by pageviews (pages) or visitors (the others), descending, then value ascending; paginated
  * by `page`/`limit`. Rows carry the counts asked for (`metrics`; all three by default) and always the
  * one they are sorted by: the overview's cards show one count each, and every distinct count left out
@@ -79,10 +80,10 @@ export const breakdowns = {
   cities: { kind: 'event', column: 'city' },
   /** Browser languages as sent (`en-US`; '' = unknown). */
   languages: { kind: 'event', column: 'language' },
-  /** UTM parameters of the events' URLs ('' = none). */
-  utm_source: { kind: 'event', column: 'utm_source' },
-  utm_medium: { kind: 'event', column: 'utm_medium' },
-  utm_campaign: { kind: 'event', column: 'utm_campaign' },
+  /** UTM parameters of sessions' first events, their landing pages ('' = none). */
+  utm_source: { kind: 'session', column: 'entry_utm_source' },
+  utm_medium: { kind: 'session', column: 'entry_utm_medium' },
+  utm_campaign: { kind: 'session', column: 'entry_utm_campaign' },
 } as const satisfies Record<BreakdownName, EventDimension | SessionDimension>
 
 /** A breakdown's name: pages, referrers, channels, entry_pages, exit_pages, countries, ... (the protocol's). */

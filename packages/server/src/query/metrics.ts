@@ -84,6 +84,13 @@ export const sessionColumns = {
   entry_referrer_domain: `argMin(referrer_domain, ${EVENT_ORDER_KEY})`,
   /** Acquisition channel of the first event. */
   entry_channel: `argMin(channel, ${EVENT_ORDER_KEY})`,
+  /**
+   * UTM source, medium and campaign of the first event ('' = none): a session's campaign is its
+   * landing page's, as its channel is, so a later page without the tags does not count it again.
+   */
+  entry_utm_source: `argMin(utm_source, ${EVENT_ORDER_KEY})`,
+  entry_utm_medium: `argMin(utm_medium, ${EVENT_ORDER_KEY})`,
+  entry_utm_campaign: `argMin(utm_campaign, ${EVENT_ORDER_KEY})`,
   /** Country (ISO 3166-1 alpha-2), browser, operating system and device type of the first event. */
   entry_country: `argMin(country, ${EVENT_ORDER_KEY})`,
   entry_browser: `argMin(browser, ${EVENT_ORDER_KEY})`,

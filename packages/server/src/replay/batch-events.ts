@@ -19,6 +19,8 @@ export interface BatchEvents {
   /** Smallest and largest `timestamp` of the elements (ms); +/-Infinity when none has one. */
   first: number
   last: number
+  /** The first element's numeric `type` (rrweb's event type), when it has one. */
+  firstType?: number
 }
 
 const QUOTE = 0x22
@@ -83,10 +85,17 @@ export function batchEvents(json: Uint8Array): BatchEvents | undefined {
       if (depth >= BATCH) key[depth] = ''
     } else if (byte === COMMA) {
       if (isObject[depth]) expectKey[depth] = true
-    } else if (depth === EVENT && scanning && key[EVENT] === 'timestamp' && isNumberStart(byte)) {
+    } else if (
+      depth === EVENT &&
+      scanning &&
+      (key[EVENT] === 'timestamp' || key[EVENT] === 'type') &&
+      isNumberStart(byte)
+    ) {
       let end = i
       while (end < json.length && isNumberPart(json[end] ?? 0)) end++
-      timestamp = Number(Buffer.from(json.buffer, json.byteOffset + i, end - i).toString('latin1'))
+      const value = Number(Buffer.from(json.buffer, json.byteOffset + i, end - i).toString('latin1'))
+      if (key[EVENT] === 'timestamp') timestamp = value
+      else if (scanning.count === 1) scanning.firstType = value
       key[EVENT] = ''
       i = end - 1
     }

@@ -24,15 +24,16 @@ import type { Clock } from '../shared/time.js'
 import type { SiteRow } from '../sites/site.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import { batchEvents } from './batch-events.js'
+import { type BatchEvents, batchEvents } from './batch-events.js'
 import { DEFAULT_REPLAY_LIMITS, REPLAY_READ_MAX_MS, type ReplayLimits } from './replay-limits.js'
 
 const gunzip = promisify(zlib.gunzip)
 
 /**
  * What `GET /api/sites/{siteId}/sessions/{sessionId}/replay` answers in `data` (the protocol's): the
- * events, and `meta.truncated` when the session reached its cap, a batch in the sequence is missing,
- * or the read stopped at its budget.
+ * events, and `meta.truncated` when the session reached its cap, a part is missing (a batch number
+ * skipped, the first one not 0, where the next batch does not open a page's recording), or the read
+ * stopped at its budget.
  */
 export type SessionReplay = WireSessionReplay
 
@@ -77,12 +78,9 @@ async function* replayText(
 ): AsyncGenerator<string | Buffer> {
   const started = now()
   const budget = limits.maxSessionBytes + limits.maxBatchBytes
-  const firstSequence = batches[0]?.sequence ?? 0
   const storedJson = batches.reduce((sum, batch) => sum + batch.jsonBytes, 0)
-  let truncated =
-    storedJson >= limits.maxSessionBytes ||
-    firstSequence !== 0 ||
-    batches.some((batch, i) => batch.sequence !== firstSequence + i)
+  let truncated = storedJson >= limits.maxSessionBytes
+  let expected = 0
   let read = 0
   let count = 0
   let first = Number.POSITIVE_INFINITY
@@ -108,6 +106,8 @@ async function* replayText(
       }
       read += json.length
       const found = batchEvents(json)
+      if (batch.sequence !== expected && !startsPage(found)) truncated = true
+      expected = batch.sequence + 1
       if (!found || found.count === 0) continue
       // The elements' bytes as stored: never a string, never parsed again.
       yield `${chunk}${count === 0 ? '' : ','}`
@@ -124,6 +124,19 @@ async function* replayText(
     truncated,
   }
   yield `${chunk}],"meta":${JSON.stringify(meta)}}}`
+}
+
+/** rrweb's event types that open a page's recording: Meta (4) and FullSnapshot (2). */
+const PAGE_START_TYPES: ReadonlySet<number | undefined> = new Set([4, 2])
+
+/**
+ * Whether a batch opens a page's recording (its first event a Meta or FullSnapshot): the player needs
+ * nothing before it. A recording's numbers may jump there without a part missing: the recorder numbers
+ * from the time when it has no storage, and a page that continues an earlier page's numbers may land
+ * in a new server session (the server restarted, a day's salt changed).
+ */
+function startsPage(found: BatchEvents | undefined): boolean {
+  return PAGE_START_TYPES.has(found?.firstType)
 }
 
 /** The batches in runs of at most `PAYLOAD_QUERY_BYTES` stored, one store query each. */

@@ -16,7 +16,8 @@ const TOP = 8
 const ALL = 100
 
 /**
- * The card `title` with its `tabs`; `footer` goes under the rows (a data credit). With `batch`, the top
+ * The card `title` with its `tabs`; `footer` goes under the rows (a data credit); `empty` replaces the
+ * text shown without rows ('No data for this period.'). With `batch`, the top
  * rows come from the page's batch when it holds the tab's breakdown (by its name, at least 8 rows).
  */
 export function BreakdownCard({
@@ -24,12 +25,14 @@ export function BreakdownCard({
   title,
   tabs,
   footer,
+  empty,
   batch,
 }: {
   ctx: ReportContext
   title: string
   tabs: readonly BreakdownDef[]
   footer?: ReactNode
+  empty?: string
   batch?: ReportBatch
 }) {
   const id = useId()
@@ -65,7 +68,9 @@ export function BreakdownCard({
         )}
       </div>
       <FormError error={report.error} />
-      {report.data && rows.length === 0 && <p className="muted empty-rows">No data for this period.</p>}
+      {report.data && rows.length === 0 && (
+        <p className="muted empty-rows">{empty ?? 'No data for this period.'}</p>
+      )}
       {rows.length > 0 && (
         <BarList
           valueLabel={def.label}

@@ -31,7 +31,9 @@ export function EventProperties({
 }) {
   const pickerId = useId()
   const back = useRef<HTMLButtonElement>(null)
-  const [chosen, setChosen] = useState<string>()
+  // The key chosen in the view's `property`; a new choice replaces the history entry.
+  const chosen = ctx.view.property
+  const setChosen = (property: string) => ctx.setView({ ...ctx.view, property }, { replace: true })
   const keys = useReport(`property-keys:${eventName}:${ctx.queryKey}`, () =>
     ctx.reports.propertyKeys(ctx.query, eventName, { limit: MAX_KEYS }),
   )

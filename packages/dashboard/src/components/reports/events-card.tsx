@@ -1,9 +1,11 @@
 /**
  * Custom events of the range by name (events fired). A row opens the event's custom properties in
  * the card (`event-properties.tsx`, loaded on first use): its keys, a key's values, each value a filter.
+ * The open event and its chosen key are the view's `event` and `property`, so a reload, a bookmark or
+ * a shared link opens the same panel, and Back closes it.
  */
 import { reportLabels } from '@pathlight/protocol/enums'
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useId, useRef } from 'react'
 import type { ReportBatch } from '../../lib/report-batch'
 import { useReport } from '../../lib/use-report'
 import type { ReportContext } from '../../pages/report-context'
@@ -19,7 +21,9 @@ const EventProperties = lazy(() =>
 export function EventsCard({ ctx, batch }: { ctx: ReportContext; batch?: ReportBatch }) {
   const id = useId()
   // The event whose properties are open (none: the list of events).
-  const [open, setOpen] = useState<string>()
+  const open = ctx.view.event
+  const setOpen = (event: string | undefined) =>
+    ctx.setView({ ...ctx.view, event, property: undefined, page: undefined })
   const card = useRef<HTMLElement>(null)
   // Closing the panel gives the focus back to the row of the event it showed.
   const closed = useRef<string>(undefined)

@@ -1,12 +1,17 @@
 /**
  * The saved segment of a report: a menu of the segments the reader sees (the selected one is the
- * URL's `segment`, so a view with a segment reloads and shares as it is), "Save as segment" for the
- * current filters (with the selected segment's), and deleting the selected one where the reader may.
+ * URL's `segment`, so a view with a segment reloads and shares as it is), the selected segment's filters
+ * as read-only chips, "Save as segment" for the current filters (with the selected segment's), and,
+ * where the reader may change the selected one, "Edit segment" and "Delete segment". Editing turns the
+ * segment's filters into the view's own, removable and addable as any filter, until "Update segment"
+ * saves them as the segment's (or "Cancel" goes back to the segment as it was).
  * Segments are named filters of the site (`GET/POST/DELETE /api/sites/{siteId}/segments`): personal
  * ones are their creator's, shared ones every reader's and changed by admins and owners.
  */
-import type { Segment, SegmentVisibility } from '@pathlight/protocol'
+import type { ReportFilter, Segment, SegmentVisibility } from '@pathlight/protocol'
 import { type FormEvent, useState } from 'react'
+import { filterText } from '../../lib/report-labels'
+import { toReportFilters } from '../../lib/report-view'
 import { useAction } from '../../lib/use-action'
 import { useResource } from '../../lib/use-resource'
 import type { ReportContext } from '../../pages/report-context'
@@ -17,10 +22,15 @@ export function SegmentMenu({ ctx }: { ctx: ReportContext }) {
   const { view, setView, reports, siteId, shared, canAdmin } = ctx
   const list = useResource(`segments:${siteId}`, () => reports.segments())
   const [saving, setSaving] = useState(false)
+  // The segment being edited, with the view's own filters of before (Cancel brings them back).
+  const [editing, setEditing] = useState<{ segment: Segment; filters: ReportFilter[] }>()
   const remove = useAction()
+  const update = useAction()
   const segments = list.data ?? []
   const selected = segments.find((s) => s.segmentId === view.segment)
-  const mayDelete = !shared && selected !== undefined && (selected.visibility === 'personal' || canAdmin)
+  const mayChange = !shared && selected !== undefined && (selected.visibility === 'personal' || canAdmin)
+  // Editing lasts while no segment is chosen; choosing one (the menu, Back) ends it.
+  const edited = editing && view.segment === undefined ? editing.segment : undefined
 
   const choose = (value: string) =>
     setView({ ...view, segment: value === '' ? undefined : Number(value), page: undefined })
@@ -28,6 +38,35 @@ export function SegmentMenu({ ctx }: { ctx: ReportContext }) {
     setSaving(false)
     list.setData((current) => [...(current ?? []), segment])
     setView({ ...view, filters: [], segment: segment.segmentId, page: undefined })
+  }
+  const startEditing = () => {
+    if (!selected) return
+    setSaving(false)
+    setEditing({ segment: selected, filters: view.filters })
+    setView({
+      ...view,
+      segment: undefined,
+      filters: [...toReportFilters(selected.filters), ...view.filters],
+      page: undefined,
+    })
+  }
+  const cancelEditing = () => {
+    if (!edited || !editing) return
+    setEditing(undefined)
+    update.clear()
+    setView({ ...view, segment: edited.segmentId, filters: editing.filters, page: undefined })
+  }
+  const saveEditing = async () => {
+    if (!edited) return
+    let changed: Segment | undefined
+    const done = await update.run(async () => {
+      changed = await reports.updateSegment(edited.segmentId, { filters: view.filters })
+    })
+    if (!done || !changed) return
+    const after = changed
+    setEditing(undefined)
+    list.setData((current) => (current ?? []).map((s) => (s.segmentId === after.segmentId ? after : s)))
+    setView({ ...view, segment: after.segmentId, filters: [], page: undefined })
   }
   const deleteSelected = async () => {
     if (!selected) return
@@ -39,6 +78,27 @@ export function SegmentMenu({ ctx }: { ctx: ReportContext }) {
 
   if (segments.length === 0 && view.segment === undefined && (shared || view.filters.length === 0))
     return null
+  if (edited) {
+    return (
+      <div className="toolbar-row segment-menu">
+        <p className="segment-editing">
+          Editing the segment <strong>{edited.name}</strong>: change the filters below, then
+        </p>
+        <button
+          type="button"
+          className="button button-primary button-small"
+          disabled={update.busy || view.filters.length === 0}
+          onClick={saveEditing}
+        >
+          Update segment
+        </button>
+        <button type="button" className="link-button" onClick={cancelEditing}>
+          Cancel
+        </button>
+        <FormError error={update.error} title="Could not update the segment" />
+      </div>
+    )
+  }
   return (
     <div className="toolbar-row segment-menu">
       <label className="inline-field">
@@ -55,7 +115,13 @@ export function SegmentMenu({ ctx }: { ctx: ReportContext }) {
           )}
         </select>
       </label>
-      {mayDelete && (
+      {selected && <SegmentChips segment={selected} />}
+      {mayChange && (
+        <button type="button" className="button button-secondary button-small" onClick={startEditing}>
+          Edit segment
+        </button>
+      )}
+      {mayChange && (
         <button
           type="button"
           className="button button-small button-danger-quiet"
@@ -85,6 +151,19 @@ export function SegmentMenu({ ctx }: { ctx: ReportContext }) {
       )}
       <FormError error={remove.error} title="Could not delete the segment" />
     </div>
+  )
+}
+
+/** The filters of `segment`, read-only: the view applies them besides its own. */
+function SegmentChips({ segment }: { segment: Segment }) {
+  return (
+    <ul className="filter-chips segment-chips" aria-label={`Conditions of ${segment.name}`}>
+      {toReportFilters(segment.filters).map((filter) => (
+        <li key={`${filter.parameter}:${filter.type}:${filter.value.join(',')}`} className="filter-chip">
+          <span>{filterText(filter)}</span>
+        </li>
+      ))}
+    </ul>
   )
 }
 

@@ -3,11 +3,14 @@
  * ticks, up to six time labels in the report's zone, a tooltip (`<title>`) per bucket, and the same
  * figures as a table for screen readers and copying. With compared points, their series is a dashed
  * line on the same axis (bucket by bucket: the compared range's first bucket under the first); with
- * annotations, a marker on the bucket of each annotated day shows its text on hover or focus.
+ * annotations, a marker on the bucket of each annotated day shows its text on hover or focus. With
+ * `nowMs`, buckets still to come keep their place on the axis (and the compared series its line) but
+ * draw no point or line: the figure's line ends at the bucket holding now.
  */
 import type { SeriesBucket } from '@pathlight/protocol'
 import { useId } from 'react'
 import { type ChartAnnotation, placeAnnotations } from '../../lib/chart-annotations'
+import { elapsedBuckets } from '../../lib/chart-end'
 import { areaPath, labelIndexes, linePath, niceTicks, plotPoints } from '../../lib/chart-scale'
 import { formatCount } from '../../lib/report-format'
 
@@ -50,8 +53,11 @@ export function TimeSeriesChart({
   days,
   label,
   annotations = [],
+  nowMs,
 }: {
   points: ChartPoint[]
+  /** The present (epoch ms): later buckets are still to come. Absent: every bucket is drawn. */
+  nowMs?: number
   bucket: SeriesBucket
   timeZone: string
   days: number
@@ -68,7 +74,16 @@ export function TimeSeriesChart({
   const previousValues = points.flatMap((p) => (p.previous ? [p.previous.value] : []))
   const ticks = niceTicks(Math.max(0, ...values, ...previousValues))
   const top = ticks.at(-1) ?? 1
+  // The figure's line up to the bucket holding now; the axis keeps the whole range.
+  const elapsed =
+    nowMs === undefined
+      ? points.length
+      : elapsedBuckets(
+          points.map((p) => p.time),
+          nowMs,
+        )
   const plotted = plotPoints(values, width, height, top)
+  const drawn = plotted.slice(0, elapsed)
   const previousPlotted = plotPoints(
     points.map((p) => p.previous?.value ?? 0),
     width,
@@ -123,8 +138,8 @@ export function TimeSeriesChart({
               </text>
             )
           })}
-          {plotted.length > 0 && <path className="chart-area" d={areaPath(plotted, height)} />}
-          {plotted.length > 0 && <path className="chart-line" d={linePath(plotted)} />}
+          {drawn.length > 0 && <path className="chart-area" d={areaPath(drawn, height)} />}
+          {drawn.length > 0 && <path className="chart-line" d={linePath(drawn)} />}
           {previousPlotted.length > 0 && (
             <path
               className="chart-line-previous"
@@ -135,15 +150,16 @@ export function TimeSeriesChart({
           {plotted.map((point, i) => {
             const p = points[i]
             if (!p) return null
+            const toCome = i >= elapsed
             return (
-              <g key={p.time} className="chart-point">
+              <g key={p.time} className={toCome ? 'chart-point chart-point-to-come' : 'chart-point'}>
                 <rect x={point.x - column / 2} y={0} width={column} height={height} className="chart-hit">
                   <title>
-                    {`${when(p.time)}: ${formatCount(p.value)} ${label.toLowerCase()}` +
+                    {`${when(p.time)}: ${toCome ? 'still to come' : `${formatCount(p.value)} ${label.toLowerCase()}`}` +
                       (p.previous ? `; ${when(p.previous.time)}: ${formatCount(p.previous.value)}` : '')}
                   </title>
                 </rect>
-                {points.length <= 62 && <circle cx={point.x} cy={point.y} r={3} />}
+                {points.length <= 62 && !toCome && <circle cx={point.x} cy={point.y} r={3} />}
               </g>
             )
           })}
@@ -196,10 +212,10 @@ export function TimeSeriesChart({
             </tr>
           </thead>
           <tbody>
-            {points.map((p) => (
+            {points.map((p, i) => (
               <tr key={p.time}>
                 <td>{formats.full.format(new Date(p.time))}</td>
-                <td>{formatCount(p.value)}</td>
+                <td>{i < elapsed ? formatCount(p.value) : ''}</td>
                 {compared && <td>{p.previous ? formatCount(p.previous.value) : ''}</td>}
               </tr>
             ))}
