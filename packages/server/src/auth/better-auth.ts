@@ -25,14 +25,15 @@
  * answers the same for known and unknown addresses and, for a known one, mails a one-time link (valid
  * 1 hour) through the mail outbox; the link passes through `GET /api/auth/reset-password/<token>` to
  * `redirectTo` (default the dashboard's `BASE_URL/reset-password`) with `?token=`, and
- * `POST /api/auth/reset-password {newPassword, token}` sets the password and ends every session of the
- * account. Without SMTP settings the request is refused (503) whatever the address, so the answer
+ * `POST /api/auth/reset-password {newPassword, token}` sets the password, ends every session of the
+ * account and voids every other reset link of the account still outstanding. Without SMTP settings the request is refused (503) whatever the address, so the answer
  * tells nothing about accounts; operators then use `pathlight reset-password EMAIL`. With
  * `disableSignup`, an address with a pending invitation may still sign up.
  */
 import { APIError, betterAuth } from 'better-auth'
 import { createAuthMiddleware } from 'better-auth/api'
 import { twoFactor } from 'better-auth/plugins'
+import { sql } from 'kysely'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { type MailSettings, mailUnavailable } from '../mail/mail-settings.js'
 import { passwordResetMail } from '../mail/templates/password-reset.js'
@@ -96,6 +97,9 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
       maxPasswordLength: 256,
       resetPasswordTokenExpiresIn: RESET_PASSWORD_TTL_SECONDS,
       revokeSessionsOnPasswordReset: true,
+      onPasswordReset: async ({ user }) => {
+        await revokeResetTokens(store, user.id)
+      },
       sendResetPassword: async ({ user, url }) => {
         await enqueueMail(
           store.db,
@@ -149,3 +153,13 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
 }
 
 export type Auth = ReturnType<typeof createAuth>
+
+/**
+ * Void every outstanding password reset token of a user: Better Auth keeps each as a verification
+ * row `reset-password:<token>` whose value is the user id.
+ */
+async function revokeResetTokens(store: MetadataStore, userId: string): Promise<void> {
+  await sql`DELETE FROM "verification" WHERE "identifier" LIKE 'reset-password:%' AND "value" = ${userId}`.execute(
+    store.db,
+  )
+}

@@ -83,6 +83,43 @@ describe.each([
     expect(again.statusCode).toBe(400)
   })
 
+  it('a reset voids every other outstanding reset link of the account', async () => {
+    const email = `two-links-${postgres}@example.com`
+    await t.signUp(email)
+    const before = receiver.received.length
+    for (let i = 0; i < 2; i++) {
+      expect((await post('/api/auth/request-password-reset', { email })).statusCode).toBe(200)
+    }
+    const mails = (await receiver.waitFor(before + 2)).slice(before)
+    const links = mails.map((m) => /(http:\/\/\S+\/api\/auth\/reset-password\/\S+)/.exec(m.text)?.[1] ?? '')
+    const [older = '', newer = ''] = await Promise.all(links.map(tokenFrom))
+    expect(older).not.toBe(newer)
+    const reset = await post('/api/auth/reset-password', {
+      newPassword: 'the second link set it',
+      token: newer,
+    })
+    expect(reset.statusCode, reset.body).toBe(200)
+    const stale = await post('/api/auth/reset-password', {
+      newPassword: 'the first link tries',
+      token: older,
+    })
+    expect(stale.statusCode).toBe(400)
+    expect((await signIn(email, 'the first link tries')).statusCode).toBe(401)
+    expect((await signIn(email, 'the second link set it')).statusCode).toBe(200)
+  })
+
+  it('counts reset requests in their own budget: they never lock the right password', async () => {
+    const email = `locked-${postgres}@example.com`
+    await t.signUp(email)
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await post('/api/auth/request-password-reset', { email })).statusCode)
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
+    expect((await signIn(email, 'correct horse battery staple')).statusCode).toBe(200)
+    expect(t.services.authThrottle.stats().failures.password_reset).toBeGreaterThanOrEqual(5)
+  })
+
   it('throttles reset requests per address like sign-in (every request counts)', async () => {
     const email = `flood-${postgres}@example.com`
     const statuses: number[] = []
