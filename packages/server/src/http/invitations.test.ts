@@ -35,7 +35,7 @@ describe.each([
     await receiver.close()
   })
 
-  type Method = 'GET' | 'POST' | 'DELETE'
+  type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH'
   const call = (method: Method, url: string, cookie?: string, payload?: object) =>
     t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) })
   const invitations = `/api/organizations/${'$org'}/invitations`
@@ -200,6 +200,67 @@ describe.each([
       x: 1,
     })
     expect(extra.statusCode).toBe(400)
+  })
+
+  it("revokes an inviter's invitations beyond what they may still grant when they are removed or demoted", async () => {
+    const member = (email: string, role: string) =>
+      call('POST', orgUrl('/api/organizations/$org/members'), owner.cookie, { email, role })
+    const admin = await t.signUp(`inviting-admin-${postgres}@example.com`)
+    expect((await member(`inviting-admin-${postgres}@example.com`, 'admin')).statusCode).toBe(201)
+    await nextMail()
+    const coOwner = await t.signUp(`co-owner-${postgres}@example.com`)
+    expect((await member(`co-owner-${postgres}@example.com`, 'owner')).statusCode).toBe(201)
+    await nextMail()
+
+    expect((await invite(`alt-${postgres}@example.com`, 'admin', admin.cookie)).statusCode).toBe(201)
+    const altToken = tokenOf(await nextMail())
+    const before = receiver.received.length
+    const ownerInvite = await invite(`heir-${postgres}@example.com`, 'owner', coOwner.cookie)
+    const adminInvite = await invite(`deputy-${postgres}@example.com`, 'admin', coOwner.cookie)
+    await receiver.waitFor(before + 2)
+    const ids = (r: typeof ownerInvite) => (r.json() as { data: { id: string } }).data.id
+
+    // The co-owner becomes an admin: the owner invitation goes, the admin one stays.
+    const demoted = await call(
+      'PATCH',
+      orgUrl(`/api/organizations/$org/members/${coOwner.userId}`),
+      owner.cookie,
+      {
+        role: 'admin',
+      },
+    )
+    expect(demoted.statusCode, demoted.body).toBe(200)
+    const pending = () =>
+      call('GET', orgUrl(invitations), owner.cookie).then(
+        (r) => (r.json() as { data: { id: string; email: string }[] }).data,
+      )
+    expect((await pending()).map((i) => i.id)).not.toContain(ids(ownerInvite))
+    expect((await pending()).map((i) => i.id)).toContain(ids(adminInvite))
+
+    // The admin is removed: their invitation is revoked before alt accepts it.
+    const removed = await call(
+      'DELETE',
+      orgUrl(`/api/organizations/$org/members/${admin.userId}`),
+      owner.cookie,
+    )
+    expect(removed.statusCode).toBe(200)
+    const alt = await t.signUp(`alt-${postgres}@example.com`)
+    const accepted = await call('POST', `/api/invitations/${altToken}/accept`, alt.cookie)
+    expect(accepted.statusCode).toBe(410)
+    expect(await memberEmails()).not.toContain(`alt-${postgres}@example.com:admin`)
+
+    const audit = (await call('GET', orgUrl('/api/organizations/$org/audit-log'), owner.cookie)).json() as {
+      data: { action: string; actorUserId: string; details: Record<string, unknown> }[]
+    }
+    const revoked = audit.data.filter((e) => e.action === 'invitation.revoked' && e.details.reason)
+    expect(
+      revoked.map((e) => [e.details.email, e.details.role, e.details.reason, e.actorUserId]).sort(),
+    ).toEqual(
+      [
+        [`alt-${postgres}@example.com`, 'admin', 'inviter_removed', owner.userId],
+        [`heir-${postgres}@example.com`, 'owner', 'inviter_role_changed', owner.userId],
+      ].sort(),
+    )
   })
 
   it('mails the notice of a direct add, and lets members leave but not the last owner', async () => {

@@ -4,8 +4,11 @@
  * link (`BASE_URL/invitations/<token>`) is enqueued in the same transaction, so an invitation exists
  * exactly when its mail is on its way. Inviting an address again replaces its pending invitation.
  * Links work 7 days. An account signed in with the invited address accepts (and becomes a member);
- * anyone holding the link may decline; admins revoke. Each step is audited (`invitation.*`) and a new
- * membership is announced on the change feed. Without SMTP settings nothing is stored: 503.
+ * anyone holding the link may decline; admins revoke. An invitation is worth no more than its
+ * inviter's rights: when the inviter is removed or leaves, or is demoted, the pending invitations they
+ * made of a role they may no longer grant are revoked (`revokeInvitationsBeyond`). Each step is audited
+ * (`invitation.*`) and a new membership is announced on the change feed. Without SMTP settings nothing
+ * is stored: 503.
  */
 import crypto from 'node:crypto'
 import type { invitation, invitationOffer } from '@pathlight/protocol'
@@ -150,6 +153,70 @@ export async function listInvitations(
     .orderBy('created_at', 'desc')
     .execute()
   return rows.map(toInvitation)
+}
+
+/**
+ * The roles a member with `role` may invite (and add): an owner any, an admin admins and members, a
+ * plain member or a former member (`null`) none.
+ */
+export function grantableRoles(role: Role | null): readonly Role[] {
+  if (role === 'owner') return ['owner', 'admin', 'member']
+  if (role === 'admin') return ['admin', 'member']
+  return []
+}
+
+/**
+ * Revoke the pending invitations that `inviterUserId` made in the organization for a role their role
+ * now (`role`, `null` once they are no longer a member) cannot grant, in the caller's transaction (the
+ * one removing or re-roling the inviter). Each is audited as `invitation.revoked` by `actorUserId`
+ * with `reason` (`inviter_removed` or `inviter_role_changed`).
+ * @returns the ids of the invitations revoked
+ */
+export async function revokeInvitationsBeyond(
+  trx: MetadataDb,
+  input: {
+    organizationId: string
+    inviterUserId: string
+    role: Role | null
+    actorUserId: string
+    reason: 'inviter_removed' | 'inviter_role_changed'
+  },
+  clock: Clock = systemClock,
+): Promise<string[]> {
+  const grantable = grantableRoles(input.role)
+  let query = trx
+    .selectFrom('invitation')
+    .selectAll()
+    .where('organization_id', '=', input.organizationId)
+    .where('invited_by', '=', input.inviterUserId)
+    .where('status', '=', 'pending')
+  if (grantable.length > 0) query = query.where('role', 'not in', [...grantable])
+  const rows = await query.execute()
+  for (const row of rows) {
+    await trx
+      .updateTable('invitation')
+      .set({ status: 'revoked', ended_at: isoNow(clock) })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .execute()
+    await recordAudit(
+      trx,
+      {
+        organizationId: input.organizationId,
+        actorUserId: input.actorUserId,
+        action: 'invitation.revoked',
+        details: {
+          invitationId: row.id,
+          email: row.email,
+          role: row.role,
+          invitedBy: row.invited_by,
+          reason: input.reason,
+        },
+      },
+      clock,
+    )
+  }
+  return rows.map((row) => row.id)
 }
 
 /**

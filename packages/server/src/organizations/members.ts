@@ -7,6 +7,8 @@
  * and announced as a membership change (the ingest path caches roles). With mail configured, an added
  * account is mailed a notice (`member-added`), enqueued in the transaction that adds it. A removed
  * member's e-mail reports wait for them to confirm, as an outsider's (`former-member-recipients.ts`).
+ * Removing or demoting a member revokes the pending invitations they made beyond what they may still
+ * grant (`revokeInvitationsBeyond`), in the same transaction.
  */
 import crypto from 'node:crypto'
 import type { AddMemberInput, ChangeRoleInput, Member } from '@pathlight/protocol'
@@ -19,6 +21,7 @@ import { conflict, forbidden, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Role } from '../storage/metadata/schema.js'
+import { revokeInvitationsBeyond } from './invitations.js'
 
 /** What the member commands need: the store and where to announce membership changes. */
 export interface MemberCommandDeps {
@@ -161,6 +164,13 @@ export async function changeRole(
         action: 'member.role_changed',
         details: { userId: targetUserId, email: target.email, from: target.role, to: role },
       })
+      await revokeInvitationsBeyond(trx, {
+        organizationId,
+        inviterUserId: targetUserId,
+        role,
+        actorUserId: actor.userId,
+        reason: 'inviter_role_changed',
+      })
     }
     return { userId: targetUserId, name: target.name, email: target.email, role, joinedAt: target.created_at }
   })
@@ -214,6 +224,13 @@ export async function removeMember(
       actorUserId: actor.userId,
       action: 'member.removed',
       details: { userId: targetUserId, email: target.email, role: target.role, left: leaving },
+    })
+    await revokeInvitationsBeyond(trx, {
+      organizationId,
+      inviterUserId: targetUserId,
+      role: null,
+      actorUserId: actor.userId,
+      reason: 'inviter_removed',
     })
   })
   await changes.announce({ kind: 'member', organizationId, userId: targetUserId })
