@@ -22,8 +22,9 @@ import type {
 } from '@pathlight/protocol'
 import type { Kysely } from 'kysely'
 import { type AuditAction, recordSiteAudit } from '../audit/audit-log.js'
+import { requireMailBudget } from '../mail/mail-budget.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
-import { type MailSettings, requireMail } from '../mail/mail-settings.js'
+import { type MailSettings, mailBudgetOf, requireMail } from '../mail/mail-settings.js'
 import { renderEmailReportConfirmation } from '../mail/templates/email-report-confirmation.js'
 import { notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
@@ -61,12 +62,13 @@ export function emailReportLinks(baseUrl: string, token: string) {
 
 /**
  * Queue the mail asking `recipient` to confirm a report of `siteDomain` (its link carries the
- * recipient's token), in the caller's transaction.
+ * recipient's token), in the caller's transaction; it counts in the mail budget of `organizationId`
+ * (the caller checks the budget first).
  */
 export async function enqueueConfirmation(
   trx: Kysely<MetadataSchema>,
   recipient: { email: string; token: string },
-  report: { siteDomain: string; frequency: EmailReportTable['frequency'] },
+  report: { siteDomain: string; frequency: EmailReportTable['frequency']; organizationId: string },
   { baseUrl, clock }: { baseUrl: string; clock: Clock },
 ): Promise<void> {
   const mail = renderEmailReportConfirmation({
@@ -76,7 +78,12 @@ export async function enqueueConfirmation(
   })
   await enqueueMail(
     trx,
-    { kind: 'email-report-confirmation', to: recipient.email, ...mail },
+    {
+      kind: 'email-report-confirmation',
+      to: recipient.email,
+      ...mail,
+      organizationId: report.organizationId,
+    },
     new Date(clock()),
   )
 }
@@ -200,16 +207,22 @@ export function createEmailReports(deps: EmailReportDeps) {
         unsubscribed_at: null,
       }
       await trx.insertInto('email_report_recipient').values(row).execute()
-      if (row.status === 'pending')
-        await enqueueConfirmation(
-          trx,
-          { email, token: row.token },
-          { siteDomain: site.domain, frequency: report.frequency },
-          {
-            baseUrl,
-            clock,
-          },
-        )
+      if (row.status !== 'pending') continue
+      await requireMailBudget(
+        trx,
+        { recipient: email, organizationId: site.organization_id },
+        mailBudgetOf(requireMail(deps.mail)),
+        clock(),
+      )
+      await enqueueConfirmation(
+        trx,
+        { email, token: row.token },
+        { siteDomain: site.domain, frequency: report.frequency, organizationId: site.organization_id },
+        {
+          baseUrl,
+          clock,
+        },
+      )
     }
   }
 

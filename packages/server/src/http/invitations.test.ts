@@ -263,6 +263,27 @@ describe.each([
     )
   })
 
+  it('refuses a sixth invitation mail to one address in 24 hours, naming the address', async () => {
+    const email = `often-${postgres}@example.com`
+    const before = receiver.received.length
+    const statuses: number[] = []
+    for (let i = 0; i < 5; i++) statuses.push((await invite(email, 'member')).statusCode)
+    expect(statuses).toEqual([201, 201, 201, 201, 201])
+    const refused = await invite(email, 'member')
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json()).toMatchObject({
+      error: `Too many invitation and confirmation mails to ${email}: at most 5 in 24 hours`,
+    })
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+    await receiver.waitFor(before + 5)
+    const queued = await t.services.metadata.db
+      .selectFrom('mail_message')
+      .select('id')
+      .where('recipient', '=', email)
+      .execute()
+    expect(queued).toHaveLength(5)
+  })
+
   it('mails the notice of a direct add, and lets members leave but not the last owner', async () => {
     const gina = await t.signUp(`gina-${postgres}@example.com`)
     const added = await call('POST', orgUrl('/api/organizations/$org/members'), owner.cookie, {

@@ -14,8 +14,9 @@ import crypto from 'node:crypto'
 import type { invitation, invitationOffer } from '@pathlight/protocol'
 import type { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
+import { requireMailBudget } from '../mail/mail-budget.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
-import { type MailSettings, requireMail } from '../mail/mail-settings.js'
+import { type MailSettings, mailBudgetOf, requireMail } from '../mail/mail-settings.js'
 import { invitationMail } from '../mail/templates/invitation.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { AppError, conflict, forbidden, notFound } from '../shared/errors.js'
@@ -65,7 +66,8 @@ const toInvitation = (row: InvitationTable): Invitation => ({
 /**
  * Invite `input.email` with `input.role`; mails the link.
  * @param actor the caller and their role in the organization (admin or owner, checked by the route)
- * @throws 503 without SMTP settings; 403 an admin inviting an owner; 409 the address is a member already
+ * @throws 503 without SMTP settings; 403 an admin inviting an owner; 409 the address is a member already;
+ *   429 over the mail budget of the address or the organization (`mail/mail-budget.ts`)
  */
 export async function createInvitation(
   deps: InvitationDeps,
@@ -73,7 +75,7 @@ export async function createInvitation(
   actor: { userId: string; role: Role },
   input: { email: string; role: Role },
 ): Promise<Invitation> {
-  requireMail(deps.mail)
+  const settings = requireMail(deps.mail)
   const clock = deps.clock ?? systemClock
   if (input.role === 'owner' && actor.role !== 'owner') throw forbidden('Only an owner can invite an owner')
   const { db } = deps
@@ -89,8 +91,9 @@ export async function createInvitation(
     db.selectFrom('organization').select('name').where('id', '=', organizationId).executeTakeFirstOrThrow(),
     db.selectFrom('user').select(['name', 'email']).where('id', '=', actor.userId).executeTakeFirstOrThrow(),
   ])
-  const token = crypto.randomBytes(32).toString('base64url')
   const now = clock()
+  await requireMailBudget(db, { recipient: input.email, organizationId }, mailBudgetOf(settings), now)
+  const token = crypto.randomBytes(32).toString('base64url')
   const row: InvitationTable = {
     id: crypto.randomUUID(),
     organization_id: organizationId,
@@ -124,14 +127,17 @@ export async function createInvitation(
     )
     await enqueueMail(
       trx,
-      invitationMail({
-        to: row.email,
-        organization: organization.name,
-        role: row.role,
-        invitedBy: inviter.name || inviter.email,
-        url: `${deps.baseUrl}/invitations/${token}`,
-        expiresAt: row.expires_at,
-      }),
+      {
+        ...invitationMail({
+          to: row.email,
+          organization: organization.name,
+          role: row.role,
+          invitedBy: inviter.name || inviter.email,
+          url: `${deps.baseUrl}/invitations/${token}`,
+          expiresAt: row.expires_at,
+        }),
+        organizationId,
+      },
       new Date(now),
     )
   })

@@ -14,6 +14,7 @@ import crypto from 'node:crypto'
 import type { AddMemberInput, ChangeRoleInput, Member } from '@pathlight/protocol'
 import { recordAudit } from '../audit/audit-log.js'
 import { suspendFormerMemberRecipients } from '../email-reports/former-member-recipients.js'
+import type { MailBudget } from '../mail/mail-budget.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { memberAddedMail } from '../mail/templates/member-added.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
@@ -27,8 +28,11 @@ import { revokeInvitationsBeyond } from './invitations.js'
 export interface MemberCommandDeps {
   db: MetadataDb
   changes: ChangeFeed
-  /** With mail configured: the dashboard's URL, linked from the notice an added account is mailed. */
-  notify?: { baseUrl: string }
+  /**
+   * With mail configured: the dashboard's URL, linked from the notice an added account is mailed, and
+   * the mail budget of confirmation mails (`mail/mail-budget.ts`).
+   */
+  notify?: { baseUrl: string; budget?: MailBudget }
 }
 
 export async function listMembers(db: MetadataDb, organizationId: string): Promise<Member[]> {
@@ -217,6 +221,7 @@ export async function removeMember(
       organizationId,
       email: target.email,
       ...(notify && { baseUrl: notify.baseUrl }),
+      ...(notify?.budget && { budget: notify.budget }),
       clock,
     })
     await recordAudit(trx, {
