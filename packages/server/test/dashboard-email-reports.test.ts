@@ -242,18 +242,39 @@ describe('e-mail reports in the dashboard and in the mail', () => {
     await context.close()
   })
 
-  it('takes e-mail recipients in the alert form, and an invalid one is named', async () => {
+  it('takes e-mail recipients in the alert form; an outsider confirms from the mailed link, signed out', async () => {
     await page.goto(`/sites/${site.siteId}/alerts`)
     const form = page.getByRole('region', { name: 'Add an alert rule' })
+    expect(await form.getByText('E-mail is not set up on this server').count()).toBe(0)
     await form.getByLabel('Name').fill('Traffic spike')
     await form.getByLabel('E-mail recipients (optional)').fill('oncall@example.com\nnope')
     await form.getByRole('button', { name: 'Create rule' }).click()
     await form.getByText('must be an e-mail address such as someone@example.com').waitFor()
     await form.getByLabel('E-mail recipients (optional)').fill('oncall@example.com, ada@example.com')
     await form.getByRole('button', { name: 'Create rule' }).click()
-    await page.getByText('E-mails oncall@example.com, ada@example.com').waitFor()
+    // ada is the owner, but her address is not verified: both wait for their confirmation.
+    await page
+      .getByText(
+        'E-mails oncall@example.com (waits for confirmation), ada@example.com (waits for confirmation)',
+      )
+      .waitFor()
     const rules = await t.services.alerts.rules.list(site.siteId)
     expect(rules.map((r) => r.emailRecipients)).toEqual([['oncall@example.com', 'ada@example.com']])
+
+    const confirmation = (await deliver()).find((m) => m.to[0] === 'oncall@example.com')
+    const link = /https?:\/\/[^/\s]+(\/alerts\/confirm\/[\w-]+)/.exec(confirmation?.text ?? '')
+    expect(link).not.toBeNull()
+    const context = await newChromeContext(browser, { baseURL: base })
+    const signedOut = await context.newPage()
+    collectPageErrors(signedOut, pageErrors, 'signed out')
+    await signedOut.goto(link?.[1] ?? '')
+    await signedOut.getByRole('heading', { name: 'Confirm the alert e-mails' }).waitFor()
+    await signedOut.getByText('wait for this address to confirm.').waitFor()
+    await signedOut.getByRole('button', { name: 'Confirm' }).click()
+    await signedOut.getByText('are on: this address gets them.').waitFor()
+    await context.close()
+    await page.reload()
+    await page.getByText('E-mails oncall@example.com, ada@example.com (waits for confirmation)').waitFor()
   })
 
   it("unsubscribes from the mail's link signed out, and the next send leaves the address out", async () => {

@@ -3,7 +3,7 @@
  * (migration 014), and the confirm and unsubscribe links of their mails. Sending a period's report is
  * `email-report-sender.ts`, which uses this module's types and `findEmailReport`.
  *
- * - Recipients who are members of the site's organization are `active` at once; other addresses are
+ * - Recipients who are members of the site's organization (their address verified) are `active` at once; other addresses are
  *   `pending` and get a mail with a link to confirm; an unsubscribed address stays unsubscribed while
  *   the list keeps it.
  * - Each report mail carries its recipient's unsubscribe page link and the `List-Unsubscribe` header
@@ -25,6 +25,7 @@ import { type AuditAction, recordSiteAudit } from '../audit/audit-log.js'
 import { requireMailBudget } from '../mail/mail-budget.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { type MailSettings, mailBudgetOf, requireMail } from '../mail/mail-settings.js'
+import { memberAddressesAmong } from '../mail/member-addresses.js'
 import { renderEmailReportConfirmation } from '../mail/templates/email-report-confirmation.js'
 import { notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
@@ -169,22 +170,9 @@ export function createEmailReports(deps: EmailReportDeps) {
     })
   }
 
-  /** The addresses among `emails` of members of the organization (lower case). */
-  const membersAmong = async (
-    trx: Kysely<MetadataSchema>,
-    organizationId: string,
-    emails: readonly string[],
-  ) => {
-    if (emails.length === 0) return new Set<string>()
-    const rows = await trx
-      .selectFrom('member')
-      .innerJoin('user', 'user.id', 'member.user_id')
-      .select('user.email')
-      .where('member.organization_id', '=', organizationId)
-      .execute()
-    const members = new Set(rows.map((r) => r.email.toLowerCase()))
-    return new Set(emails.filter((e) => members.has(e)))
-  }
+  /** The addresses among `emails` of members of the organization whose address is verified. */
+  const membersAmong = (trx: Kysely<MetadataSchema>, organizationId: string, emails: readonly string[]) =>
+    memberAddressesAmong(trx, organizationId, emails, { verifiedOnly: true })
 
   /** Insert recipients (members active, others pending with a confirmation mail queued). */
   const addRecipients = async (

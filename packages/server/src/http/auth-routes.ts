@@ -45,6 +45,7 @@ export const THROTTLED_AUTH_PATHS: Readonly<Record<string, AuthAction>> = {
   '/verify-password': 'password',
   '/request-password-reset': 'password_reset',
   '/reset-password': 'password_reset',
+  '/send-verification-email': 'password_reset',
   '/two-factor/enable': 'password',
   '/two-factor/disable': 'password',
   '/two-factor/get-totp-uri': 'password',
@@ -81,9 +82,11 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
       throw error
     }
     if (attempt?.allowed) {
-      // A reset request answers 200 for every address: each one counts, or the throttle would never
-      // hold back a stream of reset mails to one inbox.
-      const counted = url.pathname === '/api/auth/request-password-reset'
+      // A reset or verification mail request answers 200 for every address: each one counts, or the
+      // throttle would never hold back a stream of such mails to one inbox.
+      const counted =
+        url.pathname === '/api/auth/request-password-reset' ||
+        url.pathname === '/api/auth/send-verification-email'
       await attempt.finish(
         response.status >= 500 ? 'error' : response.status < 300 && !counted ? 'success' : 'failure',
       )

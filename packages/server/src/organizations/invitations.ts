@@ -23,7 +23,7 @@ import { AppError, conflict, forbidden, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { InvitationTable } from '../storage/metadata/mail-schema.js'
-import type { Role } from '../storage/metadata/schema.js'
+import { fromBool, type Role } from '../storage/metadata/schema.js'
 
 /** How long an invitation's link works. */
 export const INVITATION_TTL_MS = 7 * 86_400_000
@@ -307,7 +307,8 @@ export async function findInvitation(
 }
 
 /**
- * Accept: the caller becomes a member with the invited role (kept as it is when already a member).
+ * Accept: the caller becomes a member with the invited role (kept as it is when already a member), and
+ * the caller's address counts as verified (the link was mailed to it).
  * @throws 404 unknown token; 410 expired or no longer pending; 403 the caller's address is not the invited one
  */
 export async function acceptInvitation(
@@ -340,6 +341,12 @@ export async function acceptInvitation(
       .where('organization_id', '=', row.organization_id)
       .where('user_id', '=', caller.userId)
       .executeTakeFirst()
+    // The token came by mail to this address: accepting proves the account holds it.
+    await trx
+      .updateTable('user')
+      .set({ emailVerified: fromBool(true) })
+      .where('id', '=', caller.userId)
+      .execute()
     if (!existing) {
       await trx
         .insertInto('member')

@@ -5,7 +5,8 @@
  * - the last owner can be neither demoted nor removed; anyone may leave (remove themselves) otherwise.
  * Each change is audited (`member.added`, `member.role_changed`, `member.removed`) in its transaction
  * and announced as a membership change (the ingest path caches roles). With mail configured, an added
- * account is mailed a notice (`member-added`), enqueued in the transaction that adds it. A removed
+ * account whose address is verified is mailed a notice (`member-added`), enqueued in the transaction
+ * that adds it (an unverified address gets nothing: it may not be its holder's). A removed
  * member's e-mail reports wait for them to confirm, as an outsider's (`former-member-recipients.ts`).
  * Removing or demoting a member revokes the pending invitations they made beyond what they may still
  * grant (`revokeInvitationsBeyond`), in the same transaction.
@@ -21,7 +22,7 @@ import type { ChangeFeed } from '../shared/change-feed.js'
 import { conflict, forbidden, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import type { Role } from '../storage/metadata/schema.js'
+import { type Role, toBool } from '../storage/metadata/schema.js'
 import { revokeInvitationsBeyond } from './invitations.js'
 
 /** What the member commands need: the store and where to announce membership changes. */
@@ -68,7 +69,7 @@ export async function addMember(
   if (role === 'owner' && actor.role !== 'owner') throw forbidden('Only an owner can add an owner')
   const user = await db
     .selectFrom('user')
-    .select(['id', 'name', 'email'])
+    .select(['id', 'name', 'email', 'emailVerified'])
     .where('email', '=', email)
     .executeTakeFirst()
   if (!user) throw notFound('No account with that email; invite them by e-mail instead')
@@ -97,7 +98,7 @@ export async function addMember(
       action: 'member.added',
       details: { userId: user.id, email: user.email, role },
     })
-    if (notify) {
+    if (notify && toBool(user.emailVerified)) {
       const [organization, adder] = await Promise.all([
         trx
           .selectFrom('organization')
