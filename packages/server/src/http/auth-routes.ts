@@ -160,7 +160,8 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
             ),
             429:
               'Too many failed attempts for this account from this address (5 per 15 minutes by default) or ' +
-              'from this address (50): sign-in, sign-up, password and two-factor code endpoints; see `Retry-After`',
+              'from this address (50): sign-in, sign-up, password and two-factor code endpoints; see `Retry-After`. ' +
+              'Reset and verification mail requests and reset tokens count the same limits in a budget of their own',
             400: json("Better Auth's validation error (`{message, code}`)", anyJson),
             default: json(
               "Better Auth's error (e.g. 400, 401 wrong password or code, 403, 422 email taken)",

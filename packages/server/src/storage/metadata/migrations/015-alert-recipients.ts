@@ -42,23 +42,31 @@ export const alertRecipients: MetadataMigration = {
       .columns(['organization_id', 'created_at'])
       .execute()
 
-    const { rows: rules } = await sql<{ id: string; email_recipients: string; organization_id: string }>`
-      SELECT r.id, r.email_recipients, s.organization_id FROM alert_rule r
-      JOIN site s ON s.site_id = r.site_id`.execute(db)
-    const now = new Date().toISOString()
-    for (const rule of rules) {
-      const emails = JSON.parse(rule.email_recipients) as string[]
-      if (emails.length === 0) continue
-      const { rows: members } = await sql<{ email: string }>`
-        SELECT u.email FROM member m JOIN "user" u ON u.id = m.user_id
-        WHERE m.organization_id = ${rule.organization_id}`.execute(db)
-      const memberEmails = new Set(members.map((m) => m.email.toLowerCase()))
-      for (const email of emails) {
-        const active = memberEmails.has(email)
-        await sql`INSERT INTO alert_recipient (id, rule_id, email, status, token, created_at, confirmed_at)
-          VALUES (${crypto.randomUUID()}, ${rule.id}, ${email}, ${active ? 'active' : 'pending'},
-            ${crypto.randomBytes(24).toString('base64url')}, ${now}, ${active ? now : null})`.execute(db)
-      }
-    }
+    await backfillAlertRecipients(db)
   },
+}
+
+/**
+ * One `alert_recipient` row for each address of each rule's `email_recipients`: `active` for members of
+ * the site's organization, else `pending` (no confirmation mail queued yet). Part of the migration.
+ */
+export async function backfillAlertRecipients(db: Kysely<unknown>): Promise<void> {
+  const { rows: rules } = await sql<{ id: string; email_recipients: string; organization_id: string }>`
+    SELECT r.id, r.email_recipients, s.organization_id FROM alert_rule r
+    JOIN site s ON s.site_id = r.site_id`.execute(db)
+  const now = new Date().toISOString()
+  for (const rule of rules) {
+    const emails = JSON.parse(rule.email_recipients) as string[]
+    if (emails.length === 0) continue
+    const { rows: members } = await sql<{ email: string }>`
+      SELECT u.email FROM member m JOIN "user" u ON u.id = m.user_id
+      WHERE m.organization_id = ${rule.organization_id}`.execute(db)
+    const memberEmails = new Set(members.map((m) => m.email.toLowerCase()))
+    for (const email of emails) {
+      const active = memberEmails.has(email)
+      await sql`INSERT INTO alert_recipient (id, rule_id, email, status, token, created_at, confirmed_at)
+        VALUES (${crypto.randomUUID()}, ${rule.id}, ${email}, ${active ? 'active' : 'pending'},
+          ${crypto.randomBytes(24).toString('base64url')}, ${now}, ${active ? now : null})`.execute(db)
+    }
+  }
 }
