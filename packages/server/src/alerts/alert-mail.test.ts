@@ -204,4 +204,30 @@ describe.each([
     const again = await fireOnce(rule.id)
     expect(again.map((m) => m.to[0])).toEqual([owner.email])
   })
+
+  it('refuses a sixth confirmation mail to one address in 24 hours, and saves nothing of that rule', async () => {
+    const create = (n: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/sites/${site.siteId}/alerts`,
+        headers: { cookie },
+        payload: {
+          name: `Budget ${n}`,
+          metric: 'errors',
+          windowMinutes: 60,
+          comparison: 'above',
+          threshold: 1,
+          emailRecipients: ['often@example.com'],
+        },
+      })
+    for (let n = 0; n < 5; n++) expect((await create(n)).statusCode).toBe(201)
+    const refused = await create(5)
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json().error).toBe(
+      'Too many invitation and confirmation mails to often@example.com: at most 5 in 24 hours',
+    )
+    expect((await t.services.alerts.rules.list(site.siteId)).map((r) => r.name)).not.toContain('Budget 5')
+    const confirmations = (await deliver()).filter((m) => m.to[0] === 'often@example.com')
+    expect(confirmations).toHaveLength(5)
+  })
 })
