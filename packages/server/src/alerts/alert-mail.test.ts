@@ -23,6 +23,7 @@ describe.each([
   let cookie: string
   let apiKey: string
   let site: Site
+  let organizationId: string
   let now = Date.parse('2026-04-02T12:00:00.000Z')
 
   beforeAll(async () => {
@@ -37,6 +38,7 @@ describe.each([
     cookie = seeded.cookie
     apiKey = seeded.apiKey
     site = seeded.site
+    organizationId = seeded.organizationId
   }, 60_000)
   afterAll(async () => {
     await t?.close()
@@ -229,5 +231,49 @@ describe.each([
     expect((await t.services.alerts.rules.list(site.siteId)).map((r) => r.name)).not.toContain('Budget 5')
     const confirmations = (await deliver()).filter((m) => m.to[0] === 'often@example.com')
     expect(confirmations).toHaveLength(5)
+  })
+
+  it("puts a removed member's alert mails on hold until they confirm, as an outsider's", async () => {
+    const bea = await t.signUp('bea@example.com')
+    const db = t.services.metadata.db
+    await db
+      .updateTable('user')
+      .set({ emailVerified: fromBool(true) })
+      .where('id', '=', bea.userId)
+      .execute()
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/api/organizations/${organizationId}/members`,
+      headers: { cookie },
+      payload: { email: 'bea@example.com', role: 'member' },
+    })
+    expect(added.statusCode, added.body).toBe(201)
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/sites/${site.siteId}/alerts`,
+      headers: { cookie },
+      payload: {
+        name: 'For Bea',
+        metric: 'errors',
+        windowMinutes: 60,
+        comparison: 'above',
+        threshold: 1,
+        emailRecipients: ['bea@example.com'],
+      },
+    })
+    expect(created.json().data.recipients).toEqual([{ email: 'bea@example.com', status: 'active' }])
+    await deliver()
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/organizations/${organizationId}/members/${bea.userId}`,
+      headers: { cookie },
+    })
+    expect(removed.statusCode, removed.body).toBe(200)
+    const rule = await t.services.alerts.rules.get(site.siteId, created.json().data.id)
+    expect(rule.recipients).toEqual([{ email: 'bea@example.com', status: 'pending' }])
+    const mails = await deliver()
+    expect(mails.map((m) => [m.to[0], m.subject])).toEqual([
+      ['bea@example.com', 'Confirm the Pathlight alerts "For Bea" of example.com'],
+    ])
   })
 })

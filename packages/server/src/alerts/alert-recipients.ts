@@ -12,7 +12,7 @@
 import crypto from 'node:crypto'
 import type { AlertSubscription } from '@pathlight/protocol'
 import type { Kysely } from 'kysely'
-import { type MailBudget, requireMailBudget } from '../mail/mail-budget.js'
+import { checkMailBudget, type MailBudget, requireMailBudget } from '../mail/mail-budget.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { memberAddressesAmong } from '../mail/member-addresses.js'
 import { renderAlertConfirmation } from '../mail/templates/alert-confirmation.js'
@@ -122,6 +122,64 @@ export async function syncAlertRecipients(
       .where('id', '=', recipient.id)
       .execute()
   }
+}
+
+/**
+ * A member who leaves or is removed no longer gets the alert mails of the organization's sites as a
+ * member: their `active` rows on its rules go back to `pending`, in the caller's transaction `trx` (the
+ * one removing the member); with `mail`, each is mailed the confirmation link (left out beyond the mail
+ * budget, and then queued when the rule is next saved).
+ * @returns how many rows went back to pending
+ */
+export async function suspendFormerMemberAlertRecipients(
+  trx: Kysely<MetadataSchema>,
+  input: {
+    organizationId: string
+    email: string
+    mail?: Omit<AlertMailOptions, 'verifiedOnly'>
+    clock?: Clock
+  },
+): Promise<number> {
+  const clock = input.clock ?? systemClock
+  const rows = await trx
+    .selectFrom('alert_recipient')
+    .innerJoin('alert_rule', 'alert_rule.id', 'alert_recipient.rule_id')
+    .innerJoin('site', 'site.site_id', 'alert_rule.site_id')
+    .select(['alert_recipient.id', 'alert_recipient.token', 'alert_rule.name', 'site.domain'])
+    .where('site.organization_id', '=', input.organizationId)
+    .where('alert_recipient.email', '=', input.email.toLowerCase())
+    .where('alert_recipient.status', '=', 'active')
+    .execute()
+  for (const row of rows) {
+    let sent: string | null = null
+    if (input.mail) {
+      const fits = await checkMailBudget(
+        trx,
+        { recipient: input.email, organizationId: input.organizationId },
+        input.mail.budget,
+        clock(),
+      )
+      if (fits.ok) {
+        const mail = renderAlertConfirmation({
+          ruleName: row.name,
+          siteDomain: row.domain,
+          confirmUrl: alertRecipientLinks(input.mail.baseUrl, row.token).confirmPage,
+        })
+        await enqueueMail(
+          trx,
+          { kind: 'alert-confirmation', to: input.email, ...mail, organizationId: input.organizationId },
+          new Date(clock()),
+        )
+        sent = isoNow(clock)
+      }
+    }
+    await trx
+      .updateTable('alert_recipient')
+      .set({ status: 'pending', confirmed_at: null, confirmation_sent_at: sent })
+      .where('id', '=', row.id)
+      .execute()
+  }
+  return rows.length
 }
 
 /** The recipients of each rule, by rule id, in the order of its list. */

@@ -7,15 +7,17 @@
  * and announced as a membership change (the ingest path caches roles). With mail configured, an added
  * account whose address is verified is mailed a notice (`member-added`), enqueued in the transaction
  * that adds it (an unverified address gets nothing: it may not be its holder's). A removed
- * member's e-mail reports wait for them to confirm, as an outsider's (`former-member-recipients.ts`).
+ * member's e-mail reports and alert mails wait for them to confirm, as an outsider's
+ * (`former-member-recipients.ts`, `alerts/alert-recipients.ts`).
  * Removing or demoting a member revokes the pending invitations they made beyond what they may still
  * grant (`revokeInvitationsBeyond`), in the same transaction.
  */
 import crypto from 'node:crypto'
 import type { AddMemberInput, ChangeRoleInput, Member } from '@pathlight/protocol'
+import { suspendFormerMemberAlertRecipients } from '../alerts/alert-recipients.js'
 import { recordAudit } from '../audit/audit-log.js'
 import { suspendFormerMemberRecipients } from '../email-reports/former-member-recipients.js'
-import type { MailBudget } from '../mail/mail-budget.js'
+import { DEFAULT_MAIL_BUDGET, type MailBudget } from '../mail/mail-budget.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { memberAddedMail } from '../mail/templates/member-added.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
@@ -223,6 +225,12 @@ export async function removeMember(
       email: target.email,
       ...(notify && { baseUrl: notify.baseUrl }),
       ...(notify?.budget && { budget: notify.budget }),
+      clock,
+    })
+    await suspendFormerMemberAlertRecipients(trx, {
+      organizationId,
+      email: target.email,
+      ...(notify && { mail: { baseUrl: notify.baseUrl, budget: notify.budget ?? DEFAULT_MAIL_BUDGET } }),
       clock,
     })
     await recordAudit(trx, {
