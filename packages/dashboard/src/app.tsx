@@ -32,6 +32,9 @@ import { SessionProvider } from './session'
  */
 const AccountPage = lazy(() => import('./pages/account-page').then((page) => ({ default: page.AccountPage })))
 const AlertsPage = lazy(() => import('./pages/alerts-page').then((page) => ({ default: page.AlertsPage })))
+const AlertLinkPage = lazy(() =>
+  import('./pages/alert-link-page').then((page) => ({ default: page.AlertLinkPage })),
+)
 const EmailReportLinkPage = lazy(() =>
   import('./pages/email-report-link-page').then((page) => ({ default: page.EmailReportLinkPage })),
 )
@@ -121,6 +124,10 @@ function Screen() {
     const action = route.name === 'emailReportConfirm' ? 'confirm' : 'unsubscribe'
     return <EmailReportLinkPage key={route.token} action={action} token={route.token} />
   }
+  if (route.name === 'alertConfirm' || route.name === 'alertUnsubscribe') {
+    const action = route.name === 'alertConfirm' ? 'confirm' : 'unsubscribe'
+    return <AlertLinkPage key={route.token} action={action} token={route.token} />
+  }
   if (!session) {
     if (route.name === 'signIn') return <SignInPage onSignedIn={setSession} />
     if (route.name === 'signUp') return <SignUpPage onSignedIn={setSession} />
@@ -199,6 +206,8 @@ function Page({ route }: { route: Route }) {
       )
     case 'emailReportConfirm':
     case 'emailReportUnsubscribe':
+    case 'alertConfirm':
+    case 'alertUnsubscribe':
     case 'signIn':
     case 'signUp':
     case 'forgotPassword':

@@ -7,6 +7,7 @@
 export * from './account-input.js'
 export * from './admin-input.js'
 export * from './alert-input.js'
+export * from './alert-schemas.js'
 export * from './analytics-query.js'
 export * from './annotation-schemas.js'
 export * from './calendar-time.js'

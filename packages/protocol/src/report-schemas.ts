@@ -144,6 +144,7 @@ export const ingestStats = component(
           sign_up: count('Refused sign-ups'),
           password: count('Failed password changes and other password checks'),
           two_factor: count('Wrong two-factor sign-in codes (authenticator or backup codes)'),
+          password_reset: count('Password reset requests (each counts) and refused reset tokens'),
         }),
         throttled: count('Attempts answered 429 by the authentication throttle'),
       }),

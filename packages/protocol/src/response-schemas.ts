@@ -375,6 +375,11 @@ export const alertRule = component(
     relative: doc(z.boolean(), 'Compare the percent change against the window before, not the value'),
     enabled: z.boolean(),
     emailRecipients: doc(z.array(z.string()), 'Addresses mailed when it fires, besides the webhooks'),
+    recipients: doc(
+      z.array(z.object({ email: z.string(), status: z.enum(['pending', 'active', 'unsubscribed']) })),
+      'Each of `emailRecipients` with its state: members of the organization are `active`; other ' +
+        'addresses `pending` until they confirm from the mailed link; `unsubscribed` get no more',
+    ),
     state: doc(
       z.enum(['ok', 'triggered']),
       '`triggered` while the condition holds (it fired on entering it)',

@@ -8,6 +8,7 @@ import type { EndpointSpec } from '@pathlight/protocol'
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { Registry } from 'prom-client'
+import { createAlertSubscriptions } from './alerts/alert-recipients.js'
 import type { AlertRules } from './alerts/alert-rules.js'
 import type { ApiKeys } from './auth/api-keys.js'
 import type { AuthThrottle } from './auth/auth-throttle.js'
@@ -18,7 +19,7 @@ import type { EmailReportSender } from './email-reports/email-report-sender.js'
 import type { EmailReports } from './email-reports/email-reports.js'
 import { accountRoutes } from './http/account.js'
 import { adminRoutes } from './http/admin.js'
-import { alertRoutes } from './http/alerts.js'
+import { alertLinkRoutes, alertRoutes } from './http/alerts.js'
 import { annotationRoutes, v1AnnotationRoutes } from './http/annotations.js'
 import { apiKeyRoutes } from './http/api-keys.js'
 import { authRoutes } from './http/auth-routes.js'
@@ -247,6 +248,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     changes: deps.changes,
   })
   await app.register(emailReportLinkRoutes, { emailReports: deps.emailReports })
+  await app.register(alertLinkRoutes, {
+    subscriptions: createAlertSubscriptions(deps.metadata.db, deps.clock),
+  })
   await app.register(openApiRoutes)
   await app.register(dashboardRoutes)
 

@@ -111,6 +111,10 @@ const envSchema = z.object({
   MAIL_FROM: mailFromSchema.optional(),
   /** How often the mail worker looks for due messages. */
   MAIL_POLL_MS: z.coerce.number().int().positive().default(1000),
+  /** Invitation and confirmation mails to one address per 24 hours (`mail/mail-budget.ts`). */
+  MAIL_BUDGET_PER_RECIPIENT: z.coerce.number().int().positive().default(5),
+  /** Invitation and confirmation mails of one organization per 24 hours. */
+  MAIL_BUDGET_PER_ORGANIZATION: z.coerce.number().int().positive().default(200),
   /** How often alert rules are evaluated. */
   ALERT_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   /** Whole UTC days of events kept for sites without their own period; unset: forever. */
@@ -268,6 +272,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       mailFrom: e.MAIL_FROM,
       pollMs: e.MAIL_POLL_MS,
       baseUrl,
+      budget: {
+        perRecipient: e.MAIL_BUDGET_PER_RECIPIENT,
+        perOrganization: e.MAIL_BUDGET_PER_ORGANIZATION,
+        windowMs: 86_400_000,
+      },
     }),
     retention: { defaultDays: e.RETENTION_DAYS ?? null, intervalMs: e.RETENTION_INTERVAL_MS },
     sessionFold: { intervalMs: e.SESSION_FOLD_INTERVAL_MS, settleMs: e.SESSION_FOLD_SETTLE_MS },

@@ -37,7 +37,7 @@ import { createMemorySessionStore, type SessionStore } from './ingest/state/sess
 import { createUserIdSalts } from './ingest/state/user-id-salts.js'
 import { createWriteBuffer, type WriteBuffer } from './ingest/write-buffer.js'
 import { createMailRunner, type MailRunner } from './mail/mail-outbox.js'
-import type { MailSettings } from './mail/mail-settings.js'
+import { type MailSettings, mailBudgetOf } from './mail/mail-settings.js'
 import { pruneMail } from './mail/prune-mail.js'
 import { createSmtpSender } from './mail/smtp-sender.js'
 import { eventsStoreTimings } from './metrics/events-store-metrics.js'
@@ -263,7 +263,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       conversions: createConversionTracker(redis),
       goalsOf,
     })
-    const alertRules = createAlertRules(metadata.db, clock, { mailConfigured: config.mail !== undefined })
+    const alertRules = createAlertRules(metadata.db, clock, {
+      ...(config.mail && {
+        mail: { baseUrl: config.baseUrl, budget: mailBudgetOf(config.mail), verifiedOnly: true },
+      }),
+    })
     const evaluate = () =>
       evaluateAlerts({
         db: metadata.db,

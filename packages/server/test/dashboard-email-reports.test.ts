@@ -15,7 +15,9 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Geolocator, openGeolocator } from '../src/ingest/enrich/geolocation.js'
 import { formatChange, formatDuration } from '../src/mail/templates/email-report.js'
+import { EMAIL_VERIFICATION_SUBJECT } from '../src/mail/templates/email-verification.js'
 import type { Site } from '../src/sites/site.js'
+import { fromBool } from '../src/storage/metadata/schema.js'
 import {
   collectPageErrors,
   launchChromium,
@@ -98,14 +100,16 @@ const deliver = async () => {
   const runner = t.services.mailRunner
   if (!runner) throw new Error('mail is not configured')
   const before = receiver.received.length
+  const ignoredBefore = receiver.ignored
   let total = 0
   for (let n = await runner.runOnce(); n > 0; n = await runner.runOnce()) total += n
-  return (await receiver.waitFor(before + total)).slice(before)
+  // Address verification mails are not kept (`ignoreSubjects`).
+  return (await receiver.waitFor(before + total - (receiver.ignored - ignoredBefore))).slice(before)
 }
 
 beforeAll(async () => {
   fs.mkdirSync(SCREENS, { recursive: true })
-  receiver = await startSmtpReceiver()
+  receiver = await startSmtpReceiver({ ignoreSubjects: [EMAIL_VERIFICATION_SUBJECT] })
   geolocator = await openGeolocator()
   const [build] = await Promise.all([
     ensureDashboardBuilt(),
@@ -124,6 +128,12 @@ beforeAll(async () => {
   ])
   if (build.built) console.info(`built the dashboard in ${build.ms} ms`)
   owner = await t.signUp('ada@example.com')
+  // Ada verified her address: as a member she gets the site's mails without a confirm link.
+  await t.services.metadata.db
+    .updateTable('user')
+    .set({ emailVerified: fromBool(true) })
+    .where('id', '=', owner.userId)
+    .execute()
   const organizationId = await t.createOrganization(owner.cookie, 'Lovelace Analytics')
   site = await t.createSite(owner.cookie, organizationId, 'example.com')
   apiKey = await t.createApiKey(owner.cookie)
@@ -242,18 +252,35 @@ describe('e-mail reports in the dashboard and in the mail', () => {
     await context.close()
   })
 
-  it('takes e-mail recipients in the alert form, and an invalid one is named', async () => {
+  it('takes e-mail recipients in the alert form; an outsider confirms from the mailed link, signed out', async () => {
     await page.goto(`/sites/${site.siteId}/alerts`)
     const form = page.getByRole('region', { name: 'Add an alert rule' })
+    expect(await form.getByText('E-mail is not set up on this server').count()).toBe(0)
     await form.getByLabel('Name').fill('Traffic spike')
     await form.getByLabel('E-mail recipients (optional)').fill('oncall@example.com\nnope')
     await form.getByRole('button', { name: 'Create rule' }).click()
     await form.getByText('must be an e-mail address such as someone@example.com').waitFor()
     await form.getByLabel('E-mail recipients (optional)').fill('oncall@example.com, ada@example.com')
     await form.getByRole('button', { name: 'Create rule' }).click()
-    await page.getByText('E-mails oncall@example.com, ada@example.com').waitFor()
+    // ada is a member with a verified address: hers is on at once; oncall waits for its confirmation.
+    await page.getByText('E-mails oncall@example.com (waits for confirmation), ada@example.com').waitFor()
     const rules = await t.services.alerts.rules.list(site.siteId)
     expect(rules.map((r) => r.emailRecipients)).toEqual([['oncall@example.com', 'ada@example.com']])
+
+    const confirmation = (await deliver()).find((m) => m.to[0] === 'oncall@example.com')
+    const link = /https?:\/\/[^/\s]+(\/alerts\/confirm\/[\w-]+)/.exec(confirmation?.text ?? '')
+    expect(link).not.toBeNull()
+    const context = await newChromeContext(browser, { baseURL: base })
+    const signedOut = await context.newPage()
+    collectPageErrors(signedOut, pageErrors, 'signed out')
+    await signedOut.goto(link?.[1] ?? '')
+    await signedOut.getByRole('heading', { name: 'Confirm the alert e-mails' }).waitFor()
+    await signedOut.getByText('wait for this address to confirm.').waitFor()
+    await signedOut.getByRole('button', { name: 'Confirm' }).click()
+    await signedOut.getByText('are on: this address gets them.').waitFor()
+    await context.close()
+    await page.reload()
+    await page.getByText('E-mails oncall@example.com, ada@example.com', { exact: true }).waitFor()
   })
 
   it("unsubscribes from the mail's link signed out, and the next send leaves the address out", async () => {

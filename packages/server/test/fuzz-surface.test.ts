@@ -252,6 +252,10 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
     const report = await freshEmailReport(site.siteId)
     return { ...values, id: report.id, token: report.token }
   }
+  // An alert mail's link: the token of a fresh rule's outside recipient.
+  if (entry.path.startsWith('/api/alerts/subscriptions/')) {
+    return { ...values, token: await freshAlertRecipient(site.siteId) }
+  }
   // An invitation's link: a fresh one of the owner's own address (accepting it keeps the owner's role).
   if (entry.path.startsWith('/api/invitations/')) {
     return { ...values, token: (await freshInvitation(w.organizationId, w.owner.email)).token }
@@ -395,6 +399,24 @@ const freshAlert = (siteId: number) =>
     comparison: 'above',
     threshold: 100,
   })
+
+/** An alert rule naming one outside address (saved without e-mail: no mail): that address's link token. */
+async function freshAlertRecipient(siteId: number): Promise<string> {
+  const rule = await w.t.services.alerts.rules.create(siteId, w.owner.userId, {
+    name: 'fuzz mail',
+    metric: 'pageviews',
+    windowMinutes: 60,
+    comparison: 'above',
+    threshold: 100,
+    emailRecipients: [`fuzz-${crypto.randomUUID()}@example.com`],
+  })
+  const row = await w.t.services.metadata.db
+    .selectFrom('alert_recipient')
+    .select('token')
+    .where('rule_id', '=', rule.id)
+    .executeTakeFirstOrThrow()
+  return row.token
+}
 
 /** An e-mail report with one pending recipient, stored directly (the fuzzed instance sends no e-mail). */
 async function freshEmailReport(siteId: number): Promise<{ id: string; token: string }> {

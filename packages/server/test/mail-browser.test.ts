@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EMAIL_VERIFICATION_SUBJECT } from '../src/mail/templates/email-verification.js'
 import { collectPageErrors, launchChromium, newDashboardContext } from '../src/testing/browser.js'
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from '../src/testing/smtp-receiver.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
@@ -42,7 +43,7 @@ const freePort = () =>
 
 beforeAll(async () => {
   await ensureDashboardBuilt()
-  receiver = await startSmtpReceiver()
+  receiver = await startSmtpReceiver({ ignoreSubjects: [EMAIL_VERIFICATION_SUBJECT] })
   const port = await freePort()
   base = `http://127.0.0.1:${port}`
   t = await openTestInstance({

@@ -27,6 +27,8 @@ export const newAlertRule: AlertRuleInput = {
 
 export interface AlertFormProps {
   initial: AlertRuleInput
+  /** Whether the server can send mail (SMTP_URL): without it the form says so next to the recipients. */
+  mailConfigured: boolean
   submitLabel: string
   busy: boolean
   error: ApiError | undefined
@@ -35,7 +37,15 @@ export interface AlertFormProps {
 }
 
 /** The rule form; `onSubmit` gets the rule with numbers parsed and `eventName` null unless custom events. */
-export function AlertForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: AlertFormProps) {
+export function AlertForm({
+  initial,
+  mailConfigured,
+  submitLabel,
+  busy,
+  error,
+  onSubmit,
+  onCancel,
+}: AlertFormProps) {
   const [rule, setRule] = useState(initial)
   // Numbers stay text while typed, so an emptied field is not silently 0; the server validates them.
   const [windowText, setWindowText] = useState(String(initial.windowMinutes))
@@ -149,9 +159,15 @@ export function AlertForm({ initial, submitLabel, busy, error, onSubmit, onCance
         errors={error?.field('relative')}
         onChange={(on) => set('relative', on)}
       />
+      {!mailConfigured && (
+        <p className="notice">
+          E-mail is not set up on this server (<code>SMTP_URL</code>): the rule is saved and calls its
+          webhooks, but its e-mail recipients get nothing until the operator sets it.
+        </p>
+      )}
       <Field
         label="E-mail recipients (optional)"
-        hint="One address per line, at most 20: each gets a mail when the rule fires, besides the site's webhooks. Needs e-mail set up on the server (SMTP_URL)."
+        hint="One address per line, at most 20: each gets a mail when the rule fires, besides the site's webhooks. Members of this organization get it at once; other addresses are first mailed a link to confirm."
         errors={listFieldErrors(error, 'emailRecipients')}
       >
         {(control) => (

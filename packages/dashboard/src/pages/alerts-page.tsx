@@ -1,7 +1,9 @@
 /** A site's alert rules (admin or owner): list with their state, create, edit, delete. */
 import type { AlertRule, AlertRuleInput } from '@pathlight/protocol'
+import * as endpoints from '@pathlight/protocol/addresses'
 import { useState } from 'react'
 import { api } from '../api/api'
+import { client } from '../api/contract-client'
 import { AlertForm, newAlertRule } from '../components/alert-form'
 import { ConfirmButton } from '../components/confirm-button'
 import { FormError } from '../components/form-error'
@@ -24,9 +26,27 @@ const inputOf = (rule: AlertRule): AlertRuleInput => ({
   emailRecipients: rule.emailRecipients,
 })
 
+/** How each address of a rule stands, e.g. `ada@example.com (waits for confirmation)`. */
+const describeRecipients = (rule: AlertRule) =>
+  rule.recipients
+    .map(({ email, status }) =>
+      status === 'pending'
+        ? `${email} (waits for confirmation)`
+        : status === 'unsubscribed'
+          ? `${email} (unsubscribed)`
+          : email,
+    )
+    .join(', ')
+
 /** The alert rules of the site in scope (a notice for plain members). */
 export function AlertsPage({ site, canAdmin }: SiteContext) {
-  const alerts = useResource(`alerts:${site.siteId}`, () => api.alerts(site.siteId))
+  const [mailConfigured, setMailConfigured] = useState(true)
+  const alerts = useResource(`alerts:${site.siteId}`, async () => {
+    const answer = await client(endpoints.listAlerts, { params: { siteId: site.siteId } })
+    setMailConfigured(answer.meta.mailConfigured)
+    return answer.data
+  })
+  const [warnings, setWarnings] = useState<string[]>([])
   const [editing, setEditing] = useState<string>()
   const [formKey, setFormKey] = useState(0)
   const create = useAction()
@@ -46,6 +66,11 @@ export function AlertsPage({ site, canAdmin }: SiteContext) {
         </p>
         <FormError error={alerts.error} />
         <FormError error={remove.error} />
+        {warnings.map((warning) => (
+          <p key={warning} className="notice" role="status">
+            {warning}
+          </p>
+        ))}
         {alerts.loading && !alerts.data && <Loading />}
         {alerts.data?.length === 0 && <p className="muted">No alert rules yet.</p>}
         {alerts.data && alerts.data.length > 0 && (
@@ -55,6 +80,7 @@ export function AlertsPage({ site, canAdmin }: SiteContext) {
                 {editing === rule.id ? (
                   <AlertForm
                     initial={inputOf(rule)}
+                    mailConfigured={mailConfigured}
                     submitLabel="Save rule"
                     busy={edit.busy}
                     error={edit.error}
@@ -64,7 +90,12 @@ export function AlertsPage({ site, canAdmin }: SiteContext) {
                     }}
                     onSubmit={(input) =>
                       void edit.run(async () => {
-                        const updated = await api.updateAlert(site.siteId, rule.id, input)
+                        const answer = await client(endpoints.updateAlert, {
+                          params: { siteId: site.siteId, id: rule.id },
+                          body: input,
+                        })
+                        const updated = answer.data
+                        setWarnings(answer.warnings ?? [])
                         alerts.setData((list) => (list ?? []).map((r) => (r.id === updated.id ? updated : r)))
                         setEditing(undefined)
                       })
@@ -85,7 +116,7 @@ export function AlertsPage({ site, canAdmin }: SiteContext) {
                       </p>
                       <p>{describeCondition(rule)}</p>
                       {rule.emailRecipients.length > 0 && (
-                        <p className="muted">E-mails {rule.emailRecipients.join(', ')}</p>
+                        <p className="muted">E-mails {describeRecipients(rule)}</p>
                       )}
                       <p className="muted">
                         {rule.lastEvaluatedAt
@@ -128,12 +159,18 @@ export function AlertsPage({ site, canAdmin }: SiteContext) {
         <AlertForm
           key={formKey}
           initial={newAlertRule}
+          mailConfigured={mailConfigured}
           submitLabel="Create rule"
           busy={create.busy}
           error={create.error}
           onSubmit={(input) =>
             void create.run(async () => {
-              const created = await api.createAlert(site.siteId, input)
+              const answer = await client(endpoints.createAlert, {
+                params: { siteId: site.siteId },
+                body: input,
+              })
+              const created = answer.data
+              setWarnings(answer.warnings ?? [])
               alerts.setData((list) => [...(list ?? []), created])
               setFormKey((k) => k + 1)
             })

@@ -37,6 +37,9 @@ export const routeTable = {
   /** The links of the e-mail report mails: they work signed in or out. */
   emailReportConfirm: '/email-reports/confirm/:token',
   emailReportUnsubscribe: '/email-reports/unsubscribe/:token',
+  /** The links of the alert mails: they work signed in or out. */
+  alertConfirm: '/alerts/confirm/:token',
+  alertUnsubscribe: '/alerts/unsubscribe/:token',
 } as const
 
 /**

@@ -197,6 +197,18 @@ export const unsubscribeEmailReport = address(
   'POST',
   '/api/email-reports/subscriptions/:token/unsubscribe',
 )
+/** The links in alert mails (`contracts/alerts.ts`). */
+export const alertSubscription = address('alertSubscription', 'GET', '/api/alerts/subscriptions/:token')
+export const confirmAlertSubscription = address(
+  'confirmAlertSubscription',
+  'POST',
+  '/api/alerts/subscriptions/:token/confirm',
+)
+export const unsubscribeAlert = address(
+  'unsubscribeAlert',
+  'POST',
+  '/api/alerts/subscriptions/:token/unsubscribe',
+)
 /** The webhooks of a site and their delivery log (`contracts/webhooks.ts`). */
 export const createWebhook = address('createWebhook', 'POST', '/api/sites/:siteId/webhooks')
 export const listWebhooks = address('listWebhooks', 'GET', '/api/sites/:siteId/webhooks')

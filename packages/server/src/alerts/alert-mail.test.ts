@@ -2,11 +2,15 @@
  * Alert rules that mail: through the real app with a real SMTP server in this process, on SQLite +
  * chDB and on PostgreSQL + chDB, a rule naming e-mail recipients fires on tracked pageviews and each recipient gets one mail
  * (both parts) saying which figure crossed which threshold over which window, with a link to the
- * site's report; it does not mail again while the condition holds. Invalid recipients are a 400
- * naming `emailRecipients`.
+ * site's report; it does not mail again while the condition holds. Only addresses that agreed get it:
+ * a (verified) member at once, an outsider after confirming from the mailed link; toggling the threshold
+ * mails nobody new; every alert mail carries an unsubscribe link and one-click `List-Unsubscribe`.
+ * Invalid recipients are a 400 naming `emailRecipients`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EMAIL_VERIFICATION_SUBJECT } from '../mail/templates/email-verification.js'
 import type { Site } from '../sites/site.js'
+import { fromBool } from '../storage/metadata/schema.js'
 import { type SmtpReceiver, startSmtpReceiver } from '../testing/smtp-receiver.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
@@ -19,10 +23,11 @@ describe.each([
   let cookie: string
   let apiKey: string
   let site: Site
+  let organizationId: string
   let now = Date.parse('2026-04-02T12:00:00.000Z')
 
   beforeAll(async () => {
-    receiver = await startSmtpReceiver()
+    receiver = await startSmtpReceiver({ ignoreSubjects: [EMAIL_VERIFICATION_SUBJECT] })
     t = await openTestInstance({
       postgres,
       clock: () => now,
@@ -33,6 +38,7 @@ describe.each([
     cookie = seeded.cookie
     apiKey = seeded.apiKey
     site = seeded.site
+    organizationId = seeded.organizationId
   }, 60_000)
   afterAll(async () => {
     await t?.close()
@@ -43,9 +49,11 @@ describe.each([
     const runner = t.services.mailRunner
     if (!runner) throw new Error('mail is not configured')
     const before = receiver.received.length
+    const ignoredBefore = receiver.ignored
     let total = 0
     for (let n = await runner.runOnce(); n > 0; n = await runner.runOnce()) total += n
-    return (await receiver.waitFor(before + total)).slice(before)
+    // Address verification mails are not kept (`ignoreSubjects`).
+    return (await receiver.waitFor(before + total - (receiver.ignored - ignoredBefore))).slice(before)
   }
 
   it('refuses invalid recipients with a 400 naming the field', async () => {
@@ -72,22 +80,7 @@ describe.each([
     }
   })
 
-  it('mails each recipient once when the rule fires', async () => {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: `/api/sites/${site.siteId}/alerts`,
-      headers: { cookie },
-      payload: {
-        name: 'Traffic spike',
-        metric: 'pageviews',
-        windowMinutes: 60,
-        comparison: 'above',
-        threshold: 3,
-        emailRecipients: ['OnCall@Example.com', 'lead@example.com'],
-      },
-    })
-    expect(created.statusCode, created.body).toBe(201)
-    expect(created.json().data.emailRecipients).toEqual(['oncall@example.com', 'lead@example.com'])
+  const fireOnce = async (rule: string) => {
     for (let i = 0; i < 5; i++) {
       now += 60_000
       const tracked = await t.track(
@@ -98,10 +91,75 @@ describe.each([
       expect(tracked.statusCode, tracked.body).toBe(200)
     }
     await t.services.buffer.flush()
-    const result = await t.services.alerts.evaluate()
-    expect(result.fired).toHaveLength(1)
-    const mails = await deliver()
-    expect(mails.map((m) => m.to[0]).sort()).toEqual(['lead@example.com', 'oncall@example.com'])
+    expect((await t.services.alerts.evaluate()).fired).toEqual([rule])
+    return deliver()
+  }
+  const patch = (rule: string, payload: object) =>
+    t.app.inject({
+      method: 'PATCH',
+      url: `/api/sites/${site.siteId}/alerts/${rule}`,
+      headers: { cookie },
+      payload,
+    })
+
+  it('mails members at once and outsiders only once they confirm; every alert mail unsubscribes', async () => {
+    const owner = await t.services.metadata.db
+      .selectFrom('user')
+      .select(['id', 'email'])
+      .executeTakeFirstOrThrow()
+    // A member counts once their address is verified.
+    await t.services.metadata.db
+      .updateTable('user')
+      .set({ emailVerified: fromBool(true) })
+      .where('id', '=', owner.id)
+      .execute()
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/sites/${site.siteId}/alerts`,
+      headers: { cookie },
+      payload: {
+        name: 'Traffic spike',
+        metric: 'pageviews',
+        windowMinutes: 60,
+        comparison: 'above',
+        threshold: 3,
+        emailRecipients: [owner.email, 'OnCall@Example.com', 'stranger@example.com'],
+      },
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const rule = created.json().data
+    expect(created.json()).not.toHaveProperty('warnings')
+    expect(rule.emailRecipients).toEqual([owner.email, 'oncall@example.com', 'stranger@example.com'])
+    expect(rule.recipients).toEqual([
+      { email: owner.email, status: 'active' },
+      { email: 'oncall@example.com', status: 'pending' },
+      { email: 'stranger@example.com', status: 'pending' },
+    ])
+
+    const confirmations = await deliver()
+    expect(confirmations.map((m) => m.to[0]).sort()).toEqual(['oncall@example.com', 'stranger@example.com'])
+    for (const mail of confirmations) {
+      expect(mail.subject).toBe('Confirm the Pathlight alerts "Traffic spike" of example.com')
+      expect(mail.html).toContain('https://pathlight.example/alerts/confirm/')
+    }
+    const oncallMail = confirmations.find((m) => m.to[0] === 'oncall@example.com')
+    const token =
+      /https:\/\/pathlight\.example\/alerts\/confirm\/([\w-]+)/.exec(oncallMail?.text ?? '')?.[1] ?? ''
+    const link = await t.app.inject({ method: 'GET', url: `/api/alerts/subscriptions/${token}` })
+    expect(link.json()).toEqual({
+      email: 'oncall@example.com',
+      siteDomain: 'example.com',
+      ruleName: 'Traffic spike',
+      status: 'pending',
+    })
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: `/api/alerts/subscriptions/${token}/confirm`,
+    })
+    expect(confirmed.json().status).toBe('active')
+
+    const mails = await fireOnce(rule.id)
+    expect(mails.map((m) => m.to[0]).sort()).toEqual([owner.email, 'oncall@example.com'].sort())
     for (const mail of mails) {
       expect(mail.subject).toBe('Alert on example.com: Traffic spike')
       expect(mail.text).toContain(
@@ -113,10 +171,109 @@ describe.each([
       expect(mail.text).toContain(
         `Open the report: https://pathlight.example/sites/${site.siteId}?period=custom&from=2026-04-02&to=2026-04-02&tz=UTC`,
       )
+      expect(mail.headers.get('list-unsubscribe')).toMatch(
+        /^<https:\/\/pathlight\.example\/api\/alerts\/subscriptions\/[\w-]+\/unsubscribe>$/,
+      )
+      expect(mail.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click')
+      expect(mail.text).toMatch(/Unsubscribe: https:\/\/pathlight\.example\/alerts\/unsubscribe\/[\w-]+/)
     }
     // Still above: no new mail until it has dropped below and crossed again.
     now += 60_000
     expect((await t.services.alerts.evaluate()).fired).toEqual([])
     expect(await deliver()).toEqual([])
+
+    // Toggling the threshold mails no stranger: no second confirmation, no alert to the pending address.
+    expect((await patch(rule.id, { threshold: 1000 })).statusCode).toBe(200)
+    expect((await patch(rule.id, { threshold: 3 })).json().data.recipients).toContainEqual({
+      email: 'stranger@example.com',
+      status: 'pending',
+    })
+    expect(await deliver()).toEqual([])
+
+    // One-click unsubscribe from the header (a form body, no sign-in): the next firing leaves oncall out.
+    const oncallAlert = mails.find((m) => m.to[0] === 'oncall@example.com')
+    const endpoint = /^<https:\/\/pathlight\.example(\/\S+)>$/.exec(
+      oncallAlert?.headers.get('list-unsubscribe') ?? '',
+    )?.[1]
+    const unsubscribed = await t.app.inject({
+      method: 'POST',
+      url: endpoint ?? '',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    })
+    expect(unsubscribed.statusCode, unsubscribed.body).toBe(200)
+    expect(unsubscribed.json().status).toBe('unsubscribed')
+    const again = await fireOnce(rule.id)
+    expect(again.map((m) => m.to[0])).toEqual([owner.email])
+  })
+
+  it('refuses a sixth confirmation mail to one address in 24 hours, and saves nothing of that rule', async () => {
+    const create = (n: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/sites/${site.siteId}/alerts`,
+        headers: { cookie },
+        payload: {
+          name: `Budget ${n}`,
+          metric: 'errors',
+          windowMinutes: 60,
+          comparison: 'above',
+          threshold: 1,
+          emailRecipients: ['often@example.com'],
+        },
+      })
+    for (let n = 0; n < 5; n++) expect((await create(n)).statusCode).toBe(201)
+    const refused = await create(5)
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json().error).toBe(
+      'Too many invitation and confirmation mails to often@example.com: at most 5 in 24 hours',
+    )
+    expect((await t.services.alerts.rules.list(site.siteId)).map((r) => r.name)).not.toContain('Budget 5')
+    const confirmations = (await deliver()).filter((m) => m.to[0] === 'often@example.com')
+    expect(confirmations).toHaveLength(5)
+  })
+
+  it("puts a removed member's alert mails on hold until they confirm, as an outsider's", async () => {
+    const bea = await t.signUp('bea@example.com')
+    const db = t.services.metadata.db
+    await db
+      .updateTable('user')
+      .set({ emailVerified: fromBool(true) })
+      .where('id', '=', bea.userId)
+      .execute()
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/api/organizations/${organizationId}/members`,
+      headers: { cookie },
+      payload: { email: 'bea@example.com', role: 'member' },
+    })
+    expect(added.statusCode, added.body).toBe(201)
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/sites/${site.siteId}/alerts`,
+      headers: { cookie },
+      payload: {
+        name: 'For Bea',
+        metric: 'errors',
+        windowMinutes: 60,
+        comparison: 'above',
+        threshold: 1,
+        emailRecipients: ['bea@example.com'],
+      },
+    })
+    expect(created.json().data.recipients).toEqual([{ email: 'bea@example.com', status: 'active' }])
+    await deliver()
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/organizations/${organizationId}/members/${bea.userId}`,
+      headers: { cookie },
+    })
+    expect(removed.statusCode, removed.body).toBe(200)
+    const rule = await t.services.alerts.rules.get(site.siteId, created.json().data.id)
+    expect(rule.recipients).toEqual([{ email: 'bea@example.com', status: 'pending' }])
+    const mails = await deliver()
+    expect(mails.map((m) => [m.to[0], m.subject])).toEqual([
+      ['bea@example.com', 'Confirm the Pathlight alerts "For Bea" of example.com'],
+    ])
   })
 })

@@ -8,7 +8,10 @@
  *   `errors`: JavaScript error events; `goal_conversions`: sessions with an event completing the goal
  *   `goalId` in the window.
  *
- * `emailRecipients` are mailed when the rule fires (`evaluate-alerts.ts`), besides the site's webhooks.
+ * `emailRecipients` are mailed when the rule fires (`evaluate-alerts.ts`), besides the site's webhooks,
+ * once each address agreed: members of the site's organization at once, other addresses after
+ * confirming from a mailed link (`alert-recipients.ts`). Without mail configured a rule with recipients
+ * is saved all the same (its webhooks work; `mailWarning` says what its recipients miss).
  *
  * Each write is audited on behalf of the acting user (`alert_rule.created`, `alert_rule.updated`,
  * `alert_rule.deleted`) in its transaction.
@@ -24,12 +27,17 @@ import {
 } from '@pathlight/protocol'
 import type { Transaction } from 'kysely'
 import { type AuditAction, recordSiteAudit } from '../audit/audit-log.js'
-import { mailUnavailable } from '../mail/mail-settings.js'
 import { badRequest, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool, type MetadataSchema, toBool } from '../storage/metadata/schema.js'
 import type { AlertRuleTable } from '../storage/metadata/webhook-schema.js'
+import {
+  type AlertMailOptions,
+  type AlertRecipientState,
+  recipientsOfRules,
+  syncAlertRecipients,
+} from './alert-recipients.js'
 
 export { alertMetrics }
 export type AlertMetric = (typeof alertMetrics)[number]
@@ -43,7 +51,12 @@ export { createAlertBody, updateAlertBody }
 export type NewAlertRule = Omit<CreateAlertBody, 'relative' | 'enabled' | 'emailRecipients'> &
   Partial<Pick<CreateAlertBody, 'relative' | 'enabled' | 'emailRecipients'>>
 
-export function toAlertRule(row: AlertRuleTable): AlertRule {
+/**
+ * A stored rule as the API returns it.
+ * @param recipients the states of its addresses (`alert-recipients.ts`); default: each `pending`
+ */
+export function toAlertRule(row: AlertRuleTable, recipients?: AlertRecipientState[]): AlertRule {
+  const emailRecipients = JSON.parse(row.email_recipients) as string[]
   return {
     id: row.id,
     siteId: Number(row.site_id),
@@ -56,7 +69,8 @@ export function toAlertRule(row: AlertRuleTable): AlertRule {
     threshold: Number(row.threshold),
     relative: toBool(row.relative),
     enabled: toBool(row.enabled),
-    emailRecipients: JSON.parse(row.email_recipients) as string[],
+    emailRecipients,
+    recipients: recipients ?? emailRecipients.map((email) => ({ email, status: 'pending' as const })),
     state: row.state,
     lastValue: row.last_value === null ? null : Number(row.last_value),
     lastEvaluatedAt: row.last_evaluated_at,
@@ -82,18 +96,29 @@ export function alertRuleAuditDetails(rule: AlertRule) {
   }
 }
 
+/** What a rule saved with e-mail recipients while mail is not configured answers besides itself. */
+export const MAIL_WARNING =
+  'E-mail is not configured (set SMTP_URL): the rule was saved and calls its webhooks, but mails nobody until it is'
+
 /**
  * The alert rules of the store.
- * @param options.mailConfigured whether outgoing mail is set up (SMTP_URL): without it a rule naming
- *   `emailRecipients` is refused (503, `mailUnavailable`) rather than stored to mail nobody
+ * @param options.mail with outgoing mail set up (SMTP_URL): the links' URL and the mail budget of the
+ *   recipients' confirmation mails; without it rules with `emailRecipients` are stored and mail nobody
  */
 export function createAlertRules(
   db: MetadataDb,
   clock: Clock = systemClock,
-  options: { mailConfigured?: boolean } = {},
+  options: { mail?: AlertMailOptions } = {},
 ) {
-  const requireMailFor = (recipients: readonly string[] | undefined) => {
-    if (recipients && recipients.length > 0 && !options.mailConfigured) throw mailUnavailable()
+  const siteOf = (siteId: number) =>
+    db
+      .selectFrom('site')
+      .select(['domain', 'organization_id'])
+      .where('site_id', '=', siteId)
+      .executeTakeFirstOrThrow()
+  const withRecipients = async (rules: AlertRule[]) => {
+    const states = await recipientsOfRules(db, rules)
+    return rules.map((rule) => ({ ...rule, recipients: states.get(rule.id) ?? rule.recipients }))
   }
   const audit = (
     trx: Transaction<MetadataSchema>,
@@ -129,13 +154,22 @@ export function createAlertRules(
   }
 
   return {
+    /** Whether outgoing mail is set up: without it, rules mail nobody. */
+    mailConfigured: options.mail !== undefined,
+
+    /** The warning a rule with these recipients answers when mail is not configured, else undefined. */
+    mailWarning(recipients: readonly string[] | undefined): string | undefined {
+      return recipients && recipients.length > 0 && !options.mail ? MAIL_WARNING : undefined
+    },
+
     /**
-     * Create a rule of the site on behalf of `userId` from a parsed body (`createAlertBody`).
-     * @throws 400 naming `goalId` when it names no goal of the site
+     * Create a rule of the site on behalf of `userId` from a parsed body (`createAlertBody`); its
+     * recipients outside the organization are mailed a link to confirm.
+     * @throws 400 naming `goalId` when it names no goal of the site; 429 over the mail budget
      */
     async create(siteId: number, userId: string, rule: NewAlertRule): Promise<AlertRule> {
-      requireMailFor(rule.emailRecipients)
       await requireGoalOfSite(siteId, rule.goalId ?? null)
+      const site = await siteOf(siteId)
       const row: AlertRuleTable = {
         id: crypto.randomUUID(),
         site_id: siteId,
@@ -159,9 +193,17 @@ export function createAlertRules(
       const created = toAlertRule(row)
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('alert_rule').values(row).execute()
+        await syncAlertRecipients(trx, {
+          ruleId: row.id,
+          ruleName: row.name,
+          site,
+          emails: created.emailRecipients,
+          mail: options.mail,
+          clock,
+        })
         await audit(trx, siteId, userId, 'alert_rule.created', alertRuleAuditDetails(created))
       })
-      return created
+      return (await withRecipients([created]))[0] as AlertRule
     },
     async list(siteId: number): Promise<AlertRule[]> {
       const rows = await db
@@ -170,14 +212,15 @@ export function createAlertRules(
         .where('site_id', '=', siteId)
         .orderBy('created_at')
         .execute()
-      return rows.map(toAlertRule)
+      return withRecipients(rows.map((row) => toAlertRule(row)))
     },
     async get(siteId: number, id: string): Promise<AlertRule> {
-      return toAlertRule(await find(siteId, id))
+      return (await withRecipients([toAlertRule(await find(siteId, id))]))[0] as AlertRule
     },
     /**
      * Change any subset of the fields on behalf of `userId`; a changed condition starts over from 'ok'.
-     * @throws 404 for an unknown rule; 400 when the result is not a valid rule
+     * Kept recipients keep their state; new ones are treated as on creation.
+     * @throws 404 for an unknown rule; 400 when the result is not a valid rule; 429 over the mail budget
      */
     async update(siteId: number, userId: string, id: string, change: UpdateAlertBody): Promise<AlertRule> {
       const current = toAlertRule(await find(siteId, id))
@@ -191,9 +234,9 @@ export function createAlertRules(
         throw problem('goalId', 'the goal_conversions metric needs a goalId')
       if (next.goalId && next.metric !== 'goal_conversions')
         throw problem('goalId', 'only applies to the goal_conversions metric')
-      requireMailFor(change.emailRecipients)
       await requireGoalOfSite(siteId, next.goalId)
-      return db.transaction().execute(async (trx) => {
+      const site = await siteOf(siteId)
+      const updated = await db.transaction().execute(async (trx) => {
         const row = await trx
           .updateTable('alert_rule')
           .set({
@@ -214,13 +257,22 @@ export function createAlertRules(
           .returningAll()
           .executeTakeFirst()
         if (!row) throw notFound('Alert rule not found')
-        const updated = toAlertRule(row)
+        const saved = toAlertRule(row)
+        await syncAlertRecipients(trx, {
+          ruleId: saved.id,
+          ruleName: saved.name,
+          site,
+          emails: saved.emailRecipients,
+          mail: options.mail,
+          clock,
+        })
         await audit(trx, siteId, userId, 'alert_rule.updated', {
-          ...alertRuleAuditDetails(updated),
+          ...alertRuleAuditDetails(saved),
           changed: Object.keys(change),
         })
-        return updated
+        return saved
       })
+      return (await withRecipients([updated]))[0] as AlertRule
     },
     /** Delete a rule on behalf of `userId`, irreversibly. @throws 404 for an unknown rule */
     async remove(siteId: number, userId: string, id: string): Promise<void> {

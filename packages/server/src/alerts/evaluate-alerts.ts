@@ -18,6 +18,7 @@ import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { Outbox } from '../webhooks/outbox.js'
+import { activeAlertRecipients, alertRecipientLinks } from './alert-recipients.js'
 import { toAlertRule } from './alert-rules.js'
 
 export interface EvaluationResult {
@@ -47,7 +48,7 @@ export async function evaluateAlerts(deps: {
   const rows = await deps.db.selectFrom('alert_rule').selectAll().execute()
   const fired: string[] = []
   let evaluated = 0
-  for (const rule of rows.map(toAlertRule)) {
+  for (const rule of rows.map((row) => toAlertRule(row))) {
     if (!rule.enabled) continue
     evaluated++
     const now = clock()
@@ -113,17 +114,31 @@ export async function evaluateAlerts(deps: {
         to: dayOf(now),
         tz: 'UTC',
       })
-      const mail = renderAlertMail({
-        rule,
-        siteDomain: site?.domain ?? `site ${rule.siteId}`,
-        observed,
-        previous,
-        windowStart: new Date(now - window),
-        windowEnd: new Date(now),
-        reportUrl: `${deps.mail.baseUrl}/sites/${rule.siteId}?${query}`,
-      })
-      for (const to of rule.emailRecipients) {
-        await enqueueMail(deps.db, { kind: 'alert', to, ...mail }, new Date(now))
+      for (const recipient of await activeAlertRecipients(deps.db, rule.id)) {
+        const links = alertRecipientLinks(deps.mail.baseUrl, recipient.token)
+        const mail = renderAlertMail({
+          rule,
+          siteDomain: site?.domain ?? `site ${rule.siteId}`,
+          observed,
+          previous,
+          windowStart: new Date(now - window),
+          windowEnd: new Date(now),
+          reportUrl: `${deps.mail.baseUrl}/sites/${rule.siteId}?${query}`,
+          unsubscribeUrl: links.unsubscribePage,
+        })
+        await enqueueMail(
+          deps.db,
+          {
+            kind: 'alert',
+            to: recipient.email,
+            ...mail,
+            headers: {
+              'List-Unsubscribe': `<${links.unsubscribeEndpoint}>`,
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            },
+          },
+          new Date(now),
+        )
       }
     }
   }

@@ -35,7 +35,7 @@ describe('auth throttle', () => {
     advance(14 * 60_000)
     expect((await throttle.begin(alice)).allowed).toBe(true)
     expect(throttle.stats()).toEqual({
-      failures: { sign_in: 5, sign_up: 0, password: 0, two_factor: 0 },
+      failures: { sign_in: 5, sign_up: 0, password: 0, two_factor: 0, password_reset: 0 },
       throttled: 1,
     })
   })
@@ -93,5 +93,16 @@ describe('auth throttle', () => {
     for (let i = 0; i < 5; i++) await fail({ ...alice, address: `2001:db8:1:2::${i + 1}` })
     expect((await throttle.begin({ ...alice, address: '2001:db8:1:2:ffff::1' })).allowed).toBe(false)
     expect((await throttle.begin({ ...alice, address: '2001:db8:1:3::1' })).allowed).toBe(true)
+  })
+
+  it('counts password resets in a budget of their own: they never lock sign-in, nor sign-ins them', async () => {
+    const { throttle, fail } = setup()
+    const reset: AuthAttempt = { ...alice, action: 'password_reset' }
+    for (let i = 0; i < 5; i++) expect((await fail(reset)).allowed).toBe(true)
+    expect((await throttle.begin(reset)).allowed).toBe(false)
+    expect((await throttle.begin(alice)).allowed).toBe(true)
+    for (let i = 0; i < 50; i++) await fail({ ...alice, account: `other${i}@example.com` })
+    expect((await throttle.begin(alice)).allowed).toBe(false)
+    expect((await throttle.begin({ ...reset, account: 'bob@example.com' })).allowed).toBe(true)
   })
 })

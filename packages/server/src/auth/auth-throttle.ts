@@ -4,6 +4,10 @@
  * account, in a fixed window of `windowMs` (defaults 5, 50 and 15 minutes). Beyond either, attempts are
  * refused with the seconds until the window ends (`Retry-After`), even with the right password.
  *
+ * Password resets (`password_reset`: reset mail requests and tokens) have a budget of their own, with
+ * the same limits: their account and address counters are apart from the others', so reset requests
+ * for an account never lock its sign-in, nor the address's other attempts (a shared NAT).
+ *
  * Every attempt is counted when it starts (so a burst of parallel guesses cannot slip under the limit);
  * a success takes it back: it resets the account's counter and subtracts one from the address's. An
  * attempt that failed for the server's own reasons (5xx) is taken back too. IPv6 clients are counted
@@ -15,8 +19,11 @@ import type { IngestStats } from '@pathlight/protocol'
 import ipaddr from 'ipaddr.js'
 import type { AttemptCounter } from './attempt-counter.js'
 
-/** What an attempt tries to do; counted separately in the stats. `two_factor`: a sign-in code. */
-export type AuthAction = 'sign_in' | 'sign_up' | 'password' | 'two_factor'
+/**
+ * What an attempt tries to do; counted separately in the stats. `two_factor`: a sign-in code;
+ * `password_reset`: a reset mail requested or a reset token used (counted in a budget of its own).
+ */
+export type AuthAction = 'sign_in' | 'sign_up' | 'password' | 'two_factor' | 'password_reset'
 
 export interface AuthAttempt {
   action: AuthAction
@@ -73,16 +80,17 @@ export function createAuthThrottle(
   clock: () => number = Date.now,
 ): AuthThrottle {
   const stats: AuthThrottleStats = {
-    failures: { sign_in: 0, sign_up: 0, password: 0, two_factor: 0 },
+    failures: { sign_in: 0, sign_up: 0, password: 0, two_factor: 0, password_reset: 0 },
     throttled: 0,
   }
   return {
     async begin({ action, account, address }) {
-      const addressKey = `addr:${hash(addressUnit(address))}`
+      const budget = action === 'password_reset' ? 'reset-' : ''
+      const addressKey = `${budget}addr:${hash(addressUnit(address))}`
       const accountKey =
         account === undefined
           ? undefined
-          : `acct:${hash(`${account.trim().toLowerCase()}\n${addressUnit(address)}`)}`
+          : `${budget}acct:${hash(`${account.trim().toLowerCase()}\n${addressUnit(address)}`)}`
       const keys = accountKey ? [addressKey, accountKey] : [addressKey]
       const [byAddress, byAccount] = await counter.add(keys, limits.windowMs)
       const over = [

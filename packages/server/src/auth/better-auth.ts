@@ -25,17 +25,27 @@
  * answers the same for known and unknown addresses and, for a known one, mails a one-time link (valid
  * 1 hour) through the mail outbox; the link passes through `GET /api/auth/reset-password/<token>` to
  * `redirectTo` (default the dashboard's `BASE_URL/reset-password`) with `?token=`, and
- * `POST /api/auth/reset-password {newPassword, token}` sets the password and ends every session of the
- * account. Without SMTP settings the request is refused (503) whatever the address, so the answer
- * tells nothing about accounts; operators then use `npx pathlight reset-password EMAIL`
- * (logged once as a warning, `auth-error-log.ts`). With
+ * `POST /api/auth/reset-password {newPassword, token}` sets the password, ends every session of the
+ * account and voids every other reset link of the account still outstanding.
+ *
+ * Address verification is Better Auth's e-mail verification, on when SMTP settings are given: sign-up
+ * mails a link (`GET /api/auth/verify-email?token=`, valid 24 hours) that sets `emailVerified`, and
+ * `POST /api/auth/send-verification-email {email}` mails another. An address counts as confirmed for an
+ * organization's mail only once verified (`mail/member-addresses.ts`). Sign-in does not wait for it.
+ * Without SMTP settings nothing is mailed and addresses stay unverified.
+ *
+ * Without SMTP settings a reset request is refused (503) whatever the address, so the answer tells
+ * nothing about accounts; operators then use `npx pathlight reset-password EMAIL` (logged once as a
+ * warning, `auth-error-log.ts`). With
  * `disableSignup`, an address with a pending invitation may still sign up.
  */
 import { APIError, betterAuth } from 'better-auth'
 import { createAuthMiddleware } from 'better-auth/api'
 import { twoFactor } from 'better-auth/plugins'
+import { sql } from 'kysely'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { type MailSettings, mailUnavailable } from '../mail/mail-settings.js'
+import { emailVerificationMail } from '../mail/templates/email-verification.js'
 import { passwordResetMail } from '../mail/templates/password-reset.js'
 import { isInvited } from '../organizations/invitations.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
@@ -61,6 +71,9 @@ export interface AuthOptions {
   /** Outgoing mail; undefined without SMTP_URL (password reset mails then answer 503). */
   mail?: MailSettings
 }
+
+/** How long an address verification link works, in seconds. */
+export const EMAIL_VERIFICATION_TTL_SECONDS = 86_400
 
 /** How long a password reset link works, in seconds. */
 export const RESET_PASSWORD_TTL_SECONDS = 3600
@@ -99,6 +112,9 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
       maxPasswordLength: 256,
       resetPasswordTokenExpiresIn: RESET_PASSWORD_TTL_SECONDS,
       revokeSessionsOnPasswordReset: true,
+      onPasswordReset: async ({ user }) => {
+        await revokeResetTokens(store, user.id)
+      },
       sendResetPassword: async ({ user, url }) => {
         await enqueueMail(
           store.db,
@@ -111,6 +127,24 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
         )
       },
     },
+    ...(mail && {
+      emailVerification: {
+        sendOnSignUp: true,
+        autoSignInAfterVerification: false,
+        expiresIn: EMAIL_VERIFICATION_TTL_SECONDS,
+        sendVerificationEmail: async ({ user, url }) => {
+          await enqueueMail(
+            store.db,
+            emailVerificationMail({
+              to: user.email,
+              name: user.name,
+              url,
+              validHours: EMAIL_VERIFICATION_TTL_SECONDS / 3600,
+            }),
+          )
+        },
+      },
+    }),
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     plugins: [twoFactor({ issuer: 'Pathlight' })],
     databaseHooks: {
@@ -152,3 +186,13 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
 }
 
 export type Auth = ReturnType<typeof createAuth>
+
+/**
+ * Void every outstanding password reset token of a user: Better Auth keeps each as a verification
+ * row `reset-password:<token>` whose value is the user id.
+ */
+async function revokeResetTokens(store: MetadataStore, userId: string): Promise<void> {
+  await sql`DELETE FROM "verification" WHERE "identifier" LIKE 'reset-password:%' AND "value" = ${userId}`.execute(
+    store.db,
+  )
+}

@@ -3,28 +3,18 @@
  * sign-in, Better Auth answers `twoFactorRedirect` and sets a signed `two_factor` cookie naming a
  * verification row (`2fa-<random>`) whose value is the user id; the code that follows
  * (`verify-totp`, `verify-backup-code`) carries only that cookie. The authentication throttle counts
- * code attempts per account, so it needs the user before Better Auth is asked.
+ * code attempts per account, so it needs the user before Better Auth is asked. The Cookie header is
+ * read by the parser Better Auth itself reads it with (`better-call`'s `parseCookies`: the first of
+ * repeated names, surrounding double quotes dropped, URL-decoded), so every spelling of the cookie that
+ * Better Auth accepts names the same user here.
  */
 import crypto from 'node:crypto'
+import { parseCookies } from 'better-call'
 import type { Auth } from './better-auth.js'
 
 /** The cookie's name as Better Auth sets it (prefixed `__Secure-` when BASE_URL is https). */
 async function challengeCookieName(auth: Auth): Promise<string> {
   return (await auth.$context).createAuthCookie('two_factor').name
-}
-
-/** The value of cookie `name` in a Cookie header, URL-decoded; undefined when absent or malformed. */
-function cookieValue(header: string, name: string): string | undefined {
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=')
-    if (separator < 0 || part.slice(0, separator).trim() !== name) continue
-    try {
-      return decodeURIComponent(part.slice(separator + 1).trim())
-    } catch {
-      return undefined
-    }
-  }
-  return undefined
 }
 
 /**
@@ -51,8 +41,8 @@ export async function pendingTwoFactorUser(
   cookieHeader: string | undefined,
 ): Promise<string | undefined> {
   if (!cookieHeader) return undefined
-  const signed = cookieValue(cookieHeader, await challengeCookieName(auth))
-  if (signed === undefined) return undefined
+  const signed = parseCookies(cookieHeader).get(await challengeCookieName(auth))
+  if (!signed) return undefined
   const context = await auth.$context
   const identifier = verifiedValue(signed, context.secret)
   if (identifier === undefined || !identifier.startsWith('2fa-')) return undefined

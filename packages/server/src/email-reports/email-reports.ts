@@ -3,7 +3,7 @@
  * (migration 014), and the confirm and unsubscribe links of their mails. Sending a period's report is
  * `email-report-sender.ts`, which uses this module's types and `findEmailReport`.
  *
- * - Recipients who are members of the site's organization are `active` at once; other addresses are
+ * - Recipients who are members of the site's organization (their address verified) are `active` at once; other addresses are
  *   `pending` and get a mail with a link to confirm; an unsubscribed address stays unsubscribed while
  *   the list keeps it.
  * - Each report mail carries its recipient's unsubscribe page link and the `List-Unsubscribe` header
@@ -22,8 +22,10 @@ import type {
 } from '@pathlight/protocol'
 import type { Kysely } from 'kysely'
 import { type AuditAction, recordSiteAudit } from '../audit/audit-log.js'
+import { requireMailBudget } from '../mail/mail-budget.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
-import { type MailSettings, requireMail } from '../mail/mail-settings.js'
+import { type MailSettings, mailBudgetOf, requireMail } from '../mail/mail-settings.js'
+import { memberAddressesAmong } from '../mail/member-addresses.js'
 import { renderEmailReportConfirmation } from '../mail/templates/email-report-confirmation.js'
 import { notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
@@ -61,12 +63,13 @@ export function emailReportLinks(baseUrl: string, token: string) {
 
 /**
  * Queue the mail asking `recipient` to confirm a report of `siteDomain` (its link carries the
- * recipient's token), in the caller's transaction.
+ * recipient's token), in the caller's transaction; it counts in the mail budget of `organizationId`
+ * (the caller checks the budget first).
  */
 export async function enqueueConfirmation(
   trx: Kysely<MetadataSchema>,
   recipient: { email: string; token: string },
-  report: { siteDomain: string; frequency: EmailReportTable['frequency'] },
+  report: { siteDomain: string; frequency: EmailReportTable['frequency']; organizationId: string },
   { baseUrl, clock }: { baseUrl: string; clock: Clock },
 ): Promise<void> {
   const mail = renderEmailReportConfirmation({
@@ -76,7 +79,12 @@ export async function enqueueConfirmation(
   })
   await enqueueMail(
     trx,
-    { kind: 'email-report-confirmation', to: recipient.email, ...mail },
+    {
+      kind: 'email-report-confirmation',
+      to: recipient.email,
+      ...mail,
+      organizationId: report.organizationId,
+    },
     new Date(clock()),
   )
 }
@@ -162,22 +170,9 @@ export function createEmailReports(deps: EmailReportDeps) {
     })
   }
 
-  /** The addresses among `emails` of members of the organization (lower case). */
-  const membersAmong = async (
-    trx: Kysely<MetadataSchema>,
-    organizationId: string,
-    emails: readonly string[],
-  ) => {
-    if (emails.length === 0) return new Set<string>()
-    const rows = await trx
-      .selectFrom('member')
-      .innerJoin('user', 'user.id', 'member.user_id')
-      .select('user.email')
-      .where('member.organization_id', '=', organizationId)
-      .execute()
-    const members = new Set(rows.map((r) => r.email.toLowerCase()))
-    return new Set(emails.filter((e) => members.has(e)))
-  }
+  /** The addresses among `emails` of members of the organization whose address is verified. */
+  const membersAmong = (trx: Kysely<MetadataSchema>, organizationId: string, emails: readonly string[]) =>
+    memberAddressesAmong(trx, organizationId, emails, { verifiedOnly: true })
 
   /** Insert recipients (members active, others pending with a confirmation mail queued). */
   const addRecipients = async (
@@ -200,16 +195,22 @@ export function createEmailReports(deps: EmailReportDeps) {
         unsubscribed_at: null,
       }
       await trx.insertInto('email_report_recipient').values(row).execute()
-      if (row.status === 'pending')
-        await enqueueConfirmation(
-          trx,
-          { email, token: row.token },
-          { siteDomain: site.domain, frequency: report.frequency },
-          {
-            baseUrl,
-            clock,
-          },
-        )
+      if (row.status !== 'pending') continue
+      await requireMailBudget(
+        trx,
+        { recipient: email, organizationId: site.organization_id },
+        mailBudgetOf(requireMail(deps.mail)),
+        clock(),
+      )
+      await enqueueConfirmation(
+        trx,
+        { email, token: row.token },
+        { siteDomain: site.domain, frequency: report.frequency, organizationId: site.organization_id },
+        {
+          baseUrl,
+          clock,
+        },
+      )
     }
   }
 

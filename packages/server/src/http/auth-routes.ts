@@ -43,8 +43,9 @@ export const THROTTLED_AUTH_PATHS: Readonly<Record<string, AuthAction>> = {
   '/change-email': 'password',
   '/delete-user': 'password',
   '/verify-password': 'password',
-  '/request-password-reset': 'password',
-  '/reset-password': 'password',
+  '/request-password-reset': 'password_reset',
+  '/reset-password': 'password_reset',
+  '/send-verification-email': 'password_reset',
   '/two-factor/enable': 'password',
   '/two-factor/disable': 'password',
   '/two-factor/get-totp-uri': 'password',
@@ -81,9 +82,11 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
       throw error
     }
     if (attempt?.allowed) {
-      // A reset request answers 200 for every address: each one counts, or the throttle would never
-      // hold back a stream of reset mails to one inbox.
-      const counted = url.pathname === '/api/auth/request-password-reset'
+      // A reset or verification mail request answers 200 for every address: each one counts, or the
+      // throttle would never hold back a stream of such mails to one inbox.
+      const counted =
+        url.pathname === '/api/auth/request-password-reset' ||
+        url.pathname === '/api/auth/send-verification-email'
       await attempt.finish(
         response.status >= 500 ? 'error' : response.status < 300 && !counted ? 'success' : 'failure',
       )
@@ -157,7 +160,8 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
             ),
             429:
               'Too many failed attempts for this account from this address (5 per 15 minutes by default) or ' +
-              'from this address (50): sign-in, sign-up, password and two-factor code endpoints; see `Retry-After`',
+              'from this address (50): sign-in, sign-up, password and two-factor code endpoints; see `Retry-After`. ' +
+              'Reset and verification mail requests and reset tokens count the same limits in a budget of their own',
             400: json("Better Auth's validation error (`{message, code}`)", anyJson),
             default: json(
               "Better Auth's error (e.g. 400, 401 wrong password or code, 403, 422 email taken)",

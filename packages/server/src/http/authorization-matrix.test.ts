@@ -126,6 +126,25 @@ const orgPath =
  * An e-mail report of the matrix's site with one pending recipient, written to the store directly (the
  * matrix's instance sends no e-mail, so the API refuses to schedule one): its id and the recipient's token.
  */
+/** A new alert rule of the world's site naming one outside address: the token of that address's links. */
+async function freshAlertRecipient(w: World): Promise<string> {
+  const email = `matrix-${crypto.randomUUID()}@example.com`
+  const rule = await w.t.services.alerts.rules.create(w.siteId, w.users.owner.userId, {
+    name: 'mailing',
+    metric: 'errors',
+    windowMinutes: 60,
+    comparison: 'above',
+    threshold: 1,
+    emailRecipients: [email],
+  })
+  const row = await w.t.services.metadata.db
+    .selectFrom('alert_recipient')
+    .select('token')
+    .where('rule_id', '=', rule.id)
+    .executeTakeFirstOrThrow()
+  return row.token
+}
+
 async function freshEmailReport(w: World): Promise<{ id: string; token: string }> {
   const db = w.t.services.metadata.db
   const id = crypto.randomUUID()
@@ -603,6 +622,25 @@ const table: Row[] = [
     request: async (w) => ({
       url: `/api/email-reports/subscriptions/${(await freshEmailReport(w)).token}/unsubscribe`,
     }),
+  },
+  {
+    method: 'GET',
+    url: '/api/alerts/subscriptions/:token',
+    // The token is the credential: whoever holds it, signed in or not.
+    expect: access.public(200),
+    request: async (w) => ({ url: `/api/alerts/subscriptions/${await freshAlertRecipient(w)}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/alerts/subscriptions/:token/confirm',
+    expect: access.public(200),
+    request: async (w) => ({ url: `/api/alerts/subscriptions/${await freshAlertRecipient(w)}/confirm` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/alerts/subscriptions/:token/unsubscribe',
+    expect: access.public(200),
+    request: async (w) => ({ url: `/api/alerts/subscriptions/${await freshAlertRecipient(w)}/unsubscribe` }),
   },
   {
     method: 'POST',

@@ -6,6 +6,8 @@
  * invitation's mail waits in the outbox (visible to the instance owner) and arrives once it is back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EMAIL_VERIFICATION_SUBJECT } from '../mail/templates/email-verification.js'
+import { fromBool } from '../storage/metadata/schema.js'
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from '../testing/smtp-receiver.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
@@ -21,7 +23,7 @@ describe.each([
   const base = 'http://127.0.0.1:3000'
 
   beforeAll(async () => {
-    receiver = await startSmtpReceiver()
+    receiver = await startSmtpReceiver({ ignoreSubjects: [EMAIL_VERIFICATION_SUBJECT] })
     t = await openTestInstance({
       postgres,
       clock: () => now,
@@ -35,7 +37,17 @@ describe.each([
     await receiver.close()
   })
 
-  type Method = 'GET' | 'POST' | 'DELETE'
+  type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH'
+  /** An account whose address is verified (a directly added member is mailed a notice only then). */
+  const verifiedSignUp = async (email: string) => {
+    const account = await t.signUp(email)
+    await t.services.metadata.db
+      .updateTable('user')
+      .set({ emailVerified: fromBool(true) })
+      .where('id', '=', account.userId)
+      .execute()
+    return account
+  }
   const call = (method: Method, url: string, cookie?: string, payload?: object) =>
     t.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) })
   const invitations = `/api/organizations/${'$org'}/invitations`
@@ -173,7 +185,7 @@ describe.each([
       .where('user_id', '=', memberId)
       .execute()
     expect((await invite('x@example.com', 'member', member.cookie)).statusCode).toBe(403)
-    const admin = await t.signUp(`admin-${postgres}@example.com`)
+    const admin = await verifiedSignUp(`admin-${postgres}@example.com`)
     const added = await call('POST', orgUrl('/api/organizations/$org/members'), owner.cookie, {
       email: `admin-${postgres}@example.com`,
       role: 'admin',
@@ -202,8 +214,90 @@ describe.each([
     expect(extra.statusCode).toBe(400)
   })
 
+  it("revokes an inviter's invitations beyond what they may still grant when they are removed or demoted", async () => {
+    const member = (email: string, role: string) =>
+      call('POST', orgUrl('/api/organizations/$org/members'), owner.cookie, { email, role })
+    const admin = await verifiedSignUp(`inviting-admin-${postgres}@example.com`)
+    expect((await member(`inviting-admin-${postgres}@example.com`, 'admin')).statusCode).toBe(201)
+    await nextMail()
+    const coOwner = await verifiedSignUp(`co-owner-${postgres}@example.com`)
+    expect((await member(`co-owner-${postgres}@example.com`, 'owner')).statusCode).toBe(201)
+    await nextMail()
+
+    expect((await invite(`alt-${postgres}@example.com`, 'admin', admin.cookie)).statusCode).toBe(201)
+    const altToken = tokenOf(await nextMail())
+    const before = receiver.received.length
+    const ownerInvite = await invite(`heir-${postgres}@example.com`, 'owner', coOwner.cookie)
+    const adminInvite = await invite(`deputy-${postgres}@example.com`, 'admin', coOwner.cookie)
+    await receiver.waitFor(before + 2)
+    const ids = (r: typeof ownerInvite) => (r.json() as { data: { id: string } }).data.id
+
+    // The co-owner becomes an admin: the owner invitation goes, the admin one stays.
+    const demoted = await call(
+      'PATCH',
+      orgUrl(`/api/organizations/$org/members/${coOwner.userId}`),
+      owner.cookie,
+      {
+        role: 'admin',
+      },
+    )
+    expect(demoted.statusCode, demoted.body).toBe(200)
+    const pending = () =>
+      call('GET', orgUrl(invitations), owner.cookie).then(
+        (r) => (r.json() as { data: { id: string; email: string }[] }).data,
+      )
+    expect((await pending()).map((i) => i.id)).not.toContain(ids(ownerInvite))
+    expect((await pending()).map((i) => i.id)).toContain(ids(adminInvite))
+
+    // The admin is removed: their invitation is revoked before alt accepts it.
+    const removed = await call(
+      'DELETE',
+      orgUrl(`/api/organizations/$org/members/${admin.userId}`),
+      owner.cookie,
+    )
+    expect(removed.statusCode).toBe(200)
+    const alt = await t.signUp(`alt-${postgres}@example.com`)
+    const accepted = await call('POST', `/api/invitations/${altToken}/accept`, alt.cookie)
+    expect(accepted.statusCode).toBe(410)
+    expect(await memberEmails()).not.toContain(`alt-${postgres}@example.com:admin`)
+
+    const audit = (await call('GET', orgUrl('/api/organizations/$org/audit-log'), owner.cookie)).json() as {
+      data: { action: string; actorUserId: string; details: Record<string, unknown> }[]
+    }
+    const revoked = audit.data.filter((e) => e.action === 'invitation.revoked' && e.details.reason)
+    expect(
+      revoked.map((e) => [e.details.email, e.details.role, e.details.reason, e.actorUserId]).sort(),
+    ).toEqual(
+      [
+        [`alt-${postgres}@example.com`, 'admin', 'inviter_removed', owner.userId],
+        [`heir-${postgres}@example.com`, 'owner', 'inviter_role_changed', owner.userId],
+      ].sort(),
+    )
+  })
+
+  it('refuses a sixth invitation mail to one address in 24 hours, naming the address', async () => {
+    const email = `often-${postgres}@example.com`
+    const before = receiver.received.length
+    const statuses: number[] = []
+    for (let i = 0; i < 5; i++) statuses.push((await invite(email, 'member')).statusCode)
+    expect(statuses).toEqual([201, 201, 201, 201, 201])
+    const refused = await invite(email, 'member')
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json()).toMatchObject({
+      error: `Too many invitation and confirmation mails to ${email}: at most 5 in 24 hours`,
+    })
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+    await receiver.waitFor(before + 5)
+    const queued = await t.services.metadata.db
+      .selectFrom('mail_message')
+      .select('id')
+      .where('recipient', '=', email)
+      .execute()
+    expect(queued).toHaveLength(5)
+  })
+
   it('mails the notice of a direct add, and lets members leave but not the last owner', async () => {
-    const gina = await t.signUp(`gina-${postgres}@example.com`)
+    const gina = await verifiedSignUp(`gina-${postgres}@example.com`)
     const added = await call('POST', orgUrl('/api/organizations/$org/members'), owner.cookie, {
       email: `gina-${postgres}@example.com`,
       role: 'member',
@@ -251,6 +345,10 @@ describe.each([
   })
 
   it('keeps an invitation mail while the SMTP server is down and delivers it once it is back', async () => {
+    const outsider = await t.signUp()
+    // The sign-ups' verification mails (queued by Better Auth at the wall clock's time, not this test's)
+    // are not what this test follows.
+    await t.services.metadata.db.deleteFrom('mail_message').where('kind', '=', 'email-verification').execute()
     const before = receiver.received.length
     await receiver.down()
     expect((await invite('hal@example.com', 'member')).statusCode).toBe(201)
@@ -267,7 +365,7 @@ describe.each([
       to: 'hal@example.com',
       lastError: expect.stringMatching(/ECONNREFUSED/),
     })
-    expect((await call('GET', '/api/admin/mail', (await t.signUp()).cookie)).statusCode).toBe(403)
+    expect((await call('GET', '/api/admin/mail', outsider.cookie)).statusCode).toBe(403)
 
     await receiver.up()
     now += 2 * 60_000 // past the first retry (1 minute ± 20 %)

@@ -9,7 +9,7 @@ import {
 } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { listAudit } from '../audit/audit-log.js'
-import type { MailSettings } from '../mail/mail-settings.js'
+import { type MailSettings, mailBudgetOf } from '../mail/mail-settings.js'
 import { addMember, changeRole, listMembers, removeMember } from '../organizations/members.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import type { Clock } from '../shared/time.js'
@@ -30,7 +30,11 @@ export async function memberRoutes(
   }: { db: MetadataDb; changes: ChangeFeed; mail?: MailSettings; baseUrl?: string; clock?: Clock },
 ) {
   // With mail configured, a directly added account is mailed a notice.
-  const commands = { db, changes, ...(mail && baseUrl !== undefined && { notify: { baseUrl } }) }
+  const commands = {
+    db,
+    changes,
+    ...(mail && baseUrl !== undefined && { notify: { baseUrl, budget: mailBudgetOf(mail) } }),
+  }
   const actorIn = memberOf(db)
   const adminIn = adminOf(db)
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resetPasswordLink } from '../cli/reset-password.js'
+import { EMAIL_VERIFICATION_SUBJECT } from '../mail/templates/email-verification.js'
 import { type SmtpReceiver, startSmtpReceiver } from '../testing/smtp-receiver.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
 
@@ -18,7 +19,7 @@ describe.each([
   const base = 'http://127.0.0.1:3000'
 
   beforeAll(async () => {
-    receiver = await startSmtpReceiver()
+    receiver = await startSmtpReceiver({ ignoreSubjects: [EMAIL_VERIFICATION_SUBJECT] })
     t = await openTestInstance({ postgres, env: { SMTP_URL: receiver.url, MAIL_POLL_MS: '20' } })
   })
   afterAll(async () => {
@@ -67,7 +68,11 @@ describe.each([
     expect(link).not.toBe('')
     // The HTML part carries the same link (attribute-escaped).
     expect(mail?.html).toContain(`href="${link.replaceAll('&', '&amp;')}"`)
-    const queued = await t.services.metadata.db.selectFrom('mail_message').select('recipient').execute()
+    const queued = await t.services.metadata.db
+      .selectFrom('mail_message')
+      .select('recipient')
+      .where('kind', '=', 'password-reset')
+      .execute()
     expect(queued).toEqual([{ recipient: email }])
 
     const token = await tokenFrom(link)
@@ -81,6 +86,43 @@ describe.each([
     expect((await signIn(email, 'a brand new passphrase')).statusCode).toBe(200)
     const again = await post('/api/auth/reset-password', { newPassword: 'yet another passphrase', token })
     expect(again.statusCode).toBe(400)
+  })
+
+  it('a reset voids every other outstanding reset link of the account', async () => {
+    const email = `two-links-${postgres}@example.com`
+    await t.signUp(email)
+    const before = receiver.received.length
+    for (let i = 0; i < 2; i++) {
+      expect((await post('/api/auth/request-password-reset', { email })).statusCode).toBe(200)
+    }
+    const mails = (await receiver.waitFor(before + 2)).slice(before)
+    const links = mails.map((m) => /(http:\/\/\S+\/api\/auth\/reset-password\/\S+)/.exec(m.text)?.[1] ?? '')
+    const [older = '', newer = ''] = await Promise.all(links.map(tokenFrom))
+    expect(older).not.toBe(newer)
+    const reset = await post('/api/auth/reset-password', {
+      newPassword: 'the second link set it',
+      token: newer,
+    })
+    expect(reset.statusCode, reset.body).toBe(200)
+    const stale = await post('/api/auth/reset-password', {
+      newPassword: 'the first link tries',
+      token: older,
+    })
+    expect(stale.statusCode).toBe(400)
+    expect((await signIn(email, 'the first link tries')).statusCode).toBe(401)
+    expect((await signIn(email, 'the second link set it')).statusCode).toBe(200)
+  })
+
+  it('counts reset requests in their own budget: they never lock the right password', async () => {
+    const email = `locked-${postgres}@example.com`
+    await t.signUp(email)
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await post('/api/auth/request-password-reset', { email })).statusCode)
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
+    expect((await signIn(email, 'correct horse battery staple')).statusCode).toBe(200)
+    expect(t.services.authThrottle.stats().failures.password_reset).toBeGreaterThanOrEqual(5)
   })
 
   it('throttles reset requests per address like sign-in (every request counts)', async () => {

@@ -19,6 +19,9 @@ describe('loggedUrl', () => {
     ['/api/email-reports/subscriptions/t0k/unsubscribe', '/api/email-reports/subscriptions/***/unsubscribe'],
     ['/email-reports/confirm/t0k', '/email-reports/confirm/***'],
     ['/email-reports/unsubscribe/t0k', '/email-reports/unsubscribe/***'],
+    ['/api/alerts/subscriptions/t0k/confirm', '/api/alerts/subscriptions/***/confirm'],
+    ['/alerts/confirm/t0k', '/alerts/confirm/***'],
+    ['/alerts/unsubscribe/t0k', '/alerts/unsubscribe/***'],
   ])('%s -> %s', (url, logged) => {
     expect(loggedUrl(url)).toBe(logged)
   })

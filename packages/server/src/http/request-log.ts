@@ -40,7 +40,7 @@ export function loggerOptions(
 
 /** Path prefixes whose next segment is a one-time secret (a link's token). */
 const SECRET_SEGMENT =
-  /^(\/api\/invitations\/|\/invitations\/|\/api\/auth\/reset-password\/|\/api\/email-reports\/subscriptions\/|\/email-reports\/(?:confirm|unsubscribe)\/)[^/?#]+/
+  /^(\/api\/invitations\/|\/invitations\/|\/api\/auth\/reset-password\/|\/api\/email-reports\/subscriptions\/|\/email-reports\/(?:confirm|unsubscribe)\/|\/api\/alerts\/subscriptions\/|\/alerts\/(?:confirm|unsubscribe)\/)[^/?#]+/
 
 /** `url` as the log writes it: the token of a link path and any `token` query value replaced by `***`. */
 export function loggedUrl(url: string): string {

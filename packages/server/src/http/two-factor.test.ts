@@ -227,6 +227,37 @@ describe.each([
     expect((await session(browser))?.user.email).toBe(other.email)
   })
 
+  it('counts wrong codes per account whatever the spelling of the challenge cookie (quoted, repeated)', async () => {
+    const { email, totpURI } = await enrolled()
+    /** A code sent with the pending sign-in's cookie spelled by `spell(name, value)`. */
+    const codeWith = async (
+      browser: CookieClient,
+      code: string,
+      spell: (name: string, value: string) => string,
+    ) => {
+      const [name = '', value = ''] = browser.cookieHeader().split('=')
+      const response = await fetch(`${base}/api/auth/two-factor/verify-totp`, {
+        method: 'POST',
+        headers: { cookie: spell(name, value), origin: base, 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+      })
+      return response.status
+    }
+    const quoted = (name: string, value: string) => `${name}="${value}"`
+    const repeated = (name: string, value: string) => `${name}="${value}"; ${name}=not-the-challenge`
+    const first = cookieClient(base)
+    expectStatus(await signIn(first, email), 200)
+    for (const steps of [50, 51, 52])
+      expect(await codeWith(first, totpCode(totpURI, Date.now(), steps), quoted)).toBe(401)
+    const second = cookieClient(base)
+    expectStatus(await signIn(second, email), 200)
+    for (const steps of [53, 54])
+      expect(await codeWith(second, totpCode(totpURI, Date.now(), steps), repeated)).toBe(401)
+    // Five wrong codes counted for the account: the right code is refused too, in any spelling.
+    expect(await codeWith(second, totpCode(totpURI), quoted)).toBe(429)
+    expect(await codeWith(second, totpCode(totpURI), (name, value) => `${name}=${value}`)).toBe(429)
+  })
+
   it('names the user of a pending sign-in only from a genuine, unused challenge cookie', async () => {
     const { email, totpURI } = await enrolled()
     const browser = cookieClient(base)

@@ -52,6 +52,7 @@ export async function enqueueMail(
       last_error: null,
       created_at: at,
       sent_at: null,
+      organization_id: mail.organizationId ?? null,
     })
     .execute()
   return { mailId }

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod'
 import { AppError } from '../shared/errors.js'
+import { DEFAULT_MAIL_BUDGET, type MailBudget } from './mail-budget.js'
 
 /** What the outbox needs to send. */
 export interface MailSettings {
@@ -16,7 +17,12 @@ export interface MailSettings {
   from: string
   /** How often the mail worker looks for due messages, in ms (MAIL_POLL_MS). */
   pollMs: number
+  /** Invitation and confirmation mails allowed (`mail-budget.ts`); default `DEFAULT_MAIL_BUDGET`. */
+  budget?: MailBudget
 }
+
+/** The budget of these settings, or the default. */
+export const mailBudgetOf = (settings: MailSettings): MailBudget => settings.budget ?? DEFAULT_MAIL_BUDGET
 
 /** `SMTP_URL`: an smtp:// or smtps:// URL with a host. */
 export const smtpUrlSchema = z.string().refine(
@@ -50,12 +56,14 @@ export function mailSettings(env: {
   mailFrom: string | undefined
   pollMs: number
   baseUrl: string
+  budget?: MailBudget
 }): MailSettings | undefined {
   if (env.smtpUrl === undefined) return undefined
   return {
     smtpUrl: env.smtpUrl,
     from: env.mailFrom ?? `Pathlight <pathlight@${new URL(env.baseUrl).hostname}>`,
     pollMs: env.pollMs,
+    ...(env.budget && { budget: env.budget }),
   }
 }
 

@@ -14,4 +14,6 @@ export interface OutgoingMail {
   text: string
   /** Headers added to the message as given (names as written, e.g. `List-Unsubscribe`). */
   headers?: Record<string, string>
+  /** The organization it is sent for (invitations, confirmations): mail budgets count by it. */
+  organizationId?: string
 }

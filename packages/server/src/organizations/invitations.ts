@@ -4,22 +4,26 @@
  * link (`BASE_URL/invitations/<token>`) is enqueued in the same transaction, so an invitation exists
  * exactly when its mail is on its way. Inviting an address again replaces its pending invitation.
  * Links work 7 days. An account signed in with the invited address accepts (and becomes a member);
- * anyone holding the link may decline; admins revoke. Each step is audited (`invitation.*`) and a new
- * membership is announced on the change feed. Without SMTP settings nothing is stored: 503.
+ * anyone holding the link may decline; admins revoke. An invitation is worth no more than its
+ * inviter's rights: when the inviter is removed or leaves, or is demoted, the pending invitations they
+ * made of a role they may no longer grant are revoked (`revokeInvitationsBeyond`). Each step is audited
+ * (`invitation.*`) and a new membership is announced on the change feed. Without SMTP settings nothing
+ * is stored: 503.
  */
 import crypto from 'node:crypto'
 import type { invitation, invitationOffer } from '@pathlight/protocol'
 import type { z } from 'zod'
 import { recordAudit } from '../audit/audit-log.js'
+import { requireMailBudget } from '../mail/mail-budget.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
-import { type MailSettings, requireMail } from '../mail/mail-settings.js'
+import { type MailSettings, mailBudgetOf, requireMail } from '../mail/mail-settings.js'
 import { invitationMail } from '../mail/templates/invitation.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { AppError, conflict, forbidden, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import type { InvitationTable } from '../storage/metadata/mail-schema.js'
-import type { Role } from '../storage/metadata/schema.js'
+import { fromBool, type Role } from '../storage/metadata/schema.js'
 
 /** How long an invitation's link works. */
 export const INVITATION_TTL_MS = 7 * 86_400_000
@@ -62,7 +66,8 @@ const toInvitation = (row: InvitationTable): Invitation => ({
 /**
  * Invite `input.email` with `input.role`; mails the link.
  * @param actor the caller and their role in the organization (admin or owner, checked by the route)
- * @throws 503 without SMTP settings; 403 an admin inviting an owner; 409 the address is a member already
+ * @throws 503 without SMTP settings; 403 an admin inviting an owner; 409 the address is a member already;
+ *   429 over the mail budget of the address or the organization (`mail/mail-budget.ts`)
  */
 export async function createInvitation(
   deps: InvitationDeps,
@@ -70,7 +75,7 @@ export async function createInvitation(
   actor: { userId: string; role: Role },
   input: { email: string; role: Role },
 ): Promise<Invitation> {
-  requireMail(deps.mail)
+  const settings = requireMail(deps.mail)
   const clock = deps.clock ?? systemClock
   if (input.role === 'owner' && actor.role !== 'owner') throw forbidden('Only an owner can invite an owner')
   const { db } = deps
@@ -86,8 +91,9 @@ export async function createInvitation(
     db.selectFrom('organization').select('name').where('id', '=', organizationId).executeTakeFirstOrThrow(),
     db.selectFrom('user').select(['name', 'email']).where('id', '=', actor.userId).executeTakeFirstOrThrow(),
   ])
-  const token = crypto.randomBytes(32).toString('base64url')
   const now = clock()
+  await requireMailBudget(db, { recipient: input.email, organizationId }, mailBudgetOf(settings), now)
+  const token = crypto.randomBytes(32).toString('base64url')
   const row: InvitationTable = {
     id: crypto.randomUUID(),
     organization_id: organizationId,
@@ -121,14 +127,17 @@ export async function createInvitation(
     )
     await enqueueMail(
       trx,
-      invitationMail({
-        to: row.email,
-        organization: organization.name,
-        role: row.role,
-        invitedBy: inviter.name || inviter.email,
-        url: `${deps.baseUrl}/invitations/${token}`,
-        expiresAt: row.expires_at,
-      }),
+      {
+        ...invitationMail({
+          to: row.email,
+          organization: organization.name,
+          role: row.role,
+          invitedBy: inviter.name || inviter.email,
+          url: `${deps.baseUrl}/invitations/${token}`,
+          expiresAt: row.expires_at,
+        }),
+        organizationId,
+      },
       new Date(now),
     )
   })
@@ -150,6 +159,70 @@ export async function listInvitations(
     .orderBy('created_at', 'desc')
     .execute()
   return rows.map(toInvitation)
+}
+
+/**
+ * The roles a member with `role` may invite (and add): an owner any, an admin admins and members, a
+ * plain member or a former member (`null`) none.
+ */
+export function grantableRoles(role: Role | null): readonly Role[] {
+  if (role === 'owner') return ['owner', 'admin', 'member']
+  if (role === 'admin') return ['admin', 'member']
+  return []
+}
+
+/**
+ * Revoke the pending invitations that `inviterUserId` made in the organization for a role their role
+ * now (`role`, `null` once they are no longer a member) cannot grant, in the caller's transaction (the
+ * one removing or re-roling the inviter). Each is audited as `invitation.revoked` by `actorUserId`
+ * with `reason` (`inviter_removed` or `inviter_role_changed`).
+ * @returns the ids of the invitations revoked
+ */
+export async function revokeInvitationsBeyond(
+  trx: MetadataDb,
+  input: {
+    organizationId: string
+    inviterUserId: string
+    role: Role | null
+    actorUserId: string
+    reason: 'inviter_removed' | 'inviter_role_changed'
+  },
+  clock: Clock = systemClock,
+): Promise<string[]> {
+  const grantable = grantableRoles(input.role)
+  let query = trx
+    .selectFrom('invitation')
+    .selectAll()
+    .where('organization_id', '=', input.organizationId)
+    .where('invited_by', '=', input.inviterUserId)
+    .where('status', '=', 'pending')
+  if (grantable.length > 0) query = query.where('role', 'not in', [...grantable])
+  const rows = await query.execute()
+  for (const row of rows) {
+    await trx
+      .updateTable('invitation')
+      .set({ status: 'revoked', ended_at: isoNow(clock) })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .execute()
+    await recordAudit(
+      trx,
+      {
+        organizationId: input.organizationId,
+        actorUserId: input.actorUserId,
+        action: 'invitation.revoked',
+        details: {
+          invitationId: row.id,
+          email: row.email,
+          role: row.role,
+          invitedBy: row.invited_by,
+          reason: input.reason,
+        },
+      },
+      clock,
+    )
+  }
+  return rows.map((row) => row.id)
 }
 
 /**
@@ -234,7 +307,8 @@ export async function findInvitation(
 }
 
 /**
- * Accept: the caller becomes a member with the invited role (kept as it is when already a member).
+ * Accept: the caller becomes a member with the invited role (kept as it is when already a member), and
+ * the caller's address counts as verified (the link was mailed to it).
  * @throws 404 unknown token; 410 expired or no longer pending; 403 the caller's address is not the invited one
  */
 export async function acceptInvitation(
@@ -267,6 +341,12 @@ export async function acceptInvitation(
       .where('organization_id', '=', row.organization_id)
       .where('user_id', '=', caller.userId)
       .executeTakeFirst()
+    // The token came by mail to this address: accepting proves the account holds it.
+    await trx
+      .updateTable('user')
+      .set({ emailVerified: fromBool(true) })
+      .where('id', '=', caller.userId)
+      .execute()
     if (!existing) {
       await trx
         .insertInto('member')

@@ -5,27 +5,37 @@
  * - the last owner can be neither demoted nor removed; anyone may leave (remove themselves) otherwise.
  * Each change is audited (`member.added`, `member.role_changed`, `member.removed`) in its transaction
  * and announced as a membership change (the ingest path caches roles). With mail configured, an added
- * account is mailed a notice (`member-added`), enqueued in the transaction that adds it. A removed
- * member's e-mail reports wait for them to confirm, as an outsider's (`former-member-recipients.ts`).
+ * account whose address is verified is mailed a notice (`member-added`), enqueued in the transaction
+ * that adds it (an unverified address gets nothing: it may not be its holder's). A removed
+ * member's e-mail reports and alert mails wait for them to confirm, as an outsider's
+ * (`former-member-recipients.ts`, `alerts/alert-recipients.ts`).
+ * Removing or demoting a member revokes the pending invitations they made beyond what they may still
+ * grant (`revokeInvitationsBeyond`), in the same transaction.
  */
 import crypto from 'node:crypto'
 import type { AddMemberInput, ChangeRoleInput, Member } from '@pathlight/protocol'
+import { suspendFormerMemberAlertRecipients } from '../alerts/alert-recipients.js'
 import { recordAudit } from '../audit/audit-log.js'
 import { suspendFormerMemberRecipients } from '../email-reports/former-member-recipients.js'
+import { DEFAULT_MAIL_BUDGET, type MailBudget } from '../mail/mail-budget.js'
 import { enqueueMail } from '../mail/mail-outbox.js'
 import { memberAddedMail } from '../mail/templates/member-added.js'
 import type { ChangeFeed } from '../shared/change-feed.js'
 import { conflict, forbidden, notFound } from '../shared/errors.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import type { Role } from '../storage/metadata/schema.js'
+import { type Role, toBool } from '../storage/metadata/schema.js'
+import { revokeInvitationsBeyond } from './invitations.js'
 
 /** What the member commands need: the store and where to announce membership changes. */
 export interface MemberCommandDeps {
   db: MetadataDb
   changes: ChangeFeed
-  /** With mail configured: the dashboard's URL, linked from the notice an added account is mailed. */
-  notify?: { baseUrl: string }
+  /**
+   * With mail configured: the dashboard's URL, linked from the notice an added account is mailed, and
+   * the mail budget of confirmation mails (`mail/mail-budget.ts`).
+   */
+  notify?: { baseUrl: string; budget?: MailBudget }
 }
 
 export async function listMembers(db: MetadataDb, organizationId: string): Promise<Member[]> {
@@ -61,7 +71,7 @@ export async function addMember(
   if (role === 'owner' && actor.role !== 'owner') throw forbidden('Only an owner can add an owner')
   const user = await db
     .selectFrom('user')
-    .select(['id', 'name', 'email'])
+    .select(['id', 'name', 'email', 'emailVerified'])
     .where('email', '=', email)
     .executeTakeFirst()
   if (!user) throw notFound('No account with that email; invite them by e-mail instead')
@@ -90,7 +100,7 @@ export async function addMember(
       action: 'member.added',
       details: { userId: user.id, email: user.email, role },
     })
-    if (notify) {
+    if (notify && toBool(user.emailVerified)) {
       const [organization, adder] = await Promise.all([
         trx
           .selectFrom('organization')
@@ -161,6 +171,13 @@ export async function changeRole(
         action: 'member.role_changed',
         details: { userId: targetUserId, email: target.email, from: target.role, to: role },
       })
+      await revokeInvitationsBeyond(trx, {
+        organizationId,
+        inviterUserId: targetUserId,
+        role,
+        actorUserId: actor.userId,
+        reason: 'inviter_role_changed',
+      })
     }
     return { userId: targetUserId, name: target.name, email: target.email, role, joinedAt: target.created_at }
   })
@@ -207,6 +224,13 @@ export async function removeMember(
       organizationId,
       email: target.email,
       ...(notify && { baseUrl: notify.baseUrl }),
+      ...(notify?.budget && { budget: notify.budget }),
+      clock,
+    })
+    await suspendFormerMemberAlertRecipients(trx, {
+      organizationId,
+      email: target.email,
+      ...(notify && { mail: { baseUrl: notify.baseUrl, budget: notify.budget ?? DEFAULT_MAIL_BUDGET } }),
       clock,
     })
     await recordAudit(trx, {
@@ -214,6 +238,13 @@ export async function removeMember(
       actorUserId: actor.userId,
       action: 'member.removed',
       details: { userId: targetUserId, email: target.email, role: target.role, left: leaving },
+    })
+    await revokeInvitationsBeyond(trx, {
+      organizationId,
+      inviterUserId: targetUserId,
+      role: null,
+      actorUserId: actor.userId,
+      reason: 'inviter_removed',
     })
   })
   await changes.announce({ kind: 'member', organizationId, userId: targetUserId })

@@ -3,7 +3,9 @@
  * every message (any or no login, no TLS) and keeps each one parsed (`mailparser`): sender, recipients,
  * subject, both parts, headers. `down()` closes it (connections are refused) and `up()` listens again
  * on the same port, so tests can take the SMTP server away and bring it back. Addresses listed in
- * `reject` are refused with a permanent 550; with `refuseLogin`, every login is refused (535).
+ * `reject` are refused with a permanent 550; with `refuseLogin`, every login is refused (535). Messages
+ * whose subject is in `ignoreSubjects` (e.g. the address verification every sign-up mails, for tests
+ * about other mail) are accepted and counted in `ignored`, not kept in `received`.
  */
 import type { AddressInfo } from 'node:net'
 import { type ParsedMail, simpleParser } from 'mailparser'
@@ -28,6 +30,8 @@ export interface SmtpReceiver {
   received: ReceivedMail[]
   /** The addresses refused with 550 (from `reject`; tests may change it). */
   rejecting: Set<string>
+  /** Messages accepted but not kept (`ignoreSubjects`), so far. */
+  readonly ignored: number
   /** Resolves once `count` messages have arrived in all (at once if they have). */
   waitFor(count: number): Promise<ReceivedMail[]>
   down(): Promise<void>
@@ -37,9 +41,11 @@ export interface SmtpReceiver {
 
 /** Start a receiver on a free loopback port. */
 export async function startSmtpReceiver(
-  options: { reject?: string[]; refuseLogin?: boolean } = {},
+  options: { reject?: string[]; refuseLogin?: boolean; ignoreSubjects?: string[] } = {},
 ): Promise<SmtpReceiver> {
   const received: ReceivedMail[] = []
+  const ignoreSubjects = new Set(options.ignoreSubjects ?? [])
+  let ignored = 0
   const waiting: { count: number; resolve: (mails: ReceivedMail[]) => void }[] = []
   const reject = new Set((options.reject ?? []).map((a) => a.toLowerCase()))
 
@@ -61,6 +67,11 @@ export async function startSmtpReceiver(
       onData: (stream, session, callback) => {
         simpleParser(stream).then(
           (parsed) => {
+            if (ignoreSubjects.has(parsed.subject ?? '')) {
+              ignored++
+              callback()
+              return
+            }
             const headers = new Map<string, string>()
             for (const line of parsed.headerLines) {
               headers.set(line.key, line.line.slice(line.line.indexOf(':') + 1).trim())
@@ -105,6 +116,9 @@ export async function startSmtpReceiver(
     port,
     received,
     rejecting: reject,
+    get ignored() {
+      return ignored
+    },
     waitFor(count) {
       if (received.length >= count) return Promise.resolve(received.slice())
       return new Promise((resolve) => waiting.push({ count, resolve }))

@@ -1,7 +1,8 @@
 /**
  * The mail of an alert rule that fired: which figure crossed which threshold over which window, the
  * value observed (and, for a relative rule, the window before), and a link to the site's report in
- * the dashboard over the window. Both parts through the one layout (`layout.ts`).
+ * the dashboard over the window, and the recipient's unsubscribe link. Both parts through the one
+ * layout (`layout.ts`).
  */
 import type { AlertRule } from '@pathlight/protocol'
 import { renderMail } from './layout.js'
@@ -43,6 +44,8 @@ export interface AlertMailInput {
   windowEnd: Date
   /** The dashboard's report of the site. */
   reportUrl: string
+  /** The recipient's page that stops this rule's mails (no sign-in needed). */
+  unsubscribeUrl: string
 }
 
 /** Render the alert mail. @returns the subject and both parts */
@@ -70,6 +73,7 @@ export function renderAlertMail(input: AlertMailInput): { subject: string; html:
       paragraphs,
       action: { label: 'Open the report', url: input.reportUrl },
       footer: `You get this mail because the alert rule "${rule.name}" of ${input.siteDomain} names this address.`,
+      footerLink: { label: 'Unsubscribe', url: input.unsubscribeUrl },
     }),
   }
 }

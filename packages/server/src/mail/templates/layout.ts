@@ -12,6 +12,8 @@ export interface MailParts {
   action?: { label: string; url: string }
   /** Small print under a rule (why the reader got it, how to stop it). */
   footer?: string
+  /** A link after the small print (e.g. Unsubscribe): a link in HTML, `label: url` in the text part. */
+  footerLink?: { label: string; url: string }
 }
 
 const escapes: Record<string, string> = {
@@ -40,7 +42,11 @@ export function renderMail(parts: MailParts): { html: string; text: string } {
     : ''
   const footer = parts.footer
     ? `<hr style="border:none;border-top:1px solid #e5e7eb;margin:24px 0 12px">
-<p style="margin:0;font-size:12px;line-height:18px;color:#6b7280">${escapeHtml(parts.footer)}</p>`
+<p style="margin:0;font-size:12px;line-height:18px;color:#6b7280">${escapeHtml(parts.footer)}${
+        parts.footerLink
+          ? ` <a href="${escapeHtml(parts.footerLink.url)}" style="color:#6b7280">${escapeHtml(parts.footerLink.label)}</a>`
+          : ''
+      }</p>`
     : ''
   const html = `<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(parts.title)}</title></head>
@@ -60,6 +66,7 @@ ${footer}
     ...parts.paragraphs.flatMap((p) => [p, '']),
     ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`, ''] : []),
     ...(parts.footer ? ['--', parts.footer, ''] : []),
+    ...(parts.footer && parts.footerLink ? [`${parts.footerLink.label}: ${parts.footerLink.url}`, ''] : []),
   ].join('\n')
   return { html, text }
 }

@@ -24,6 +24,8 @@ export interface MailMessageTable {
   last_error: string | null
   created_at: string
   sent_at: string | null
+  /** The organization it was sent for (invitations, confirmations; migration 015), else null. */
+  organization_id: string | null
 }
 
 export type InvitationStatus = 'pending' | 'accepted' | 'declined' | 'revoked'

@@ -80,9 +80,29 @@ export interface AlertRuleTable {
   created_at: string
 }
 
+/** `pending`: waits for the address to confirm; `active`: gets the alert mails; `unsubscribed`: no more. */
+export type AlertRecipientStatus = 'pending' | 'active' | 'unsubscribed'
+
+/** An address an alert rule mails (migration 015), with its consent, as a report recipient has one. */
+export interface AlertRecipientTable {
+  id: string
+  rule_id: string
+  /** Lower case. */
+  email: string
+  status: AlertRecipientStatus
+  /** Random, URL-safe: the confirm and unsubscribe links carry it. */
+  token: string
+  created_at: string
+  /** When its confirmation mail was queued; null while none was (no mail configured then). */
+  confirmation_sent_at: string | null
+  confirmed_at: string | null
+  unsubscribed_at: string | null
+}
+
 export interface WebhookSchema {
   webhook: WebhookTable
   webhook_delivery: WebhookDeliveryTable
   webhook_attempt: WebhookAttemptTable
   alert_rule: AlertRuleTable
+  alert_recipient: AlertRecipientTable
 }

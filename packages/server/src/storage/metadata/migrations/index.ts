@@ -17,6 +17,7 @@ import { segments } from './011-segments.js'
 import { annotations } from './012-annotations.js'
 import { mail } from './013-mail.js'
 import { emailReports } from './014-email-reports.js'
+import { alertRecipients } from './015-alert-recipients.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -40,4 +41,5 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   annotations,
   mail,
   emailReports,
+  alertRecipients,
 ]
