@@ -7,6 +7,7 @@
  * ingest journal and the next start stores them. A failure while closing is logged, never thrown.
  */
 import { buildApp } from './app.js'
+import { baseUrlWarning } from './base-url-warning.js'
 import { ConfigError, loadConfig } from './config.js'
 import { listenWhileStarting } from './http/starting-server.js'
 import { openServices } from './services.js'
@@ -79,6 +80,8 @@ export async function serve(env: Record<string, string | undefined> = process.en
       '',
     ].join('\n'),
   )
+  const warning = baseUrlWarning(config)
+  if (warning) console.warn(warning)
 
   const shutdown = async (signal: string) => {
     if (shuttingDown) return
