@@ -3,10 +3,20 @@
  * Nothing else in the service reads `process.env` (main.ts passes `process.env` here).
  * An invalid variable fails start-up with a message naming it.
  */
+import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import { type MailSettings, mailFromSchema, mailSettings, smtpUrlSchema } from './mail/mail-settings.js'
 import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from './retention/retention-period.js'
+
+/**
+ * The bounds of one tenant's reads: the session cookie's budgets (`http/read-budget.ts`) and the
+ * per-organization queue of events-store read queries (`query/tenant-read-queue.ts`).
+ */
+export interface ReadLimits {
+  budget: { userMax: number; organizationMax: number; windowMs: number }
+  queue: { concurrency: number; maxQueued: number; maxWaitMs: number }
+}
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -69,6 +79,15 @@ const envSchema = z.object({
   /** Requests per window per API key on the v1 API (spec: 50 per minute). */
   PATHLIGHT_V1_LIMIT: z.coerce.number().int().positive().default(50),
   PATHLIGHT_V1_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  /** Reads sent with the session cookie per user, and per organization, per READ_BUDGET_WINDOW_MS. */
+  READ_BUDGET_USER: z.coerce.number().int().positive().default(600),
+  READ_BUDGET_ORGANIZATION: z.coerce.number().int().positive().default(3000),
+  READ_BUDGET_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  /** Events-store read queries of one organization at once; default half the CPUs, at least 1. */
+  READ_CONCURRENCY_PER_ORGANIZATION: z.coerce.number().int().min(1).max(64).optional(),
+  /** Queries of one organization waiting beyond those, and how long each may wait (ms). */
+  READ_QUEUE_PER_ORGANIZATION: z.coerce.number().int().min(0).max(100_000).default(200),
+  READ_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
   /** Trust X-Forwarded-For from these proxies (Fastify `trustProxy`): 'true', a hop count or CIDR list. */
   TRUST_PROXY: z.string().default(''),
   /** Acknowledge after the local journal (default) or only after the events-store insert ('off'). */
@@ -161,6 +180,8 @@ export interface Config {
   authSecret: string | undefined
   trackKeyLimit: { max: number; windowMs: number }
   v1Limit: { max: number; windowMs: number }
+  /** The session cookie's read budgets, and the per-organization queue of report queries. */
+  readLimits: ReadLimits
   /** Fastify `trustProxy`: false, true, a CIDR/address list, or a hop-count function. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean)
   ingestFlush: { rows: number; ms: number }
@@ -234,6 +255,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     authSecret: e.AUTH_SECRET,
     trackKeyLimit: { max: e.PATHLIGHT_TRACK_KEY_LIMIT, windowMs: e.PATHLIGHT_TRACK_KEY_WINDOW_MS },
     v1Limit: { max: e.PATHLIGHT_V1_LIMIT, windowMs: e.PATHLIGHT_V1_WINDOW_MS },
+    readLimits: {
+      budget: {
+        userMax: e.READ_BUDGET_USER,
+        organizationMax: e.READ_BUDGET_ORGANIZATION,
+        windowMs: e.READ_BUDGET_WINDOW_MS,
+      },
+      queue: {
+        concurrency:
+          e.READ_CONCURRENCY_PER_ORGANIZATION ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+        maxQueued: e.READ_QUEUE_PER_ORGANIZATION,
+        maxWaitMs: e.READ_QUEUE_TIMEOUT_MS,
+      },
+    },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     ingestFlush: {
       rows: e.INGEST_FLUSH_ROWS,

@@ -54,6 +54,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
     baseUrl: config.baseUrl,
     trackKeyLimit: config.trackKeyLimit,
     v1Limit: config.v1Limit,
+    readLimits: config.readLimits,
     trustProxy: config.trustProxy,
     hstsMaxAge: config.hstsMaxAge,
     metricsToken: config.metricsToken,

@@ -62,6 +62,7 @@ export async function runDemo(
     baseUrl: config.baseUrl,
     trackKeyLimit: config.trackKeyLimit,
     v1Limit: config.v1Limit,
+    readLimits: config.readLimits,
     // The replay names each logged visitor's address as a proxy on loopback would (X-Forwarded-For).
     trustProxy: '127.0.0.1',
   })

@@ -130,6 +130,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
     baseUrl: config.baseUrl,
     trackKeyLimit: config.trackKeyLimit,
     v1Limit: config.v1Limit,
+    readLimits: config.readLimits,
     trustProxy: config.trustProxy,
     hstsMaxAge: config.hstsMaxAge,
     metricsToken: config.metricsToken,
