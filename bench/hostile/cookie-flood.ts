@@ -1,0 +1,259 @@
+/**
+ * A cookie-read flood: one hostile tenant sends `BENCH_FLOOD_RATE` (default 50) report requests a second
+ * with session cookies, from `BENCH_HOSTILE_USERS` (default 3) members of its organization, at a fixed
+ * rate whatever the answers (an open loop, as a script would), while another tenant reads its own
+ * reports one after another with its cookie and its site is tracked at `BENCH_TRACK_RATE` (default 50)
+ * keyless pageviews a second, each given 10 s to answer. The server runs as `npm start` runs it
+ * (`bin/pathlight.js serve` on the compiled `dist/`, embedded chDB + SQLite, shipped defaults).
+ *
+ * Two phases of `BENCH_SECONDS` (default 30) each: the other tenant alone, then beside the flood.
+ * Printed per phase: the other tenant's report p50 / p95 and its tracking success rate (targets under
+ * the flood: tracking 100 %, reports p95 under 2 s), and the hostile tenant's answers by status.
+ *
+ *   npm run build -w @pathlight/server && npx tsx bench/hostile/cookie-flood.ts
+ *
+ * The last stdout line is the same figures as JSON.
+ */
+import { seedInstance } from '../../packages/server/src/demo/seed-instance.js'
+import { spawnServer } from '../../packages/server/src/testing/start-server-process.js'
+import { positiveInteger } from '../positive-integer.js'
+
+const FLOOD_RATE = positiveInteger('BENCH_FLOOD_RATE', 50)
+const HOSTILE_USERS = positiveInteger('BENCH_HOSTILE_USERS', 3)
+const TRACK_RATE = positiveInteger('BENCH_TRACK_RATE', 50)
+const SECONDS = positiveInteger('BENCH_SECONDS', 30)
+const EVENTS = positiveInteger('BENCH_EVENTS', 20_000)
+
+const CHROME_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
+const RANGE = 'start_date=2026-01-01&end_date=2026-01-31'
+const YEAR = 'start_date=2025-06-01&end_date=2026-05-31'
+
+const server = await spawnServer({ entry: 'build' })
+try {
+  const base = server.baseUrl
+  const hostile = await seedInstance(base, { email: 'hostile@example.com', domain: 'hostile.example' })
+  const other = await seedInstance(base, { email: 'other@example.com', domain: 'other.example' })
+
+  const post = async (url: string, body: unknown, cookie: string) => {
+    const response = await fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base, cookie },
+      body: JSON.stringify(body),
+    })
+    if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${await response.text()}`)
+    return response
+  }
+  // The hostile organization's further members, each with a session of its own.
+  const hostileCookies = [hostile.cookie]
+  for (let i = 1; i < HOSTILE_USERS; i++) {
+    const email = `hostile-${i}@example.com`
+    const signUp = await post(
+      '/api/auth/sign-up/email',
+      { name: `Hostile ${i}`, email, password: 'correct horse battery staple' },
+      '',
+    )
+    hostileCookies.push((signUp.headers.get('set-cookie') ?? '').split(';')[0] ?? '')
+    await post(
+      `/api/organizations/${hostile.organizationId}/members`,
+      { email, role: 'member' },
+      hostile.cookie,
+    )
+  }
+
+  // Both sites hold EVENTS events over January 2026, in imports of 10,000 lines.
+  for (const tenant of [hostile, other]) {
+    for (let offset = 0; offset < EVENTS; offset += 10_000) {
+      const lines = Array.from({ length: Math.min(10_000, EVENTS - offset) }, (_, j) => {
+        const i = offset + j
+        return JSON.stringify({
+          timestamp: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00Z`,
+          pathname: `/page-${i % 40}`,
+          referrer: i % 3 === 0 ? 'https://www.google.com/' : '',
+          user_id: `visitor-${i % 3000}`,
+        })
+      })
+      const response = await fetch(`${base}/api/sites/${tenant.siteId}/import`, {
+        method: 'POST',
+        headers: { cookie: tenant.cookie, origin: base, 'content-type': 'application/x-ndjson' },
+        body: `${lines.join('\n')}\n`,
+      })
+      if (response.status !== 200) throw new Error(`import: ${response.status} ${await response.text()}`)
+    }
+  }
+
+  const timed = async (url: string, init: RequestInit) => {
+    const started = performance.now()
+    try {
+      const response = await fetch(`${base}${url}`, init)
+      await response.arrayBuffer()
+      return { status: response.status, ms: performance.now() - started }
+    } catch {
+      return { status: 0, ms: performance.now() - started }
+    }
+  }
+
+  // The other tenant's dashboard: its reports one after another, by cookie.
+  const otherReports = [
+    `/api/sites/${other.siteId}/stats?${RANGE}`,
+    `/api/sites/${other.siteId}/breakdown/pages?${RANGE}`,
+    `/api/sites/${other.siteId}/series?bucket=day&${RANGE}`,
+    `/api/sites/${other.siteId}/breakdown/referrers?${RANGE}`,
+  ]
+  // The flood: the dearest reads, over a year, and the report batch of an overview page.
+  const overview = {
+    reports: [
+      { name: 'stats' },
+      { name: 'series', params: { bucket: 'day' } },
+      { name: 'breakdown', params: { name: 'pages' } },
+      { name: 'breakdown', params: { name: 'referrers' } },
+      { name: 'breakdown', params: { name: 'countries' } },
+      { name: 'breakdown', params: { name: 'browsers' } },
+      { name: 'sessions' },
+    ].map((part, i) => ({ id: `p${i}`, ...part })),
+  }
+  const floodRequest = (i: number): [string, RequestInit] => {
+    const cookie = hostileCookies[i % hostileCookies.length] ?? ''
+    const site = hostile.siteId
+    switch (i % 4) {
+      case 0:
+        return [
+          `/api/sites/${site}/reports?${YEAR}`,
+          {
+            method: 'POST',
+            headers: { cookie, origin: base, 'content-type': 'application/json' },
+            body: JSON.stringify(overview),
+          },
+        ]
+      case 1:
+        return [`/api/sites/${site}/stats?${YEAR}`, { headers: { cookie } }]
+      case 2:
+        return [`/api/sites/${site}/breakdown/pages?${YEAR}`, { headers: { cookie } }]
+      default:
+        return [`/api/sites/${site}/events?${YEAR}&limit=1000`, { headers: { cookie } }]
+    }
+  }
+
+  const percentile = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0
+  }
+  const byStatus = (statuses: number[]) => {
+    const counts = new Map<number, number>()
+    for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1)
+    return Object.fromEntries([...counts].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]))
+  }
+  /** Fire `send(i)` `rate` times a second for `seconds`, not waiting for answers; @returns every answer. */
+  const openLoop = async <T>(rate: number, seconds: number, send: (i: number) => Promise<T>) => {
+    const answers: Promise<T>[] = []
+    const started = performance.now()
+    for (let i = 0; i < rate * seconds; i++) {
+      const due = started + (i * 1000) / rate
+      const wait = due - performance.now()
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+      answers.push(send(i))
+    }
+    return Promise.all(answers)
+  }
+
+  const phase = async (flood: boolean) => {
+    let running = true
+    const reportMs: number[] = []
+    const reportStatuses: number[] = []
+    const dashboard = (async () => {
+      for (let i = 0; running; i++) {
+        const answer = await timed(otherReports[i % otherReports.length] ?? '', {
+          headers: { cookie: other.cookie },
+        })
+        reportMs.push(answer.ms)
+        reportStatuses.push(answer.status)
+      }
+    })()
+    const tracking = openLoop(TRACK_RATE, SECONDS, (i) =>
+      timed('/api/track', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: 'https://other.example',
+          'user-agent': CHROME_UA,
+        },
+        body: JSON.stringify({
+          site_id: String(other.siteId),
+          pathname: `/landing-${i % 20}`,
+          hostname: 'other.example',
+        }),
+        signal: AbortSignal.timeout(10_000),
+      }),
+    )
+    const floodAnswers = flood
+      ? openLoop(FLOOD_RATE, SECONDS, (i) => {
+          const [url, init] = floodRequest(i)
+          return timed(url, { ...init, signal: AbortSignal.timeout(120_000) })
+        })
+      : Promise.resolve([])
+    const tracked = await tracking
+    const flooded = await floodAnswers
+    running = false
+    await dashboard
+    const ok = tracked.filter((answer) => answer.status === 200).length
+    return {
+      otherReports: reportMs.length,
+      otherReportsByStatus: byStatus(reportStatuses),
+      otherReportP50Ms: Number(percentile(reportMs, 50).toFixed(1)),
+      otherReportP95Ms: Number(percentile(reportMs, 95).toFixed(1)),
+      tracked: tracked.length,
+      trackingSuccessPercent: Number(((100 * ok) / Math.max(1, tracked.length)).toFixed(2)),
+      trackingP95Ms: Number(
+        percentile(
+          tracked.map((answer) => answer.ms),
+          95,
+        ).toFixed(1),
+      ),
+      trackingByStatus: byStatus(tracked.map((answer) => answer.status)),
+      hostileByStatus: byStatus(flooded.map((answer) => answer.status)),
+      hostileP95Ms: Number(
+        percentile(
+          flooded.map((answer) => answer.ms),
+          95,
+        ).toFixed(1),
+      ),
+    }
+  }
+
+  const alone = await phase(false)
+  const flooded = await phase(true)
+  const health = await timed('/api/health', {})
+  const print = (name: string, p: Awaited<ReturnType<typeof phase>>) => {
+    console.log(
+      `${name}: other tenant's reports p50 ${p.otherReportP50Ms} ms, p95 ${p.otherReportP95Ms} ms (${p.otherReports} reports, by status`,
+      p.otherReportsByStatus,
+      `); tracking ${p.trackingSuccessPercent} % of ${p.tracked} answered 200, p95 ${p.trackingP95Ms} ms`,
+      p.trackingByStatus,
+    )
+  }
+  console.log(
+    `cookie flood: ${FLOOD_RATE} requests/s from ${HOSTILE_USERS} users of one organization for ${SECONDS} s; ` +
+      `the other tenant tracked at ${TRACK_RATE}/s; ${EVENTS} events per site`,
+  )
+  print('alone', alone)
+  print('flood', flooded)
+  console.log(`hostile tenant's answers by status`, flooded.hostileByStatus, `p95 ${flooded.hostileP95Ms} ms`)
+  const met = flooded.trackingSuccessPercent === 100 && flooded.otherReportP95Ms < 2000
+  console.log(
+    `targets under the flood: tracking 100 % (${flooded.trackingSuccessPercent} %), reports p95 under 2 s ` +
+      `(${flooded.otherReportP95Ms} ms; ${(flooded.otherReportP95Ms / Math.max(alone.otherReportP95Ms, 0.001)).toFixed(2)}x alone): ${met ? 'met' : 'NOT met'}`,
+  )
+  console.log(
+    JSON.stringify({
+      floodRate: FLOOD_RATE,
+      hostileUsers: HOSTILE_USERS,
+      seconds: SECONDS,
+      alone,
+      flooded,
+      healthAfter: health.status,
+    }),
+  )
+  if (!met || health.status !== 200) process.exitCode = 1
+} finally {
+  await server.stop()
+}
