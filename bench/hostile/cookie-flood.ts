@@ -3,7 +3,8 @@
  * with session cookies, from `BENCH_HOSTILE_USERS` (default 3) members of its organization, at a fixed
  * rate whatever the answers (an open loop, as a script would), while another tenant reads its own
  * reports one after another with its cookie and its site is tracked at `BENCH_TRACK_RATE` (default 50)
- * keyless pageviews a second, each given 10 s to answer. The server runs as `npm start` runs it
+ * keyless pageviews a second, each given 10 s to answer; each load runs in a process of its own
+ * (`open-loop.mjs`), so that one client's CPU and connections do not distort another's figures. The server runs as `npm start` runs it
  * (`bin/pathlight.js serve` on the compiled `dist/`, embedded chDB + SQLite, shipped defaults).
  *
  * Two phases of `BENCH_SECONDS` (default 30) each: the other tenant alone, then beside the flood.
@@ -14,6 +15,8 @@
  *
  * The last stdout line is the same figures as JSON.
  */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { seedInstance } from '../../packages/server/src/demo/seed-instance.js'
 import { spawnServer } from '../../packages/server/src/testing/start-server-process.js'
 import { positiveInteger } from '../positive-integer.js'
@@ -29,7 +32,10 @@ const CHROME_UA =
 const RANGE = 'start_date=2026-01-01&end_date=2026-01-31'
 const YEAR = 'start_date=2025-06-01&end_date=2026-05-31'
 
-const server = await spawnServer({ entry: 'build' })
+const server = await spawnServer({
+  entry: 'build',
+  env: process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {},
+})
 try {
   const base = server.baseUrl
   const hostile = await seedInstance(base, { email: 'hostile@example.com', domain: 'hostile.example' })
@@ -112,27 +118,31 @@ try {
       { name: 'sessions' },
     ].map((part, i) => ({ id: `p${i}`, ...part })),
   }
-  const floodRequest = (i: number): [string, RequestInit] => {
-    const cookie = hostileCookies[i % hostileCookies.length] ?? ''
+  // One spec per user and kind of read: the open loop cycles through them.
+  const floodRequests = hostileCookies.flatMap((cookie) => {
     const site = hostile.siteId
-    switch (i % 4) {
-      case 0:
-        return [
-          `/api/sites/${site}/reports?${YEAR}`,
-          {
-            method: 'POST',
-            headers: { cookie, origin: base, 'content-type': 'application/json' },
-            body: JSON.stringify(overview),
-          },
-        ]
-      case 1:
-        return [`/api/sites/${site}/stats?${YEAR}`, { headers: { cookie } }]
-      case 2:
-        return [`/api/sites/${site}/breakdown/pages?${YEAR}`, { headers: { cookie } }]
-      default:
-        return [`/api/sites/${site}/events?${YEAR}&limit=1000`, { headers: { cookie } }]
-    }
-  }
+    return [
+      {
+        url: `/api/sites/${site}/reports?${YEAR}`,
+        method: 'POST',
+        headers: { cookie, origin: base, 'content-type': 'application/json' },
+        body: JSON.stringify(overview),
+      },
+      { url: `/api/sites/${site}/stats?${YEAR}`, headers: { cookie } },
+      { url: `/api/sites/${site}/breakdown/pages?${YEAR}`, headers: { cookie } },
+      { url: `/api/sites/${site}/events?${YEAR}&limit=1000`, headers: { cookie } },
+    ]
+  })
+  const trackRequests = Array.from({ length: 20 }, (_, i) => ({
+    url: '/api/track',
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'https://other.example', 'user-agent': CHROME_UA },
+    body: JSON.stringify({
+      site_id: String(other.siteId),
+      pathname: `/landing-${i}`,
+      hostname: 'other.example',
+    }),
+  }))
 
   const percentile = (values: number[], p: number) => {
     const sorted = [...values].sort((a, b) => a - b)
@@ -143,18 +153,26 @@ try {
     for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1)
     return Object.fromEntries([...counts].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]))
   }
-  /** Fire `send(i)` `rate` times a second for `seconds`, not waiting for answers; @returns every answer. */
-  const openLoop = async <T>(rate: number, seconds: number, send: (i: number) => Promise<T>) => {
-    const answers: Promise<T>[] = []
-    const started = performance.now()
-    for (let i = 0; i < rate * seconds; i++) {
-      const due = started + (i * 1000) / rate
-      const wait = due - performance.now()
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-      answers.push(send(i))
-    }
-    return Promise.all(answers)
-  }
+  /** Run `open-loop.mjs` in a process of its own; @returns every answer's status and time, in order. */
+  const openLoop = (rate: number, timeoutMs: number, requests: unknown[]) =>
+    new Promise<{ status: number; ms: number }[]>((resolve, reject) => {
+      const child = spawn(process.execPath, [fileURLToPath(new URL('./open-loop.mjs', import.meta.url))], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          OPEN_LOOP_SPEC: JSON.stringify({ base, rate, seconds: SECONDS, timeoutMs, requests }),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+      let output = ''
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+      })
+      child.once('exit', (code) => {
+        if (code !== 0) return reject(new Error(`open-loop.mjs exited with ${code}`))
+        const answers = JSON.parse(output) as [number, number][]
+        resolve(answers.map(([status, ms]) => ({ status, ms })))
+      })
+    })
 
   const phase = async (flood: boolean) => {
     let running = true
@@ -169,32 +187,13 @@ try {
         reportStatuses.push(answer.status)
       }
     })()
-    const tracking = openLoop(TRACK_RATE, SECONDS, (i) =>
-      timed('/api/track', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          origin: 'https://other.example',
-          'user-agent': CHROME_UA,
-        },
-        body: JSON.stringify({
-          site_id: String(other.siteId),
-          pathname: `/landing-${i % 20}`,
-          hostname: 'other.example',
-        }),
-        signal: AbortSignal.timeout(10_000),
-      }),
-    )
-    const floodAnswers = flood
-      ? openLoop(FLOOD_RATE, SECONDS, (i) => {
-          const [url, init] = floodRequest(i)
-          return timed(url, { ...init, signal: AbortSignal.timeout(120_000) })
-        })
-      : Promise.resolve([])
+    const tracking = openLoop(TRACK_RATE, 10_000, trackRequests)
+    const floodAnswers = flood ? openLoop(FLOOD_RATE, 120_000, floodRequests) : Promise.resolve([])
+    // The other tenant's reports are measured while its tracking runs (the flood's whole length).
     const tracked = await tracking
-    const flooded = await floodAnswers
     running = false
     await dashboard
+    const flooded = await floodAnswers
     const ok = tracked.filter((answer) => answer.status === 200).length
     return {
       otherReports: reportMs.length,

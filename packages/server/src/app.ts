@@ -270,6 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Analytics: reads for members, private link key holders and (public sites) anyone; writes need a caller.
   await app.register(async (scope) => {
     scope.addHook('onRequest', keyBudget)
+    scope.addHook('onRequest', readBudget.session)
     scope.addHook('preHandler', optionalCaller(callers))
     scope.addHook('preHandler', readBudget.user)
     scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'reader' }))
@@ -290,6 +291,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Invitations: the link's routes take whoever holds the token; the organization's need an admin.
   await app.register(async (scope) => {
     scope.addHook('onRequest', keyBudget)
+    scope.addHook('onRequest', readBudget.session)
     scope.addHook('preHandler', optionalCaller(callers))
     scope.addHook('preHandler', readBudget.user)
     await scope.register(invitationRoutes, {
@@ -318,6 +320,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(async (scope) => {
     scope.addHook('onRequest', keyBudget)
+    scope.addHook('onRequest', readBudget.session)
     scope.addHook('preHandler', requireCaller(callers))
     scope.addHook('preHandler', readBudget.user)
     await scope.register(organizationRoutes, { db: deps.metadata.db })

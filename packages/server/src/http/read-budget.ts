@@ -7,12 +7,22 @@
  * and so shared by every node.
  *
  * A read is a GET (or HEAD), or a POST whose route only reads (`keyUse: 'read'`, the report batch).
+ * The user's budget is also counted per session cookie before the session is looked up (`session`,
+ * keyed by the SHA-256 of the cookie's token, `pl:rl:session:`): looking a session up costs ten times
+ * what refusing a request does, so a flood from one session is refused before that cost.
  * Requests with an API key, a private link key or no credentials use no bucket here: keys have their
  * own budget, and the per-organization queue of report queries (`query/tenant-read-queue.ts`) bounds
  * what any reader of a site may cost.
  */
+import crypto from 'node:crypto'
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify'
 import type { Redis } from 'ioredis'
 import { isStateChanging } from '../auth/origin-policy.js'
 import { rateLimitError } from './rate-limit-error.js'
@@ -25,6 +35,11 @@ export interface ReadBudgetLimits {
 }
 
 export interface ReadBudget {
+  /**
+   * onRequest (before the caller is resolved): counts a read carrying a session cookie and no API key
+   * in the bucket of that cookie's token, at the user's budget. @throws 429
+   */
+  session: onRequestAsyncHookHandler
   /** preHandler (after the caller is resolved): counts a cookie read in its user's bucket. @throws 429 */
   user: preHandlerAsyncHookHandler
   /**
@@ -39,6 +54,21 @@ export interface ReadBudget {
 export function isCookieRead(request: FastifyRequest): boolean {
   if (request.caller?.via !== 'session') return false
   return !isStateChanging(request.method) || request.routeOptions.config.keyUse === 'read'
+}
+
+/** Better Auth's session cookie (`__Secure-` prefixed under https): its value is `token.signature`. */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/
+
+/**
+ * The bucket of a request's session cookie, before anything verified it: the SHA-256 (hex) of the
+ * cookie's value; undefined without one, with an Authorization header (the key decides then, see
+ * `caller.ts`) or for a request that changes something.
+ */
+export function sessionBucketOf(request: FastifyRequest): string | undefined {
+  if (request.headers.authorization) return undefined
+  if (isStateChanging(request.method) && request.routeOptions.config.keyUse !== 'read') return undefined
+  const value = SESSION_COOKIE.exec(request.headers.cookie ?? '')?.[1]
+  return value === undefined ? undefined : crypto.createHash('sha256').update(value).digest('hex')
 }
 
 /** One `@fastify/rate-limit` registration of its own (each has its own store and run-once mark). */
@@ -87,6 +117,14 @@ export async function createReadBudget(
   { limits, redis }: { limits: ReadBudgetLimits; redis?: Redis },
 ): Promise<ReadBudget> {
   const organizations = new WeakMap<FastifyRequest, string>()
+  const session = await budgetHook(app, {
+    max: limits.userMax,
+    windowMs: limits.windowMs,
+    per: 'user',
+    nameSpace: 'pl:rl:session:',
+    redis,
+    keyOf: sessionBucketOf,
+  })
   const user = await budgetHook(app, {
     max: limits.userMax,
     windowMs: limits.windowMs,
@@ -104,6 +142,7 @@ export async function createReadBudget(
     keyOf: (request) => (isCookieRead(request) ? organizations.get(request) : undefined),
   })
   return {
+    session: (request, reply) => session(request, reply),
     user: (request, reply) => user(request, reply),
     async organization(request, reply, organizationId) {
       organizations.set(request, organizationId)
