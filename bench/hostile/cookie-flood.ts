@@ -155,7 +155,7 @@ try {
   }
   /** Run `open-loop.mjs` in a process of its own; @returns every answer's status and time, in order. */
   const openLoop = (rate: number, timeoutMs: number, requests: unknown[]) =>
-    new Promise<{ status: number; ms: number }[]>((resolve, reject) => {
+    new Promise<{ status: number; ms: number; error?: string }[]>((resolve, reject) => {
       const child = spawn(process.execPath, [fileURLToPath(new URL('./open-loop.mjs', import.meta.url))], {
         env: {
           PATH: process.env.PATH ?? '',
@@ -169,11 +169,17 @@ try {
       })
       child.once('exit', (code) => {
         if (code !== 0) return reject(new Error(`open-loop.mjs exited with ${code}`))
-        const answers = JSON.parse(output) as [number, number][]
-        resolve(answers.map(([status, ms]) => ({ status, ms })))
+        const answers = JSON.parse(output) as [number, number, string?][]
+        resolve(answers.map(([status, ms, error]) => ({ status, ms, error })))
       })
     })
 
+  /** How many answers failed with each error (a timeout, a reset connection). */
+  const countErrors = (answers: { error?: string }[]) => {
+    const counts: Record<string, number> = {}
+    for (const { error } of answers) if (error) counts[error] = (counts[error] ?? 0) + 1
+    return counts
+  }
   const phase = async (flood: boolean) => {
     let running = true
     const reportMs: number[] = []
@@ -209,7 +215,9 @@ try {
         ).toFixed(1),
       ),
       trackingByStatus: byStatus(tracked.map((answer) => answer.status)),
+      trackingErrors: countErrors(tracked),
       hostileByStatus: byStatus(flooded.map((answer) => answer.status)),
+      hostileErrors: countErrors(flooded),
       hostileP95Ms: Number(
         percentile(
           flooded.map((answer) => answer.ms),
@@ -237,6 +245,8 @@ try {
   print('alone', alone)
   print('flood', flooded)
   console.log(`hostile tenant's answers by status`, flooded.hostileByStatus, `p95 ${flooded.hostileP95Ms} ms`)
+  console.log('no answer, by error: tracking', flooded.trackingErrors, 'hostile', flooded.hostileErrors)
+  if (process.env.BENCH_SERVER_LOG) console.log(server.output().split('\n').slice(-40).join('\n'))
   const met = flooded.trackingSuccessPercent === 100 && flooded.otherReportP95Ms < 2000
   console.log(
     `targets under the flood: tracking 100 % (${flooded.trackingSuccessPercent} %), reports p95 under 2 s ` +

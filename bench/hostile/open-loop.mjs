@@ -2,7 +2,8 @@
  * A load generator of its own process (so that its CPU and connections do not distort another's
  * figures): sends `spec.requests[i % n]` `spec.rate` times a second for `spec.seconds` seconds, on
  * schedule whatever the answers (an open loop), each given `spec.timeoutMs`, then prints one JSON line:
- * `[[status, ms], ...]` in sending order, status 0 for no answer (a timeout, a refused connection).
+ * `[[status, ms, error?], ...]` in sending order, status 0 for no answer (a timeout, a refused
+ * connection), with the error's code or name.
  *
  * The spec is the JSON of the environment variable OPEN_LOOP_SPEC:
  * `{ base, rate, seconds, timeoutMs, requests: [{ url, method?, headers?, body? }] }`.
@@ -20,8 +21,8 @@ const send = async ({ url, method = 'GET', headers = {}, body }) => {
     })
     await response.arrayBuffer()
     return [response.status, performance.now() - started]
-  } catch {
-    return [0, performance.now() - started]
+  } catch (error) {
+    return [0, performance.now() - started, String(error?.cause?.code ?? error?.name ?? error)]
   }
 }
 

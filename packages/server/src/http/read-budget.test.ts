@@ -34,6 +34,7 @@ describe.each([
       env: {
         READ_BUDGET_USER: '5',
         READ_BUDGET_ORGANIZATION: '8',
+        READ_BUDGET_WINDOW_MS: '60000',
         READ_CONCURRENCY_PER_ORGANIZATION: '1',
         READ_QUEUE_PER_ORGANIZATION: '4',
       },
