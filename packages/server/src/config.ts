@@ -80,8 +80,8 @@ const envSchema = z.object({
   PATHLIGHT_V1_LIMIT: z.coerce.number().int().positive().default(50),
   PATHLIGHT_V1_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
   /** Reads sent with the session cookie per user, and per organization, per READ_BUDGET_WINDOW_MS. */
-  READ_BUDGET_USER: z.coerce.number().int().positive().default(60),
-  READ_BUDGET_ORGANIZATION: z.coerce.number().int().positive().default(240),
+  READ_BUDGET_USER: z.coerce.number().int().positive().default(100),
+  READ_BUDGET_ORGANIZATION: z.coerce.number().int().positive().default(300),
   READ_BUDGET_WINDOW_MS: z.coerce.number().int().positive().default(10_000),
   /** Events-store read queries of one organization at once; default half the CPUs, at least 1. */
   READ_CONCURRENCY_PER_ORGANIZATION: z.coerce.number().int().min(1).max(64).optional(),
