@@ -180,6 +180,10 @@ try {
     for (const { error } of answers) if (error) counts[error] = (counts[error] ?? 0) + 1
     return counts
   }
+  const failedSpan = (answers: { status: number }[]) => {
+    const failed = answers.flatMap((answer, i) => (answer.status === 200 ? [] : [i / TRACK_RATE]))
+    return { from: failed[0] ?? null, to: failed.at(-1) ?? null }
+  }
   const phase = async (flood: boolean) => {
     let running = true
     const reportMs: number[] = []
@@ -216,6 +220,10 @@ try {
       ),
       trackingByStatus: byStatus(tracked.map((answer) => answer.status)),
       trackingErrors: countErrors(tracked),
+      // When in the phase tracking stopped answering: the send time (s) of the first and last request
+      // without a 200.
+      trackingFailedFromS: failedSpan(tracked).from,
+      trackingFailedToS: failedSpan(tracked).to,
       hostileByStatus: byStatus(flooded.map((answer) => answer.status)),
       hostileErrors: countErrors(flooded),
       hostileP95Ms: Number(
@@ -245,7 +253,13 @@ try {
   print('alone', alone)
   print('flood', flooded)
   console.log(`hostile tenant's answers by status`, flooded.hostileByStatus, `p95 ${flooded.hostileP95Ms} ms`)
-  console.log('no answer, by error: tracking', flooded.trackingErrors, 'hostile', flooded.hostileErrors)
+  console.log(
+    'no answer, by error: tracking',
+    flooded.trackingErrors,
+    `(sent from ${flooded.trackingFailedFromS} s to ${flooded.trackingFailedToS} s of the phase)`,
+    'hostile',
+    flooded.hostileErrors,
+  )
   if (process.env.BENCH_SERVER_LOG) console.log(server.output().split('\n').slice(-40).join('\n'))
   const met = flooded.trackingSuccessPercent === 100 && flooded.otherReportP95Ms < 2000
   console.log(
