@@ -2,7 +2,8 @@
  * A cookie-read flood: one hostile tenant sends `BENCH_FLOOD_RATE` (default 50) report requests a second
  * with session cookies, from `BENCH_HOSTILE_USERS` (default 3) members of its organization, at a fixed
  * rate whatever the answers (an open loop, as a script would), while another tenant reads its own
- * reports one after another with its cookie and its site is tracked at `BENCH_TRACK_RATE` (default 50)
+ * reports one after another with its cookie, at most `BENCH_REPORT_RATE` (default 4) a second, and its
+ * site is tracked at `BENCH_TRACK_RATE` (default 50)
  * keyless pageviews a second, each given 10 s to answer; each load runs in a process of its own
  * (`open-loop.mjs`), so that one client's CPU and connections do not distort another's figures. The server runs as `npm start` runs it
  * (`bin/pathlight.js serve` on the compiled `dist/`, embedded chDB + SQLite, shipped defaults).
@@ -25,6 +26,7 @@ const FLOOD_RATE = positiveInteger('BENCH_FLOOD_RATE', 50)
 const HOSTILE_USERS = positiveInteger('BENCH_HOSTILE_USERS', 3)
 const TRACK_RATE = positiveInteger('BENCH_TRACK_RATE', 50)
 const SECONDS = positiveInteger('BENCH_SECONDS', 30)
+const REPORT_RATE = positiveInteger('BENCH_REPORT_RATE', 4)
 const EVENTS = positiveInteger('BENCH_EVENTS', 20_000)
 
 const CHROME_UA =
@@ -188,6 +190,7 @@ try {
     let running = true
     const reportMs: number[] = []
     const reportStatuses: number[] = []
+    // A person's pace: at most REPORT_RATE reports a second, one at a time (within the user's budget).
     const dashboard = (async () => {
       for (let i = 0; running; i++) {
         const answer = await timed(otherReports[i % otherReports.length] ?? '', {
@@ -195,6 +198,8 @@ try {
         })
         reportMs.push(answer.ms)
         reportStatuses.push(answer.status)
+        const pause = 1000 / REPORT_RATE - answer.ms
+        if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause))
       }
     })()
     const tracking = openLoop(TRACK_RATE, 10_000, trackRequests)
