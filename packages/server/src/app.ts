@@ -14,7 +14,7 @@ import type { ApiKeys } from './auth/api-keys.js'
 import type { AuthThrottle } from './auth/auth-throttle.js'
 import type { Auth } from './auth/better-auth.js'
 import type { OriginPolicy } from './auth/origin-policy.js'
-import type { Config } from './config.js'
+import type { Config, ReadLimits } from './config.js'
 import type { EmailReportSender } from './email-reports/email-report-sender.js'
 import type { EmailReports } from './email-reports/email-reports.js'
 import { accountRoutes } from './http/account.js'
@@ -47,6 +47,7 @@ import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import type { RouteDoc } from './http/openapi/route-doc.js'
 import { organizationRoutes } from './http/organizations.js'
 import { propertyRoutes, v1PropertyRoutes } from './http/properties.js'
+import { createReadBudget } from './http/read-budget.js'
 import { optionalCaller } from './http/reader.js'
 import { replayRoutes } from './http/replay.js'
 import { reportRoutes } from './http/reports.js'
@@ -60,6 +61,7 @@ import { segmentRoutes } from './http/segments.js'
 import { sessionReplayRoutes } from './http/session-replay.js'
 import { siteStatusRoutes } from './http/site-status.js'
 import { siteRoutes } from './http/sites.js'
+import { createTenantReads } from './http/tenant-reads.js'
 import { trackRoutes } from './http/track.js'
 import { v1EventRoutes } from './http/v1/events.js'
 import { v1ExperimentRoutes } from './http/v1/experiments.js'
@@ -73,6 +75,7 @@ import { webhookRoutes } from './http/webhooks.js'
 import type { Ingest } from './ingest/ingest.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
 import type { MailSettings } from './mail/mail-settings.js'
+import { createTenantReadQueue } from './query/tenant-read-queue.js'
 import { createReplayIngest } from './replay/replay-ingest.js'
 import type { ReplayLimits } from './replay/replay-limits.js'
 import type { ChangeFeed } from './shared/change-feed.js'
@@ -131,6 +134,11 @@ export interface AppDeps {
   trackKeyLimit: { max: number; windowMs: number }
   /** The request budget of an API key over every API route but tracking (v1 and dashboard alike). */
   v1Limit: { max: number; windowMs: number }
+  /**
+   * The session cookie's read budgets (per user, per organization) and the per-organization queue of
+   * report queries (`http/read-budget.ts`, `query/tenant-read-queue.ts`).
+   */
+  readLimits: ReadLimits
   trustProxy: Config['trustProxy']
   redis?: Redis
   /** Strict-Transport-Security max-age in seconds; 0 or absent: no header. */
@@ -261,12 +269,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis: deps.redis,
   })
 
+  // The session cookie's reads: a budget per user (here) and per organization, and the report queries
+  // of a site's routes queued per organization (`route()` runs them through `tenantReads`), so that one
+  // tenant's load does not hold up another's reports. Tracking and the workers use the store directly.
+  const readBudget = await createReadBudget(app, { limits: deps.readLimits.budget, redis: deps.redis })
+  const readQueue = createTenantReadQueue(deps.readLimits.queue)
+  app.decorate(
+    'tenantReads',
+    createTenantReads({ db: deps.metadata.db, budget: readBudget, queue: readQueue }),
+  )
+  const readEvents = readQueue.wrap(deps.events)
+
   // Analytics: reads for members, private link key holders and (public sites) anyone; writes need a caller.
   await app.register(async (scope) => {
     scope.addHook('onRequest', keyBudget)
+    scope.addHook('onRequest', readBudget.session)
     scope.addHook('preHandler', optionalCaller(callers))
+    scope.addHook('preHandler', readBudget.user)
     scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'reader' }))
-    const analytics = { db: deps.metadata.db, events: deps.events, clock: deps.clock }
+    const analytics = { db: deps.metadata.db, events: readEvents, clock: deps.clock }
     await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
     await scope.register(propertyRoutes, analytics)
     await scope.register(annotationRoutes, analytics)
@@ -283,7 +304,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Invitations: the link's routes take whoever holds the token; the organization's need an admin.
   await app.register(async (scope) => {
     scope.addHook('onRequest', keyBudget)
+    scope.addHook('onRequest', readBudget.session)
     scope.addHook('preHandler', optionalCaller(callers))
+    scope.addHook('preHandler', readBudget.user)
     await scope.register(invitationRoutes, {
       db: deps.metadata.db,
       changes: deps.changes,
@@ -297,7 +320,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => {
     await registerV1Guard(scope, { apiKeys: deps.apiKeys, budget: keyBudget })
     scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'member' }))
-    const v1 = { db: deps.metadata.db, events: deps.events, clock: deps.clock ?? systemClock }
+    const v1 = { db: deps.metadata.db, events: readEvents, clock: deps.clock ?? systemClock }
     await scope.register(v1SiteRoutes, { db: deps.metadata.db })
     await scope.register(v1EventRoutes, v1)
     await scope.register(v1ReportRoutes, v1)
@@ -310,7 +333,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(async (scope) => {
     scope.addHook('onRequest', keyBudget)
+    scope.addHook('onRequest', readBudget.session)
     scope.addHook('preHandler', requireCaller(callers))
+    scope.addHook('preHandler', readBudget.user)
     await scope.register(organizationRoutes, { db: deps.metadata.db })
     await scope.register(siteRoutes, {
       db: deps.metadata.db,
@@ -320,7 +345,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     })
     await scope.register(siteStatusRoutes, {
       db: deps.metadata.db,
-      events: deps.events,
+      events: readEvents,
       stats: deps.ingest.stats,
     })
     await scope.register(importRoutes, {
@@ -331,7 +356,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     })
     await scope.register(visitorDataRoutes, {
       db: deps.metadata.db,
-      events: deps.events,
+      events: readEvents,
       buffer: deps.buffer,
       clock: deps.clock,
     })

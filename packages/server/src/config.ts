@@ -3,10 +3,20 @@
  * Nothing else in the service reads `process.env` (main.ts passes `process.env` here).
  * An invalid variable fails start-up with a message naming it.
  */
+import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import { type MailSettings, mailFromSchema, mailSettings, smtpUrlSchema } from './mail/mail-settings.js'
 import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from './retention/retention-period.js'
+
+/**
+ * The bounds of one tenant's reads: the session cookie's budgets (`http/read-budget.ts`) and the
+ * per-organization queue of events-store read queries (`query/tenant-read-queue.ts`).
+ */
+export interface ReadLimits {
+  budget: { userMax: number; organizationMax: number; windowMs: number }
+  queue: { concurrency: number; maxQueued: number; maxWaitMs: number }
+}
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -81,6 +91,15 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(64 * 1024 * 1024),
+  /** Reads sent with the session cookie per user, and per organization, per READ_BUDGET_WINDOW_MS. */
+  READ_BUDGET_USER: z.coerce.number().int().positive().default(100),
+  READ_BUDGET_ORGANIZATION: z.coerce.number().int().positive().default(300),
+  READ_BUDGET_WINDOW_MS: z.coerce.number().int().positive().default(10_000),
+  /** Events-store read queries of one organization at once; default the CPUs, 2 to 4. */
+  READ_CONCURRENCY_PER_ORGANIZATION: z.coerce.number().int().min(1).max(64).optional(),
+  /** Queries of one organization waiting beyond those, and how long each may wait (ms). */
+  READ_QUEUE_PER_ORGANIZATION: z.coerce.number().int().min(0).max(100_000).default(200),
+  READ_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
   /** Trust X-Forwarded-For from these proxies (Fastify `trustProxy`): 'true', a hop count or CIDR list. */
   TRUST_PROXY: z.string().default(''),
   /** Acknowledge after the local journal (default) or only after the events-store insert ('off'). */
@@ -179,6 +198,8 @@ export interface Config {
   v1Limit: { max: number; windowMs: number }
   /** What session replay may cost, as JSON once inflated (`replay/replay-limits.ts`). */
   replayLimits: { maxBatchBytes: number; maxSessionBytes: number }
+  /** The session cookie's read budgets, and the per-organization queue of report queries. */
+  readLimits: ReadLimits
   /** Fastify `trustProxy`: false, true, a CIDR/address list, or a hop-count function. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean)
   ingestFlush: { rows: number; ms: number }
@@ -253,6 +274,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trackKeyLimit: { max: e.PATHLIGHT_TRACK_KEY_LIMIT, windowMs: e.PATHLIGHT_TRACK_KEY_WINDOW_MS },
     v1Limit: { max: e.PATHLIGHT_V1_LIMIT, windowMs: e.PATHLIGHT_V1_WINDOW_MS },
     replayLimits: { maxBatchBytes: e.REPLAY_MAX_BATCH_BYTES, maxSessionBytes: e.REPLAY_MAX_SESSION_BYTES },
+    readLimits: {
+      budget: {
+        userMax: e.READ_BUDGET_USER,
+        organizationMax: e.READ_BUDGET_ORGANIZATION,
+        windowMs: e.READ_BUDGET_WINDOW_MS,
+      },
+      queue: {
+        concurrency:
+          // As many as the embedded store's read sessions (chdb-store.ts: one per CPU, 2 to 4): a lone
+          // organization's page runs its reports side by side, and a busy one's extra queries wait in
+          // its own line, so another's wait at most for one query in flight to end.
+          e.READ_CONCURRENCY_PER_ORGANIZATION ?? Math.min(4, Math.max(2, os.availableParallelism())),
+        maxQueued: e.READ_QUEUE_PER_ORGANIZATION,
+        maxWaitMs: e.READ_QUEUE_TIMEOUT_MS,
+      },
+    },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     ingestFlush: {
       rows: e.INGEST_FLUSH_ROWS,

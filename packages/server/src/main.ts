@@ -7,6 +7,7 @@
  * ingest journal and the next start stores them. A failure while closing is logged, never thrown.
  */
 import { buildApp } from './app.js'
+import { baseUrlWarning } from './base-url-warning.js'
 import { ConfigError, loadConfig } from './config.js'
 import { listenWhileStarting } from './http/starting-server.js'
 import { openServices } from './services.js'
@@ -57,6 +58,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
     baseUrl: config.baseUrl,
     trackKeyLimit: config.trackKeyLimit,
     v1Limit: config.v1Limit,
+    readLimits: config.readLimits,
     trustProxy: config.trustProxy,
     hstsMaxAge: config.hstsMaxAge,
     metricsToken: config.metricsToken,
@@ -100,6 +102,8 @@ export async function serve(env: Record<string, string | undefined> = process.en
       '',
     ].join('\n'),
   )
+  const warning = baseUrlWarning(config)
+  if (warning) console.warn(warning)
 
   const shutdown = async (signal: string) => {
     if (shuttingDown) return

@@ -67,6 +67,7 @@ export async function runDemo(
     baseUrl: config.baseUrl,
     trackKeyLimit: config.trackKeyLimit,
     v1Limit: config.v1Limit,
+    readLimits: config.readLimits,
     trustProxy: config.trustProxy,
   })
   try {

@@ -5,7 +5,10 @@
  * when the stores answer but ingest is stalled: the oldest accepted event not yet in the events store
  * has waited longer than `maxPendingAgeMs` (default 60 s), or the events store refuses writes (its last
  * insert failed and none has succeeded since: disk full, store down). Accepted events then wait in the
- * journal; a load balancer should send the traffic elsewhere.
+ * journal; a load balancer should send the traffic elsewhere. Also `degraded` when the ingest journal
+ * cannot take an append (its disk is full, read-only, failing): checked on every call by writing and
+ * removing one tracking body's worth beside the segments, so health turns back to `ok` as soon as
+ * there is room again, with or without traffic. Tracking answers 503 meanwhile.
  */
 import { type Health, healthEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
@@ -19,7 +22,7 @@ export interface HealthOptions {
   metadata: MetadataStore
   events: EventsStore
   /** The ingest write buffer: its backlog's age and whether inserts fail. */
-  buffer: Pick<WriteBuffer, 'stats' | 'oldestPendingAgeMs' | 'lastInsertFailed'>
+  buffer: Pick<WriteBuffer, 'stats' | 'oldestPendingAgeMs' | 'lastInsertFailed' | 'localStorageProblem'>
   /** Beyond this age of the oldest pending event (ms), ingest counts as stalled. Default 60,000. */
   maxPendingAgeMs?: number
   isShuttingDown: () => boolean
@@ -52,9 +55,10 @@ export async function healthRoutes(
   { metadata, events, buffer, maxPendingAgeMs = 60_000, isShuttingDown }: HealthOptions,
 ) {
   route(app, healthEndpoint, async ({ reply }) => {
-    const [metadataOk, eventsOk] = await Promise.all([
+    const [metadataOk, eventsOk, journalProblem] = await Promise.all([
       probe(() => sql`select 1`.execute(metadata.db)),
       probe(() => events.query('SELECT 1')),
+      journalProblemOf(buffer),
     ])
     const reasons: string[] = []
     if (isShuttingDown()) reasons.push('shutting down')
@@ -62,6 +66,7 @@ export async function healthRoutes(
     if (!eventsOk) reasons.push('events store: does not answer within 2 s')
     const unavailable = reasons.length > 0
     reasons.push(...ingestStallReasons(buffer, maxPendingAgeMs))
+    if (journalProblem !== null) reasons.push(journalProblem)
     const status = unavailable ? 'unavailable' : reasons.length > 0 ? 'degraded' : 'ok'
     const answer: Health = {
       status,
@@ -76,6 +81,21 @@ export async function healthRoutes(
     }
     return reply.code(status === 'ok' ? 200 : 503).send(answer)
   })
+}
+
+/**
+ * The reason the ingest journal refuses appends, for `reasons`, or null when it takes them (or there is
+ * no journal). A check that has not answered within 2 s counts as a refusal.
+ * @returns e.g. `'ingest journal: cannot append (ENOSPC: no space left on device, write); tracking answers 503'`
+ */
+export async function journalProblemOf(buffer: HealthOptions['buffer']): Promise<string | null> {
+  const check = buffer.localStorageProblem
+  if (!check) return null
+  let problem: string | null = 'does not answer within 2 s'
+  await probe(async () => {
+    problem = await check.call(buffer)
+  })
+  return problem === null ? null : `ingest journal: cannot append (${problem}); tracking answers 503`
 }
 
 async function probe(check: () => Promise<unknown>): Promise<boolean> {

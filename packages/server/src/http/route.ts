@@ -119,16 +119,25 @@ export function route<const E extends EndpointSpec, R = undefined>(
       const caller = request.caller as CallerOf<E>
       const reader = readerOf(request)
       const resolved = (resolve ? await resolve({ params, caller, reader, request }) : undefined) as R
-      const query = (contract.query ? parseParams(contract.query, request.query) : {}) as QueryOf<E>
-      const body = (
-        contract.rawBody ? request.body : contract.body ? parseBody(contract, request.body) : undefined
-      ) as BodyOf<E>
-      // The handler's input is built as a literal: spreading the access step's object into it cost
-      // microseconds per request (V8's object-spread slow path), on every route.
-      const answer = await handle({ params, caller, reader, request, query, body, resolved, reply })
-      if (contract.raw) return answer
+      const answer = async () => {
+        const query = (contract.query ? parseParams(contract.query, request.query) : {}) as QueryOf<E>
+        const body = (
+          contract.rawBody ? request.body : contract.body ? parseBody(contract, request.body) : undefined
+        ) as BodyOf<E>
+        // The handler's input is built as a literal: spreading the access step's object into it cost
+        // microseconds per request (V8's object-spread slow path), on every route.
+        return handle({ params, caller, reader, request, query, body, resolved, reply })
+      }
+      // A site's route, its access granted: its reads count as the site's organization's.
+      const siteId = resolve ? (params as { siteId?: unknown }).siteId : undefined
+      const tenantReads = request.server.tenantReads
+      const result =
+        siteId !== undefined && tenantReads
+          ? await tenantReads.run(request, reply, siteId, answer)
+          : await answer()
+      if (contract.raw) return result
       reply.code(status)
-      return answer
+      return result
     },
   })
 }

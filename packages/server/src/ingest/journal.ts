@@ -25,13 +25,21 @@ export interface JournalSegment {
 export interface Journal {
   /**
    * Append encoded rows (`encodeEventRow` lines, no newlines) to the current segment; resolves once
-   * written (and fsynced when configured).
+   * written (and fsynced when configured). All or nothing: when it rejects (a full disk), none of the
+   * lines is in the segment.
    */
   append(lines: readonly string[]): Promise<void>
   /** Close the current segment and open the next; returns the closed segment's path. */
   rotate(): Promise<string>
   /** Delete a closed segment whose rows are all committed to the events store. */
   remove(segmentPath: string): Promise<void>
+  /**
+   * Whether the journal's directory takes another append now: writes `bytes` to a probe file beside
+   * the segments (`.probe`, which recovery ignores) and removes it. A full disk, a read-only remount or
+   * an I/O error fails it as it fails an append.
+   * @throws the filesystem's error (`ENOSPC: no space left on device, write`, `EROFS`, `EIO`)
+   */
+  probe(bytes: number): Promise<void>
   close(): Promise<void>
 }
 
@@ -68,12 +76,26 @@ export async function openJournal(dir: string, options: { fsync?: boolean } = {}
   let number = existing.reduce((max, name) => Math.max(max, Number.parseInt(name, 10)), 0) + 1
   let currentPath = path.join(dir, segmentName(number))
   let handle = await fs.promises.open(currentPath, 'a')
+  /** Bytes of whole lines in the current segment. */
+  let size = (await handle.stat()).size
 
   return {
     async append(lines) {
       let text = ''
       for (const line of lines) text += `${line}\n`
-      await handle.write(text)
+      const bytes = Buffer.from(text)
+      // write(2) may write part of the buffer (a disk filling up) and refuse the rest on the next
+      // call: loop until all is written, and on a failure cut off what part of it got in, so that the
+      // segment holds whole lines only and the next append starts a line of its own.
+      try {
+        for (let written = 0; written < bytes.length; ) {
+          written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten
+        }
+      } catch (error) {
+        await handle.truncate(size).catch(() => undefined)
+        throw error
+      }
+      size += bytes.length
       if (options.fsync) await handle.datasync()
     },
     async rotate() {
@@ -82,10 +104,19 @@ export async function openJournal(dir: string, options: { fsync?: boolean } = {}
       number++
       currentPath = path.join(dir, segmentName(number))
       handle = await fs.promises.open(currentPath, 'a')
+      size = (await handle.stat()).size
       return closedPath
     },
     async remove(segmentPath) {
       await fs.promises.rm(segmentPath, { force: true })
+    },
+    async probe(bytes) {
+      const probePath = path.join(dir, '.probe')
+      try {
+        await fs.promises.writeFile(probePath, Buffer.alloc(bytes, 0x20))
+      } finally {
+        await fs.promises.rm(probePath, { force: true })
+      }
     },
     async close() {
       await handle.close()

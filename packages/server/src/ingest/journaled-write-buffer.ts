@@ -24,6 +24,12 @@ export interface JournaledWriteBufferOptions {
 
 export class BacklogFullError extends Error {}
 
+/**
+ * What the journal must still take for health to call it writable: one tracking body's worth (the
+ * largest an append of one event needs, `TRACK_BODY_LIMIT`).
+ */
+export const JOURNAL_PROBE_BYTES = 64 * 1024
+
 interface Waiter {
   /** The row, encoded. */
   line: string
@@ -178,6 +184,14 @@ export function createJournaledWriteBuffer(
       return since === undefined ? 0 : performance.now() - since
     },
     lastInsertFailed: () => failing,
+    async localStorageProblem() {
+      try {
+        await journal.probe(JOURNAL_PROBE_BYTES)
+        return null
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error)
+      }
+    },
     async close() {
       stopped = true
       if (timer) clearTimeout(timer)

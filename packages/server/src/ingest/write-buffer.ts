@@ -30,6 +30,13 @@ export interface WriteBuffer<Row = EventRow> {
    * (disk full, store down). False before the first insert. Health reports it (`http/health.ts`).
    */
   lastInsertFailed(): boolean
+  /**
+   * Why the buffer cannot accept a row now for a reason of its own storage (the ingest journal: a full
+   * disk, a read-only filesystem), checked by trying: null when it can. Absent on a buffer that keeps
+   * nothing locally (rows go straight to the events store, whose health is checked apart).
+   * @returns e.g. `'ENOSPC: no space left on device, write'`
+   */
+  localStorageProblem?(): Promise<string | null>
   /** Stop background work (call after `flush`). */
   close(): Promise<void>
 }

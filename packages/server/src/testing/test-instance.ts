@@ -114,6 +114,14 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
     DATA_DIR: dataDir,
     GEOIP: 'off',
     LOG_LEVEL: 'silent',
+    // Module tests send cookie reads far faster than a person, and run their queries side by side on
+    // a loaded machine: the read budgets and the per-organization queue stay out of their way unless a
+    // test sets them (`read-budget.test.ts`).
+    READ_BUDGET_USER: '1000000',
+    READ_BUDGET_ORGANIZATION: '1000000',
+    READ_CONCURRENCY_PER_ORGANIZATION: '8',
+    READ_QUEUE_PER_ORGANIZATION: '100000',
+    READ_QUEUE_TIMEOUT_MS: '600000',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}),
     ...(options.redis
@@ -135,6 +143,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
     baseUrl: config.baseUrl,
     trackKeyLimit: config.trackKeyLimit,
     v1Limit: config.v1Limit,
+    readLimits: config.readLimits,
     trustProxy: config.trustProxy,
     hstsMaxAge: config.hstsMaxAge,
     metricsToken: config.metricsToken,

@@ -57,9 +57,13 @@ const notAdmin = 'Your role is member: this needs admin or owner'
 const refused =
   'An API key whose scope does not allow this (`track` keys only send events; `read` keys only read), or a state-changing cookie request whose Origin/Referer is not BASE_URL or a trusted origin'
 const alsoRefused = (first: string) => `${first}; or: ${refused}`
-/** Any route with a caller draws an API key's requests from the key's one budget (`http/key-budget.ts`). */
+/**
+ * Any route with a caller draws an API key's requests from the key's one budget (`http/key-budget.ts`),
+ * and the session cookie's reads from the user's and the organization's (`http/read-budget.ts`); a
+ * site's report queries queue per organization (`query/tenant-read-queue.ts`).
+ */
 const overBudget =
-  'An API key over its request budget (50 per minute by default, shared by the v1 and dashboard routes); see `Retry-After` and `X-RateLimit-*`'
+  'An API key over its request budget (50 per minute by default, shared by the v1 and dashboard routes), a user or organization over its budget of cookie reads, or too many report queries of the organization waiting; see `Retry-After` (and `X-RateLimit-*` for the budgets)'
 
 /** Every access level. */
 export const accessRules = {

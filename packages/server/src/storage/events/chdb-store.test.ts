@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openChdbStore } from './chdb-store.js'
+import { openChdbStore, READ_THREAD_NICENESS } from './chdb-store.js'
 import { eventsStoreContract } from './events-store.contract.js'
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-chdb-'))
@@ -28,6 +28,19 @@ describe('chDB store', () => {
     const other = await openChdbStore(tempDir())
     expect(await other.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }])
     await other.close()
+  })
+
+  it('runs reads on niced threads, so that they yield the CPUs to the event loop (tracking)', async () => {
+    const store = await openChdbStore(tempDir())
+    try {
+      const [row] = await store.query<{ nice: number | string }>(
+        "SELECT getSetting('os_thread_priority') AS nice",
+      )
+      expect(Number(row?.nice)).toBe(READ_THREAD_NICENESS)
+      expect(READ_THREAD_NICENESS).toBeGreaterThan(0)
+    } finally {
+      await store.close()
+    }
   })
 
   it('answers a read while another runs, and gives a read beside another fewer CPUs', async () => {

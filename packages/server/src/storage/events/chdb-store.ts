@@ -40,6 +40,14 @@ function openSession(dataPath: string) {
 }
 
 /**
+ * The nice value of the threads that run read queries (`os_thread_priority`), above the process's 0:
+ * chDB runs in this process, so a report's threads compete for the CPUs with the event loop that
+ * answers tracking. Niced, they take the CPUs the event loop leaves, and a tenant's reports cannot
+ * starve tracking (bench/README.md "hostile: cookie-read flood"). Ignored without CAP_SYS_NICE.
+ */
+export const READ_THREAD_NICENESS = 10
+
+/**
  * Read queries spread over `clients`, one query per client at a time, the others waiting here in
  * arrival order; parameters inlined. Waiting in JavaScript matters: chDB runs each call on libuv's
  * thread pool (4 threads unless `UV_THREADPOOL_SIZE` says otherwise), where a call that a session cannot
@@ -73,7 +81,11 @@ function pooledReads(
     const threads = Math.max(1, Math.floor(cpus / (running + 1)))
     running++
     try {
-      const settings: ReadSettings = { maxThreads: threads, timeoutSeconds }
+      const settings: ReadSettings = {
+        maxThreads: threads,
+        timeoutSeconds,
+        threadNiceness: READ_THREAD_NICENESS,
+      }
       return await readRows<Row>(client, text, {}, settings)
     } finally {
       running--

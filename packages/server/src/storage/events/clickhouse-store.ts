@@ -160,6 +160,11 @@ export interface ReadSettings {
   maxThreads?: number
   /** ClickHouse's `max_execution_time`, seconds (default {@link DEFAULT_QUERY_TIMEOUT_SECONDS}). */
   timeoutSeconds?: number
+  /**
+   * ClickHouse's `os_thread_priority`: the Linux nice value (-20 to 19) of the threads running this
+   * query; needs CAP_SYS_NICE, else ClickHouse ignores it. Default the threads' own (0).
+   */
+  threadNiceness?: number
 }
 
 /**
@@ -181,6 +186,9 @@ export async function readRows<Row>(
       output_format_json_quote_64bit_integers: 0,
       max_execution_time: settings.timeoutSeconds ?? DEFAULT_QUERY_TIMEOUT_SECONDS,
       ...(settings.maxThreads === undefined ? {} : { max_threads: settings.maxThreads }),
+      ...(settings.threadNiceness === undefined
+        ? {}
+        : { os_thread_priority: String(settings.threadNiceness) }),
     },
   })
   return ((await result.json()) as { data: Row[] }).data
