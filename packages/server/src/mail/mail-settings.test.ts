@@ -1,6 +1,6 @@
 /**
- * SMTP_URL and MAIL_FROM through `loadConfig`: accepted forms, the default sender, refusals naming
- * the variable, and the refusal of features without mail.
+ * SMTP_URL and MAIL_FROM through `loadConfig`: accepted forms, the default sender and mail budgets,
+ * refusals naming the variable, and the refusal of features without mail.
  */
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../config.js'
@@ -16,6 +16,7 @@ describe('mail settings', () => {
       smtpUrl: 'smtps://me%40x.org:p%3Ass@mail.x.org:465',
       from: 'Stats <stats@x.org>',
       pollMs: 1000,
+      budget: { perRecipient: 5, perOrganization: 200, windowMs: 86_400_000 },
     })
     expect(loadConfig({ SMTP_URL: 'smtp://mail.x.org:587', MAIL_FROM: 'stats@x.org' }).mail?.from).toBe(
       'stats@x.org',
