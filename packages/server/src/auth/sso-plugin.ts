@@ -10,7 +10,8 @@
  * `GET /api/auth/callback/oidc`. Sign-out (`POST /api/auth/sign-out`) answers the provider's
  * end-session URL (`url`) when its discovery document names an `end_session_endpoint`.
  *
- * The `pathlight-sso` plugin adds Pathlight's rules around it:
+ * The `pathlight-sso` plugin adds Pathlight's rules around it, and `GET /api/auth/sso/config`
+ * (`{enabled, providerId, name}`, for the sign-in page's button):
  * - accounts: the first sign-in creates the account (just in time); it links to an existing account
  *   with the same address only with `OIDC_ALLOW_LINKING` and when both the provider and Pathlight hold
  *   the address as verified (Better Auth's account linking), else it is refused (`account_not_linked`);
@@ -23,7 +24,7 @@
  * - every SSO sign-in, link and refusal is audited (`sso.signed_in`, `sso.account_linked`, `sso.refused`).
  */
 import { APIError, type BetterAuthPlugin } from 'better-auth'
-import { createAuthMiddleware } from 'better-auth/api'
+import { createAuthEndpoint, createAuthMiddleware } from 'better-auth/api'
 import { genericOAuth } from 'better-auth/plugins'
 import { sql } from 'kysely'
 import { recordAudit } from '../audit/audit-log.js'
@@ -103,7 +104,8 @@ const emailOf = (body: unknown): string | undefined =>
     ? body.email
     : undefined
 
-function pathlightSso({
+/** The plugin of Pathlight's SSO rules (see the module comment). */
+export function pathlightSso({
   store,
   baseUrl,
   oidc,
@@ -137,6 +139,12 @@ function pathlightSso({
 
   return {
     id: 'pathlight-sso',
+    endpoints: {
+      /** `GET /api/auth/sso/config`: whether SSO is offered, and the provider's name for the button. */
+      ssoConfig: createAuthEndpoint('/sso/config', { method: 'GET' }, async (ctx) =>
+        ctx.json({ enabled: oidc !== undefined, providerId: OIDC_PROVIDER_ID, name: oidc?.name ?? null }),
+      ),
+    },
     init: () => ({
       options: {
         account: {
