@@ -6,13 +6,14 @@
  * sign-in, the removal when no group maps, SSO-only refusing passwords (the instance owner excepted, API
  * keys kept), sign-out answering the provider's end-session URL; and each of a wrong `state`, a replayed
  * callback (code and state), an ID token signed by another key and an expired one refused, with no
- * session, audited. The tests run in order and share one provider and instance.
+ * session, audited; and the operator's `sso-remove` command (`auth/sso-remove.ts`). The tests run in order and share one provider and instance.
  */
 import net from 'node:net'
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import { sql } from 'kysely'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { removeSsoAccess } from '../src/auth/sso-remove.js'
 import { CHROME_UA, collectPageErrors, launchChromium, newDashboardContext } from '../src/testing/browser.js'
 import { startOidcProvider, type TestOidcProvider } from '../src/testing/oidc-test-provider.js'
 import { openTestInstance, type TestInstance } from '../src/testing/test-instance.js'
@@ -316,6 +317,26 @@ describe('single sign-on with OpenID Connect', () => {
       .filter((a) => a.action === 'sso.refused')
       .map((a) => JSON.parse(a.details))
     expect(audit).toContainEqual({ reason: 'password_sign_in' })
+  })
+
+  it("applies a removal at once with the operator's command", async () => {
+    const carol = await userByEmail('carol@example.com')
+    expect(await roleOf(carol?.id ?? '')).toBe('member')
+    const { rows } = await sql<{
+      n: number | string
+    }>`SELECT count(*) AS n FROM "session" WHERE "userId" = ${carol?.id}`.execute(db())
+    expect(Number(rows[0]?.n)).toBeGreaterThan(0)
+    const removal = await removeSsoAccess({ db: db() }, 'Carol@Example.com')
+    expect(removal.membership).toEqual({ kind: 'removed', from: 'member' })
+    expect(removal.sessionsEnded).toBe(Number(rows[0]?.n))
+    expect(await roleOf(carol?.id ?? '')).toBeNull()
+    const audit = (await auditActions())
+      .filter((a) => a.action === 'member.removed')
+      .map((a) => JSON.parse(a.details))
+    expect(audit.at(-1)).toMatchObject({ source: 'operator', userId: carol?.id, role: 'member' })
+    await expect(removeSsoAccess({ db: db() }, 'nobody@example.com')).rejects.toThrow(
+      'No account with the address',
+    )
   })
 
   it('shows no page errors', () => {

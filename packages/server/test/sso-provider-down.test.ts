@@ -18,7 +18,7 @@ beforeAll(async () => {
   idp = await startOidcProvider([
     { clientId: 'pathlight', clientSecret: 'secret', redirectUris: [`${base}/api/auth/callback/oidc`] },
   ])
-  idp.down()
+  await idp.down()
   t = await openTestInstance({
     env: {
       BASE_URL: base,
@@ -51,7 +51,7 @@ describe('single sign-on with the provider down', () => {
       code: 'SSO_PROVIDER_UNAVAILABLE',
       message: expect.stringContaining(idp.issuer),
     })
-    idp.up()
+    await idp.up()
     const up = await startSso()
     expect(up.statusCode).toBe(200)
     const url = new URL(up.json<{ url: string }>().url)

@@ -103,6 +103,8 @@ export async function applySsoMembership(
   organizationId: string,
   userId: string,
   role: Role | null,
+  /** Who made the change: the provider at a sign-in, or an operator's command. */
+  source: 'sso' | 'operator' = 'sso',
 ): Promise<MembershipChange> {
   const change = await db.transaction().execute(async (trx): Promise<MembershipChange> => {
     const current = await trx
@@ -137,7 +139,7 @@ export async function applySsoMembership(
         organizationId,
         actorUserId: userId,
         action,
-        details: { source: 'sso', userId, ...details },
+        details: { source, userId, ...details },
       })
     if (!current && role) {
       await trx

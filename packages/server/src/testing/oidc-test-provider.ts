@@ -8,7 +8,7 @@
  * the next token answers, as a hostile network or a broken provider would: `signedBy: 'other-key'`
  * re-signs it with a key the provider never published (same `kid`), `expired` re-signs it with the
  * provider's own key and an `exp` an hour ago; `state` replaces the `state` of the redirect back to the
- * client (as a forged or mixed-up callback carries). `down()` makes the proxy refuse every connection.
+ * client (as a forged or mixed-up callback carries). `down()` stops the proxy listening, so connections are refused.
  */
 import crypto from 'node:crypto'
 import http from 'node:http'
@@ -40,9 +40,9 @@ export interface TestOidcProvider {
   tamper: IdTokenTamper | undefined
   /** How many token requests the provider answered, and how many of those were errors. */
   tokenRequests: { ok: number; refused: number }
-  /** Refuse every connection until `up()`. */
-  down(): void
-  up(): void
+  /** Stop listening (connections are refused) until `up()`, on the same port. */
+  down(): Promise<void>
+  up(): Promise<void>
   close(): Promise<void>
 }
 
@@ -67,14 +67,12 @@ export async function startOidcProvider(clients: TestOidcClient[]): Promise<Test
   let isDown = false
   const sockets = new Set<import('node:net').Socket>()
   front.on('connection', (socket) => {
-    if (isDown) socket.destroy()
-    else {
-      sockets.add(socket)
-      socket.on('close', () => sockets.delete(socket))
-    }
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
   })
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
-  const issuer = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
+  const frontPort = (front.address() as AddressInfo).port
+  const issuer = `http://127.0.0.1:${frontPort}`
 
   const users = new Map<string, TestOidcUser>()
   const provider = new Provider(issuer, {
@@ -132,17 +130,22 @@ export async function startOidcProvider(clients: TestOidcClient[]): Promise<Test
     users,
     tamper: undefined,
     tokenRequests: { ok: 0, refused: 0 },
-    down() {
+    async down() {
+      if (isDown) return
       isDown = true
+      const closed = new Promise((resolve) => front.close(resolve))
       for (const socket of sockets) socket.destroy()
+      await closed
     },
-    up() {
+    async up() {
+      if (!isDown) return
+      await new Promise<void>((resolve) => front.listen(frontPort, '127.0.0.1', resolve))
       isDown = false
     },
     async close() {
       for (const socket of sockets) socket.destroy()
       await Promise.all([
-        new Promise((resolve) => front.close(resolve)),
+        isDown ? undefined : new Promise((resolve) => front.close(resolve)),
         new Promise((resolve) => {
           back.closeAllConnections()
           back.close(resolve)
