@@ -14,7 +14,7 @@ import type {
   WebhookInput,
 } from '@pathlight/protocol'
 import * as endpoints from '@pathlight/protocol/addresses'
-import { auth } from '../lib/auth-client'
+import { auth } from '../lib/auth'
 import { type Transport, transport } from './client'
 import { createClient } from './contract-client'
 
@@ -52,6 +52,9 @@ export function createApi(t: Transport) {
     createOrganization: (name: string) => call(endpoints.createOrganization, { body: { name } }),
     renameOrganization: (organizationId: string, name: string) =>
       call(endpoints.renameOrganization, { params: { organizationId }, body: { name } }),
+    ssoSettings: (organizationId: string) => call(endpoints.getSsoSettings, { params: { organizationId } }),
+    updateSsoSettings: (organizationId: string, body: { ssoOnly: boolean }) =>
+      call(endpoints.updateSsoSettings, { params: { organizationId }, body }),
     sites: (organizationId: string) =>
       data(call(endpoints.listOrganizationSites, { params: { organizationId } })),
     createSite: (organizationId: string, input: CreateSiteBody) =>
