@@ -62,6 +62,10 @@ export const auditActions = [
   'invitation.revoked',
   'invitation.accepted',
   'invitation.declined',
+  'sso.signed_in',
+  'sso.account_linked',
+  'sso.refused',
+  'sso.settings_changed',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

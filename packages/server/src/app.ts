@@ -61,6 +61,7 @@ import { segmentRoutes } from './http/segments.js'
 import { sessionReplayRoutes } from './http/session-replay.js'
 import { siteStatusRoutes } from './http/site-status.js'
 import { siteRoutes } from './http/sites.js'
+import { ssoSettingsRoutes } from './http/sso-settings.js'
 import { createTenantReads } from './http/tenant-reads.js'
 import { trackRoutes } from './http/track.js'
 import { v1EventRoutes } from './http/v1/events.js'
@@ -337,6 +338,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.addHook('preHandler', requireCaller(callers))
     scope.addHook('preHandler', readBudget.user)
     await scope.register(organizationRoutes, { db: deps.metadata.db })
+    await scope.register(ssoSettingsRoutes, { db: deps.metadata.db })
     await scope.register(siteRoutes, {
       db: deps.metadata.db,
       events: deps.events,

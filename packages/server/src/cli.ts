@@ -2,7 +2,7 @@
  * The `pathlight` command: `serve` (the service; what `npm start` runs), `demo` (a fresh instance
  * fed with a real access log, then a summary read back from the events store) and
  * `reset-password EMAIL` (prints a one-time link to set the account's password, for instances without
- * e-mail).
+ * e-mail) and `sso-remove EMAIL` (removes the account from the SSO organization and ends its sessions).
  */
 const [command = 'serve', ...args] = process.argv.slice(2)
 
@@ -33,9 +33,20 @@ switch (command) {
     }
     break
   }
+  case 'sso-remove': {
+    const { loadConfig } = await import('./config.js')
+    const { runSsoRemove } = await import('./cli/sso-remove.js')
+    try {
+      await runSsoRemove(args, loadConfig(process.env))
+    } catch (error) {
+      console.error((error as Error).message)
+      process.exit(1)
+    }
+    break
+  }
   default:
     console.error(
-      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh] | pathlight reset-password EMAIL (npm start, npm run demo, npx pathlight reset-password from the Pathlight folder)`,
+      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh] | pathlight reset-password EMAIL | pathlight sso-remove EMAIL (npm start, npm run demo, npx pathlight reset-password from the Pathlight folder)`,
     )
     process.exit(2)
 }

@@ -6,6 +6,7 @@
 import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
+import { type OidcSettings, oidcEnvShape, oidcSettings } from './auth/oidc-settings.js'
 import { type MailSettings, mailFromSchema, mailSettings, smtpUrlSchema } from './mail/mail-settings.js'
 import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from './retention/retention-period.js'
 
@@ -42,6 +43,7 @@ const envSchema = z.object({
   /** Prefix for every Redis key (several instances may share one Redis). */
   REDIS_KEY_PREFIX: z.string().max(64).default(''),
   DISABLE_SIGNUP: booleanFromEnv.default(false),
+  ...oidcEnvShape,
   BASE_URL: z.string().url().optional(),
   /** Origins besides BASE_URL whose pages may send state-changing requests with the session cookie. */
   TRUSTED_ORIGINS: z
@@ -212,6 +214,8 @@ export interface Config {
   alertIntervalMs: number
   /** Outgoing mail (`mail/mail-settings.ts`) from SMTP_URL and MAIL_FROM; undefined: no e-mail is sent. */
   mail: MailSettings | undefined
+  /** The instance-wide OpenID Connect provider (`auth/oidc-settings.ts`); undefined without OIDC_ISSUER. */
+  oidc: OidcSettings | undefined
   /** Event retention (`retention/`): the default period of sites without their own (null: forever). */
   retention: { defaultDays: number | null; intervalMs: number }
   /** The session fold (`storage/events/fold-sessions.ts`): how often it runs (also at start), how long hours settle. */
@@ -245,6 +249,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`)
   }
   const e = parsed.data
+  let oidc: OidcSettings | undefined
+  try {
+    oidc = oidcSettings(e)
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`)
+  }
   const baseUrl = (e.BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`).replace(
     /\/$/,
     '',
@@ -315,6 +325,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         windowMs: 86_400_000,
       },
     }),
+    oidc,
     retention: { defaultDays: e.RETENTION_DAYS ?? null, intervalMs: e.RETENTION_INTERVAL_MS },
     sessionFold: { intervalMs: e.SESSION_FOLD_INTERVAL_MS, settleMs: e.SESSION_FOLD_SETTLE_MS },
     metricsToken: e.METRICS_TOKEN,

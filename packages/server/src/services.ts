@@ -183,6 +183,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       origins,
       logLevel: config.logLevel,
       mail: config.mail,
+      oidc: config.oidc,
+      changes,
     })
     const authThrottle = createAuthThrottle(
       redis ? createRedisAttemptCounter(redis, clock) : createMemoryAttemptCounter(clock),

@@ -10,11 +10,11 @@ import type {
   ExperimentInput,
   PrivateLinkAction,
   Role,
-  SessionInfo,
   SiteConfig,
   WebhookInput,
 } from '@pathlight/protocol'
 import * as endpoints from '@pathlight/protocol/addresses'
+import { auth } from '../lib/auth'
 import { type Transport, transport } from './client'
 import { createClient } from './contract-client'
 
@@ -32,36 +32,29 @@ export function createApi(t: Transport) {
   const call = createClient(t)
 
   return {
-    session: () => t.request<SessionInfo | null>('GET', '/api/auth/get-session'),
+    // Authentication goes through Better Auth's client (`lib/auth-client.ts`).
+    session: auth.session,
     /** Whether the instance has its owner yet (false: the first sign-up becomes it). */
     instanceSetup: () => data(call(endpoints.instanceSetup, {})),
-    /** Sign in; with two-factor sign-in on, no session yet: `twoFactorRedirect` asks for a code. */
-    signIn: (email: string, password: string) =>
-      t.request<{ twoFactorRedirect?: boolean }>('POST', '/api/auth/sign-in/email', { email, password }),
-    /** Start an authenticator enrolment (not on until `verifyTotp` takes a first code). */
-    enableTwoFactor: (password: string) =>
-      t.request<TwoFactorEnrolment>('POST', '/api/auth/two-factor/enable', { password }),
-    /** A code from the authenticator app: confirms an enrolment, or completes a pending sign-in. */
-    verifyTotp: (code: string) => t.request<unknown>('POST', '/api/auth/two-factor/verify-totp', { code }),
-    /** A backup code (each works once): completes a pending sign-in. */
-    verifyBackupCode: (code: string) =>
-      t.request<unknown>('POST', '/api/auth/two-factor/verify-backup-code', { code }),
-    disableTwoFactor: (password: string) =>
-      t.request<unknown>('POST', '/api/auth/two-factor/disable', { password }),
-    signUp: (name: string, email: string, password: string) =>
-      t.request<unknown>('POST', '/api/auth/sign-up/email', { name, email, password }),
-    signOut: () => t.request<unknown>('POST', '/api/auth/sign-out', {}),
-    /** Have a reset link mailed (the same answer whether or not an account has the address; 503 without e-mail). */
-    requestPasswordReset: (email: string, redirectTo: string) =>
-      t.request<unknown>('POST', '/api/auth/request-password-reset', { email, redirectTo }),
-    /** Set a new password with a reset link's token; every session of the account ends. */
-    resetPassword: (newPassword: string, token: string) =>
-      t.request<unknown>('POST', '/api/auth/reset-password', { newPassword, token }),
+    signIn: auth.signIn,
+    enableTwoFactor: auth.enableTwoFactor as (password: string) => Promise<TwoFactorEnrolment>,
+    verifyTotp: auth.verifyTotp,
+    verifyBackupCode: auth.verifyBackupCode,
+    disableTwoFactor: auth.disableTwoFactor,
+    signUp: auth.signUp,
+    signOut: auth.signOut,
+    ssoConfig: auth.ssoConfig,
+    signInWithSso: auth.signInWithSso,
+    requestPasswordReset: auth.requestPasswordReset,
+    resetPassword: auth.resetPassword,
 
     organizations: () => data(call(endpoints.listOrganizations, {})),
     createOrganization: (name: string) => call(endpoints.createOrganization, { body: { name } }),
     renameOrganization: (organizationId: string, name: string) =>
       call(endpoints.renameOrganization, { params: { organizationId }, body: { name } }),
+    ssoSettings: (organizationId: string) => call(endpoints.getSsoSettings, { params: { organizationId } }),
+    updateSsoSettings: (organizationId: string, body: { ssoOnly: boolean }) =>
+      call(endpoints.updateSsoSettings, { params: { organizationId }, body }),
     sites: (organizationId: string) =>
       data(call(endpoints.listOrganizationSites, { params: { organizationId } })),
     createSite: (organizationId: string, input: CreateSiteBody) =>

@@ -21,6 +21,8 @@ export function uploadImport(
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     const query = format === 'umami' ? '?format=umami' : ''
+    // The one request spelled as method and path outside the contract and auth clients: neither reports
+    // upload progress.
     xhr.open('POST', `/api/sites/${encodeURIComponent(String(siteId))}/import${query}`)
     xhr.setRequestHeader('content-type', format === 'umami' ? 'text/csv' : 'application/x-ndjson')
     xhr.setRequestHeader('accept', 'application/json')

@@ -6,6 +6,7 @@ import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { OrganizationNameForm } from '../components/organization-name-form'
 import { PageHeading } from '../components/page-heading'
+import { SsoSettingsCard } from '../components/sso-settings-card'
 import { useResource } from '../lib/use-resource'
 import { Link } from '../router/link'
 import { routePath } from '../router/routes'
@@ -68,6 +69,7 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
           onSaved={reloadOrganizations}
         />
       )}
+      {organization && isAdmin(role) && <SsoSettingsCard organizationId={organization.id} />}
     </AppShell>
   )
 }

@@ -1,15 +1,19 @@
 /**
- * Sign in with email and password (Better Auth); the app then opens `next` or the home page. For an
+ * Sign in with email and password (Better Auth); the app then opens `next` or the home page. When the
+ * instance has an identity provider, "Sign in with SSO" sends the browser there instead; a refused
+ * single sign-on comes back here with `?error=<code>`, shown above the form. For an
  * account with two-factor sign-in, the right password gives no session yet: the page asks for the
  * code of the authenticator app, or one of the backup codes, and only that signs in.
  */
 import type { SessionInfo } from '@pathlight/protocol'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { api } from '../api/api'
 import { AuthLayout } from '../components/auth-layout'
 import { Field } from '../components/field'
 import { FormError } from '../components/form-error'
 import { PageHeading } from '../components/page-heading'
+import type { SsoConfig } from '../lib/auth'
+import { ssoErrorText } from '../lib/sso-error-text'
 import { useAction } from '../lib/use-action'
 import { Link } from '../router/link'
 import { routePath } from '../router/routes'
@@ -20,6 +24,13 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo |
   const [password, setPassword] = useState('')
   const [needsCode, setNeedsCode] = useState(false)
   const action = useAction()
+  const sso = useAction()
+  const [ssoConfig, setSsoConfig] = useState<SsoConfig | null>(null)
+  const query = new URLSearchParams(window.location.search)
+  const ssoError = query.get('error')
+  useEffect(() => {
+    api.ssoConfig().then(setSsoConfig, () => setSsoConfig(null))
+  }, [])
 
   if (needsCode) {
     return (
@@ -38,6 +49,30 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo |
   return (
     <AuthLayout>
       <PageHeading title="Sign in" />
+      {ssoError && (
+        <div role="alert" className="notice notice-error">
+          {ssoErrorText(ssoError, query.get('error_description'))}
+        </div>
+      )}
+      {ssoConfig?.enabled && (
+        <div className="sso-sign-in">
+          <FormError error={sso.error} />
+          <button
+            type="button"
+            className="button button-primary button-wide"
+            disabled={sso.busy}
+            onClick={() => {
+              void sso.run(async () => {
+                await api.signInWithSso(ssoConfig.providerId, query.get('next') || '/')
+              })
+            }}
+          >
+            {sso.busy ? 'Opening your identity provider…' : 'Sign in with SSO'}
+          </button>
+          {ssoConfig.name && ssoConfig.name !== 'SSO' && <p>Through {ssoConfig.name}</p>}
+          <p className="auth-divider">or with your password</p>
+        </div>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault()

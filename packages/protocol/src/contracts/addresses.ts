@@ -116,6 +116,9 @@ export const leaveOrganization = address(
   'DELETE',
   '/api/organizations/:organizationId/members/me',
 )
+/** An organization's single sign-on settings (`contracts/sso.ts`). */
+export const getSsoSettings = address('getSsoSettings', 'GET', '/api/organizations/:organizationId/sso')
+export const updateSsoSettings = address('updateSsoSettings', 'PUT', '/api/organizations/:organizationId/sso')
 /** Organizations, their sites and members (`contracts/organizations.ts`). */
 export const listOrganizations = address('listOrganizations', 'GET', '/api/organizations')
 export const createOrganization = address('createOrganization', 'POST', '/api/organizations')

@@ -22,6 +22,7 @@ import { reportBatchEndpoints } from './report-batch.js'
 import { reportEndpoints } from './reports.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
+import { ssoEndpoints } from './sso.js'
 import { trackingEndpoints } from './tracking.js'
 import { trackingScriptEndpoints } from './tracking-script.js'
 import { transferEndpoints } from './transfer.js'
@@ -53,6 +54,7 @@ export * from './report-registry.js'
 export * from './reports.js'
 export * from './segments.js'
 export * from './sites.js'
+export * from './sso.js'
 export * from './tracking.js'
 export * from './tracking-script.js'
 export * from './transfer.js'
@@ -89,4 +91,5 @@ export const endpoints = [
   ...trackingEndpoints,
   ...transferEndpoints,
   ...referenceEndpoints,
+  ...ssoEndpoints,
 ] as const

@@ -48,11 +48,14 @@ import { type MailSettings, mailUnavailable } from '../mail/mail-settings.js'
 import { emailVerificationMail } from '../mail/templates/email-verification.js'
 import { passwordResetMail } from '../mail/templates/password-reset.js'
 import { isInvited } from '../organizations/invitations.js'
+import type { ChangeFeed } from '../shared/change-feed.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { getSetting, setSettingOnce } from '../storage/metadata/instance-settings.js'
 import { createAuthErrorLog } from './auth-error-log.js'
+import type { OidcSettings } from './oidc-settings.js'
 import type { OriginPolicy } from './origin-policy.js'
 import { installQuietAuthStorage } from './quiet-async-storage.js'
+import { ssoPlugins } from './sso-plugin.js'
 import { checkUserFields } from './user-fields.js'
 
 /** The request header that carries the client address to Better Auth (set by `http/caller.ts`). */
@@ -70,6 +73,10 @@ export interface AuthOptions {
   logLevel?: string
   /** Outgoing mail; undefined without SMTP_URL (password reset mails then answer 503). */
   mail?: MailSettings
+  /** The instance-wide OpenID Connect provider (`sso-plugin.ts`); undefined without OIDC_ISSUER. */
+  oidc?: OidcSettings
+  /** Where membership changes made at SSO sign-in are announced. */
+  changes?: ChangeFeed
 }
 
 /** How long an address verification link works, in seconds. */
@@ -82,7 +89,17 @@ export const RESET_PASSWORD_TTL_SECONDS = 3600
 export const resetPasswordPage = (baseUrl: string) => `${baseUrl}/reset-password`
 
 /** Build the Better Auth instance. Its `handler(Request)` serves `/api/auth/*`. */
-export function createAuth({ store, secret, baseUrl, disableSignup, origins, logLevel, mail }: AuthOptions) {
+export function createAuth({
+  store,
+  secret,
+  baseUrl,
+  disableSignup,
+  origins,
+  logLevel,
+  mail,
+  oidc,
+  changes,
+}: AuthOptions) {
   installQuietAuthStorage()
   return betterAuth({
     appName: 'Pathlight',
@@ -146,7 +163,16 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
       },
     }),
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
-    plugins: [twoFactor({ issuer: 'Pathlight' })],
+    plugins: [
+      twoFactor({ issuer: 'Pathlight' }),
+      ...ssoPlugins({
+        store,
+        baseUrl,
+        oidc,
+        changes,
+        instanceOwner: () => getSetting(store.db, INSTANCE_OWNER_SETTING),
+      }),
+    ],
     databaseHooks: {
       user: {
         create: {

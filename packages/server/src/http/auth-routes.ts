@@ -2,7 +2,7 @@
  * Mounts Better Auth at `/api/auth/*`: the Fastify request becomes a WHATWG Request, Better Auth's
  * Response is copied back (status, headers including Set-Cookie, body). Sign-in, sign-up, the
  * password endpoints and two-factor codes go through the authentication throttle first
- * (`auth/auth-throttle.ts`): beyond its limits they answer 429 with `Retry-After` and Better Auth is
+ * (`auth/auth-throttle.ts`), and so do single sign-on callbacks (`GET /api/auth/callback/*`, by address): beyond its limits they answer 429 with `Retry-After` and Better Auth is
  * not asked. No answer carries a session token: a session is the cookie's alone, so every `token` key
  * of a JSON answer (sign-in's and sign-up's, `get-session`'s, each of `list-sessions`', the two-factor
  * verifications') is removed before it is sent.
@@ -67,10 +67,20 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
     const body = request.method === 'GET' ? undefined : reserialize(request.body)
     const headers = toHeaders(request)
     if (body !== undefined) headers.set('content-type', 'application/json')
-    const action =
-      request.method === 'POST' ? THROTTLED_AUTH_PATHS[url.pathname.slice('/api/auth'.length)] : undefined
+    // An OAuth callback (single sign-on) counts as a sign-in by its address: a failed one is a redirect
+    // to the error page.
+    const callback = request.method === 'GET' && url.pathname.startsWith('/api/auth/callback/')
+    const action = callback
+      ? 'sign_in'
+      : request.method === 'POST'
+        ? THROTTLED_AUTH_PATHS[url.pathname.slice('/api/auth'.length)]
+        : undefined
     const attempt = action
-      ? await throttle.begin({ action, account: await accountOf(request, auth, action), address: request.ip })
+      ? await throttle.begin({
+          action,
+          account: callback ? undefined : await accountOf(request, auth, action),
+          address: request.ip,
+        })
       : undefined
     if (attempt && !attempt.allowed) throw tooManyAttempts(attempt.retryAfterSeconds)
 
@@ -87,8 +97,14 @@ export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle
       const counted =
         url.pathname === '/api/auth/request-password-reset' ||
         url.pathname === '/api/auth/send-verification-email'
+      const signedIn =
+        callback && response.status < 400 && !/[?&]error=/.test(response.headers.get('location') ?? '')
       await attempt.finish(
-        response.status >= 500 ? 'error' : response.status < 300 && !counted ? 'success' : 'failure',
+        response.status >= 500
+          ? 'error'
+          : (response.status < 300 && !counted && !callback) || signedIn
+            ? 'success'
+            : 'failure',
       )
     }
     const raw = response.body ? Buffer.from(await response.arrayBuffer()) : null

@@ -11,6 +11,7 @@ import type { AnnotationSchema } from './annotation-schema.js'
 import type { EmailReportSchema } from './email-report-schema.js'
 import type { MailSchema } from './mail-schema.js'
 import type { SegmentSchema } from './segment-schema.js'
+import type { SsoSchema } from './sso-schema.js'
 import type { WebhookSchema } from './webhook-schema.js'
 
 export type DbBool = number | boolean
@@ -166,7 +167,8 @@ export interface MetadataSchema
     MailSchema,
     SegmentSchema,
     EmailReportSchema,
-    AnnotationSchema {
+    AnnotationSchema,
+    SsoSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
   organization: OrganizationTable
