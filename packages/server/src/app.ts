@@ -63,6 +63,7 @@ import { siteStatusRoutes } from './http/site-status.js'
 import { siteRoutes } from './http/sites.js'
 import { createTenantReads } from './http/tenant-reads.js'
 import { trackRoutes } from './http/track.js'
+import { queryApiRoutes } from './http/query-api.js'
 import { v1EventRoutes } from './http/v1/events.js'
 import { v1ExperimentRoutes } from './http/v1/experiments.js'
 import { v1FunnelRoutes } from './http/v1/funnels.js'
@@ -329,6 +330,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1FunnelRoutes, v1)
     await scope.register(v1AnnotationRoutes, v1)
     await scope.register(v1PropertyRoutes, v1)
+    await scope.register(queryApiRoutes, v1)
   })
 
   await app.register(async (scope) => {
