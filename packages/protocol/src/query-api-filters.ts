@@ -10,7 +10,14 @@
  */
 
 /** The operators of a condition. */
-export const queryApiOperators = ['is', 'is_not', 'contains', 'contains_not', 'matches', 'matches_not'] as const
+export const queryApiOperators = [
+  'is',
+  'is_not',
+  'contains',
+  'contains_not',
+  'matches',
+  'matches_not',
+] as const
 /** One condition operator. */
 export type QueryApiOperator = (typeof queryApiOperators)[number]
 
@@ -23,7 +30,13 @@ export const MAX_QUERY_FILTER_CONDITIONS = 50
 
 /** A parsed filter: a condition, a saved segment, or a combination. */
 export type QueryApiFilter =
-  | { kind: 'condition'; operator: QueryApiOperator; dimension: string; values: string[]; caseSensitive: boolean }
+  | {
+      kind: 'condition'
+      operator: QueryApiOperator
+      dimension: string
+      values: string[]
+      caseSensitive: boolean
+    }
   | { kind: 'segment'; segmentId: number }
   | { kind: 'and' | 'or'; filters: QueryApiFilter[] }
   | { kind: 'not'; filter: QueryApiFilter }
@@ -45,9 +58,15 @@ export function parseQueryApiFilter(
   depth = 0,
   count = { conditions: 0 },
 ): { ok: true; filter: QueryApiFilter } | { ok: false; problem: FilterProblem } {
-  const fail = (path: (string | number)[], message: string) => ({ ok: false as const, problem: { path, message } })
+  const fail = (path: (string | number)[], message: string) => ({
+    ok: false as const,
+    problem: { path, message },
+  })
   if (!Array.isArray(raw) || raw.length < 2) {
-    return fail([], 'a filter is an array: [operator, dimension, values] or [and|or, [filters]] or [not, filter]')
+    return fail(
+      [],
+      'a filter is an array: [operator, dimension, values] or [and|or, [filters]] or [not, filter]',
+    )
   }
   if (depth > MAX_QUERY_FILTER_DEPTH) return fail([], `filters nest at most ${MAX_QUERY_FILTER_DEPTH} deep`)
   const [operator] = raw
@@ -70,15 +89,20 @@ export function parseQueryApiFilter(
     return { ok: true, filter: { kind: 'not', filter: parsed.filter } }
   }
   if (typeof operator !== 'string' || !(queryApiOperators as readonly string[]).includes(operator)) {
-    return fail([0], `unknown operator ${JSON.stringify(operator)}: one of and, or, not, ${queryApiOperators.join(', ')}`)
+    return fail(
+      [0],
+      `unknown operator ${JSON.stringify(operator)}: one of and, or, not, ${queryApiOperators.join(', ')}`,
+    )
   }
-  if (raw.length < 3 || raw.length > 4) return fail([], `${operator} takes a dimension, values and optional modifiers`)
+  if (raw.length < 3 || raw.length > 4)
+    return fail([], `${operator} takes a dimension, values and optional modifiers`)
   const [, dimension, values, modifiers] = raw
   if (typeof dimension !== 'string') return fail([1], 'the dimension is a string')
   if (dimension === 'segment') {
     if (operator !== 'is') return fail([0], 'a segment is filtered with is only')
     const [id] = Array.isArray(values) && values.length === 1 ? values : []
-    if (!Number.isSafeInteger(id) || (id as number) < 1) return fail([2], 'a segment filter takes one segment id')
+    if (!Number.isSafeInteger(id) || (id as number) < 1)
+      return fail([2], 'a segment filter takes one segment id')
     return { ok: true, filter: { kind: 'segment', segmentId: id as number } }
   }
   if (!isDimension(dimension)) return fail([1], `invalid filter dimension ${JSON.stringify(dimension)}`)

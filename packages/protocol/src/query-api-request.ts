@@ -65,7 +65,18 @@ export const visitDimensions = [
 export const timeDimensions = ['time', 'time:hour', 'time:day', 'time:week', 'time:month'] as const
 
 /** Plausible's names of relative ranges. */
-export const dateRangeNames = ['day', '7d', '28d', '30d', '91d', 'month', '6mo', '12mo', 'year', 'all'] as const
+export const dateRangeNames = [
+  'day',
+  '7d',
+  '28d',
+  '30d',
+  '91d',
+  'month',
+  '6mo',
+  '12mo',
+  'year',
+  'all',
+] as const
 /** One of `dateRangeNames`. */
 export type DateRangeName = (typeof dateRangeNames)[number]
 
@@ -81,7 +92,8 @@ export const isFilterDimension = (name: string): boolean =>
   (visitDimensions as readonly string[]).includes(name) ||
   PROPERTY_DIMENSION.test(name)
 
-const isDimension = (name: string) => isFilterDimension(name) || (timeDimensions as readonly string[]).includes(name)
+const isDimension = (name: string) =>
+  isFilterDimension(name) || (timeDimensions as readonly string[]).includes(name)
 const isMetric = (name: string) =>
   (plausibleMetrics as readonly string[]).includes(name) ||
   (pathlightMetrics as readonly string[]).includes(name) ||
@@ -102,8 +114,15 @@ const customRange = z
   })
 
 const comparisons = z.union([
-  z.object({ mode: z.enum(['previous_period', 'year_over_year']), match_day_of_week: z.boolean().optional() }).strict(),
-  z.object({ mode: z.literal('custom'), date_range: customRange, match_day_of_week: z.boolean().optional() }).strict(),
+  z
+    .object({
+      mode: z.enum(['previous_period', 'year_over_year']),
+      match_day_of_week: z.boolean().optional(),
+    })
+    .strict(),
+  z
+    .object({ mode: z.literal('custom'), date_range: customRange, match_day_of_week: z.boolean().optional() })
+    .strict(),
 ])
 
 const timeZone = z
@@ -203,7 +222,10 @@ export const queryApiBody = documentAs(
       if (!metrics.includes(metric)) continue
       const refused = eventDims.filter((d) => metric === 'views_per_visit' || d !== 'event:page')
       if (refused.length > 0) {
-        return problem(['metrics'], `session metric ${metric} cannot be queried with event dimension ${refused[0]}`)
+        return problem(
+          ['metrics'],
+          `session metric ${metric} cannot be queried with event dimension ${refused[0]}`,
+        )
       }
     }
     if (metrics.includes('views_per_visit') && filtersOn('event:page')) {

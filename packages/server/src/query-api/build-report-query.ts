@@ -58,7 +58,9 @@ export async function buildReportQuery(body: QueryApiBody, context: BuildContext
   const time = body.dimensions.find((d) => d.startsWith('time'))
   const timeBucket: TimeBucket | null =
     time === undefined ? null : time === 'time' ? autoBucket(range) : (time.slice(5) as TimeBucket)
-  const defaultOrder: [string, 'asc' | 'desc'][] = time ? [[time, 'asc']] : [[body.metrics[0] as string, 'desc']]
+  const defaultOrder: [string, 'asc' | 'desc'][] = time
+    ? [[time, 'asc']]
+    : [[body.metrics[0] as string, 'desc']]
   return {
     siteId: context.siteId,
     timeZone,

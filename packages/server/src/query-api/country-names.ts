@@ -23,7 +23,11 @@ export function countryName(code: string): string {
 }
 
 /** The codes whose names match a condition's values (its positive form: the caller negates). */
-export function countryCodesNamed(values: readonly string[], operator: QueryApiOperator, caseSensitive: boolean): string[] {
+export function countryCodesNamed(
+  values: readonly string[],
+  operator: QueryApiOperator,
+  caseSensitive: boolean,
+): string[] {
   const fold = (text: string) => (caseSensitive ? text : text.toLowerCase())
   const wanted = values.map(fold)
   const test = (name: string): boolean => {

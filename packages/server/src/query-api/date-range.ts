@@ -58,7 +58,9 @@ export function resolveDateRange(
     case 'year':
       return daysRange(`${today.slice(0, 4)}-01-01`, today, timeZone)
     case 'all':
-      return firstEventDay().then((first) => daysRange(first !== null && first < today ? first : today, today, timeZone))
+      return firstEventDay().then((first) =>
+        daysRange(first !== null && first < today ? first : today, today, timeZone),
+      )
   }
 }
 
@@ -85,7 +87,8 @@ export function comparedRange(
   }
   const { firstDay, lastDay } = range.days
   if (mode === 'year_over_year') {
-    const yearBack = (day: string) => `${Number(day.slice(0, 4)) - 1}${day.slice(4)}`.replace(/-02-29$/, '-02-28')
+    const yearBack = (day: string) =>
+      `${Number(day.slice(0, 4)) - 1}${day.slice(4)}`.replace(/-02-29$/, '-02-28')
     return daysRange(yearBack(firstDay), yearBack(lastDay), timeZone)
   }
   const length = daysBetween(firstDay, lastDay) + 1

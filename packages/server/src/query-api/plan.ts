@@ -11,9 +11,9 @@
  */
 import type { QueryApiMetric } from '@pathlight/protocol'
 import type { CompiledQuery } from '../query/compiled-query.js'
+import { badRequest } from '../shared/errors.js'
 import { rawPartSql } from './raw-sql.js'
 import { conditionsIn, type ReportQuery, type ResolvedRange } from './report-query.js'
-import { badRequest } from '../shared/errors.js'
 
 type Row = Record<string, unknown>
 
@@ -39,10 +39,14 @@ export function planQuery(query: ReportQuery): QueryPlan {
   for (const metric of query.metrics) {
     if (NOT_YET.includes(metric) || metric.startsWith('revenue:')) throw notServedYet(metric)
   }
-  if (query.dimensions.includes('event:goal') || conditionsIn(query.filters).some((c) => c.dimension === 'event:goal')) {
+  if (
+    query.dimensions.includes('event:goal') ||
+    conditionsIn(query.filters).some((c) => c.dimension === 'event:goal')
+  ) {
     throw notServedYet('event:goal')
   }
-  const byEntryPage = query.dimensions.includes('event:page') && query.metrics.some((m) => ENTRY_METRICS.includes(m))
+  const byEntryPage =
+    query.dimensions.includes('event:page') && query.metrics.some((m) => ENTRY_METRICS.includes(m))
   const entryMetrics = byEntryPage ? query.metrics.filter((m) => ENTRY_METRICS.includes(m)) : []
   const mainMetrics = query.metrics
     .map((m): QueryApiMetric => (m === 'percentage' ? 'visitors' : m))
@@ -73,7 +77,9 @@ export function planQuery(query: ReportQuery): QueryPlan {
         metrics: entryMetrics,
         sessionPage: true,
         page: null,
-        only: mainRows ? { index: pageIndex, values: [...new Set(mainRows.map((r) => String(r[`d${pageIndex}`])))] } : undefined,
+        only: mainRows
+          ? { index: pageIndex, values: [...new Set(mainRows.map((r) => String(r[`d${pageIndex}`])))] }
+          : undefined,
       }),
     merge: (mainRow, rows) => {
       const key = query.dimensions.map((_, i) => mainRow[`d${i}`]).join('\u0000')

@@ -81,9 +81,12 @@ const all = (nodes: readonly FilterNode[], binder: Binder, rewrite?: Record<stri
 export function rawPartSql(query: ReportQuery, range: ResolvedRange, part: RawPart): CompiledQuery {
   const binder = createBinder()
   const scope = `site_id = ${binder.bind(query.siteId, 'UInt32')} AND timestamp >= ${binder.bind(toClickHouseTime(range.from), "DateTime64(3, 'UTC')")} AND timestamp < ${binder.bind(toClickHouseTime(range.to), "DateTime64(3, 'UTC')")}`
-  if (query.timeBucket === 'week' || query.timeBucket === 'month') binder.params.first_day = firstDayOf(range, query.timeZone)
+  if (query.timeBucket === 'week' || query.timeBucket === 'month')
+    binder.params.first_day = firstDayOf(range, query.timeZone)
   const tree = all(query.filters, binder)
-  const sessionTree = part.sessionPage ? all(query.filters, binder, { 'event:page': 'visit:entry_page' }) : tree
+  const sessionTree = part.sessionPage
+    ? all(query.filters, binder, { 'event:page': 'visit:entry_page' })
+    : tree
   const dimensions = part.dimensions.map((dimension) => {
     if (dimension.startsWith('time')) return timeBucketSql(query.timeBucket ?? 'day', query.timeZone)
     const key = dimension.startsWith('event:props:')
@@ -116,10 +119,16 @@ export function rawPartSql(query: ReportQuery, range: ResolvedRange, part: RawPa
   ].join('\n')
   const metricSql = part.metrics.flatMap((m) => {
     if (m in sqlMetrics) return [`${sqlMetrics[m as keyof typeof sqlMetrics]} AS \`${m}\``]
-    if (m in vitalColumns) return [`quantilesExactInclusiveArray(0.75)(v_${m})[1] AS \`${m}\``, `sum(length(v_${m})) AS \`n_${m}\``]
+    if (m in vitalColumns)
+      return [
+        `quantilesExactInclusiveArray(0.75)(v_${m})[1] AS \`${m}\``,
+        `sum(length(v_${m})) AS \`n_${m}\``,
+      ]
     return []
   })
-  const having = part.only ? `HAVING d${part.only.index} IN ${binder.bind(part.only.values, 'Array(String)')}` : ''
+  const having = part.only
+    ? `HAVING d${part.only.index} IN ${binder.bind(part.only.values, 'Array(String)')}`
+    : ''
   const lines = [
     `SELECT ${[...d, ...metricSql, 'countIf(sm) AS matched_visits'].join(', ')}${part.page ? ', count() OVER () AS total_rows' : ''}`,
     `FROM (${inner})`,
@@ -133,7 +142,9 @@ export function rawPartSql(query: ReportQuery, range: ResolvedRange, part: RawPa
     })
     const rest = d.filter((name) => !order.some((o) => o.startsWith(`${name} `)))
     lines.push(`ORDER BY ${[...order, ...rest.map((name) => `${name} ASC`)].join(', ') || '1'}`)
-    lines.push(`LIMIT ${binder.bind(part.page.limit, 'UInt32')} OFFSET ${binder.bind(part.page.offset, 'UInt32')}`)
+    lines.push(
+      `LIMIT ${binder.bind(part.page.limit, 'UInt32')} OFFSET ${binder.bind(part.page.offset, 'UInt32')}`,
+    )
   }
   return { sql: lines.filter((l) => l !== '').join('\n'), params: binder.params }
 }

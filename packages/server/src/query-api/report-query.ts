@@ -23,7 +23,10 @@ export interface Condition {
 }
 
 /** A resolved filter: segments expanded into their conditions. */
-export type FilterNode = Condition | { kind: 'and' | 'or'; filters: FilterNode[] } | { kind: 'not'; filter: FilterNode }
+export type FilterNode =
+  | Condition
+  | { kind: 'and' | 'or'; filters: FilterNode[] }
+  | { kind: 'not'; filter: FilterNode }
 
 /**
  * A range: `from <= timestamp < to`, epoch ms, and, when it is whole days in the time zone, those

@@ -42,7 +42,11 @@ export function roundMetric(metric: QueryApiMetric, value: number | null): numbe
  * relative change, a whole percentage, 100 when the previous value is 0 and the current is not (0
  * when both are); null when either is null.
  */
-export function changeOf(metric: QueryApiMetric, current: number | null, previous: number | null): number | null {
+export function changeOf(
+  metric: QueryApiMetric,
+  current: number | null,
+  previous: number | null,
+): number | null {
   if (current === null || previous === null) return null
   if (['bounce_rate', 'conversion_rate', 'group_conversion_rate', 'percentage'].includes(metric)) {
     return round(current - previous, 1)

@@ -11,7 +11,7 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { buildReportQuery } from './build-report-query.js'
 import { countryName } from './country-names.js'
-import { planQuery, type PlannedPart } from './plan.js'
+import { type PlannedPart, planQuery } from './plan.js'
 import type { ReportQuery, ResolvedRange } from './report-query.js'
 import { changeOf, roundMetric } from './round-metric.js'
 import { timeLabels } from './time-labels.js'
@@ -36,7 +36,11 @@ type Row = Record<string, unknown>
  *   theirs), 400 naming the field for what the protocol cannot check (RE2, the time zone, a metric
  *   this server does not serve yet)
  */
-export async function runQueryApi(deps: QueryApiDeps, access: QueryApiAccess, body: QueryApiBody): Promise<QueryApiAnswer> {
+export async function runQueryApi(
+  deps: QueryApiDeps,
+  access: QueryApiAccess,
+  body: QueryApiBody,
+): Promise<QueryApiAnswer> {
   const { site } = await siteForMember(deps.db, access.userId, String(body.site_id))
   const query = await buildReportQuery(body, {
     db: deps.db,
@@ -47,7 +51,9 @@ export async function runQueryApi(deps: QueryApiDeps, access: QueryApiAccess, bo
   })
   const plan = planQuery(query)
   const current = await runPlan(deps.events, query, query.range, plan.current, true)
-  const compared = query.comparison ? await runPlan(deps.events, query, query.comparison, plan.compared, false) : null
+  const compared = query.comparison
+    ? await runPlan(deps.events, query, query.comparison, plan.compared, false)
+    : null
   const labels = query.timeBucket ? timeLabels(query.range, query.timeBucket, query.timeZone) : []
   const comparedLabels =
     query.timeBucket && query.comparison ? timeLabels(query.comparison, query.timeBucket, query.timeZone) : []
@@ -103,7 +109,12 @@ const rawFilters = (body: QueryApiBody): unknown[] | undefined =>
 function toWire(filter: QueryApiBody['filters'][number]): unknown {
   switch (filter.kind) {
     case 'condition':
-      return [filter.operator, filter.dimension, filter.values, ...(filter.caseSensitive ? [] : [{ case_sensitive: false }])]
+      return [
+        filter.operator,
+        filter.dimension,
+        filter.values,
+        ...(filter.caseSensitive ? [] : [{ case_sensitive: false }]),
+      ]
     case 'segment':
       return ['is', 'segment', [filter.segmentId]]
     case 'not':
@@ -138,7 +149,7 @@ function isoIn(epochMs: number, timeZone: string): string {
       .formatToParts(new Date(epochMs))
       .map((p) => [p.type, p.value]),
   )
-  const offset = parts.timeZoneName === 'GMT' ? 'Z' : String(parts.timeZoneName).replace('GMT', '')
+  const offset = timeZone === 'UTC' ? 'Z' : String(parts.timeZoneName).replace('GMT', '') || '+00:00'
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`
 }
 

@@ -48,7 +48,12 @@ function conditionOf(filter: Filter): Condition {
     case 'not_contains':
       return { ...base, operator: 'contains_not', values: filter.value, caseSensitive: false }
     case 'starts_with':
-      return { ...base, operator: 'matches', values: filter.value.map((v) => `^${escapeRegex(v)}`), caseSensitive: false }
+      return {
+        ...base,
+        operator: 'matches',
+        values: filter.value.map((v) => `^${escapeRegex(v)}`),
+        caseSensitive: false,
+      }
     case 'regex':
       return { ...base, operator: 'matches', values: filter.value, caseSensitive: true }
     case 'is_set':
