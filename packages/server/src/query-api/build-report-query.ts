@@ -5,6 +5,7 @@
  * RE2. What needs neither the site nor the clock the protocol has checked already.
  */
 import type { QueryApiBody, QueryApiFilter } from '@pathlight/protocol'
+import { listGoals } from '../goals/goals.js'
 import { type Filter, regexProblem } from '../query/filters.js'
 import { canonicalTimeZone } from '../query/zoned-time.js'
 import { findSegment, type SegmentViewer } from '../segments/segments.js'
@@ -23,6 +24,9 @@ export interface BuildContext {
   /** The day (`YYYY-MM-DD` in `timeZone`) of the site's first event, null when it has none. */
   firstEventDay: (timeZone: string) => Promise<string | null>
 }
+
+/** Goals of a site `event:goal` reads (a site has far fewer). */
+const MAX_GOALS = 1000
 
 const invalid = (field: string, message: string) =>
   badRequest(`Invalid query: ${field}: ${message}`, { fieldErrors: { [field]: [message] }, formErrors: [] })
@@ -61,7 +65,19 @@ export async function buildReportQuery(body: QueryApiBody, context: BuildContext
   const defaultOrder: [string, 'asc' | 'desc'][] = time
     ? [[time, 'asc']]
     : [[body.metrics[0] as string, 'desc']]
+  const usesGoals =
+    body.dimensions.includes('event:goal') || conditionsIn(filters).some((c) => c.dimension === 'event:goal')
+  const goals = usesGoals
+    ? (await listGoals(context.db, context.siteId, { offset: 0, limit: MAX_GOALS })).goals.map((goal) => ({
+        name: goal.name,
+        definition:
+          goal.goalType === 'path'
+            ? { goalType: 'path' as const, config: goal.config }
+            : { goalType: 'event' as const, config: goal.config },
+      }))
+    : []
   return {
+    goals,
     siteId: context.siteId,
     timeZone,
     range,

@@ -16,11 +16,9 @@ const codes: [string, string][] = [...LETTERS].flatMap((a) =>
   }),
 )
 
-/** A country code's name; the code itself when unknown, `(not set)` for none. */
-export function countryName(code: string): string {
-  if (code === '' || code === '(not set)') return '(not set)'
-  return names.of(code) ?? code
-}
+/** Every known code, and its name at the same index (for SQL's `transform`). */
+export const COUNTRY_CODES = codes.map(([code]) => code)
+export const COUNTRY_NAMES = codes.map(([, name]) => name)
 
 /** The codes whose names match a condition's values (its positive form: the caller negates). */
 export function countryCodesNamed(

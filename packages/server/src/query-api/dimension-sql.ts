@@ -2,10 +2,13 @@
  * The Query API's dimensions as SQL over one event row joined with its session's row (`raw-sql.ts`:
  * the event's columns as stored, the session's as `s_<column>`): Plausible's names for visit values
  * (`Desktop`, `Mac`, `Safari` for Mobile Safari, `Direct / None`, `(not set)` for a blank value,
- * `(none)` for a missing custom property), and time buckets in the time zone. A visit dimension is
+ * `(none)` for a missing custom property), and time buckets in the time zone (of `timestamp`, or of
+ * a rollup's `hour`). A visit dimension is
  * the session's first event's value (entry and exit page: its first and last pageview's pathname),
  * over the session's events in the range.
  */
+import { COUNTRY_CODES, COUNTRY_NAMES } from './country-names.js'
+import type { Binder } from './filter-sql.js'
 import type { TimeBucket } from './report-query.js'
 
 /** A blank text as Plausible names it. */
@@ -45,7 +48,7 @@ const eventColumns: Record<string, string> = {
 }
 
 /** The Plausible-named value of a visit dimension. */
-function visitValue(dimension: string): string {
+export function visitValue(dimension: string): string {
   const s = (column: string) => `s_${column}`
   switch (dimension) {
     case 'visit:source':
@@ -89,16 +92,21 @@ export function dimensionSql(dimension: string, options: { key?: string; stored?
  * days, and for weeks (from Monday) and months their first day, or the range's first day when the
  * range starts inside the week or month (bound as `{first_day:Date}`).
  */
-export function timeBucketSql(bucket: TimeBucket, timeZone: string): string {
+export function timeBucketSql(bucket: TimeBucket, timeZone: string, column = 'timestamp'): string {
   const zone = `'${timeZone.replace(/'/g, '')}'`
   switch (bucket) {
     case 'hour':
-      return `formatDateTime(toStartOfHour(timestamp, ${zone}), '%Y-%m-%d %H:00:00', ${zone})`
+      return `formatDateTime(toStartOfHour(${column}, ${zone}), '%Y-%m-%d %H:00:00', ${zone})`
     case 'day':
-      return `toString(toDate(timestamp, ${zone}))`
+      return `toString(toDate(${column}, ${zone}))`
     case 'week':
-      return `toString(greatest(toMonday(timestamp, ${zone}), {first_day:Date}))`
+      return `toString(greatest(toMonday(${column}, ${zone}), {first_day:Date}))`
     case 'month':
-      return `toString(greatest(toStartOfMonth(timestamp, ${zone}), {first_day:Date}))`
+      return `toString(greatest(toStartOfMonth(${column}, ${zone}), {first_day:Date}))`
   }
+}
+
+/** `visit:country_name`: the English name of the session's country (its code when unnamed). */
+export function countryNameSql(binder: Binder): string {
+  return `transform(s_country, ${binder.bind(COUNTRY_CODES, 'Array(String)')}, ${binder.bind(COUNTRY_NAMES, 'Array(String)')}, if(s_country = '', '(not set)', s_country))`
 }

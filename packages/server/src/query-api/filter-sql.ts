@@ -6,22 +6,27 @@
  * on a custom property, also leave out the events without the key (as Plausible). `visit:country_name`
  * compares country names in English (`Intl.DisplayNames`), turned into their codes before the SQL.
  */
+
+import { goalCondition } from '../query/goal-condition.js'
 import { countryCodesNamed } from './country-names.js'
 import { dimensionSql } from './dimension-sql.js'
-import type { Condition, FilterNode } from './report-query.js'
+import type { Condition, FilterNode, QueryGoal } from './report-query.js'
 
 /** Bound values, named `q0`, `q1`, ... by `bind`. */
 export interface Binder {
   params: Record<string, unknown>
+  /** The goals `event:goal` conditions and dimensions read. */
+  goals: readonly QueryGoal[]
   bind(value: unknown, type: string): string
 }
 
 /** A fresh binder (one per query). */
-export function createBinder(prefix = 'q'): Binder {
+export function createBinder(goals: readonly QueryGoal[] = [], prefix = 'q'): Binder {
   const params: Record<string, unknown> = {}
   let next = 0
   return {
     params,
+    goals,
     bind(value, type) {
       const name = `${prefix}${next++}`
       params[name] = value
@@ -38,6 +43,7 @@ export function filterSql(node: FilterNode, binder: Binder, rewrite: Record<stri
   switch (node.kind) {
     case 'and':
     case 'or':
+      if (node.filters.length === 0) return node.kind === 'and' ? '1' : '0'
       return `(${node.filters.map((f) => filterSql(f, binder, rewrite)).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
     case 'not':
       return `NOT (${filterSql(node.filter, binder, rewrite)})`
@@ -47,6 +53,17 @@ export function filterSql(node: FilterNode, binder: Binder, rewrite: Record<stri
 }
 
 function conditionSql(condition: Condition, binder: Binder): string {
+  if (condition.dimension === 'event:goal') {
+    const names = new Set(
+      matchingNames(
+        binder.goals.map((g) => g.name),
+        condition,
+      ),
+    )
+    const matched = binder.goals.flatMap((goal, i) => (names.has(goal.name) ? [goalSql(binder, i)] : []))
+    const any = matched.length === 0 ? '0' : `(${matched.join(' OR ')})`
+    return condition.operator.endsWith('_not') ? `NOT ${any}` : any
+  }
   if (condition.dimension === 'visit:country_name') {
     const codes = countryCodesNamed(condition.values, condition.operator, condition.caseSensitive)
     const negated = condition.operator.endsWith('_not')
@@ -76,4 +93,24 @@ function conditionSql(condition: Condition, binder: Binder): string {
   }
   if (!condition.operator.endsWith('_not')) return positive
   return property ? `(mapContains(property_map, ${key}) AND NOT (${positive}))` : `NOT (${positive})`
+}
+
+/** The SQL of the `i`th goal of the binder's goals (its parameters bound as `goal<i>_*`). */
+export function goalSql(binder: Binder, i: number): string {
+  const fragment = goalCondition((binder.goals[i] as QueryGoal).definition, `goal${i}`)
+  Object.assign(binder.params, fragment.params)
+  return `(${fragment.sql})`
+}
+
+/** The names among `names` a condition's positive form matches (goal names are matched here, not in SQL). */
+export function matchingNames(names: readonly string[], condition: Condition): string[] {
+  const fold = (text: string) => (condition.caseSensitive ? text : text.toLowerCase())
+  const values = condition.values.map(fold)
+  return names.filter((name) => {
+    if (condition.operator === 'is' || condition.operator === 'is_not') return values.includes(fold(name))
+    if (condition.operator === 'contains' || condition.operator === 'contains_not') {
+      return values.some((v) => fold(name).includes(v))
+    }
+    return condition.values.some((v) => new RegExp(v, condition.caseSensitive ? 'u' : 'iu').test(name))
+  })
 }

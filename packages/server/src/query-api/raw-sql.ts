@@ -17,8 +17,8 @@ import type { CompiledQuery } from '../query/compiled-query.js'
 import { EVENT_ORDER_KEY } from '../query/metrics.js'
 import { dayIn } from '../query/zoned-time.js'
 import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
-import { dimensionSql, timeBucketSql, visitColumns } from './dimension-sql.js'
-import { type Binder, createBinder, filterSql } from './filter-sql.js'
+import { countryNameSql, dimensionSql, timeBucketSql, visitColumns } from './dimension-sql.js'
+import { type Binder, createBinder, filterSql, goalSql } from './filter-sql.js'
 import type { FilterNode, ReportQuery, ResolvedRange } from './report-query.js'
 
 /** Plausible's events among Pathlight's event types. */
@@ -79,7 +79,7 @@ const all = (nodes: readonly FilterNode[], binder: Binder, rewrite?: Record<stri
  * column per metric by its name (vitals as `<name>`), and `total_rows` when paged in SQL.
  */
 export function rawPartSql(query: ReportQuery, range: ResolvedRange, part: RawPart): CompiledQuery {
-  const binder = createBinder()
+  const binder = createBinder(query.goals)
   const scope = `site_id = ${binder.bind(query.siteId, 'UInt32')} AND timestamp >= ${binder.bind(toClickHouseTime(range.from), "DateTime64(3, 'UTC')")} AND timestamp < ${binder.bind(toClickHouseTime(range.to), "DateTime64(3, 'UTC')")}`
   if (query.timeBucket === 'week' || query.timeBucket === 'month')
     binder.params.first_day = firstDayOf(range, query.timeZone)
@@ -89,6 +89,8 @@ export function rawPartSql(query: ReportQuery, range: ResolvedRange, part: RawPa
     : tree
   const dimensions = part.dimensions.map((dimension) => {
     if (dimension.startsWith('time')) return timeBucketSql(query.timeBucket ?? 'day', query.timeZone)
+    if (dimension === 'event:goal') return goalDimensionSql(binder)
+    if (dimension === 'visit:country_name') return countryNameSql(binder)
     const key = dimension.startsWith('event:props:')
       ? binder.bind(dimension.slice('event:props:'.length), 'String')
       : undefined
@@ -152,3 +154,12 @@ export function rawPartSql(query: ReportQuery, range: ResolvedRange, part: RawPa
 /** The range's first day in the zone. */
 export const firstDayOf = (range: ResolvedRange, timeZone: string): string =>
   range.days?.firstDay ?? dayIn(range.from, timeZone)
+
+/** `event:goal` as a dimension: one row per goal an event completes (none: the event is left out). */
+function goalDimensionSql(binder: Binder): string {
+  if (binder.goals.length === 0) return "arrayJoin(CAST([], 'Array(String)'))"
+  const names = binder.goals.map(
+    (goal, i) => `if(${goalSql(binder, i)}, ${binder.bind(goal.name, 'String')}, '')`,
+  )
+  return `arrayJoin(arrayFilter(x -> x != '', [${names.join(', ')}]))`
+}

@@ -6,6 +6,7 @@
  * order, a page, a comparison).
  */
 import type { QueryApiMetric, QueryApiOperator } from '@pathlight/protocol'
+import type { GoalDefinition } from '../goals/goal.js'
 
 /**
  * One condition of a resolved filter tree. `dimension` is a Query API dimension (`event:page`,
@@ -59,6 +60,25 @@ export interface ReportQuery {
   limit: number
   offset: number
   include: { timeLabels: boolean; totalRows: boolean }
+  /** The site's goals by name, loaded when `event:goal` is filtered or a dimension (else empty). */
+  goals: QueryGoal[]
+}
+
+/** A goal as `event:goal` names it: its name and what it matches. */
+export interface QueryGoal {
+  name: string
+  definition: GoalDefinition
+}
+
+/** The tree without its `event:goal` conditions (each read as true): the visitors a rate divides by. */
+export function withoutGoals(nodes: readonly FilterNode[]): FilterNode[] {
+  const strip = (node: FilterNode): FilterNode => {
+    if (node.kind === 'condition')
+      return node.dimension === 'event:goal' ? { kind: 'and', filters: [] } : node
+    if (node.kind === 'not') return { kind: 'not', filter: strip(node.filter) }
+    return { kind: node.kind, filters: node.filters.map(strip) }
+  }
+  return nodes.map(strip)
 }
 
 /** Every condition of a tree. */

@@ -5,6 +5,8 @@
  * segment and a comparison; the same figures as v1's stats where both define them; and the
  * combinations Plausible refuses, refused with a 400 naming the field.
  */
+
+import { queryApiBody } from '@pathlight/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Site } from '../sites/site.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
@@ -17,11 +19,13 @@ import {
   midnightIn,
   sessionsIn,
 } from './query-api-events.fixture.js'
+import { runQueryApi } from './run-query-api.js'
 
 let t: TestInstance
 let site: Site
 let key: string
 let cookie: string
+let userId: string
 const now = Date.parse('2026-03-20T12:00:00.000Z')
 const events = fixtureEvents({
   seed: 7,
@@ -37,6 +41,7 @@ beforeAll(async () => {
   site = seeded.site
   key = seeded.apiKey
   cookie = seeded.cookie
+  userId = seeded.userId
   const response = await t.app.inject({
     method: 'POST',
     url: `/api/sites/${site.siteId}/import`,
@@ -310,6 +315,110 @@ describe('POST /api/v2/query', () => {
     const sessions = sessionsIn(events, ...range('2026-03-01', '2026-03-14', 'UTC'))
     expect(segmented.results[0].metrics).toEqual([sessions.filter((s) => s.first.country === 'DE').length])
   })
+
+  it('goals: conversions per goal, conversion rate per visitor, group conversion rate per country', async () => {
+    for (const goal of [
+      { name: 'Signup', goalType: 'event', config: { eventName: 'signup' } },
+      { name: 'Visit /pricing', goalType: 'path', config: { pathPattern: '/pricing' } },
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/sites/${site.siteId}/goals`,
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: goal,
+      })
+      expect(response.statusCode, response.body).toBe(201)
+    }
+    const [from, to] = range('2026-03-01', '2026-03-14', 'UTC')
+    const inRange = events.filter((e) => Date.parse(e.timestamp) >= from && Date.parse(e.timestamp) < to)
+    const all = uniq(inRange.map((e) => e.userId))
+    const signups = inRange.filter((e) => e.type === 'custom_event' && e.eventName === 'signup')
+    const pricing = inRange.filter((e) => e.type === 'pageview' && e.pathname === '/pricing')
+    const figures = (list: FixtureEvent[]) => [
+      uniq(list.map((e) => e.userId)),
+      list.length,
+      round((100 * uniq(list.map((e) => e.userId))) / all, 2),
+    ]
+    const body = await answer({
+      metrics: ['visitors', 'events', 'conversion_rate'],
+      date_range: ['2026-03-01', '2026-03-14'],
+      dimensions: ['event:goal'],
+      order_by: [['event:goal', 'asc']],
+    })
+    expect(body.results).toEqual([
+      { dimensions: ['Signup'], metrics: figures(signups) },
+      { dimensions: ['Visit /pricing'], metrics: figures(pricing) },
+    ])
+
+    const byCountry = await answer({
+      metrics: ['visitors', 'group_conversion_rate'],
+      date_range: ['2026-03-01', '2026-03-14'],
+      dimensions: ['visit:country'],
+      filters: [['is', 'event:goal', ['signup'], { case_sensitive: false }]],
+      order_by: [['visit:country', 'asc']],
+    })
+    const sessions = sessionsIn(events, from, to)
+    const countries = [...new Set(sessions.map((s) => s.first.country))].sort()
+    const expected = countries.flatMap((country) => {
+      const mine = sessions.filter((s) => s.first.country === country)
+      const converted = uniq(
+        mine.filter((s) => s.events.some((e) => e.eventName === 'signup')).map((s) => s.first.userId),
+      )
+      const visitors = uniq(mine.map((s) => s.first.userId))
+      return converted === 0
+        ? []
+        : [{ dimensions: [country], metrics: [converted, round((100 * converted) / visitors, 2)] }]
+    })
+    expect(byCountry.results).toEqual(expected)
+  })
+
+  for (const timeZone of ['UTC', 'America/New_York']) {
+    it(`daily visitors and visits by country, from the rollups, equal the count (${timeZone})`, async () => {
+      const body = await answer({
+        metrics: ['visitors', 'visits'],
+        date_range: ['2026-03-02', '2026-03-12'],
+        dimensions: ['time:day', 'visit:country_name'],
+        time_zone: timeZone,
+      })
+      const sessions = sessionsIn(events, ...range('2026-03-02', '2026-03-12', timeZone))
+      const names: Record<string, string> = {
+        DE: 'Germany',
+        US: 'United States',
+        FR: 'France',
+        EE: 'Estonia',
+      }
+      const groups = new Map<string, { visitors: Set<string>; visits: Set<string> }>()
+      for (const s of sessions) {
+        for (const e of s.events) {
+          const k = JSON.stringify([dayOf(e.timestamp, timeZone), names[s.first.country]])
+          const g = groups.get(k) ?? { visitors: new Set(), visits: new Set() }
+          g.visitors.add(e.userId)
+          g.visits.add(e.sessionId)
+          groups.set(k, g)
+        }
+      }
+      const expected = [...groups.entries()]
+        .map(([k, g]) => ({ dimensions: JSON.parse(k), metrics: [g.visitors.size, g.visits.size] }))
+        .sort(
+          (a, b) =>
+            a.dimensions[0].localeCompare(b.dimensions[0]) || a.dimensions[1].localeCompare(b.dimensions[1]),
+        )
+      expect(body.results).toEqual(expected)
+      const raw = await runQueryApi(
+        { db: t.services.metadata.db, events: t.services.events, clock: () => now },
+        { userId },
+        queryApiBody.parse({
+          site_id: site.siteId,
+          metrics: ['visitors', 'visits'],
+          date_range: ['2026-03-02', '2026-03-12'],
+          dimensions: ['time:day', 'visit:country_name'],
+          time_zone: timeZone,
+        }),
+        { rollups: false },
+      )
+      expect(raw.results).toEqual(expected)
+    })
+  }
 
   it("equals v1's stats where both define the figure", async () => {
     const v1 = await t.app.inject({

@@ -1,7 +1,8 @@
 /**
  * The Query API's core, callable in-process: `runQueryApi` takes the caller's site access and the
  * parsed body (`@pathlight/protocol` `queryApiBody`) and returns the answer the route sends. The
- * route (`http/query-api.ts`) adds only the API key and the request budget.
+ * route (`http/query-api.ts`) adds only the API key and the request budget. `options.rollups: false`
+ * reads raw events where the rollups could answer (the tests and the bench compare both).
  */
 import type { QueryApiAnswer, QueryApiBody, QueryApiMetric, QueryApiRow } from '@pathlight/protocol'
 import { siteForMember } from '../auth/site-access.js'
@@ -10,7 +11,6 @@ import type { Clock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { buildReportQuery } from './build-report-query.js'
-import { countryName } from './country-names.js'
 import { type PlannedPart, planQuery } from './plan.js'
 import type { ReportQuery, ResolvedRange } from './report-query.js'
 import { changeOf, roundMetric } from './round-metric.js'
@@ -40,6 +40,7 @@ export async function runQueryApi(
   deps: QueryApiDeps,
   access: QueryApiAccess,
   body: QueryApiBody,
+  options: { rollups?: boolean } = {},
 ): Promise<QueryApiAnswer> {
   const { site } = await siteForMember(deps.db, access.userId, String(body.site_id))
   const query = await buildReportQuery(body, {
@@ -49,7 +50,7 @@ export async function runQueryApi(
     nowMs: deps.clock(),
     firstEventDay: (timeZone) => firstEventDay(deps.events, site.site_id, timeZone),
   })
-  const plan = planQuery(query)
+  const plan = planQuery(query, options)
   const current = await runPlan(deps.events, query, query.range, plan.current, true)
   const compared = query.comparison
     ? await runPlan(deps.events, query, query.comparison, plan.compared, false)
@@ -63,14 +64,14 @@ export async function runQueryApi(
   const previousByKey = new Map(compared?.rows.map((row) => [keyOf(row.dimensions, comparedLabels), row]))
   const results: QueryApiRow[] = current.rows.map((row) => {
     const metrics = query.metrics.map((m, i) => roundMetric(m, row.metrics[i] ?? null))
-    if (!compared) return { dimensions: row.dimensions.map(named(query)), metrics }
+    if (!compared) return { dimensions: row.dimensions, metrics }
     const previous = previousByKey.get(keyOf(row.dimensions, labels))
     const previousMetrics = query.metrics.map((m, i) => roundMetric(m, previous?.metrics[i] ?? zeroOf(m)))
     return {
-      dimensions: row.dimensions.map(named(query)),
+      dimensions: row.dimensions,
       metrics,
       comparison: {
-        dimensions: (previous?.dimensions ?? row.dimensions).map(named(query)),
+        dimensions: previous?.dimensions ?? row.dimensions,
         metrics: previousMetrics,
         change: query.metrics.map((m, i) => changeOf(m, metrics[i] ?? null, previousMetrics[i] ?? null)),
       },
@@ -123,10 +124,6 @@ function toWire(filter: QueryApiBody['filters'][number]): unknown {
       return [filter.kind, filter.filters.map(toWire)]
   }
 }
-
-/** A dimension value as answered: country names for `visit:country_name`. */
-const named = (query: ReportQuery) => (value: string, i: number) =>
-  query.dimensions[i] === 'visit:country_name' ? countryName(value) : value
 
 /** A range as two ISO date-times with the zone's offset at each end (the end inclusive, to the second). */
 function isoRange(range: ResolvedRange, timeZone: string): [string, string] {
