@@ -5,7 +5,8 @@
  * a whole Pathlight instance in this process (SQLite, chDB, `openTestInstance`). Timed through the
  * route (the planner picks the rollups) and in-process with `runQueryApi(..., {rollups: false})`
  * (raw events), `BENCH_ITERATIONS` times each after 2 warm-ups, interleaved. Prints p50 / p95 wall
- * ms of both and the raw/rollup ratio of p50s in the same run, and checks that both answer alike.
+ * ms of both, of the dashboard's countries breakdown over the same days (the baseline: a rolled
+ * report of the same rollup), and the ratios of p50s in the same run; checks that both answer alike.
  *
  *   NODE_OPTIONS=--max-semi-space-size=64 npx tsx bench/query-api/year-by-country.ts
  *
@@ -94,13 +95,31 @@ async function main() {
       rawAnswer = JSON.stringify(answer.results)
       return ms
     }
-    const samples: { rollup: number[]; raw: number[] } = { rollup: [], raw: [] }
+    const first = new Date(end - 365 * 86_400_000).toISOString().slice(0, 10)
+    const last = new Date(end).toISOString().slice(0, 10)
+    const dashboard = async () => {
+      const started = performance.now()
+      const answer = await app.inject({
+        method: 'GET',
+        url: `/api/sites/${site.siteId}/breakdown/countries?start_date=${first}&end_date=${last}&limit=300`,
+        headers: { cookie },
+      })
+      if (answer.statusCode !== 200) throw new Error(`breakdown: HTTP ${answer.statusCode}`)
+      return performance.now() - started
+    }
+    const samples: { rollup: number[]; raw: number[]; dashboard: number[] } = {
+      rollup: [],
+      raw: [],
+      dashboard: [],
+    }
     for (let i = 0; i < iterations + 2; i++) {
       const a = await viaRoute()
       const b = await raw()
+      const c = await dashboard()
       if (i >= 2) {
         samples.rollup.push(a)
         samples.raw.push(b)
+        samples.dashboard.push(c)
       }
     }
     const rows = JSON.parse(rolledAnswer).length
@@ -114,7 +133,13 @@ async function main() {
     console.log('\n| path | p50 / p95 |\n|---|---|')
     console.log(`| rollups (route) | ${fmt(rollup.p50)} / ${fmt(rollup.p95)} ms |`)
     console.log(`| raw events (in-process) | ${fmt(rawFigures.p50)} / ${fmt(rawFigures.p95)} ms |`)
-    console.log(`\nraw / rollup p50: ${(rawFigures.p50 / rollup.p50).toFixed(2)}; answers equal: ${same}`)
+    const baseline = figure(samples.dashboard)
+    console.log(
+      `| dashboard countries breakdown, same days (baseline) | ${fmt(baseline.p50)} / ${fmt(baseline.p95)} ms |`,
+    )
+    console.log(
+      `\nraw / rollup p50: ${(rawFigures.p50 / rollup.p50).toFixed(2)}; rollup / baseline p50: ${(rollup.p50 / baseline.p50).toFixed(2)}; answers equal: ${same}`,
+    )
     console.log(
       JSON.stringify({
         benchmark: 'query-api-year-by-country',
@@ -127,6 +152,7 @@ async function main() {
         loadAverage: os.loadavg(),
         rollup,
         raw: rawFigures,
+        baseline,
       }),
     )
   } finally {
