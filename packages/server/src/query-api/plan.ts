@@ -58,7 +58,11 @@ export function planQuery(query: ReportQuery, options: { rollups?: boolean } = {
     SHARES.includes(name as QueryApiMetric) ? 'visitors' : name,
     direction,
   ])
-  const pagedInSql = !orderBy.some(([name]) => entryMetrics.includes(name as QueryApiMetric))
+  // An order by a figure of another part (or by a group's rate, which visitors do not order) pages
+  // after the merge.
+  const pagedInSql = !query.orderBy.some(
+    ([name]) => entryMetrics.includes(name as QueryApiMetric) || name === 'group_conversion_rate',
+  )
   const sessionPage = conditionsIn(query.filters).some((c) => c.dimension === 'event:page')
   const rolled = options.rollups !== false && rollupServes(query, mainMetrics)
   const main = (paged: boolean): PlannedPart => ({
