@@ -6,6 +6,7 @@
  *   order names a figure of another part;
  * - with an `event:page` dimension and `bounce_rate` or `visit_duration`: those two by entry page
  *   (Plausible counts the sessions that entered on the page), merged by the page;
+ * - `time_on_page`: the mean time to the next pageview, by the same dimensions (`time-on-page-sql.ts`);
  * - `percentage`: each row's share of the visitors of the whole (no dimensions);
  * - `conversion_rate`: each row's visitors over the whole's without the `event:goal` filters;
  *   `group_conversion_rate`: over its own group's (the same dimensions but `event:goal`) without them.
@@ -16,6 +17,7 @@ import { badRequest } from '../shared/errors.js'
 import { rawPartSql } from './raw-sql.js'
 import { conditionsIn, type ReportQuery, type ResolvedRange, withoutGoals } from './report-query.js'
 import { rollupPartSql, rollupServes } from './rollup-sql.js'
+import { timeOnPageSql } from './time-on-page-sql.js'
 
 type Row = Record<string, unknown>
 
@@ -35,7 +37,7 @@ export interface QueryPlan {
   compared: PlannedPart[]
 }
 
-const NOT_YET = ['time_on_page']
+const NOT_YET: string[] = []
 const ENTRY_METRICS: QueryApiMetric[] = ['bounce_rate', 'visit_duration']
 /** Metrics derived from `visitors` and another part's visitors. */
 const SHARES: QueryApiMetric[] = ['percentage', 'conversion_rate', 'group_conversion_rate']
@@ -53,7 +55,7 @@ export function planQuery(query: ReportQuery, options: { rollups?: boolean } = {
   const entryMetrics = byEntryPage ? query.metrics.filter((m) => ENTRY_METRICS.includes(m)) : []
   const mainMetrics = query.metrics
     .map((m): QueryApiMetric => (SHARES.includes(m) ? 'visitors' : m))
-    .filter((m, i, list) => !entryMetrics.includes(m) && list.indexOf(m) === i)
+    .filter((m, i, list) => !entryMetrics.includes(m) && m !== 'time_on_page' && list.indexOf(m) === i)
   const orderBy = query.orderBy.map(([name, direction]): [string, 'asc' | 'desc'] => [
     SHARES.includes(name as QueryApiMetric) ? 'visitors' : name,
     direction,
@@ -61,7 +63,10 @@ export function planQuery(query: ReportQuery, options: { rollups?: boolean } = {
   // An order by a figure of another part (or by a group's rate, which visitors do not order) pages
   // after the merge.
   const pagedInSql = !query.orderBy.some(
-    ([name]) => entryMetrics.includes(name as QueryApiMetric) || name === 'group_conversion_rate',
+    ([name]) =>
+      entryMetrics.includes(name as QueryApiMetric) ||
+      name === 'group_conversion_rate' ||
+      name === 'time_on_page',
   )
   const sessionPage = conditionsIn(query.filters).some((c) => c.dimension === 'event:page')
   const rolled = options.rollups !== false && rollupServes(query, mainMetrics)
@@ -120,8 +125,21 @@ export function planQuery(query: ReportQuery, options: { rollups?: boolean } = {
     },
   })
   const nonGoal = all.filter((i) => query.dimensions[i] !== 'event:goal')
+  const timeOnPage: PlannedPart = {
+    source: 'raw',
+    pagedInSql: false,
+    compile: (q, range) => timeOnPageSql(q, range),
+    merge: (mainRow, rows) => {
+      const match = rows.find((r) => keyBy(r, all) === keyBy(mainRow, all))
+      const value = match?.time_on_page
+      return {
+        time_on_page: value === null || value === undefined || Number.isNaN(Number(value)) ? null : value,
+      }
+    },
+  }
   const rest = [
     ...(byEntryPage ? [entry] : []),
+    ...(query.metrics.includes('time_on_page') ? [timeOnPage] : []),
     ...(query.metrics.includes('percentage') ? [visitorsOf('percentage', [], true)] : []),
     ...(query.metrics.includes('conversion_rate') ? [visitorsOf('conversion_rate', [], false)] : []),
     ...(query.metrics.includes('group_conversion_rate')

@@ -50,7 +50,7 @@ const SESSION_COLUMNS = [...new Set(Object.values(visitColumns))].filter(
 )
 
 /** The per-session row of the join (`s_*`), over the session's events in the range. */
-const sessionRowSql = (scope: string) => `SELECT cityHash64(session_id) AS session_key,
+export const sessionRowSql = (scope: string) => `SELECT cityHash64(session_id) AS session_key,
   ${SESSION_COLUMNS.map((c) => `argMin(${c}, ${EVENT_ORDER_KEY}) AS s_${c}`).join(',\n  ')},
   argMinIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview') AS s_entry_page,
   argMaxIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview') AS s_exit_page,
@@ -80,22 +80,12 @@ const all = (nodes: readonly FilterNode[], binder: Binder, rewrite?: Record<stri
  */
 export function rawPartSql(query: ReportQuery, range: ResolvedRange, part: RawPart): CompiledQuery {
   const binder = createBinder(query.goals)
-  const scope = `site_id = ${binder.bind(query.siteId, 'UInt32')} AND timestamp >= ${binder.bind(toClickHouseTime(range.from), "DateTime64(3, 'UTC')")} AND timestamp < ${binder.bind(toClickHouseTime(range.to), "DateTime64(3, 'UTC')")}`
-  if (query.timeBucket === 'week' || query.timeBucket === 'month')
-    binder.params.first_day = firstDayOf(range, query.timeZone)
+  const scope = scopeSql(query, range, binder)
   const tree = all(query.filters, binder)
   const sessionTree = part.sessionPage
     ? all(query.filters, binder, { 'event:page': 'visit:entry_page' })
     : tree
-  const dimensions = part.dimensions.map((dimension) => {
-    if (dimension.startsWith('time')) return timeBucketSql(query.timeBucket ?? 'day', query.timeZone)
-    if (dimension === 'event:goal') return goalDimensionSql(binder)
-    if (dimension === 'visit:country_name') return countryNameSql(binder)
-    const key = dimension.startsWith('event:props:')
-      ? binder.bind(dimension.slice('event:props:'.length), 'String')
-      : undefined
-    return dimensionSql(dimension, { key })
-  })
+  const dimensions = dimensionsSqlOf(query, part.dimensions, binder)
   const vitals = part.metrics.filter((m) => m in vitalColumns)
   const wantsErrors = part.metrics.includes('errors')
   const matched = `(${PLAUSIBLE_EVENT} AND ${tree})`
@@ -162,4 +152,25 @@ function goalDimensionSql(binder: Binder): string {
     (goal, i) => `if(${goalSql(binder, i)}, ${binder.bind(goal.name, 'String')}, '')`,
   )
   return `arrayJoin(arrayFilter(x -> x != '', [${names.join(', ')}]))`
+}
+
+/** The condition on `events` of a range (and the first day a week or month bucket starts at). */
+export function scopeSql(query: ReportQuery, range: ResolvedRange, binder: Binder): string {
+  if (query.timeBucket === 'week' || query.timeBucket === 'month') {
+    binder.params.first_day = firstDayOf(range, query.timeZone)
+  }
+  return `site_id = ${binder.bind(query.siteId, 'UInt32')} AND timestamp >= ${binder.bind(toClickHouseTime(range.from), "DateTime64(3, 'UTC')")} AND timestamp < ${binder.bind(toClickHouseTime(range.to), "DateTime64(3, 'UTC')")}`
+}
+
+/** The SQL of each dimension over a joined row. */
+export function dimensionsSqlOf(query: ReportQuery, dimensions: readonly string[], binder: Binder): string[] {
+  return dimensions.map((dimension) => {
+    if (dimension.startsWith('time')) return timeBucketSql(query.timeBucket ?? 'day', query.timeZone)
+    if (dimension === 'event:goal') return goalDimensionSql(binder)
+    if (dimension === 'visit:country_name') return countryNameSql(binder)
+    const key = dimension.startsWith('event:props:')
+      ? binder.bind(dimension.slice('event:props:'.length), 'String')
+      : undefined
+    return dimensionSql(dimension, { key })
+  })
 }

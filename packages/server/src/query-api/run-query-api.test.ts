@@ -273,6 +273,42 @@ describe('POST /api/v2/query', () => {
     ).toEqual(Object.fromEntries(visits))
   })
 
+  it('time on page: the mean seconds to the next pageview of the session, by page', async () => {
+    const body = await answer({
+      metrics: ['time_on_page', 'pageviews'],
+      date_range: ['2026-03-01', '2026-03-14'],
+      dimensions: ['event:page'],
+      order_by: [['time_on_page', 'desc']],
+    })
+    const gaps = new Map<string, number[]>()
+    for (const s of sessionsIn(events, ...range('2026-03-01', '2026-03-14', 'UTC'))) {
+      const views = s.events.filter((e) => e.type === 'pageview')
+      views.forEach((view, i) => {
+        const next = views[i + 1]
+        if (!gaps.has(view.pathname)) gaps.set(view.pathname, [])
+        if (next)
+          gaps.get(view.pathname)?.push((Date.parse(next.timestamp) - Date.parse(view.timestamp)) / 1000)
+      })
+    }
+    const pageviews = (page: string) =>
+      events.filter((e) => e.type === 'pageview' && e.pathname === page).length
+    const expected = [...gaps.entries()]
+      .map(([page, list]) => ({
+        dimensions: [page],
+        metrics: [
+          list.length === 0 ? null : Math.round(list.reduce((a, b) => a + b, 0) / list.length),
+          pageviews(page),
+        ],
+      }))
+      .sort((a, b) => (b.metrics[0] ?? -1) - (a.metrics[0] ?? -1))
+    expect(body.results.map((r: { metrics: number[] }) => r.metrics[0])).toEqual(
+      expected.map((r) => r.metrics[0]),
+    )
+    expect(new Set(body.results.map((r: unknown) => JSON.stringify(r)))).toEqual(
+      new Set(expected.map((r) => JSON.stringify(r))),
+    )
+  })
+
   it('custom properties: (none) for a missing key, contains_not leaves those events out; a saved segment', async () => {
     const body = await answer({
       metrics: ['events'],
@@ -457,6 +493,8 @@ describe('POST /api/v2/query', () => {
       ],
       [{ metrics: ['visitors'], date_range: '7d', filters: [['and', []]] }, /filters/],
       [{ metrics: ['conversion_rate'], date_range: '7d' }, /conversion_rate/],
+      [{ metrics: ['time_on_page'], date_range: '7d' }, /time_on_page needs an event:page/],
+      [{ metrics: ['revenue:EUR'], date_range: '7d' }, /revenue:EUR is not served/],
       [{ metrics: ['visitors'], date_range: '7d', time_zone: 'Mars/Olympus' }, /time_zone/],
     ]
     for (const [body, message] of cases) {
