@@ -3,9 +3,10 @@
  * the tracking endpoint, one request per call.
  */
 import { createDebugLog, type DebugLog } from './debug-log.js'
-import { getReport } from './get-report.js'
+import { getReport, postQuery } from './get-report.js'
 import { type ResolvedOptions, resolveOptions } from './options.js'
 import { postTrack } from './post-track.js'
+import type { QueryAnswer, QueryRequest } from './query-types.js'
 import type {
   AnnotationsAnswer,
   PropertiesAnswer,
@@ -60,6 +61,20 @@ export class Pathlight {
    * @throws PathlightInvalidPayloadError for a parameter the server refuses (its `details` name it);
    *   other `PathlightError`s as for tracking
    */
+  /**
+   * Any figures of the site through the Query API (`POST .../v2/query`, Plausible's Stats API v2
+   * request and answer; needs a key that may read): metrics by dimensions over a range, filtered.
+   * @param body the query; `site_id` defaults to the client's site
+   * @returns `{results: [{dimensions, metrics, comparison?}], meta, query}`
+   * @throws PathlightInvalidPayloadError for a query the server refuses (its message names the
+   *   field); other `PathlightError`s as for the reports
+   * @example
+   * await pathlight.query({ metrics: ['visitors'], date_range: '7d', dimensions: ['visit:country'] })
+   */
+  async query(body: QueryRequest): Promise<QueryAnswer> {
+    return postQuery<QueryAnswer>(this.#options, { site_id: this.#options.siteId, ...body }, this.#log)
+  }
+
   async stats(options: StatsOptions = {}): Promise<StatsAnswer> {
     return getReport<StatsAnswer>(
       this.#options,

@@ -35,16 +35,40 @@ export async function getReport<T>(
   for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value))
   const text = search.toString()
   const url = `${options.apiUrl}/v1/sites/${options.siteId}/${report}${text ? `?${text}` : ''}`
+  return read<T>(options, 'GET', url, undefined, log)
+}
+
+/**
+ * `POST {analyticsHost}/v2/query` with `body` as JSON (the Query API), with the same key, timeout,
+ * retries and errors as `getReport`.
+ */
+export async function postQuery<T>(options: ResolvedOptions, body: unknown, log: DebugLog): Promise<T> {
+  return read<T>(options, 'POST', `${options.apiUrl}/v2/query`, JSON.stringify(body), log)
+}
+
+async function read<T>(
+  options: ResolvedOptions,
+  method: 'GET' | 'POST',
+  url: string,
+  body: string | undefined,
+  log: DebugLog,
+): Promise<T> {
   const maxAttempts = options.maxRetries + 1
   for (let attempts = 1; ; attempts++) {
-    log(`GET ${url} (attempt ${attempts}/${maxAttempts}) authorization: Bearer ${REDACTED}`)
+    log(`${method} ${url} (attempt ${attempts}/${maxAttempts}) authorization: Bearer ${REDACTED}`)
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(), options.timeoutMs)
     let answer: { status: number; headers: Headers; text: string } | undefined
     let failure: unknown
     try {
       const response = await fetch(url, {
-        headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' },
+        method,
+        headers: {
+          authorization: `Bearer ${options.apiKey}`,
+          accept: 'application/json',
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
+        ...(body !== undefined && { body }),
         redirect: 'manual',
         signal: controller.signal,
       })
@@ -54,21 +78,21 @@ export async function getReport<T>(
     } finally {
       clearTimeout(timer)
     }
-    const body = answer ? parseJson(answer.text) : undefined
-    if (answer && answer.status >= 200 && answer.status <= 299 && body !== undefined) return body as T
+    const parsed = answer ? parseJson(answer.text) : undefined
+    if (answer && answer.status >= 200 && answer.status <= 299 && parsed !== undefined) return parsed as T
     log(answer ? `${answer.status}: ${answer.text.slice(0, 1000)}` : `no answer: ${String(failure)}`)
     const retryAfterSeconds = answer ? parseRetryAfter(answer.headers.get('retry-after')) : undefined
     const retryable = !answer || isRetryableStatus(answer.status)
     const waitTooLong = retryAfterSeconds !== undefined && retryAfterSeconds * 1000 > options.maxRetryAfterMs
     if (!retryable || attempts === maxAttempts || waitTooLong) {
       if (!answer) {
-        throw new PathlightNetworkError(`Pathlight: network error: GET ${url} (${String(failure)})`, {
+        throw new PathlightNetworkError(`Pathlight: network error: ${method} ${url} (${String(failure)})`, {
           attempts,
           cause: failure,
           timedOut: controller.signal.aborted,
         })
       }
-      throw toError(url, answer, body, attempts, retryAfterSeconds)
+      throw toError(`${method} ${url}`, answer, parsed, attempts, retryAfterSeconds)
     }
     const delay =
       retryAfterSeconds !== undefined
@@ -81,6 +105,7 @@ export async function getReport<T>(
 
 /** The error of a final answer that is not a 2xx JSON body. */
 function toError(
+  /** The method and URL, e.g. `GET https://...`. */
   url: string,
   answer: { status: number; headers: Headers; text: string },
   body: unknown,
@@ -99,7 +124,7 @@ function toError(
     return new PathlightAuthError(`Pathlight: authentication failed (${status} ${said})`, init)
   }
   if (status === 404)
-    return new PathlightError('not_found', `Pathlight: not found: GET ${url} (404 ${said})`, init)
+    return new PathlightError('not_found', `Pathlight: not found: ${url} (404 ${said})`, init)
   if (status === 429) {
     return new PathlightRateLimitError(`Pathlight: rate limited (429 ${said})`, {
       ...init,
@@ -110,7 +135,7 @@ function toError(
     return new PathlightError('server', `Pathlight: server error (${status} ${said})`, init)
   return new PathlightError(
     'unexpected_response',
-    `Pathlight: unexpected answer (${status}) from GET ${url}`,
+    `Pathlight: unexpected answer (${status}) from ${url}`,
     init,
   )
 }

@@ -16,6 +16,14 @@ export {
   type RateLimitInfo,
 } from './errors.js'
 export type {
+  QueryAnswer,
+  QueryDateRange,
+  QueryFilter,
+  QueryOperator,
+  QueryRequest,
+  QueryRow,
+} from './query-types.js'
+export type {
   Annotation,
   AnnotationsAnswer,
   CompareMode,

@@ -4,6 +4,7 @@
  * install time; these checks fail when the wire shapes move away from them.
  */
 import type {
+  QueryApiAnswer,
   Stats,
   StatsMeta,
   TrackRequest,
@@ -23,6 +24,7 @@ import type {
   PropertyBreakdownAnswer,
   PropertyKeyRow,
   PropertyValueRow,
+  QueryAnswer,
   StatsAnswer,
   TrackPayload,
   TrackResponse,
@@ -54,3 +56,6 @@ expectTypeOf<PropertyValueRow>().toEqualTypeOf<WirePropertyValueRow>()
 expectTypeOf<PageMeta>().toEqualTypeOf<WirePageMeta>()
 expectTypeOf<PropertiesAnswer['data'][number]>().toEqualTypeOf<WirePropertyKeyRow>()
 expectTypeOf<PropertyBreakdownAnswer['data'][number]>().toEqualTypeOf<WirePropertyValueRow>()
+
+/** The Query API's answer is the server's. */
+expectTypeOf<QueryApiAnswer>().toEqualTypeOf<QueryAnswer>()

@@ -47,6 +47,7 @@ import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import type { RouteDoc } from './http/openapi/route-doc.js'
 import { organizationRoutes } from './http/organizations.js'
 import { propertyRoutes, v1PropertyRoutes } from './http/properties.js'
+import { queryApiRoutes } from './http/query-api.js'
 import { createReadBudget } from './http/read-budget.js'
 import { optionalCaller } from './http/reader.js'
 import { replayRoutes } from './http/replay.js'
@@ -330,6 +331,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1FunnelRoutes, v1)
     await scope.register(v1AnnotationRoutes, v1)
     await scope.register(v1PropertyRoutes, v1)
+    await scope.register(queryApiRoutes, v1)
   })
 
   await app.register(async (scope) => {

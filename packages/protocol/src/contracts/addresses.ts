@@ -81,6 +81,9 @@ export const journeys = address('journeys', 'GET', '/api/sites/:siteId/journeys'
 /** The v1 sites and events (`contracts/v1-reports.ts`). */
 export const v1Sites = address('v1Sites', 'GET', '/api/v1/sites')
 export const v1Events = address('v1Events', 'GET', '/api/v1/sites/:siteId/events')
+
+/** The Query API (`contracts/query-api.ts`). */
+export const queryApi = address('queryApi', 'POST', '/api/v2/query')
 /** The saved segments of a site (`contracts/segments.ts`). */
 export const listSegments = address('listSegments', 'GET', '/api/sites/:siteId/segments')
 export const createSegment = address('createSegment', 'POST', '/api/sites/:siteId/segments')

@@ -16,6 +16,7 @@ import { mailEndpoints } from './mail.js'
 import { organizationEndpoints } from './organizations.js'
 import { privacyEndpoints } from './privacy.js'
 import { propertyEndpoints } from './properties.js'
+import { queryApiEndpoints } from './query-api.js'
 import { referenceEndpoints } from './reference.js'
 import { replayEndpoints } from './replay.js'
 import { reportBatchEndpoints } from './report-batch.js'
@@ -47,6 +48,7 @@ export * from './mail.js'
 export * from './organizations.js'
 export * from './privacy.js'
 export * from './properties.js'
+export * from './query-api.js'
 export * from './reference.js'
 export * from './replay.js'
 export * from './report-batch.js'
@@ -68,6 +70,7 @@ export const endpoints = [
   ...reportEndpoints,
   ...reportBatchEndpoints,
   ...v1ReportEndpoints,
+  ...queryApiEndpoints,
   ...behaviourEndpoints,
   ...alertEndpoints,
   ...annotationEndpoints,

@@ -63,4 +63,5 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   // Webhooks from tracked events, and tracking's writes.
   src('http/webhooks.test.ts'),
   src('http/track.test.ts'),
+  src('query-api/run-query-api.test.ts'),
 ]
