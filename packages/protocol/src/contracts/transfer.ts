@@ -60,10 +60,12 @@ export const importRawLine = z
 
 /** The import's query: which source format a `text/csv` body is in, and for Umami which website to take. */
 export const importQuery = z.object({
-  format: doc(z.enum(['ndjson', 'umami']).optional(), {
+  format: doc(z.enum(['ndjson', 'umami', 'ga4']).optional(), {
     description:
-      "`ndjson` (the default, `application/x-ndjson`) or `umami`: the CSV of Umami v2's `website_event` " +
-      'table (`text/csv`, as `COPY website_event TO STDOUT WITH CSV HEADER` writes it)',
+      "`ndjson` (the default, `application/x-ndjson`); `umami`: the CSV of Umami v2's `website_event` " +
+      'table (`text/csv`, as `COPY website_event TO STDOUT WITH CSV HEADER` writes it); `ga4`: the rows ' +
+      "of Google Analytics 4's BigQuery export (`events_YYYYMMDD` as newline-delimited JSON, " +
+      '`application/x-ndjson`)',
   }),
   umami_website_id: doc(z.uuid().optional(), {
     description:
@@ -91,7 +93,12 @@ export const importSiteEndpoint = endpoint({
     "`event_id` (re-importing drops it as `duplicate`): Umami's visit becomes the session, its " +
     'session the visitor; referrer, channel and UTM are derived as live tracking does. Browser, OS, ' +
     "device, screen, language and location (Umami's `session` table) and event data are not in " +
-    'that table. A bad row is listed with its number (from 1 after the header) and column.',
+    'that table. A bad row is listed with its number (from 1 after the header) and column.\n\n' +
+    "With `?format=ga4` the body is NDJSON: the rows of Google Analytics 4's BigQuery export " +
+    '(`events_YYYYMMDD`). `page_view` becomes a pageview, outbound `click` an outbound click, other ' +
+    'events custom events with their parameters (`session_start`, `first_visit` and ' +
+    '`user_engagement` are dropped as `ga4:<name>`); `ga_session_id` the session; device, browser, OS, ' +
+    'country, region and city come from the row. Ids derive from the row: re-importing adds nothing.',
   tag: 'Sites',
   access: 'admin',
   params: siteParams,

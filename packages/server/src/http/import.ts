@@ -2,6 +2,7 @@
  * Route: bulk import of a site's history, `POST /api/sites/{siteId}/import` (admin or owner; session
  * cookie or a `full` API key). The body is NDJSON (`transfer/ndjson-lines.ts`), or with `?format=umami`
  * the CSV of Umami's `website_event` table (`transfer/csv-records.ts`, `transfer/umami-entries.ts`),
+ * or with `?format=ga4` (NDJSON) the rows of Google Analytics 4's BigQuery export (`transfer/ga4-entries.ts`),
  * read as it streams in: at most `IMPORT_MAX_BYTES` per request and 1 MB per line or CSV row.
  * Authenticated scope.
  */
@@ -16,6 +17,7 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { toBool } from '../storage/metadata/schema.js'
 import { csvRecords } from '../transfer/csv-records.js'
+import { ga4Entries } from '../transfer/ga4-entries.js'
 import { importEvents } from '../transfer/import-events.js'
 import { ndjsonEntries } from '../transfer/ndjson-entries.js'
 import { ndjsonLines } from '../transfer/ndjson-lines.js'
@@ -63,19 +65,24 @@ export async function importRoutes(
     handle: async ({ caller, query, body, resolved: { site, ndjson }, request }) => {
       const format = formatOf(ndjson, query)
       const stream = body as Readable
+      const lines = () =>
+        ndjsonLines(stream, { maxBytes: IMPORT_MAX_BYTES, maxLineBytes: IMPORT_MAX_LINE_BYTES })
       const entries =
-        format.name === 'umami'
-          ? umamiEntries(
-              csvRecords(stream, { maxBytes: IMPORT_MAX_BYTES, maxRecordChars: IMPORT_MAX_LINE_BYTES }),
-              {
-                defaultHostname: site.domain,
-                keepQuerystring: toBool(site.track_url_params),
-                ...(format.websiteId === undefined ? {} : { websiteId: format.websiteId }),
-              },
-            )
-          : ndjsonEntries(
-              ndjsonLines(stream, { maxBytes: IMPORT_MAX_BYTES, maxLineBytes: IMPORT_MAX_LINE_BYTES }),
-            )
+        format.name === 'ga4'
+          ? ga4Entries(lines(), {
+              defaultHostname: site.domain,
+              keepQuerystring: toBool(site.track_url_params),
+            })
+          : format.name === 'umami'
+            ? umamiEntries(
+                csvRecords(stream, { maxBytes: IMPORT_MAX_BYTES, maxRecordChars: IMPORT_MAX_LINE_BYTES }),
+                {
+                  defaultHostname: site.domain,
+                  keepQuerystring: toBool(site.track_url_params),
+                  ...(format.websiteId === undefined ? {} : { websiteId: format.websiteId }),
+                },
+              )
+            : ndjsonEntries(lines())
       const result = await importEvents({ ingest: ingest.deps, events, db }, site, entries, caller.userId)
       if (result.imported > 0 && foldImported) {
         // The events are stored either way: a failed fold leaves them to the periodic pass.
@@ -99,18 +106,21 @@ const isCsv = (contentType: string | undefined) =>
 /**
  * The source format from the body's media type (NDJSON, else CSV) and the parsed query.
  * @throws AppError 400 naming `format` when it does not fit the body (a CSV body needs
- *   `format=umami`), or `umami_website_id` on an NDJSON body
+ *   `format=umami`, `format=ga4` an NDJSON one), or `umami_website_id` on an NDJSON body
  */
 function formatOf(
   ndjson: boolean,
   query: QueryOf<typeof importSiteEndpoint>,
-): { name: 'ndjson' } | { name: 'umami'; websiteId?: string } {
+): { name: 'ndjson' } | { name: 'ga4' } | { name: 'umami'; websiteId?: string } {
   const { format, umami_website_id: websiteId } = query
   const wrong = (name: string, problem: string) => invalidParameters({ [name]: [problem] })
   if (ndjson) {
     if (format === 'umami') throw wrong('format', 'format=umami takes a text/csv body')
     if (websiteId !== undefined) throw wrong('umami_website_id', 'goes with format=umami only')
-    return { name: 'ndjson' }
+    return format === 'ga4' ? { name: 'ga4' } : { name: 'ndjson' }
+  }
+  if (format === 'ga4') {
+    throw wrong('format', "format=ga4 takes an application/x-ndjson body (BigQuery's newline-delimited JSON)")
   }
   if (format !== 'umami') {
     throw wrong('format', "a text/csv body needs format=umami (Umami's website_event table)")
