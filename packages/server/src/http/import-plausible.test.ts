@@ -274,6 +274,22 @@ describe('import of Plausible CSV export (ZIP of daily totals)', () => {
     expect(removed.statusCode, removed.body).toBe(200)
     const after = await read(site.siteId, `stats?${range('2024-02-01', '2024-02-29')}&compare=none`)
     expect(after.data.current).toMatchObject({ visitors: 0, sessions: 0, pageviews: 0 })
+
+    // Deleting a site deletes its imported days.
+    await importZip(site.siteId, zipOf(FILES))
+    const stored = () =>
+      t.services.events.query<{ n: number }>(
+        'SELECT toUInt32(count()) AS n FROM imported_days WHERE site_id = {site:UInt32}',
+        { site: site.siteId },
+      )
+    expect((await stored())[0]?.n).toBeGreaterThan(0)
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/sites/${site.siteId}`,
+      headers: { cookie: owner.cookie },
+    })
+    expect(deleted.statusCode, deleted.body).toBe(200)
+    expect(await stored()).toEqual([{ n: 0 }])
   })
 
   it('refuses what is not a Plausible export with a 400 naming the problem', async () => {
