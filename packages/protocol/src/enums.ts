@@ -46,6 +46,7 @@ export const auditActions = [
   'organization.renamed',
   'events.imported',
   'events.expired',
+  'imported_days.removed',
   'funnel.created',
   'funnel.updated',
   'funnel.deleted',

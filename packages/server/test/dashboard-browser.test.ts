@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto'
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
+import { strToU8, zipSync } from 'fflate'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -256,7 +257,7 @@ describe('dashboard in Chromium', () => {
       mimeType: 'application/x-ndjson',
       buffer: Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n')),
     })
-    await section.getByRole('button', { name: 'Import' }).click()
+    await section.getByRole('button', { name: 'Import', exact: true }).click()
     const summary = section.getByRole('status')
     await summary.getByText('Imported 2 events; 1 lines rejected.').waitFor()
     expect(await summary.getByRole('listitem').allTextContents()).toEqual([
@@ -279,6 +280,29 @@ describe('dashboard in Chromium', () => {
       '/imported',
       '/imported/two',
     ])
+  })
+
+  it("imports Plausible's export ZIP as daily totals and removes them", async () => {
+    const section = page.getByRole('region', { name: 'Import and export' })
+    const visitors = 'date,visitors,pageviews,bounces,visits,visit_duration\n2025-12-01,40,90,10,50,3000\n'
+    await section.getByLabel('File').setInputFiles({
+      name: 'plausible-export.zip',
+      mimeType: 'application/zip',
+      buffer: Buffer.from(zipSync({ 'imported_visitors_20251201_20251201.csv': strToU8(visitors) })),
+    })
+    expect(await section.getByLabel('Format').inputValue()).toBe('plausible')
+    await section.getByRole('button', { name: 'Import', exact: true }).click()
+    await section.getByRole('status').getByText('Imported 1 daily rows.').waitFor()
+    const totals = () =>
+      t.services.events.query<{ n: number }>(
+        'SELECT toUInt32(count()) AS n FROM imported_days WHERE site_id = {site:UInt32}',
+        { site: siteId },
+      )
+    expect(await totals()).toEqual([{ n: 1 }])
+    page.once('dialog', (dialog) => void dialog.accept())
+    await section.getByRole('button', { name: 'Remove imported data' }).click()
+    await section.getByText('Imported totals removed.').waitFor()
+    expect(await totals()).toEqual([{ n: 0 }])
   })
 
   it('names the organization once on its page, its field still labelled', async () => {

@@ -1,12 +1,21 @@
 /**
  * The upload of an import file (`POST /api/sites/{siteId}/import`) with upload progress, which `fetch`
  * does not report: XMLHttpRequest, same origin, the session cookie. NDJSON files go as
- * `application/x-ndjson`; Umami CSV exports as `text/csv` with `format=umami`.
+ * `application/x-ndjson`; Umami CSV exports as `text/csv` with `format=umami`; Google Analytics 4's
+ * BigQuery rows as NDJSON with `format=ga4`; Plausible's export ZIP as `application/zip` with
+ * `format=plausible`.
  */
 import type { ImportResult } from '@pathlight/protocol'
 import { toApiError } from './api-error'
 
-export type ImportFormat = 'ndjson' | 'umami'
+export type ImportFormat = 'ndjson' | 'umami' | 'ga4' | 'plausible'
+
+const MEDIA_TYPES: Record<ImportFormat, string> = {
+  ndjson: 'application/x-ndjson',
+  umami: 'text/csv',
+  ga4: 'application/x-ndjson',
+  plausible: 'application/zip',
+}
 
 /**
  * @param onProgress fraction of the file sent, 0..1
@@ -20,11 +29,11 @@ export function uploadImport(
 ): Promise<ImportResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
-    const query = format === 'umami' ? '?format=umami' : ''
+    const query = format === 'ndjson' ? '' : `?format=${format}`
     // The one request spelled as method and path outside the contract and auth clients: neither reports
     // upload progress.
     xhr.open('POST', `/api/sites/${encodeURIComponent(String(siteId))}/import${query}`)
-    xhr.setRequestHeader('content-type', format === 'umami' ? 'text/csv' : 'application/x-ndjson')
+    xhr.setRequestHeader('content-type', MEDIA_TYPES[format])
     xhr.setRequestHeader('accept', 'application/json')
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)

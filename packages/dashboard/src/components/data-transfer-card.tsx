@@ -1,11 +1,14 @@
 /**
  * Settings → Import and export: download the site's events as NDJSON (whole history or a range), and,
- * for admins and owners, upload a file (an export of Pathlight, raw events as NDJSON, or Umami's
- * `website_event` CSV) with upload progress and the server's summary.
+ * for admins and owners, upload a file (an export of Pathlight, raw events as NDJSON, Umami's
+ * `website_event` CSV, Google Analytics 4's BigQuery rows, or Plausible's export ZIP) with upload
+ * progress and the server's summary, and remove the imported daily totals of a Plausible import.
  */
 import type { ImportResult } from '@pathlight/protocol'
+import { removeImported } from '@pathlight/protocol/addresses'
 import { useState } from 'react'
-import type { ApiError } from '../api/client'
+import { type ApiError, transport } from '../api/client'
+import { createClient } from '../api/contract-client'
 import { type ImportFormat, uploadImport } from '../api/upload-import'
 import { Field } from './field'
 import { FormError } from './form-error'
@@ -88,11 +91,13 @@ function ImportForm({ siteId }: { siteId: number }) {
           <input
             {...control}
             type="file"
-            accept=".ndjson,.jsonl,.json,.csv,application/x-ndjson,text/csv"
+            accept=".ndjson,.jsonl,.json,.csv,.zip,application/x-ndjson,text/csv,application/zip"
             onChange={(e) => {
               const chosen = e.target.files?.[0] ?? null
               setFile(chosen)
-              if (chosen?.name.toLowerCase().endsWith('.csv')) setFormat('umami')
+              const name = chosen?.name.toLowerCase() ?? ''
+              if (name.endsWith('.csv')) setFormat('umami')
+              if (name.endsWith('.zip')) setFormat('plausible')
             }}
           />
         )}
@@ -102,9 +107,18 @@ function ImportForm({ siteId }: { siteId: number }) {
           <select {...control} value={format} onChange={(e) => setFormat(e.target.value as ImportFormat)}>
             <option value="ndjson">NDJSON: a Pathlight export, or raw events with a timestamp</option>
             <option value="umami">CSV: Umami's website_event table</option>
+            <option value="ga4">NDJSON: Google Analytics 4 BigQuery export (events_ tables)</option>
+            <option value="plausible">ZIP: Plausible CSV export (daily totals)</option>
           </select>
         )}
       </Field>
+      {format === 'plausible' && (
+        <p className="muted">
+          Plausible's daily totals replace any earlier Plausible import and count in the overview and
+          breakdowns for days before this site's first own event. Funnels, journeys, sessions, replays and
+          filtered reports leave imported days out.
+        </p>
+      )}
       <FormError error={error} />
       {busy && (
         <p>
@@ -112,22 +126,57 @@ function ImportForm({ siteId }: { siteId: number }) {
           {progress !== null && progress < 1 ? `${Math.round(progress * 100)} % sent` : 'Storing…'}
         </p>
       )}
-      {result && <ImportSummary result={result} />}
+      {result && <ImportSummary result={result} unit={format === 'plausible' ? 'daily rows' : 'events'} />}
       <div className="form-actions">
         <button type="submit" className="button" disabled={!file || busy}>
           {busy ? 'Importing…' : 'Import'}
         </button>
+        <RemoveImported siteId={siteId} />
       </div>
     </form>
   )
 }
 
-function ImportSummary({ result }: { result: ImportResult }) {
+const call = createClient(transport)
+
+/** "Remove imported data": deletes the daily totals of a Plausible import (imported events stay). */
+function RemoveImported({ siteId }: { siteId: number }) {
+  const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle')
+  const [error, setError] = useState<ApiError | undefined>(undefined)
+  const remove = async () => {
+    if (!window.confirm('Remove the imported Plausible totals of this site? Own events stay.')) return
+    setError(undefined)
+    setState('busy')
+    try {
+      await call(removeImported, { params: { siteId: String(siteId) } })
+      setState('done')
+    } catch (caught) {
+      setError(caught as ApiError)
+      setState('idle')
+    }
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-secondary"
+        disabled={state === 'busy'}
+        onClick={() => void remove()}
+      >
+        Remove imported data
+      </button>
+      {state === 'done' && <span role="status">Imported totals removed.</span>}
+      <FormError error={error} />
+    </>
+  )
+}
+
+function ImportSummary({ result, unit }: { result: ImportResult; unit: string }) {
   const dropped = Object.entries(result.dropped)
   return (
     <div role="status" className="notice">
       <p>
-        Imported {result.imported.toLocaleString()} events
+        Imported {result.imported.toLocaleString()} {unit}
         {dropped.length > 0 &&
           `; skipped ${dropped.map(([reason, count]) => `${count.toLocaleString()} (${reason})`).join(', ')}`}
         {result.rejectedCount > 0 && `; ${result.rejectedCount.toLocaleString()} lines rejected`}.
@@ -135,7 +184,7 @@ function ImportSummary({ result }: { result: ImportResult }) {
       {result.rejected.length > 0 && (
         <ul>
           {result.rejected.map((r) => (
-            <li key={r.line}>
+            <li key={`${r.line} ${r.error}`}>
               Line {r.line}: {r.error}
             </li>
           ))}

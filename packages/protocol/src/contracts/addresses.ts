@@ -166,6 +166,7 @@ export const replayPreflight = address('replayPreflight', 'OPTIONS', '/api/repla
 /** A site's history out and in (`contracts/transfer.ts`). */
 export const exportSite = address('exportSite', 'GET', '/api/sites/:siteId/export')
 export const importSite = address('importSite', 'POST', '/api/sites/:siteId/import')
+export const removeImported = address('removeImported', 'DELETE', '/api/sites/:siteId/import')
 /** The API reference (`contracts/reference.ts`). */
 export const openApiDocument = address('openApiDocument', 'GET', '/api/openapi.json')
 export const referencePage = address('referencePage', 'GET', '/api/docs')

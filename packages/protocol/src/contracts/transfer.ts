@@ -9,6 +9,7 @@ import { endpoint } from '../contract.js'
 import { exportedEventSchema } from '../exported-event.js'
 import { doc } from '../openapi-registry.js'
 import { importResult } from '../report-schemas.js'
+import { successResponse } from '../response-schemas.js'
 import { trackPayloadSchema } from '../track-payload.js'
 import * as at from './addresses.js'
 
@@ -60,10 +61,13 @@ export const importRawLine = z
 
 /** The import's query: which source format a `text/csv` body is in, and for Umami which website to take. */
 export const importQuery = z.object({
-  format: doc(z.enum(['ndjson', 'umami']).optional(), {
+  format: doc(z.enum(['ndjson', 'umami', 'ga4', 'plausible']).optional(), {
     description:
-      "`ndjson` (the default, `application/x-ndjson`) or `umami`: the CSV of Umami v2's `website_event` " +
-      'table (`text/csv`, as `COPY website_event TO STDOUT WITH CSV HEADER` writes it)',
+      "`ndjson` (the default, `application/x-ndjson`); `umami`: the CSV of Umami v2's `website_event` " +
+      'table (`text/csv`, as `COPY website_event TO STDOUT WITH CSV HEADER` writes it); `ga4`: the rows ' +
+      "of Google Analytics 4's BigQuery export (`events_YYYYMMDD` as newline-delimited JSON, " +
+      "`application/x-ndjson`); `plausible`: the ZIP of Plausible's CSV export (`application/zip`), kept " +
+      'as imported daily totals',
   }),
   umami_website_id: doc(z.uuid().optional(), {
     description:
@@ -91,27 +95,52 @@ export const importSiteEndpoint = endpoint({
     "`event_id` (re-importing drops it as `duplicate`): Umami's visit becomes the session, its " +
     'session the visitor; referrer, channel and UTM are derived as live tracking does. Browser, OS, ' +
     "device, screen, language and location (Umami's `session` table) and event data are not in " +
-    'that table. A bad row is listed with its number (from 1 after the header) and column.',
+    'that table. A bad row is listed with its number (from 1 after the header) and column.\n\n' +
+    "With `?format=ga4` the body is NDJSON: the rows of Google Analytics 4's BigQuery export " +
+    '(`events_YYYYMMDD`). `page_view` becomes a pageview, outbound `click` an outbound click, other ' +
+    'events custom events with their parameters (`session_start`, `first_visit` and ' +
+    '`user_engagement` are dropped as `ga4:<name>`); `ga_session_id` the session; device, browser, OS, ' +
+    'country, region and city come from the row. Ids derive from the row: re-importing adds nothing.\n\n' +
+    "With `?format=plausible` the body is `application/zip`: Plausible's CSV export (Settings → " +
+    'Imports & Exports). Its daily totals (visitors, pages, entry and exit pages, sources and UTM, ' +
+    "countries, devices, browsers, operating systems, custom events) replace the site's imported " +
+    'days and are added to the overview and breakdowns for days before its first own event; ' +
+    '`imported` counts the CSV rows kept. At most 256 MiB.',
   tag: 'Sites',
   access: 'admin',
   params: siteParams,
   query: importQuery,
   body: z.union([importRawLine, exportedEventSchema]),
-  bodyMediaTypes: ['application/x-ndjson', 'text/csv'],
+  bodyMediaTypes: ['application/x-ndjson', 'text/csv', 'application/zip'],
   rawBody: true,
   responses: {
     200: { description: 'What was stored, dropped and rejected', schema: importResult },
     413: 'The body, a line or a row is over its limit (the lines before it were imported)',
-    415: 'The body is neither `application/x-ndjson` nor `text/csv`',
+    415: 'The body is neither `application/x-ndjson`, `text/csv` nor `application/zip`',
   },
 })
 
+/** `DELETE /api/sites/:siteId/import`: "Remove imported data", the imported daily totals of the site. */
+export const removeImportedEndpoint = endpoint({
+  ...at.removeImported,
+  summary: "Remove a site's imported daily totals",
+  description:
+    'Deletes the daily totals a Plausible import stored (`POST .../import?format=plausible`): the reports ' +
+    'read own events only from then on. Imported events (NDJSON, Umami, GA4) are events of the site and ' +
+    'stay. Answers the same when there is nothing to remove.',
+  tag: 'Sites',
+  access: 'admin',
+  params: siteParams,
+  responses: { 200: { description: 'Removed', schema: successResponse } },
+})
+
 /** Every transfer endpoint (the route/contract coverage test reads these). */
-export const transferEndpoints = [exportSiteEndpoint, importSiteEndpoint] as const
+export const transferEndpoints = [exportSiteEndpoint, importSiteEndpoint, removeImportedEndpoint] as const
 
 declare module './addresses.js' {
   interface EndpointContracts {
     exportSite: typeof exportSiteEndpoint
     importSite: typeof importSiteEndpoint
+    removeImported: typeof removeImportedEndpoint
   }
 }

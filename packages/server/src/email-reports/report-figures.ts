@@ -11,8 +11,10 @@ import type { EmailReportPeriod } from '@pathlight/protocol'
 import { listGoals } from '../goals/goals.js'
 import { queryBreakdown } from '../query/breakdown.js'
 import { queryGoalConversions } from '../query/goal-conversions.js'
+import { withImportedBreakdown, withImportedStats } from '../query/imported-totals.js'
 import { queryPageStats } from '../query/page-stats.js'
 import { resolveQueryParams } from '../query/params.js'
+import { comparedPeriod } from '../query/previous-period.js'
 import { queryStatsReport } from '../query/stats-report.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
@@ -74,10 +76,17 @@ export async function queryReportFigures(
   const scope = { siteId, params }
   const { goals } = await listGoals(deps.db, siteId, { offset: 0, limit: MAX_GOALS })
   const [stats, pages, sources, countries, conversions] = await Promise.all([
-    queryStatsReport(deps.events, scope),
+    // Imported daily totals (a Plausible import) count for the days before the site's own events.
+    queryStatsReport(deps.events, scope).then((report) =>
+      withImportedStats(deps.events, scope, comparedPeriod(scope.params), report),
+    ),
     queryPageStats(deps.events, scope, { field: 'pageviews', order: 'desc' }),
-    queryBreakdown(deps.events, scope, 'referrers', ['visitors']),
-    queryBreakdown(deps.events, scope, 'countries', ['visitors']),
+    withImportedBreakdown(deps.events, scope, 'referrers', ['visitors'], (one) =>
+      queryBreakdown(deps.events, one, 'referrers', ['visitors']),
+    ),
+    withImportedBreakdown(deps.events, scope, 'countries', ['visitors'], (one) =>
+      queryBreakdown(deps.events, one, 'countries', ['visitors']),
+    ),
     queryGoalConversions(deps.events, scope, goals),
   ])
   // A custom comparison always answers its figures.

@@ -325,7 +325,7 @@ describe('import and export', () => {
     const json = await importInto(owner.site.siteId, line, { 'content-type': 'application/json' })
     expect(json.statusCode).toBe(415)
     expect(json.json().error).toBe(
-      'The body must be NDJSON (Content-Type: application/x-ndjson) or, with format=umami, text/csv',
+      'The body must be NDJSON (Content-Type: application/x-ndjson), with format=umami text/csv, or with format=plausible application/zip',
     )
     const text = await importInto(owner.site.siteId, line, { 'content-type': 'text/csv' })
     expect(text.statusCode).toBe(400)

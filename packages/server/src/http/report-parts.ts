@@ -28,6 +28,7 @@ import { withComparedRows } from '../query/compared-breakdown.js'
 import { alignCompared } from '../query/compared-series.js'
 import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
+import { withImportedBreakdown, withImportedStats } from '../query/imported-totals.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
 import { resolveQueryParams } from '../query/params.js'
 import { comparedPeriod, comparisonAsked } from '../query/previous-period.js'
@@ -88,7 +89,9 @@ export const reportParts = {
   ): Prepared<typeof statsEndpoint> {
     const scope = scopeOf(deps, siteId, query)
     const { bucket } = query
-    return () => queryStatsReport(deps.events, scope, bucket)
+    const compared = comparedPeriod(scope.params)
+    return async () =>
+      withImportedStats(deps.events, scope, compared, await queryStatsReport(deps.events, scope, bucket))
   },
 
   /**
@@ -134,7 +137,9 @@ export const reportParts = {
     const { metrics } = query
     const compared = comparisonAsked(scope.params) ? comparedPeriod(scope.params) : null
     return async () => {
-      const page = await queryBreakdown(deps.events, scope, name, metrics)
+      const page = await withImportedBreakdown(deps.events, scope, name, metrics, (one) =>
+        queryBreakdown(deps.events, one, name, metrics),
+      )
       if (!compared) return { data: page.rows, meta: pageMeta(scope.params, page.total) }
       const { rows, total } = await withComparedRows(deps.events, scope, compared, name, page, metrics)
       return {

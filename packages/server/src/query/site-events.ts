@@ -5,6 +5,7 @@
  */
 import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { deleteImportedDays } from './imported-totals.js'
 import { deleteSiteRollups } from './rollups/rollup-maintenance.js'
 
 /** Rows the events store holds for a site, every type counted. */
@@ -31,10 +32,11 @@ export async function lastSiteEventAt(events: EventsStore, siteId: number): Prom
 }
 
 /**
- * Delete every event of a site (a lightweight delete: masked when this resolves) and its rollup rows
- * (in the background, see `deleteSiteRollups`).
+ * Delete every event of a site (a lightweight delete: masked when this resolves), its imported daily
+ * totals, and its rollup rows (in the background, see `deleteSiteRollups`).
  */
 export async function deleteSiteEvents(events: EventsStore, siteId: number): Promise<void> {
   await events.command('DELETE FROM events WHERE site_id = {site:UInt32}', { site: siteId })
+  await deleteImportedDays(events, siteId)
   await deleteSiteRollups(events, siteId)
 }

@@ -28,6 +28,8 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   // Import and export.
   src('http/import.test.ts'),
   src('http/import-umami.test.ts'),
+  src('http/import-ga4.test.ts'),
+  src('http/import-plausible.test.ts'),
   src('http/import-dates.test.ts'),
   src('query/export-events.test.ts'),
   // Journal recovery, and acknowledged events across SIGKILL of a server process.

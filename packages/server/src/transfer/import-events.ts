@@ -154,6 +154,10 @@ export async function importEvents(
         reject(entry.line, entry.error)
         continue
       }
+      if ('dropped' in entry) {
+        drop(entry.dropped)
+        continue
+      }
       if ('stored' in entry) {
         if (Date.parse(entry.stored.timestamp) > now + FUTURE_SLACK_MS) {
           reject(entry.line, 'timestamp: must not be in the future')

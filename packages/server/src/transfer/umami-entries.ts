@@ -204,8 +204,8 @@ function referrerOf(get: Row): string {
 
 const foldWww = (host: string) => (host.startsWith('www.') ? host.slice(4) : host)
 
-/** The columns Umami's `website_event` does not have, as an event row leaves them when unknown. */
-const EMPTY_EVENT: StoredEvent = {
+/** An event row with every column unknown ('', 0, null): what sources without a column leave. */
+export const EMPTY_EVENT: StoredEvent = {
   event_id: '',
   timestamp: '',
   type: 'pageview',
