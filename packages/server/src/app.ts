@@ -63,6 +63,7 @@ import { siteStatusRoutes } from './http/site-status.js'
 import { siteRoutes } from './http/sites.js'
 import { createTenantReads } from './http/tenant-reads.js'
 import { trackRoutes } from './http/track.js'
+import { createSiteOriginCheck } from './http/tracking-cors.js'
 import { v1EventRoutes } from './http/v1/events.js'
 import { v1ExperimentRoutes } from './http/v1/experiments.js'
 import { v1FunnelRoutes } from './http/v1/funnels.js'
@@ -247,6 +248,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     apiKeys: deps.apiKeys,
     keyLimit: deps.trackKeyLimit,
     redis: deps.redis,
+    isSiteOrigin: createSiteOriginCheck(deps.metadata.db),
   })
   await app.register(replayRoutes, {
     replay: createReplayIngest({ ...deps.ingest.deps, events: deps.events }, deps.replayLimits),
