@@ -54,6 +54,7 @@ import { reportRoutes } from './http/reports.js'
 import { loggerOptions, logRequest } from './http/request-log.js'
 import { registerRequestMetrics } from './http/request-metrics.js'
 import { retentionRoutes } from './http/retention.js'
+import { rybbitSdkRoutes } from './http/rybbit-sdk.js'
 import { scriptRoutes } from './http/script.js'
 import { registerHsts } from './http/security-headers.js'
 import { applySegment } from './http/segment-query.js'
@@ -250,9 +251,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis: deps.redis,
     isSiteOrigin: createSiteOriginCheck(deps.metadata.db),
   })
-  await app.register(replayRoutes, {
-    replay: createReplayIngest({ ...deps.ingest.deps, events: deps.events }, deps.replayLimits),
-  })
+  const replay = createReplayIngest({ ...deps.ingest.deps, events: deps.events }, deps.replayLimits)
+  await app.register(replayRoutes, { replay })
+  await app.register(rybbitSdkRoutes, { ingest: deps.ingest, db: deps.metadata.db, replay })
   await app.register(scriptRoutes, {
     loadSite: (siteId) => findSite(deps.metadata.db, siteId),
     changes: deps.changes,

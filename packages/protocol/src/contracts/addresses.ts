@@ -157,6 +157,20 @@ export const track = address('track', 'POST', '/api/track')
 export const trackPreflight = address('trackPreflight', 'OPTIONS', '/api/track')
 export const recordReplay = address('recordReplay', 'POST', '/api/replay')
 export const replayPreflight = address('replayPreflight', 'OPTIONS', '/api/replay')
+/** What Rybbit's web SDK calls besides `/api/track` (`contracts/rybbit.ts`). */
+export const rybbitTrackingConfig = address(
+  'rybbitTrackingConfig',
+  'GET',
+  '/api/site/tracking-config/:siteId',
+)
+export const identify = address('identify', 'POST', '/api/identify')
+export const identifyPreflight = address('identifyPreflight', 'OPTIONS', '/api/identify')
+export const rybbitReplay = address('rybbitReplay', 'POST', '/api/session-replay/record/:siteId')
+export const rybbitReplayPreflight = address(
+  'rybbitReplayPreflight',
+  'OPTIONS',
+  '/api/session-replay/record/:siteId',
+)
 /** A site's history out and in (`contracts/transfer.ts`). */
 export const exportSite = address('exportSite', 'GET', '/api/sites/:siteId/export')
 export const importSite = address('importSite', 'POST', '/api/sites/:siteId/import')

@@ -20,6 +20,7 @@ import { referenceEndpoints } from './reference.js'
 import { replayEndpoints } from './replay.js'
 import { reportBatchEndpoints } from './report-batch.js'
 import { reportEndpoints } from './reports.js'
+import { rybbitEndpoints } from './rybbit.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
 import { trackingEndpoints } from './tracking.js'
@@ -51,6 +52,7 @@ export * from './replay.js'
 export * from './report-batch.js'
 export * from './report-registry.js'
 export * from './reports.js'
+export * from './rybbit.js'
 export * from './segments.js'
 export * from './sites.js'
 export * from './tracking.js'
@@ -87,6 +89,7 @@ export const endpoints = [
   ...privacyEndpoints,
   ...adminEndpoints,
   ...trackingEndpoints,
+  ...rybbitEndpoints,
   ...transferEndpoints,
   ...referenceEndpoints,
 ] as const

@@ -11,6 +11,7 @@ import type { AnnotationSchema } from './annotation-schema.js'
 import type { EmailReportSchema } from './email-report-schema.js'
 import type { MailSchema } from './mail-schema.js'
 import type { SegmentSchema } from './segment-schema.js'
+import type { UserSchema } from './user-schema.js'
 import type { WebhookSchema } from './webhook-schema.js'
 
 export type DbBool = number | boolean
@@ -80,6 +81,12 @@ export interface SiteTable {
   replay_sample_rate: number
   /** Whole days a recording is kept after it is received (migration 009). */
   replay_retention_days: number
+  /** Switches of Rybbit's web SDK (migration 016), read by `GET /api/site/tracking-config/{siteId}`. */
+  track_initial_pageview: DbBool
+  track_spa_navigation: DbBool
+  track_button_clicks: DbBool
+  track_copy: DbBool
+  track_form_interactions: DbBool
 }
 
 export interface ApiKeyTable {
@@ -166,7 +173,8 @@ export interface MetadataSchema
     MailSchema,
     SegmentSchema,
     EmailReportSchema,
-    AnnotationSchema {
+    AnnotationSchema,
+    UserSchema {
   user: UserTable
   instance_setting: InstanceSettingTable
   organization: OrganizationTable
