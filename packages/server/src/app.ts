@@ -71,6 +71,7 @@ import { v1FunnelRoutes } from './http/v1/funnels.js'
 import { v1ReportRoutes } from './http/v1/reports.js'
 import { v1RetentionRoutes } from './http/v1/retention.js'
 import { v1SiteRoutes } from './http/v1/sites.js'
+import { v1UserRoutes } from './http/v1/users.js'
 import { registerV1Guard } from './http/v1/v1-scope.js'
 import { visitorDataRoutes } from './http/visitor-data.js'
 import { webhookRoutes } from './http/webhooks.js'
@@ -332,6 +333,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1FunnelRoutes, v1)
     await scope.register(v1AnnotationRoutes, v1)
     await scope.register(v1PropertyRoutes, v1)
+    await scope.register(v1UserRoutes, v1)
   })
 
   await app.register(async (scope) => {

@@ -68,6 +68,9 @@ export const reportLive = address('reportLive', 'GET', '/api/sites/:siteId/live'
 export const reportBatch = address('reportBatch', 'POST', '/api/sites/:siteId/reports')
 /** The v1 reports of a site (`contracts/v1-reports.ts`). */
 export const v1Stats = address('v1Stats', 'GET', '/api/v1/sites/:siteId/stats')
+/** Identified users (`contracts/users.ts`). */
+export const v1Users = address('v1Users', 'GET', '/api/v1/sites/:siteId/users')
+export const v1User = address('v1User', 'GET', '/api/v1/sites/:siteId/users/:userId')
 export const v1Pages = address('v1Pages', 'GET', '/api/v1/sites/:siteId/pages')
 export const v1Sessions = address('v1Sessions', 'GET', '/api/v1/sites/:siteId/sessions')
 export const v1EventNames = address('v1EventNames', 'GET', '/api/v1/sites/:siteId/events/names')

@@ -26,6 +26,7 @@ import { siteEndpoints } from './sites.js'
 import { trackingEndpoints } from './tracking.js'
 import { trackingScriptEndpoints } from './tracking-script.js'
 import { transferEndpoints } from './transfer.js'
+import { userEndpoints } from './users.js'
 import { v1ReportEndpoints } from './v1-reports.js'
 import { webhookEndpoints } from './webhooks.js'
 
@@ -58,6 +59,7 @@ export * from './sites.js'
 export * from './tracking.js'
 export * from './tracking-script.js'
 export * from './transfer.js'
+export * from './users.js'
 export * from './v1-reports.js'
 export * from './webhooks.js'
 
@@ -90,6 +92,7 @@ export const endpoints = [
   ...adminEndpoints,
   ...trackingEndpoints,
   ...rybbitEndpoints,
+  ...userEndpoints,
   ...transferEndpoints,
   ...referenceEndpoints,
 ] as const
