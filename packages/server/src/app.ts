@@ -71,7 +71,7 @@ import { v1FunnelRoutes } from './http/v1/funnels.js'
 import { v1ReportRoutes } from './http/v1/reports.js'
 import { v1RetentionRoutes } from './http/v1/retention.js'
 import { v1SiteRoutes } from './http/v1/sites.js'
-import { v1UserRoutes } from './http/v1/users.js'
+import { userRoutes, v1UserRoutes } from './http/v1/users.js'
 import { registerV1Guard } from './http/v1/v1-scope.js'
 import { visitorDataRoutes } from './http/visitor-data.js'
 import { webhookRoutes } from './http/webhooks.js'
@@ -379,6 +379,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       emailReports: deps.emailReports,
       emailReportSender: deps.emailReportSender,
     })
+    await scope.register(userRoutes, { db: deps.metadata.db, events: readEvents })
     await scope.register(webhookRoutes, {
       db: deps.metadata.db,
       webhooks: deps.webhooks,

@@ -71,6 +71,8 @@ export const v1Stats = address('v1Stats', 'GET', '/api/v1/sites/:siteId/stats')
 /** Identified users (`contracts/users.ts`). */
 export const v1Users = address('v1Users', 'GET', '/api/v1/sites/:siteId/users')
 export const v1User = address('v1User', 'GET', '/api/v1/sites/:siteId/users/:userId')
+export const listUsers = address('listUsers', 'GET', '/api/sites/:siteId/users')
+export const getUser = address('getUser', 'GET', '/api/sites/:siteId/users/:userId')
 export const v1Pages = address('v1Pages', 'GET', '/api/v1/sites/:siteId/pages')
 export const v1Sessions = address('v1Sessions', 'GET', '/api/v1/sites/:siteId/sessions')
 export const v1EventNames = address('v1EventNames', 'GET', '/api/v1/sites/:siteId/events/names')

@@ -37,11 +37,38 @@ export const v1UserEndpoint = endpoint({
   },
 })
 
-export const userEndpoints = [v1UsersEndpoint, v1UserEndpoint] as const
+/** `GET /api/sites/:siteId/users`: the dashboard's Users page (members only: profiles are personal data). */
+export const listUsersEndpoint = endpoint({
+  ...at.listUsers,
+  summary: 'Identified users with their figures (dashboard)',
+  description: 'As `GET /api/v1/sites/{siteId}/users`; members of the site organization only.',
+  tag: 'Reports',
+  access: 'member',
+  params: siteParams,
+  query: userListQuery,
+  responses: { 200: { description: 'A page of users', schema: pagedList(userSummary) }, 404: notMine },
+})
+
+/** `GET /api/sites/:siteId/users/:userId`: a user's page in the dashboard. */
+export const getUserEndpoint = endpoint({
+  ...at.getUser,
+  summary: "An identified user's profile and timeline (dashboard)",
+  tag: 'Reports',
+  access: 'member',
+  params: z.object({ siteId: z.string(), userId: z.string() }),
+  responses: {
+    200: { description: 'The user', schema: z.object({ data: userDetail }) },
+    404: `${notMine}, or no such identified user`,
+  },
+})
+
+export const userEndpoints = [v1UsersEndpoint, v1UserEndpoint, listUsersEndpoint, getUserEndpoint] as const
 
 declare module './addresses.js' {
   interface EndpointContracts {
     v1Users: typeof v1UsersEndpoint
     v1User: typeof v1UserEndpoint
+    listUsers: typeof listUsersEndpoint
+    getUser: typeof getUserEndpoint
   }
 }

@@ -102,7 +102,7 @@ export async function eraseVisitor(
     webhookDeliveries: await deleteVisitorDeliveries(deps.db, site.site_id, id, sessionIds),
   }
   // An identified user's profile (traits) and the visitor links to them go too.
-  const profileErased = kind === 'user' ? await eraseProfile(deps.db, site.site_id, id) : false
+  if (kind === 'user') await eraseProfile(deps.db, site.site_id, id)
   await recordAudit(
     deps.db,
     {
@@ -110,7 +110,7 @@ export async function eraseVisitor(
       siteId: site.site_id,
       actorUserId,
       action: 'visitor.erased',
-      details: { kind, idSha256: visitorIdDigest(id), ...erased, profileErased },
+      details: { kind, idSha256: visitorIdDigest(id), ...erased },
     },
     deps.clock,
   )

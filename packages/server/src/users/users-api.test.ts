@@ -169,6 +169,34 @@ describe('identified users', () => {
     expect(foreign.statusCode).toBe(403)
   })
 
+  it("serves the dashboard's Users page to members only", async () => {
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/sites/${site.siteId}/users?sort=userId&order=asc`,
+      headers: { cookie },
+    })
+    expect(list.statusCode, list.body).toBe(200)
+    expect(list.json().data.map((u: { userId: string }) => u.userId)).toEqual([
+      'alice',
+      'bob',
+      'carol',
+      'erin',
+    ])
+    const one = await t.app.inject({
+      method: 'GET',
+      url: `/api/sites/${site.siteId}/users/bob`,
+      headers: { cookie },
+    })
+    expect(one.json().data).toMatchObject({ userId: 'bob', pageviews: 1, events: 1 })
+    const stranger = await t.signUp()
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: `/api/sites/${site.siteId}/users`,
+      headers: { cookie: stranger.cookie },
+    })
+    expect(refused.statusCode).toBe(404)
+  })
+
   it('exports the profile with the events and erases it with them', async () => {
     const exported = await t.app.inject({
       method: 'GET',

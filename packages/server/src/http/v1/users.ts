@@ -1,9 +1,10 @@
 /**
  * v1: identified users of a site. `GET /api/v1/sites/{siteId}/users` (search, sort, page) and
  * `GET /api/v1/sites/{siteId}/users/{userId}` (profile, traits with their change times, the latest
- * sessions with replay flags and events). Reading them is a member's right, as any report.
+ * sessions with replay flags and events), and the same for the dashboard under `/api/sites/...`.
+ * Members of the site organization only: profiles are personal data (no public or private-link reads).
  */
-import { v1UserEndpoint, v1UsersEndpoint } from '@pathlight/protocol'
+import { getUserEndpoint, listUsersEndpoint, v1UserEndpoint, v1UsersEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { siteForMember } from '../../auth/site-access.js'
 import { notFound } from '../../shared/errors.js'
@@ -17,7 +18,30 @@ export async function v1UserRoutes(
   app: FastifyInstance,
   { db, events }: { db: MetadataDb; events: EventsStore },
 ) {
-  route(app, v1UsersEndpoint, {
+  registerUserRoutes(app, { db, events }, v1UsersEndpoint, v1UserEndpoint)
+}
+
+/** The same for the dashboard (authenticated scope: a caller who is a member of the site organization). */
+export async function userRoutes(
+  app: FastifyInstance,
+  { db, events }: { db: MetadataDb; events: EventsStore },
+) {
+  // The dashboard's contracts differ from v1's only in path, access ('member') and tag.
+  registerUserRoutes(
+    app,
+    { db, events },
+    listUsersEndpoint as unknown as typeof v1UsersEndpoint,
+    getUserEndpoint as unknown as typeof v1UserEndpoint,
+  )
+}
+
+function registerUserRoutes(
+  app: FastifyInstance,
+  { db, events }: { db: MetadataDb; events: EventsStore },
+  list: typeof v1UsersEndpoint,
+  one: typeof v1UserEndpoint,
+) {
+  route(app, list, {
     resolve: ({ params, caller }) => siteForMember(db, caller.userId, params.siteId),
     handle: async ({ query, resolved: { site } }) => {
       const { users, total } = await listUsers(db, events, site.site_id, query)
@@ -27,7 +51,7 @@ export async function v1UserRoutes(
       }
     },
   })
-  route(app, v1UserEndpoint, {
+  route(app, one, {
     resolve: ({ params, caller }) => siteForMember(db, caller.userId, params.siteId),
     handle: async ({ params, resolved: { site } }) => {
       const user = await userDetail(db, events, site.site_id, params.userId)
