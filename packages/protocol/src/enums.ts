@@ -115,6 +115,18 @@ export const eventTypes = ['pageview', 'custom_event', 'performance', 'outbound'
 export type EventType = (typeof eventTypes)[number]
 
 /**
+ * The interaction types Rybbit's web SDK sends (button clicks, copies, form submits and input changes).
+ * The tracking endpoint takes them and stores each as a `custom_event` named after its type, with its
+ * properties, so every report of custom events and properties counts them.
+ */
+export const interactionEventTypes = ['button_click', 'copy', 'form_submit', 'input_change'] as const
+export type InteractionEventType = (typeof interactionEventTypes)[number]
+
+/** The `type` values the tracking endpoint takes: the stored types and the interaction types. */
+export const trackEventTypes = [...eventTypes, ...interactionEventTypes] as const
+export type TrackEventType = (typeof trackEventTypes)[number]
+
+/**
  * The channels the server assigns an event (its ingest's `enrich/channel.ts` says how; an event
  * without one has ''): the values an exported line's `channel` may take.
  */

@@ -100,6 +100,24 @@ export const trackResponse = component(
   'The event was recorded (committed) or deliberately excluded (`tracked:false`).',
 )
 
+/** The switches only Rybbit's web SDK reads (`GET /api/site/tracking-config/{siteId}`), of Site and SiteConfig. */
+const sdkSwitchFields = () => ({
+  trackInitialPageView: doc(z.boolean(), "Rybbit's web SDK sends the first pageview by itself (default on)"),
+  trackSpaNavigation: doc(
+    z.boolean(),
+    "Rybbit's web SDK sends a pageview on each client-side navigation (default on)",
+  ),
+  trackButtonClicks: doc(
+    z.boolean(),
+    'Button clicks recorded (`button_click`, stored as a custom event; default off)',
+  ),
+  trackCopy: doc(z.boolean(), 'Text copies recorded (`copy`, stored as a custom event; default off)'),
+  trackFormInteractions: doc(
+    z.boolean(),
+    'Form submits and input changes recorded (`form_submit`, `input_change`, stored as custom events; default off)',
+  ),
+})
+
 export const trackerConfig = component(
   'TrackerConfig',
   z.object({
@@ -162,6 +180,7 @@ export const site = component(
     trackErrors: z.boolean(),
     trackOutbound: z.boolean(),
     trackUrlParams: z.boolean(),
+    ...sdkSwitchFields(),
     retentionDays: retentionDays(),
     replaySampleRate: doc(z.number().min(0).max(1), 'The share of sessions recorded (0-1), as in SiteConfig'),
     replayRetentionDays: doc(z.int().min(1).max(365), 'Whole days a recording is kept, as in SiteConfig'),
@@ -185,6 +204,7 @@ export const siteConfig = component(
     trackErrors: z.boolean(),
     trackOutbound: z.boolean(),
     trackUrlParams: z.boolean(),
+    ...sdkSwitchFields(),
     retentionDays: retentionDays(),
     replaySampleRate: doc(
       z.number().min(0).max(1),

@@ -91,6 +91,11 @@ export const siteConfigUpdate = z
       trackErrors: bool,
       trackOutbound: bool,
       trackUrlParams: bool,
+      trackInitialPageView: bool,
+      trackSpaNavigation: bool,
+      trackButtonClicks: bool,
+      trackCopy: bool,
+      trackFormInteractions: bool,
       retentionDays: z
         .int({
           error: `must be a whole number of days (${MIN_RETENTION_DAYS}-${MAX_RETENTION_DAYS}) or null`,

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod'
 import { canonicalPropertiesOf, canonicalPropertiesText } from './canonical-properties.js'
-import { eventTypes } from './enums.js'
+import { trackEventTypes } from './enums.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`)
 const metric = z.number().finite().min(0, 'must be a non-negative number').max(3_600_000, 'is too large')
@@ -56,7 +56,9 @@ export const trackPayloadSchema = z
     site_id: z.union([z.string().max(20, 'must be at most 20 characters'), z.number()], {
       error: 'site_id is required (a site id as string or number)',
     }),
-    type: z.enum(eventTypes, { error: `must be one of ${eventTypes.join(', ')}` }).default('pageview'),
+    type: z
+      .enum(trackEventTypes, { error: `must be one of ${trackEventTypes.join(', ')}` })
+      .default('pageview'),
     pathname: text(2048).optional(),
     hostname: text(253).optional(),
     page_title: text(512).optional(),
@@ -71,11 +73,23 @@ export const trackPayloadSchema = z
     language: text(35).optional(),
     event_name: text(256).optional(),
     properties: propertiesField.optional(),
-    lcp: metric.optional(),
-    cls: z.number().finite().min(0, 'must be a non-negative number').max(1000, 'is too large').optional(),
-    inp: metric.optional(),
-    fcp: metric.optional(),
-    ttfb: metric.optional(),
+    /** Web vitals; null (as Rybbit's SDK sends a metric it did not measure) is the same as absent. */
+    lcp: metric.nullable().optional(),
+    cls: z
+      .number()
+      .finite()
+      .min(0, 'must be a non-negative number')
+      .max(1000, 'is too large')
+      .nullable()
+      .optional(),
+    inp: metric.nullable().optional(),
+    fcp: metric.nullable().optional(),
+    ttfb: metric.nullable().optional(),
+    /**
+     * An API key in the body instead of the `Authorization` header (as Rybbit's server SDK sends it):
+     * the same key, with the same checks and limits. Never put a key in browser code.
+     */
+    api_key: text(256).optional(),
     /**
      * A UUID the client makes per event and sends on every attempt: a repeat within 24 hours is
      * acknowledged and stored once (idempotent retries).

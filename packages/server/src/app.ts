@@ -55,6 +55,7 @@ import { reportRoutes } from './http/reports.js'
 import { loggerOptions, logRequest } from './http/request-log.js'
 import { registerRequestMetrics } from './http/request-metrics.js'
 import { retentionRoutes } from './http/retention.js'
+import { rybbitSdkRoutes } from './http/rybbit-sdk.js'
 import { scriptRoutes } from './http/script.js'
 import { registerHsts } from './http/security-headers.js'
 import { applySegment } from './http/segment-query.js'
@@ -65,12 +66,14 @@ import { siteRoutes } from './http/sites.js'
 import { ssoSettingsRoutes } from './http/sso-settings.js'
 import { createTenantReads } from './http/tenant-reads.js'
 import { trackRoutes } from './http/track.js'
+import { createSiteOriginCheck } from './http/tracking-cors.js'
 import { v1EventRoutes } from './http/v1/events.js'
 import { v1ExperimentRoutes } from './http/v1/experiments.js'
 import { v1FunnelRoutes } from './http/v1/funnels.js'
 import { v1ReportRoutes } from './http/v1/reports.js'
 import { v1RetentionRoutes } from './http/v1/retention.js'
 import { v1SiteRoutes } from './http/v1/sites.js'
+import { userRoutes, v1UserRoutes } from './http/v1/users.js'
 import { registerV1Guard } from './http/v1/v1-scope.js'
 import { visitorDataRoutes } from './http/visitor-data.js'
 import { webhookRoutes } from './http/webhooks.js'
@@ -249,10 +252,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     apiKeys: deps.apiKeys,
     keyLimit: deps.trackKeyLimit,
     redis: deps.redis,
+    isSiteOrigin: createSiteOriginCheck(deps.metadata.db),
   })
-  await app.register(replayRoutes, {
-    replay: createReplayIngest({ ...deps.ingest.deps, events: deps.events }, deps.replayLimits),
-  })
+  const replay = createReplayIngest({ ...deps.ingest.deps, events: deps.events }, deps.replayLimits)
+  await app.register(replayRoutes, { replay })
+  await app.register(rybbitSdkRoutes, { ingest: deps.ingest, db: deps.metadata.db, replay })
   await app.register(scriptRoutes, {
     loadSite: (siteId) => findSite(deps.metadata.db, siteId),
     changes: deps.changes,
@@ -332,6 +336,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1AnnotationRoutes, v1)
     await scope.register(v1PropertyRoutes, v1)
     await scope.register(queryApiRoutes, v1)
+    await scope.register(v1UserRoutes, v1)
   })
 
   await app.register(async (scope) => {
@@ -378,6 +383,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       emailReports: deps.emailReports,
       emailReportSender: deps.emailReportSender,
     })
+    await scope.register(userRoutes, { db: deps.metadata.db, events: readEvents })
     await scope.register(webhookRoutes, {
       db: deps.metadata.db,
       webhooks: deps.webhooks,

@@ -57,6 +57,8 @@ import { openEventsStore } from './storage/events/open-events-store.js'
 import { timeEventsStore } from './storage/events/timed-events-store.js'
 import { type MetadataStore, openMetadataStore } from './storage/metadata/db.js'
 import { getOrCreateSecret } from './storage/metadata/instance-settings.js'
+import { createUserNoter } from './users/user-noter.js'
+import { createVisitorLinks } from './users/visitor-links.js'
 import { createConversionTracker } from './webhooks/conversion-tracker.js'
 import { createDeliveryRunner, type DeliveryRunner } from './webhooks/deliveries.js'
 import { ingestFacts } from './webhooks/ingest-facts.js'
@@ -282,6 +284,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     const emailReports = createEmailReports(emailReportDeps)
     const emailReportSender = createEmailReportSender(emailReportDeps)
     const roles = createRoleCache(metadata, clock, changes)
+    const noteUser = createUserNoter(metadata.db)
     const siteLookup = createSiteLookup((siteId) => findSite(metadata.db, siteId), { clock, changes })
     const ingest = createIngest(
       {
@@ -294,6 +297,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         quota,
         eventIds,
         clock,
+        visitorLinks: createVisitorLinks(metadata.db, { clock }),
       },
       buffer,
       createIngestStats(),
@@ -301,7 +305,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         onCommitted: (draft) => {
           const extra = options.listeners?.onCommitted?.(draft)
           const queued = facts(draft)
-          return extra && queued ? Promise.all([extra, queued]).then(() => undefined) : (extra ?? queued)
+          const noted = draft.identified
+            ? noteUser(draft.site.siteId, draft.row.user_id, draft.row.timestamp)
+            : undefined
+          const pending = [extra, queued, noted].filter((p): p is Promise<void> => p !== undefined)
+          return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined)
         },
         onListenerError: (error) => console.error('webhook outbox write failed:', error),
       },

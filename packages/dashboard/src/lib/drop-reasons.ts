@@ -53,6 +53,18 @@ const EXPLANATIONS: Record<string, { what: string; fix: string }> = {
     what: 'Core Web Vitals, which the site settings turn off',
     fix: 'Turn on Web Vitals in the site settings.',
   },
+  'disabled:trackButtonClicks': {
+    what: 'button clicks from Rybbit’s web SDK, which the site settings turn off',
+    fix: 'Turn on “Button clicks” in the site settings.',
+  },
+  'disabled:trackCopy': {
+    what: 'copied text from Rybbit’s web SDK, which the site settings turn off',
+    fix: 'Turn on “Copied text” in the site settings.',
+  },
+  'disabled:trackFormInteractions': {
+    what: 'form submits and input changes from Rybbit’s web SDK, which the site settings turn off',
+    fix: 'Turn on “Form submits and input changes” in the site settings.',
+  },
   access_denied: {
     what: 'sent with an API key whose owner is not a member of the site’s organization',
     fix: 'Use a key of a member of this site’s organization.',

@@ -68,6 +68,11 @@ export const reportLive = address('reportLive', 'GET', '/api/sites/:siteId/live'
 export const reportBatch = address('reportBatch', 'POST', '/api/sites/:siteId/reports')
 /** The v1 reports of a site (`contracts/v1-reports.ts`). */
 export const v1Stats = address('v1Stats', 'GET', '/api/v1/sites/:siteId/stats')
+/** Identified users (`contracts/users.ts`). */
+export const v1Users = address('v1Users', 'GET', '/api/v1/sites/:siteId/users')
+export const v1User = address('v1User', 'GET', '/api/v1/sites/:siteId/users/:userId')
+export const listUsers = address('listUsers', 'GET', '/api/sites/:siteId/users')
+export const getUser = address('getUser', 'GET', '/api/sites/:siteId/users/:userId')
 export const v1Pages = address('v1Pages', 'GET', '/api/v1/sites/:siteId/pages')
 export const v1Sessions = address('v1Sessions', 'GET', '/api/v1/sites/:siteId/sessions')
 export const v1EventNames = address('v1EventNames', 'GET', '/api/v1/sites/:siteId/events/names')
@@ -163,6 +168,20 @@ export const track = address('track', 'POST', '/api/track')
 export const trackPreflight = address('trackPreflight', 'OPTIONS', '/api/track')
 export const recordReplay = address('recordReplay', 'POST', '/api/replay')
 export const replayPreflight = address('replayPreflight', 'OPTIONS', '/api/replay')
+/** What Rybbit's web SDK calls besides `/api/track` (`contracts/rybbit.ts`). */
+export const rybbitTrackingConfig = address(
+  'rybbitTrackingConfig',
+  'GET',
+  '/api/site/tracking-config/:siteId',
+)
+export const identify = address('identify', 'POST', '/api/identify')
+export const identifyPreflight = address('identifyPreflight', 'OPTIONS', '/api/identify')
+export const rybbitReplay = address('rybbitReplay', 'POST', '/api/session-replay/record/:siteId')
+export const rybbitReplayPreflight = address(
+  'rybbitReplayPreflight',
+  'OPTIONS',
+  '/api/session-replay/record/:siteId',
+)
 /** A site's history out and in (`contracts/transfer.ts`). */
 export const exportSite = address('exportSite', 'GET', '/api/sites/:siteId/export')
 export const importSite = address('importSite', 'POST', '/api/sites/:siteId/import')

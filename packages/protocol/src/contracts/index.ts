@@ -21,12 +21,14 @@ import { referenceEndpoints } from './reference.js'
 import { replayEndpoints } from './replay.js'
 import { reportBatchEndpoints } from './report-batch.js'
 import { reportEndpoints } from './reports.js'
+import { rybbitEndpoints } from './rybbit.js'
 import { segmentEndpoints } from './segments.js'
 import { siteEndpoints } from './sites.js'
 import { ssoEndpoints } from './sso.js'
 import { trackingEndpoints } from './tracking.js'
 import { trackingScriptEndpoints } from './tracking-script.js'
 import { transferEndpoints } from './transfer.js'
+import { userEndpoints } from './users.js'
 import { v1ReportEndpoints } from './v1-reports.js'
 import { webhookEndpoints } from './webhooks.js'
 
@@ -54,12 +56,14 @@ export * from './replay.js'
 export * from './report-batch.js'
 export * from './report-registry.js'
 export * from './reports.js'
+export * from './rybbit.js'
 export * from './segments.js'
 export * from './sites.js'
 export * from './sso.js'
 export * from './tracking.js'
 export * from './tracking-script.js'
 export * from './transfer.js'
+export * from './users.js'
 export * from './v1-reports.js'
 export * from './webhooks.js'
 
@@ -92,6 +96,8 @@ export const endpoints = [
   ...privacyEndpoints,
   ...adminEndpoints,
   ...trackingEndpoints,
+  ...rybbitEndpoints,
+  ...userEndpoints,
   ...transferEndpoints,
   ...referenceEndpoints,
   ...ssoEndpoints,

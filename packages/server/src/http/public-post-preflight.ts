@@ -6,19 +6,26 @@
 import type { replayPreflightEndpoint, trackPreflightEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { route } from './route.js'
+import { setTrackingCors } from './tracking-cors.js'
 
-/** Register the preflight `contract` declares (`trackPreflightEndpoint`, `replayPreflightEndpoint`). */
+/**
+ * Register the preflight `contract` declares (`trackPreflightEndpoint`, `replayPreflightEndpoint`).
+ * With `credentialed`, an Origin it accepts (a site's domain) is echoed with credentials allowed, for
+ * clients that send credentials (`navigator.sendBeacon`); other origins get `*`.
+ */
 export function publicPostPreflight(
   app: FastifyInstance,
   contract: typeof trackPreflightEndpoint | typeof replayPreflightEndpoint,
+  credentialed?: (origin: string | undefined) => Promise<boolean>,
 ): void {
-  route(app, contract, async ({ reply }) =>
-    reply
+  route(app, contract, async ({ request, reply }) => {
+    const origin = request.headers.origin
+    setTrackingCors(reply, origin, credentialed ? await credentialed(origin) : false)
+    return reply
       .code(204)
-      .header('access-control-allow-origin', '*')
       .header('access-control-allow-methods', 'POST')
       .header('access-control-allow-headers', 'content-type')
       .header('access-control-max-age', '86400')
-      .send(),
-  )
+      .send()
+  })
 }

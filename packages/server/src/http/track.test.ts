@@ -105,16 +105,29 @@ describe.each([
     expect(JSON.stringify(row)).not.toContain('8.8.8.8')
   })
 
-  it('answers CORS: a readable response for any origin and a preflight for JSON', async () => {
+  it("answers CORS: the site's own Origin echoed with credentials, any other origin *, a preflight for JSON", async () => {
     const response = await track({ site_id: String(site.siteId) })
-    expect(response.headers['access-control-allow-origin']).toBe('*')
+    expect(response.headers['access-control-allow-origin']).toBe('https://example.com')
+    expect(response.headers['access-control-allow-credentials']).toBe('true')
+    const foreign = await track({ site_id: String(site.siteId) }, { origin: 'https://evil.test' })
+    expect(foreign.headers['access-control-allow-origin']).toBe('*')
+    expect(foreign.headers['access-control-allow-credentials']).toBeUndefined()
     const preflight = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/track',
-      headers: { origin: 'https://example.com', 'access-control-request-method': 'POST' },
+      headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' },
     })
     expect(preflight.statusCode).toBe(204)
     expect(preflight.headers['access-control-allow-headers']).toBe('content-type')
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://shop.example.com')
+    expect(preflight.headers['access-control-allow-credentials']).toBe('true')
+    const foreignPreflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/track',
+      headers: { origin: 'https://example.com.evil.test', 'access-control-request-method': 'POST' },
+    })
+    expect(foreignPreflight.headers['access-control-allow-origin']).toBe('*')
+    expect(foreignPreflight.headers['access-control-allow-credentials']).toBeUndefined()
   })
 
   it('accepts text/plain beacons and keeps one session for consecutive events', async () => {
@@ -258,7 +271,7 @@ describe.each([
       ['lcp a string', { type: 'performance', lcp: 'fast' }, 'lcp'],
       ['cls negative', { type: 'performance', cls: -0.1 }, 'cls'],
       ['inp a string', { type: 'performance', inp: '1' }, 'inp'],
-      ['fcp null', { type: 'performance', fcp: null }, 'fcp'],
+      ['fcp a string', { type: 'performance', fcp: '12' }, 'fcp'],
       ['ttfb too large', { type: 'performance', ttfb: 1e12 }, 'ttfb'],
     ]
     it.each(cases)('%s', async (_label, body, field) => {

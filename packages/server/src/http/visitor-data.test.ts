@@ -212,7 +212,10 @@ describe.each([
     const response = await call('GET', `${userUrl(ADA)}/export`, { key: fullKey })
     expect(response.statusCode, response.body).toBe(200)
     expect(response.headers['content-type']).toMatch(/^application\/x-ndjson/)
-    const exported = lines(response)
+    // The last line is the identified user's profile (traits), the lines before it the events.
+    const all = lines(response)
+    expect(all.at(-1)).toMatchObject({ user_profile: { userId: ADA } })
+    const exported = all.slice(0, -1)
     const own = rows
       .filter((r) => r.site_id === site.siteId && r.user_id === ADA)
       .sort((a, b) => a.timestamp.localeCompare(b.timestamp))

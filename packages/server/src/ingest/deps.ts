@@ -5,6 +5,7 @@
 import type { ApiKeys } from '../auth/api-keys.js'
 import type { Clock } from '../shared/time.js'
 import type { Role } from '../storage/metadata/schema.js'
+import type { VisitorLinks } from '../users/visitor-links.js'
 import type { Geolocator } from './enrich/geolocation.js'
 import type { SiteLookup } from './ingest-site.js'
 import type { EventIdRegistry } from './state/event-id-registry.js'
@@ -25,4 +26,6 @@ export interface IngestDeps {
   /** The `event_id`s of the last 24 hours (idempotent tracking). */
   eventIds: EventIdRegistry
   clock: Clock
+  /** Anonymous visitors linked to the user they identified as; without it, no links are followed. */
+  visitorLinks?: VisitorLinks
 }

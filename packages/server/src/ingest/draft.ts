@@ -31,5 +31,9 @@ export interface Draft {
   userAgent: string
   /** True when this event started a new session. */
   newSession: boolean
+  /** True when the user id is one the site gave (the body's, or a link of `POST /api/identify`). */
+  identified?: boolean
+  /** The session store key when it is not `${siteId}:${user_id}` (an identified visitor's, `putUserId`). */
+  sessionKey?: string
   row: EventRow
 }

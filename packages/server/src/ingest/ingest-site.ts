@@ -23,6 +23,10 @@ export interface IngestSite {
   trackOutbound: boolean
   trackErrors: boolean
   webVitals: boolean
+  /** Rybbit's interaction types (`button_click`, `copy`, `form_submit` and `input_change`). */
+  trackButtonClicks: boolean
+  trackCopy: boolean
+  trackFormInteractions: boolean
   /** Session replay is on: `POST /api/replay` stores batches. */
   sessionReplay: boolean
   /** The share of sessions whose replay is recorded, 0-1. */
@@ -47,6 +51,9 @@ export function toIngestSite(row: SiteRow): IngestSite {
     trackOutbound: toBool(row.track_outbound),
     trackErrors: toBool(row.track_errors),
     webVitals: toBool(row.web_vitals),
+    trackButtonClicks: toBool(row.track_button_clicks),
+    trackCopy: toBool(row.track_copy),
+    trackFormInteractions: toBool(row.track_form_interactions),
     sessionReplay: toBool(row.session_replay),
     replaySampleRate: Number(row.replay_sample_rate),
     replayRetentionDays: Number(row.replay_retention_days),

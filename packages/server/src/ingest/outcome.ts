@@ -18,7 +18,16 @@ export type RejectReason =
   | { kind: 'excluded_ip' }
   | { kind: 'excluded_country'; country: string }
   | { kind: 'over_quota' }
-  | { kind: 'type_disabled'; switch: 'trackOutbound' | 'trackErrors' | 'webVitals' }
+  | {
+      kind: 'type_disabled'
+      switch:
+        | 'trackOutbound'
+        | 'trackErrors'
+        | 'webVitals'
+        | 'trackButtonClicks'
+        | 'trackCopy'
+        | 'trackFormInteractions'
+    }
   | { kind: 'store_unavailable' }
   | { kind: 'repeated_event' }
 

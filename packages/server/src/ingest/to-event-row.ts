@@ -3,16 +3,35 @@
  * properties, web vitals (type performance) and error fields (type error, from `properties`).
  */
 import crypto from 'node:crypto'
+import { type EventType, type InteractionEventType, interactionEventTypes } from '@pathlight/protocol'
 import type { EventRow } from '../storage/events/event-row.js'
 import { parsePropertiesObject, type TrackPayload } from './payload.js'
 
+const isInteraction = (type: string): type is InteractionEventType =>
+  (interactionEventTypes as readonly string[]).includes(type)
+
+/**
+ * The stored type and name of a payload's type: an interaction type (`button_click`, `copy`,
+ * `form_submit`, `input_change`) is a custom event named after it unless the body names one.
+ */
+export function storedTypeOf(payload: Pick<TrackPayload, 'type' | 'event_name'>): {
+  type: EventType
+  eventName: string
+} {
+  if (isInteraction(payload.type)) {
+    return { type: 'custom_event', eventName: payload.event_name?.trim() || payload.type }
+  }
+  return { type: payload.type, eventName: payload.event_name ?? '' }
+}
+
 export function toEventRow(payload: TrackPayload, siteId: number, now: number): EventRow {
   const properties = payload.properties ?? ''
+  const stored = storedTypeOf(payload)
   const row: EventRow = {
     event_id: payload.event_id?.toLowerCase() ?? crypto.randomUUID(),
     site_id: siteId,
     timestamp: new Date(now).toISOString(),
-    type: payload.type,
+    type: stored.type,
     session_id: '',
     user_id: '',
     hostname: (payload.hostname ?? '').toLowerCase(),
@@ -40,7 +59,7 @@ export function toEventRow(payload: TrackPayload, siteId: number, now: number): 
     city: '',
     lat: null,
     lon: null,
-    event_name: payload.event_name ?? '',
+    event_name: stored.eventName,
     properties,
     lcp: payload.type === 'performance' ? (payload.lcp ?? null) : null,
     cls: payload.type === 'performance' ? (payload.cls ?? null) : null,

@@ -23,6 +23,7 @@ import type { SiteRow } from '../sites/site.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { toExportedEvent } from '../transfer/exported-event.js'
+import { eraseProfile, findProfile, type UserProfile } from '../users/user-profiles.js'
 import { deleteVisitorDeliveries } from './webhook-deliveries.js'
 
 /** How the request names the visitor: the tracked `user_id`, or the anonymous visitor id. */
@@ -100,6 +101,8 @@ export async function eraseVisitor(
     ...events,
     webhookDeliveries: await deleteVisitorDeliveries(deps.db, site.site_id, id, sessionIds),
   }
+  // An identified user's profile (traits) and the visitor links to them go too.
+  if (kind === 'user') await eraseProfile(deps.db, site.site_id, id)
   await recordAudit(
     deps.db,
     {
@@ -139,7 +142,20 @@ export async function exportVisitor(
     },
     deps.clock,
   )
-  return visitorLines(deps.events, site.site_id, id)
+  const profile = kind === 'user' ? await findProfile(deps.db, site.site_id, id) : null
+  return withProfileLine(visitorLines(deps.events, site.site_id, id), profile)
+}
+
+/**
+ * The export's lines, then, for an identified user with a profile, one last line
+ * `{"user_profile": {userId, traits: {key: {value, changedAt}}, createdAt, updatedAt}}`.
+ */
+async function* withProfileLine(
+  lines: AsyncGenerator<string>,
+  profile: UserProfile | null,
+): AsyncGenerator<string> {
+  yield* lines
+  if (profile) yield `${JSON.stringify({ user_profile: profile })}\n`
 }
 
 /**

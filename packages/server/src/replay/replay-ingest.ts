@@ -138,7 +138,10 @@ export function createReplayIngest(
         const result = await stage(draft, deps)
         if (!result.ok) return refuse(result.reason)
       }
-      const { sessionId } = await deps.sessions.touch(`${site.siteId}:${draft.row.user_id}`, now)
+      const { sessionId } = await deps.sessions.touch(
+        draft.sessionKey ?? `${site.siteId}:${draft.row.user_id}`,
+        now,
+      )
       if (!isReplaySampled(sessionId, site.replaySampleRate)) return notRecorded('not sampled', sessionId)
 
       try {

@@ -12,6 +12,7 @@ import type { ChangeFeed } from '../shared/change-feed.js'
 import { type Clock, isoNow, systemClock } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { fromBool, type SiteTable, toBool } from '../storage/metadata/schema.js'
+import { sdkSwitchesOf } from './sdk-switches.js'
 import type { SiteRow } from './site.js'
 
 /** A site's configuration as the API returns it: the protocol's wire shape. */
@@ -30,6 +31,7 @@ export function toSiteConfig(row: SiteRow): SiteConfig {
     trackErrors: toBool(row.track_errors),
     trackOutbound: toBool(row.track_outbound),
     trackUrlParams: toBool(row.track_url_params),
+    ...sdkSwitchesOf(row),
     retentionDays: row.retention_days === null ? null : Number(row.retention_days),
     replaySampleRate: Number(row.replay_sample_rate),
     replayRetentionDays: Number(row.replay_retention_days),
@@ -58,6 +60,11 @@ export async function updateSiteConfig(
     trackErrors: 'track_errors',
     trackOutbound: 'track_outbound',
     trackUrlParams: 'track_url_params',
+    trackInitialPageView: 'track_initial_pageview',
+    trackSpaNavigation: 'track_spa_navigation',
+    trackButtonClicks: 'track_button_clicks',
+    trackCopy: 'track_copy',
+    trackFormInteractions: 'track_form_interactions',
   } as const satisfies Record<string, keyof SiteTable>
   for (const [field, column] of Object.entries(boolColumns) as [
     keyof typeof boolColumns,

@@ -4,6 +4,7 @@
 import type { Site as WireSite } from '@pathlight/protocol'
 import type { Role, SiteTable } from '../storage/metadata/schema.js'
 import { toBool } from '../storage/metadata/schema.js'
+import { sdkSwitchesOf } from './sdk-switches.js'
 
 /** A site as the API returns it: the protocol's wire shape. */
 export type Site = WireSite
@@ -31,6 +32,7 @@ export function toSite(row: SiteRow, role: Role | null): Site {
     trackErrors: toBool(row.track_errors),
     trackOutbound: toBool(row.track_outbound),
     trackUrlParams: toBool(row.track_url_params),
+    ...sdkSwitchesOf(row),
     retentionDays: row.retention_days === null ? null : Number(row.retention_days),
     replaySampleRate: Number(row.replay_sample_rate),
     replayRetentionDays: Number(row.replay_retention_days),

@@ -20,6 +20,11 @@ export const siteDefaults = {
   trackErrors: false,
   trackOutbound: true,
   trackUrlParams: true,
+  trackInitialPageView: true,
+  trackSpaNavigation: true,
+  trackButtonClicks: false,
+  trackCopy: false,
+  trackFormInteractions: false,
 } as const
 
 /** Session replay settings of a new site (and of sites made before them): every session, kept 30 days. */
@@ -53,6 +58,11 @@ export async function createSite(
         track_errors: fromBool(siteDefaults.trackErrors),
         track_outbound: fromBool(siteDefaults.trackOutbound),
         track_url_params: fromBool(siteDefaults.trackUrlParams),
+        track_initial_pageview: fromBool(siteDefaults.trackInitialPageView),
+        track_spa_navigation: fromBool(siteDefaults.trackSpaNavigation),
+        track_button_clicks: fromBool(siteDefaults.trackButtonClicks),
+        track_copy: fromBool(siteDefaults.trackCopy),
+        track_form_interactions: fromBool(siteDefaults.trackFormInteractions),
         excluded_ips: '[]',
         excluded_countries: '[]',
         monthly_pageview_limit: null,

@@ -25,6 +25,8 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   src('retention/expire-events.test.ts'),
   src('query/visitor-events.test.ts'),
   src('http/visitor-data.test.ts'),
+  // Identified users' figures and timelines.
+  src('users/users-api.test.ts'),
   // Import and export.
   src('http/import.test.ts'),
   src('http/import-umami.test.ts'),

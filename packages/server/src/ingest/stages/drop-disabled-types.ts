@@ -3,7 +3,8 @@ import { ok, reject, type StageResult } from '../outcome.js'
 
 /**
  * The site's feature switches for keyless (browser) requests: outbound clicks need `trackOutbound`,
- * JavaScript errors `trackErrors`, web vitals `webVitals`; otherwise the event is not recorded
+ * JavaScript errors `trackErrors`, web vitals `webVitals`, Rybbit's button clicks `trackButtonClicks`,
+ * copies `trackCopy`, form submits and input changes `trackFormInteractions`; otherwise the event is not recorded
  * (200 `tracked:false`). The tracking script already honours them; this keeps a forged browser request
  * from adding what the site switched off. Requests with an API key are the site owner's own server
  * sending on purpose, and are recorded.
@@ -16,5 +17,10 @@ export function dropDisabledTypes(draft: Draft): StageResult {
     return reject({ kind: 'type_disabled', switch: 'trackOutbound' })
   if (type === 'error' && !site.trackErrors) return reject({ kind: 'type_disabled', switch: 'trackErrors' })
   if (type === 'performance' && !site.webVitals) return reject({ kind: 'type_disabled', switch: 'webVitals' })
+  if (type === 'button_click' && !site.trackButtonClicks)
+    return reject({ kind: 'type_disabled', switch: 'trackButtonClicks' })
+  if (type === 'copy' && !site.trackCopy) return reject({ kind: 'type_disabled', switch: 'trackCopy' })
+  if ((type === 'form_submit' || type === 'input_change') && !site.trackFormInteractions)
+    return reject({ kind: 'type_disabled', switch: 'trackFormInteractions' })
   return ok
 }

@@ -12,6 +12,7 @@ import type { EmailReportSchema } from './email-report-schema.js'
 import type { MailSchema } from './mail-schema.js'
 import type { SegmentSchema } from './segment-schema.js'
 import type { SsoSchema } from './sso-schema.js'
+import type { UserSchema } from './user-schema.js'
 import type { WebhookSchema } from './webhook-schema.js'
 
 export type DbBool = number | boolean
@@ -81,6 +82,12 @@ export interface SiteTable {
   replay_sample_rate: number
   /** Whole days a recording is kept after it is received (migration 009). */
   replay_retention_days: number
+  /** Switches of Rybbit's web SDK (migration 016), read by `GET /api/site/tracking-config/{siteId}`. */
+  track_initial_pageview: DbBool
+  track_spa_navigation: DbBool
+  track_button_clicks: DbBool
+  track_copy: DbBool
+  track_form_interactions: DbBool
 }
 
 export interface ApiKeyTable {
@@ -168,6 +175,7 @@ export interface MetadataSchema
     SegmentSchema,
     EmailReportSchema,
     AnnotationSchema,
+    UserSchema,
     SsoSchema {
   user: UserTable
   instance_setting: InstanceSettingTable

@@ -18,6 +18,7 @@ import { annotations } from './012-annotations.js'
 import { mail } from './013-mail.js'
 import { emailReports } from './014-email-reports.js'
 import { alertRecipients } from './015-alert-recipients.js'
+import { trackingSwitchesAndUsers } from './016-tracking-switches-and-users.js'
 import { sso } from './017-sso.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
@@ -43,5 +44,6 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   mail,
   emailReports,
   alertRecipients,
+  trackingSwitchesAndUsers,
   sso,
 ]
