@@ -125,6 +125,7 @@ export const channelNames = [
   'Video',
   'Referral',
   'Internal',
+  'AI Assistants',
 ] as const
 
 /** The web vitals, in the order reports show them. */
