@@ -3,6 +3,8 @@
  * check of the ingest counters), when its newest event happened (the dashboard's "waiting for the first
  * event"), and the deletion of a site's events.
  */
+
+import { deleteSiteCrawlerRequests } from '../crawlers/crawler-store.js'
 import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { deleteSiteRollups } from './rollups/rollup-maintenance.js'
@@ -32,9 +34,10 @@ export async function lastSiteEventAt(events: EventsStore, siteId: number): Prom
 
 /**
  * Delete every event of a site (a lightweight delete: masked when this resolves) and its rollup rows
- * (in the background, see `deleteSiteRollups`).
+ * and its crawler requests (in the background, see `deleteSiteRollups`).
  */
 export async function deleteSiteEvents(events: EventsStore, siteId: number): Promise<void> {
   await events.command('DELETE FROM events WHERE site_id = {site:UInt32}', { site: siteId })
   await deleteSiteRollups(events, siteId)
+  await deleteSiteCrawlerRequests(events, siteId)
 }
