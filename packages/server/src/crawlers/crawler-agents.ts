@@ -66,6 +66,7 @@ const ENTRIES: readonly Entry[] = [
   ['DuckAssistBot', 'DuckDuckGo', 'ai_assistant'],
   ['Manus-User', 'Manus', 'ai_assistant'],
   ['Devin', 'Cognition', 'ai_assistant', 'Devin/'],
+  ['Claude Code', 'Anthropic', 'ai_assistant', 'claude-code/'],
   // AI search indexers.
   ['OAI-SearchBot', 'OpenAI', 'ai_search'],
   ['Claude-SearchBot', 'Anthropic', 'ai_search'],
@@ -105,7 +106,6 @@ const ENTRIES: readonly Entry[] = [
   ['DeepSeekBot', 'DeepSeek', 'ai_training'],
   ['Kangaroo Bot', 'Kangaroo LLM', 'ai_training'],
   ['VelenPublicWebCrawler', 'Velen', 'ai_training'],
-  ['Scrapy', 'Scrapy (self-run)', 'other', 'Scrapy/'],
   // Search engines.
   ['AdsBot-Google', 'Google', 'other'],
   ['Mediapartners-Google', 'Google', 'other'],
@@ -169,6 +169,9 @@ const ENTRIES: readonly Entry[] = [
   ['Jetpack', 'Automattic', 'monitor', 'jetmon'],
   // Other bots: link previews, archives, feeds.
   ['facebookexternalhit', 'Meta', 'other'],
+  ['meta-externalads', 'Meta', 'other'],
+  ['OpenAI SDK', 'OpenAI', 'other', 'OpenAI/JS'],
+  ['Scrapy', 'Scrapy (self-run)', 'other', 'Scrapy/'],
   ['Twitterbot', 'X', 'other'],
   ['LinkedInBot', 'LinkedIn', 'other'],
   ['Slackbot', 'Slack', 'other'],

@@ -147,7 +147,7 @@ describe('ingest of access logs', () => {
         expect(summary.rejected.every((entry) => entry.line >= 1 && entry.line <= lines.length)).toBe(true)
         for (const entry of summary.rejected) expect(entry.reason).toMatch(/^[a-z_.]+: /)
         // Independent count: lines whose last quoted field (the user agent; its closing quote may be
-      // missing when the log cut the line) holds the agent's token.
+        // missing when the log cut the line) holds the agent's token.
         for (const [name, token] of AGENTS) {
           const count = lines.filter((line) => {
             const ua = /"([^"]*)"?\s*$/.exec(line)?.[1] ?? ''
