@@ -4,6 +4,7 @@ import { adminEndpoints } from './admin.js'
 import { alertEndpoints } from './alerts.js'
 import { annotationEndpoints } from './annotations.js'
 import { behaviourEndpoints } from './behaviour.js'
+import { crawlerEndpoints } from './crawlers.js'
 import { emailReportEndpoints } from './email-reports.js'
 import { errorEndpoints } from './errors.js'
 import { experimentEndpoints } from './experiments.js'
@@ -56,6 +57,7 @@ export * from './sites.js'
 export * from './tracking.js'
 export * from './tracking-script.js'
 export * from './transfer.js'
+export * from './crawlers.js'
 export * from './v1-reports.js'
 export * from './webhooks.js'
 
@@ -88,5 +90,6 @@ export const endpoints = [
   ...adminEndpoints,
   ...trackingEndpoints,
   ...transferEndpoints,
+  ...crawlerEndpoints,
   ...referenceEndpoints,
 ] as const

@@ -152,7 +152,8 @@ function classify(known: Map<string, AgentClass | null>, userAgent: string, ip: 
 /**
  * Ingest every line of `lines` (a file, standard input, a request body) into a site's crawler table.
  * @returns the summary once every kept request is committed.
- * @throws the store's error (requests of the batches before it stay stored)
+ * @throws the store's error (requests of the batches before it stay stored), or the error of `lines`
+ *   (the requests read before it are stored first)
  */
 export async function ingestLog(
   events: EventsStore,
@@ -160,7 +161,13 @@ export async function ingestLog(
   lines: Iterable<string> | AsyncIterable<string>,
 ): Promise<LogIngestSummary> {
   const ingest = startLogIngest(events, siteId)
-  for await (const line of lines) await ingest.add(line)
+  try {
+    for await (const line of lines) await ingest.add(line)
+  } catch (error) {
+    // A body over its limit, a file that cannot be read: what was read before is stored.
+    await ingest.finish()
+    throw error
+  }
   return ingest.finish()
 }
 

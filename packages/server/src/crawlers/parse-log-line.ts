@@ -8,6 +8,7 @@
  *   `host` or `http_host`);
  * - Caddy's JSON access log (`ts`, `request.{client_ip|remote_ip, method, host, uri, headers}`,
  *   `status`, `size`).
+ * - a log shipper's JSON event whose `message` holds one of the lines above.
  * A line that is none of these is an error naming the field that failed.
  */
 import { type AccessLogLine, parseAccessLogLine } from '../demo/access-log.js'
@@ -63,6 +64,12 @@ function parseJsonLine(text: string): ParsedLine {
     return { ok: false, reason: 'json: the line is not a JSON object' }
   }
   const record = value as Json
+  // A log shipper's event with the raw line in `message` (Vector, Fluent Bit, Filebeat).
+  if (typeof record.message === 'string' && record.status === undefined && record.request === undefined) {
+    return record.message.trimStart().startsWith('{')
+      ? parseJsonLine(record.message)
+      : parseLogLine(record.message)
+  }
   if (typeof record.request === 'object' && record.request !== null) return parseCaddy(record)
   return parseNginxJson(record)
 }
