@@ -2,7 +2,8 @@
  * The `pathlight` command: `serve` (the service; what `npm start` runs), `demo` (a fresh instance
  * fed with a real access log, then a summary read back from the events store) and
  * `reset-password EMAIL` (prints a one-time link to set the account's password, for instances without
- * e-mail).
+ * e-mail) and `ingest-log --site N FILE|-` (a site's access log into its crawler requests,
+ * `cli/ingest-log.ts`).
  */
 const [command = 'serve', ...args] = process.argv.slice(2)
 
@@ -33,9 +34,19 @@ switch (command) {
     }
     break
   }
+  case 'ingest-log': {
+    const { runIngestLog } = await import('./cli/ingest-log.js')
+    try {
+      await runIngestLog(args, process.env)
+    } catch (error) {
+      console.error((error as Error).message)
+      process.exit(1)
+    }
+    break
+  }
   default:
     console.error(
-      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh] | pathlight reset-password EMAIL (npm start, npm run demo, npx pathlight reset-password from the Pathlight folder)`,
+      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh] | pathlight reset-password EMAIL | pathlight ingest-log --site N FILE|- [--follow] [--url URL --key KEY] (npm start, npm run demo, npx pathlight reset-password from the Pathlight folder)`,
     )
     process.exit(2)
 }

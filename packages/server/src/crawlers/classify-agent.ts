@@ -58,15 +58,28 @@ export function classifyAgent(userAgent: string, ip: string): AgentClass | null 
 
 const PRODUCT_TOKEN = /([A-Za-z][\w.-]*?(?:bot|spider|crawler|fetcher|scanner|checker))\b/i
 
-/** An unknown bot's name: its product token ('SeznamBot/3.2' → 'SeznamBot'), else what isbot matched. */
+/**
+ * An unknown bot's name: its product token naming a bot ('SeznamBot/3.2' → 'SeznamBot'), else the
+ * product after `compatible;` ('Ezooms'), else the leading product of a user agent that is not a
+ * browser's ('Tiny Tiny RSS'), else what isbot matched.
+ */
 function botName(userAgent: string): string {
   const token = PRODUCT_TOKEN.exec(userAgent)?.[1]
   if (token !== undefined) return token
+  const compatible = COMPATIBLE.exec(userAgent)?.[1]?.trim()
+  if (compatible !== undefined && compatible !== '' && !/^MSIE\b/i.test(compatible))
+    return compatible.slice(0, 60)
+  if (!userAgent.startsWith('Mozilla/')) {
+    const lead = /^[^/(;]+/.exec(userAgent)?.[0]?.trim()
+    if (lead !== undefined && lead !== '' && /[a-z]/i.test(lead)) return lead.slice(0, 60)
+  }
   const match = isbotMatch(userAgent)
     ?.replace(/[^\w .-]/g, '')
     .trim()
   return match !== undefined && match !== '' ? match.slice(0, 60) : 'Other bot'
 }
+
+const COMPATIBLE = /compatible;\s*([^;/)]+)/i
 
 const parsed = new Map<string, ipaddr.IPv4 | ipaddr.IPv6 | null>()
 
