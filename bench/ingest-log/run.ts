@@ -35,7 +35,7 @@ for (let written = 0, round = 0; written < LINES; round += 1) {
     chunk.push(line.replace('/2015:', `/${year}:`))
     written += 1
   }
-  if (!out.write(`${chunk.join('\n')}\n`)) await new Promise((resolve) => out.once('drain', resolve))
+  if (!out.write(`${chunk.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()))
 }
 await new Promise<void>((resolve) => out.end(resolve))
 

@@ -102,3 +102,10 @@ export const crawlerReport = component(
   }),
   "A site's crawler traffic over a date range.",
 )
+
+/** One agent over a range. */
+export type CrawlerAgent = z.infer<typeof crawlerAgentRow>
+/** The Crawlers page's data. */
+export type CrawlerReport = z.infer<typeof crawlerReport>
+/** What an access log ingest answers. */
+export type LogIngestResult = z.infer<typeof logIngestResult>
