@@ -63,4 +63,8 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   // Webhooks from tracked events, and tracking's writes.
   src('http/webhooks.test.ts'),
   src('http/track.test.ts'),
+  // Crawler requests from access logs: their table, retention and deletion, the reports; the AI channel.
+  src('crawlers/ingest-log.test.ts'),
+  src('http/crawlers.test.ts'),
+  src('query/rederive-channels.test.ts'),
 ]
