@@ -24,7 +24,10 @@ const source = path.resolve('packages/server/demo-data/elastic-examples-apache_l
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pathlight-bench-ingest-log-'))
 const file = path.join(dir, 'access.log')
 
-const base = fs.readFileSync(source, 'utf8').split('\n').filter((line) => line.trim() !== '')
+const base = fs
+  .readFileSync(source, 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '')
 const out = fs.createWriteStream(file)
 for (let written = 0, round = 0; written < LINES; round += 1) {
   // Each repetition a year later (same day and time), so that the requests do not repeat exactly.
@@ -35,11 +38,13 @@ for (let written = 0, round = 0; written < LINES; round += 1) {
     chunk.push(line.replace('/2015:', `/${year}:`))
     written += 1
   }
-  if (!out.write(`${chunk.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()))
+  if (!out.write(`${chunk.join('\n')}\n`))
+    await new Promise<void>((resolve) => out.once('drain', () => resolve()))
 }
 await new Promise<void>((resolve) => out.end(resolve))
 
-const linesOf = () => readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY })
+const linesOf = () =>
+  readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY })
 
 async function timed<T>(run: () => Promise<T>): Promise<{ seconds: number; result: T }> {
   const start = performance.now()
@@ -67,7 +72,9 @@ await events.close()
 fs.rmSync(dir, { recursive: true, force: true })
 
 const row = (name: string, seconds: number) =>
-  `${name.padEnd(18)} ${seconds.toFixed(2).padStart(8)} s ${Math.round(LINES / seconds).toLocaleString('en').padStart(12)} lines/s ${(seconds / baseline.seconds).toFixed(1).padStart(7)} x baseline`
+  `${name.padEnd(18)} ${seconds.toFixed(2).padStart(8)} s ${Math.round(LINES / seconds)
+    .toLocaleString('en')
+    .padStart(12)} lines/s ${(seconds / baseline.seconds).toFixed(1).padStart(7)} x baseline`
 console.log(`ingest-log: ${LINES.toLocaleString('en')} lines (${os.cpus().length} CPUs)`)
 console.log(row('read lines', baseline.seconds))
 console.log(row('parse + classify', parse.seconds))
@@ -75,4 +82,6 @@ console.log(row('ingest (chDB)', ingest.seconds))
 console.log(
   `kept ${ingest.result.kept.toLocaleString('en')} (stored ${Number(stored?.n ?? 0).toLocaleString('en')}; classified as bots without the store ${parse.result.toLocaleString('en')}), skipped as human ${ingest.result.skippedHuman.toLocaleString('en')}, rejected ${ingest.result.rejectedCount}`,
 )
-console.log(`target: 1,000,000 lines in under 60 s: ${ingest.seconds * (1_000_000 / LINES) < 60 ? 'met' : 'NOT met'} (scaled from this run)`)
+console.log(
+  `target: 1,000,000 lines in under 60 s: ${ingest.seconds * (1_000_000 / LINES) < 60 ? 'met' : 'NOT met'} (scaled from this run)`,
+)
