@@ -171,6 +171,7 @@ function Page({ route }: { route: Route }) {
     case 'journeys':
     case 'retention':
     case 'funnels':
+    case 'crawlers':
       return (
         <SiteScope key={route.siteId} siteId={route.siteId} route={route}>
           {(context) => (

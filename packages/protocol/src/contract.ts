@@ -34,10 +34,11 @@ export const accessLevels = [
 export type Access = (typeof accessLevels)[number]
 
 /**
- * What an API key does with an endpoint, checked against the key's scope: `read`, `write` or `track`.
+ * What an API key does with an endpoint, checked against the key's scope: `read`, `write`, `track`
+ * or `logs` (sending a server's access log).
  * Absent: what the method says (GET reads, anything else writes).
  */
-export type KeyUse = 'track' | 'read' | 'write'
+export type KeyUse = 'track' | 'read' | 'write' | 'logs'
 
 /** The HTTP methods contracts use. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'

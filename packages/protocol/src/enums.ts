@@ -10,9 +10,10 @@ export type Role = (typeof roles)[number]
 
 /**
  * What an API key may do: `track` only send events (`POST /api/track`); `read` reports, the v1 API and
- * every other read, no changes and no tracking; `full` everything its user may do.
+ * every other read, no changes and no tracking; `logs` only send a site's access log
+ * (`POST /api/sites/{siteId}/logs`); `full` everything its user may do.
  */
-export const API_KEY_SCOPES = ['track', 'read', 'full'] as const
+export const API_KEY_SCOPES = ['track', 'read', 'logs', 'full'] as const
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number]
 
 /** Administrative actions of the audit trail. */
@@ -142,6 +143,7 @@ export const channelNames = [
   'Video',
   'Referral',
   'Internal',
+  'AI Assistants',
 ] as const
 
 /** The web vitals, in the order reports show them. */

@@ -24,6 +24,7 @@ import { annotationRoutes, v1AnnotationRoutes } from './http/annotations.js'
 import { apiKeyRoutes } from './http/api-keys.js'
 import { authRoutes } from './http/auth-routes.js'
 import { requireCaller } from './http/caller.js'
+import { crawlerReportRoutes, logIngestRoutes, v1CrawlerRoutes } from './http/crawlers.js'
 import { dashboardRoutes } from './http/dashboard.js'
 import { emailReportLinkRoutes, emailReportRoutes } from './http/email-reports.js'
 import { errorAnalyticsRoutes } from './http/error-analytics.js'
@@ -305,6 +306,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(exportRoutes, analytics)
     await scope.register(sessionReplayRoutes, { ...analytics, replayLimits: deps.replayLimits })
     await scope.register(segmentRoutes, analytics)
+    await scope.register(crawlerReportRoutes, analytics)
   })
 
   // Invitations: the link's routes take whoever holds the token; the organization's need an admin.
@@ -337,6 +339,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1PropertyRoutes, v1)
     await scope.register(queryApiRoutes, v1)
     await scope.register(v1UserRoutes, v1)
+    await scope.register(v1CrawlerRoutes, v1)
   })
 
   await app.register(async (scope) => {
@@ -363,6 +366,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ingest: deps.ingest,
       foldImported: () => foldAfterImport(deps.events, deps.redis),
     })
+    await scope.register(logIngestRoutes, { db: deps.metadata.db, events: deps.events })
     await scope.register(visitorDataRoutes, {
       db: deps.metadata.db,
       events: readEvents,

@@ -2,7 +2,10 @@
  * The `pathlight` command: `serve` (the service; what `npm start` runs), `demo` (a fresh instance
  * fed with a real access log, then a summary read back from the events store) and
  * `reset-password EMAIL` (prints a one-time link to set the account's password, for instances without
- * e-mail) and `sso-remove EMAIL` (removes the account from the SSO organization and ends its sessions).
+ * e-mail), `sso-remove EMAIL` (removes the account from the SSO organization and ends its sessions),
+ * `ingest-log --site N FILE|-` (a site's access log into its crawler requests,
+ * `cli/ingest-log.ts`) and `rederive-channels --site N` (stored events an AI assistant sent moved to
+ * the AI Assistants channel, `cli/rederive-channels.ts`).
  */
 const [command = 'serve', ...args] = process.argv.slice(2)
 
@@ -44,9 +47,29 @@ switch (command) {
     }
     break
   }
+  case 'rederive-channels': {
+    const { runRederiveChannels } = await import('./cli/rederive-channels.js')
+    try {
+      await runRederiveChannels(args, process.env)
+    } catch (error) {
+      console.error((error as Error).message)
+      process.exit(1)
+    }
+    break
+  }
+  case 'ingest-log': {
+    const { runIngestLog } = await import('./cli/ingest-log.js')
+    try {
+      await runIngestLog(args, process.env)
+    } catch (error) {
+      console.error((error as Error).message)
+      process.exit(1)
+    }
+    break
+  }
   default:
     console.error(
-      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh] | pathlight reset-password EMAIL | pathlight sso-remove EMAIL (npm start, npm run demo, npx pathlight reset-password from the Pathlight folder)`,
+      `Unknown command "${command}". Usage: pathlight serve | pathlight demo [--log FILE] [--data-dir DIR] [--fresh] | pathlight reset-password EMAIL | pathlight ingest-log --site N FILE|- [--follow] [--url URL --key KEY] | pathlight rederive-channels --site N | pathlight sso-remove EMAIL (npm start, npm run demo, npx pathlight reset-password from the Pathlight folder)`,
     )
     process.exit(2)
 }

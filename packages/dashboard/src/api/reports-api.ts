@@ -224,6 +224,8 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
           options,
         ),
       ),
+    crawlers: (query: ReportQuery) =>
+      data(call(endpoints.siteCrawlers, { params: site, query: reportParams(query) }, options)),
     journeys: (
       query: ReportQuery,
       options: { steps?: number; start_path?: string; end_path?: string; limit?: number } = {},

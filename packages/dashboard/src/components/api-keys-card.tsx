@@ -45,6 +45,7 @@ export function ApiKeysCard({ userId }: { userId: string }) {
         A key acts as you, with your role in each of your organizations, but only within its scope: a{' '}
         <strong>Track only</strong> key can just send events (<code>POST /api/track</code>), which is all a
         server-side tracking client needs; a <strong>Read</strong> key reads reports and the API; a{' '}
+        <strong>Server logs</strong> key can just send a site’s access log (the Crawlers page); a{' '}
         <strong>Full access</strong> key can do everything you can. Keep keys out of browser code.
       </p>
       {created && (

@@ -19,9 +19,10 @@ describe('api key text', () => {
   })
 
   it('names the scopes', () => {
-    expect((['track', 'read', 'full'] as const).map(scopeLabel)).toEqual([
+    expect((['track', 'read', 'logs', 'full'] as const).map(scopeLabel)).toEqual([
       'Track only',
       'Read',
+      'Server logs',
       'Full access',
     ])
   })

@@ -15,13 +15,19 @@ export const scopeChoices = [
     description: 'Reports, the v1 API and other reads; cannot change anything or send events.',
   },
   {
+    value: 'logs',
+    label: 'Server logs',
+    description:
+      "For a log shipper on your web server: may only send a site's access log (POST /api/sites/{id}/logs).",
+  },
+  {
     value: 'full',
     label: 'Full access',
     description: 'Everything you may do, including changes; keep it as safe as your password.',
   },
 ] as const satisfies readonly { value: ApiKeyScope; label: string; description: string }[]
 
-/** 'Track only', 'Read', 'Full access'. */
+/** 'Track only', 'Read', 'Server logs', 'Full access'. */
 export const scopeLabel = (scope: ApiKeyScope): string =>
   scopeChoices.find((choice) => choice.value === scope)?.label ?? scope
 

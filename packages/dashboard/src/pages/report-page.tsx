@@ -1,6 +1,7 @@
 /** The report page of a route, for a member (with the site) or a shared view (without it). */
 import type { Site } from '@pathlight/protocol'
 import type { ReportRouteName, RouteOf } from '../router/routes'
+import { CrawlersPage } from './crawlers-page'
 import { ErrorPage } from './error-page'
 import { ErrorsPage } from './errors-page'
 import { EventsPage } from './events-page'
@@ -62,5 +63,7 @@ function PageOf({ route, site, ctx }: { route: RouteOf<ReportRouteName>; site?: 
       return <RetentionPage ctx={ctx} route={route} />
     case 'funnels':
       return <FunnelsPage ctx={ctx} route={route} />
+    case 'crawlers':
+      return <CrawlersPage ctx={ctx} />
   }
 }

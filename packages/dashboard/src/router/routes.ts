@@ -34,6 +34,7 @@ export const routeTable = {
   journeys: '/sites/:siteId/journeys',
   retention: '/sites/:siteId/retention',
   funnels: '/sites/:siteId/funnels',
+  crawlers: '/sites/:siteId/crawlers',
   /** The links of the e-mail report mails: they work signed in or out. */
   emailReportConfirm: '/email-reports/confirm/:token',
   emailReportUnsubscribe: '/email-reports/unsubscribe/:token',
@@ -60,6 +61,7 @@ export const reportRouteNames = [
   'journeys',
   'retention',
   'funnels',
+  'crawlers',
 ] as const
 export type ReportRouteName = (typeof reportRouteNames)[number]
 

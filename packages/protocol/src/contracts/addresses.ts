@@ -186,6 +186,10 @@ export const rybbitReplayPreflight = address(
 export const exportSite = address('exportSite', 'GET', '/api/sites/:siteId/export')
 export const importSite = address('importSite', 'POST', '/api/sites/:siteId/import')
 export const removeImported = address('removeImported', 'DELETE', '/api/sites/:siteId/import')
+/** Crawler traffic (`contracts/crawlers.ts`): access logs in, the crawler reports out. */
+export const ingestSiteLogs = address('ingestSiteLogs', 'POST', '/api/sites/:siteId/logs')
+export const siteCrawlers = address('siteCrawlers', 'GET', '/api/sites/:siteId/crawlers')
+export const v1Crawlers = address('v1Crawlers', 'GET', '/api/v1/sites/:siteId/crawlers')
 /** The API reference (`contracts/reference.ts`). */
 export const openApiDocument = address('openApiDocument', 'GET', '/api/openapi.json')
 export const referencePage = address('referencePage', 'GET', '/api/docs')

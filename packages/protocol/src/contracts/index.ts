@@ -4,6 +4,7 @@ import { adminEndpoints } from './admin.js'
 import { alertEndpoints } from './alerts.js'
 import { annotationEndpoints } from './annotations.js'
 import { behaviourEndpoints } from './behaviour.js'
+import { crawlerEndpoints } from './crawlers.js'
 import { emailReportEndpoints } from './email-reports.js'
 import { errorEndpoints } from './errors.js'
 import { experimentEndpoints } from './experiments.js'
@@ -38,6 +39,7 @@ export * from './admin.js'
 export * from './alerts.js'
 export * from './annotations.js'
 export * from './behaviour.js'
+export * from './crawlers.js'
 export * from './email-reports.js'
 export * from './errors.js'
 export * from './experiments.js'
@@ -99,6 +101,7 @@ export const endpoints = [
   ...rybbitEndpoints,
   ...userEndpoints,
   ...transferEndpoints,
+  ...crawlerEndpoints,
   ...referenceEndpoints,
   ...ssoEndpoints,
 ] as const

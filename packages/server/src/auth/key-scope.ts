@@ -3,6 +3,8 @@
  * - `track`: send events (`POST /api/track`) and nothing else; what a server-side tracking client needs,
  *   and harmless to the account if it leaks from a backend;
  * - `read`: reports, the v1 API and every other read (GET), but no tracking and no change;
+ * - `logs`: send a site's access log (`POST /api/sites/{siteId}/logs`) and nothing else, for a log
+ *   shipper on the web server;
  * - `full`: everything its user may do (the scope of keys created before scopes existed).
  * Session cookies are not keys and are not scoped.
  */
@@ -20,13 +22,15 @@ export type { KeyUse }
 const allowed: Record<ApiKeyScope, readonly KeyUse[]> = {
   track: ['track'],
   read: ['read'],
-  full: ['track', 'read', 'write'],
+  logs: ['logs'],
+  full: ['track', 'read', 'write', 'logs'],
 }
 
 const described: Record<KeyUse, string> = {
   track: 'sending events',
   read: 'reading',
   write: 'changes',
+  logs: 'sending server logs',
 }
 
 /** Whether a key of `scope` may be used for `use`. */

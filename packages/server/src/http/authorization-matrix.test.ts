@@ -713,6 +713,22 @@ const table: Row[] = [
     }),
   },
   {
+    method: 'POST',
+    url: '/api/sites/:siteId/logs',
+    expect: access.admin(200),
+    request: async (w) => ({
+      ...(await sitePath('/logs')(w)),
+      body: '66.249.66.1 - - [01/Jan/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 10 "-" "Googlebot/2.1"',
+      headers: { 'content-type': 'text/plain' },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/crawlers',
+    expect: access.reader(200),
+    request: sitePath('/crawlers?start_date=2026-01-01&end_date=2026-01-02'),
+  },
+  {
     method: 'GET',
     url: '/api/sites/:siteId/export',
     expect: access.reader(200),
@@ -790,6 +806,12 @@ const table: Row[] = [
     url: '/api/sites/:siteId/breakdown/properties',
     expect: access.reader(200),
     request: sitePath('/breakdown/properties?property=plan'),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/sites/:siteId/crawlers',
+    expect: access.v1(200),
+    request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/crawlers` }),
   },
   {
     method: 'GET',

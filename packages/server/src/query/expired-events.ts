@@ -5,6 +5,8 @@
  * Not a partition drop: partitions are months of every site (PARTITION BY toYYYYMM(timestamp)), and
  * with periods set per site a month rarely expires for all of them at once.
  */
+
+import { expireCrawlerRequests } from '../crawlers/crawler-store.js'
 import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { expireRollups } from './rollups/rollup-maintenance.js'
@@ -33,7 +35,7 @@ export async function countExpiredEvents(
 
 /**
  * Delete the events of a site with a timestamp before `cutoff` (epoch ms), and their share of the
- * rollups; resolves once they are gone.
+ * rollups, and the site's crawler requests before it; resolves once they are gone.
  */
 export async function deleteExpiredEvents(
   events: EventsStore,
@@ -43,4 +45,5 @@ export async function deleteExpiredEvents(
   const sql = expiredEventsSql(siteId, cutoff)
   await events.command(sql.delete, sql.params)
   await expireRollups(events, siteId, cutoff)
+  await expireCrawlerRequests(events, siteId, cutoff)
 }

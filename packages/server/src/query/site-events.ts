@@ -3,6 +3,8 @@
  * check of the ingest counters), when its newest event happened (the dashboard's "waiting for the first
  * event"), and the deletion of a site's events.
  */
+
+import { deleteSiteCrawlerRequests } from '../crawlers/crawler-store.js'
 import { fromClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import { deleteImportedDays } from './imported-totals.js'
@@ -33,10 +35,11 @@ export async function lastSiteEventAt(events: EventsStore, siteId: number): Prom
 
 /**
  * Delete every event of a site (a lightweight delete: masked when this resolves), its imported daily
- * totals, and its rollup rows (in the background, see `deleteSiteRollups`).
+ * totals, its crawler requests, and its rollup rows (in the background, see `deleteSiteRollups`).
  */
 export async function deleteSiteEvents(events: EventsStore, siteId: number): Promise<void> {
   await events.command('DELETE FROM events WHERE site_id = {site:UInt32}', { site: siteId })
   await deleteImportedDays(events, siteId)
   await deleteSiteRollups(events, siteId)
+  await deleteSiteCrawlerRequests(events, siteId)
 }

@@ -68,4 +68,8 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   src('http/webhooks.test.ts'),
   src('http/track.test.ts'),
   src('query-api/run-query-api.test.ts'),
+  // Crawler requests from access logs: their table, retention and deletion, the reports; the AI channel.
+  src('crawlers/ingest-log.test.ts'),
+  src('http/crawlers.test.ts'),
+  src('query/rederive-channels.test.ts'),
 ]

@@ -27,6 +27,7 @@
  * absent. Rows are numbered from 1 after the header; a bad row's error names the column.
  */
 import { parseUtm, toChannel } from '../ingest/enrich/channel.js'
+import { sourceDomain } from '../ingest/stages/put-channel.js'
 import { AppError } from '../shared/errors.js'
 import type { CsvRecord } from './csv-records.js'
 import type { ImportEntry, StoredEvent } from './import-entry.js'
@@ -185,12 +186,18 @@ function toStoredEvent(get: Row, options: UmamiOptions): { stored: StoredEvent }
       querystring: options.keepQuerystring ? query : '',
       page_title: get('page_title'),
       referrer,
-      referrer_domain: foldWww(get('referrer_domain').toLowerCase()),
-      channel: toChannel({ referrer, hostname, querystring: taggedQuery }),
-      ...parseUtm(taggedQuery),
+      ...sourceOf(referrer, hostname, taggedQuery, foldWww(get('referrer_domain').toLowerCase())),
       event_name: eventName,
     },
   }
+}
+
+/** Channel, UTM columns and source domain as live tracking derives them (an AI assistant's domain when only its tag names it). */
+function sourceOf(referrer: string, hostname: string, taggedQuery: string, referrerDomain: string) {
+  const utm = parseUtm(taggedQuery)
+  const channel = toChannel({ referrer, hostname, querystring: taggedQuery })
+  const domain = referrerDomain !== '' ? referrerDomain : sourceDomain('', channel, utm.utm_source)
+  return { ...utm, channel, referrer_domain: domain }
 }
 
 /** `https://<referrer_domain><referrer_path>[?<referrer_query>]`, or '' without a domain. */

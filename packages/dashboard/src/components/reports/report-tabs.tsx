@@ -15,6 +15,7 @@ export const reportTabs = [
   { name: 'sessions', label: reportLabels.sessions },
   { name: 'journeys', label: 'Journeys' },
   { name: 'retention', label: 'Retention' },
+  { name: 'crawlers', label: 'Crawlers' },
 ] as const satisfies readonly { name: ReportRouteName; label: string }[]
 
 /** The tab a route belongs to (a goal's page is under Goals). */

@@ -19,8 +19,11 @@
  * - 'Video': video platforms (YouTube, Vimeo, Twitch...), paid or not.
  * - 'Referral': a link on any other site, `utm_medium` referral/app/link, or tags no rule recognises.
  * - 'Internal': the referrer is the tracked site itself (same host, 'www.' ignored).
+ * - 'AI Assistants': a link in an AI assistant's answer (ChatGPT, Perplexity, Claude, Gemini, Copilot...:
+ *   `enrich/ai-assistants.ts`), by its referrer or its `utm_source`.
  */
 import { channelNames } from '@pathlight/protocol/enums'
+import { aiAssistantOf } from './ai-assistants.js'
 
 export const channels = channelNames
 
@@ -70,7 +73,9 @@ export function parseUtm(querystring: string): UtmParameters {
  * @returns the channel. Never throws.
  *
  * Rules, first match wins:
- * 1. `utm_source=(direct)` → Direct.
+ * 1. `utm_source=(direct)` → Direct. An AI assistant's referrer host or `utm_source` → AI Assistants,
+ *    before every tag rule: ChatGPT tags the links it cites `utm_source=chatgpt.com`, which would
+ *    otherwise make the visit a campaign or a referral.
  * 2. Paid (`utm_medium` contains 'cp' — cpc, cpm, cpv... — or is ppc, retargeting, paid*; or an ad click
  *    id: gclid/gbraid/wbraid/msclkid → search, ttclid/twclid/li_fat_id → social, dclid → display) with a
  *    source category from `utm_source`, else the referrer, else the click id: search → Paid Search,
@@ -115,6 +120,7 @@ export function toChannel(input: { referrer: string; hostname: string; querystri
   const referrerCategory = referrerHost === '' || internal ? null : categoryOfHost(referrerHost)
 
   if (source === '(direct)') return 'Direct'
+  if (!internal && aiAssistantOf(referrerHost, source) !== null) return 'AI Assistants'
   const tagged = source !== '' || medium !== '' || campaign !== '' || click !== null
   if (tagged) {
     const fromTags = channelFromTags(source, medium, click, referrerCategory)

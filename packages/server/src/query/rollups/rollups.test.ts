@@ -9,14 +9,11 @@ import { eventRow } from '../../storage/events/event-row.fixture.js'
 import type { EventRow } from '../../storage/events/event-row.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
 import { foldSessions } from '../../storage/events/fold-sessions.js'
-import {
-  backfillRollups,
-  ROLLED_CHANNELS,
-  rollupTables,
-} from '../../storage/events/migrations/003-rollups.js'
+import { backfillRollups, rollupTables } from '../../storage/events/migrations/003-rollups.js'
 import { backfillSessionDimensionHours } from '../../storage/events/migrations/004-session-dimension-hours.js'
 import { migrateEvents } from '../../storage/events/migrations/index.js'
 import { refillByMonth } from '../../storage/events/migrations/refill-by-month.js'
+import { CODED_CHANNELS } from '../../storage/events/migrations/rolled-channels.js'
 import {
   EVERY_ROLLUP_TABLE,
   PAGE_ROLLUP_TABLES,
@@ -356,7 +353,7 @@ describe('reports from the rollups', { timeout: 120_000 }, () => {
   })
 
   it('code every channel ingest assigns (a new channel needs a migration of session_hours)', () => {
-    expect(ROLLED_CHANNELS).toEqual(channels)
+    expect(CODED_CHANNELS).toEqual(channels)
   })
 
   it('count regions, cities and languages as raw events do, a session under each value it had, and UTM by landing page', async () => {

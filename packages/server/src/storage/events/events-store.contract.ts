@@ -42,6 +42,7 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '011-pathname-months',
         '012-replay-json-bytes',
         '013-property-map-canonical',
+        '014-ai-traffic',
         '017-imported-days',
       ])
     })

@@ -26,6 +26,7 @@ import { foldSessions } from '../fold-sessions.js'
 import { ROLLED_CHANNELS } from './003-rollups.js'
 import { sessionChangesView } from './005-session-summaries.js'
 import { refillByMonth } from './refill-by-month.js'
+import { CODED_CHANNELS, channelArrayOf } from './rolled-channels.js'
 
 /**
  * `EVENT_ORDER_KEY` of `query/metrics.ts`, repeated here: a migration's SQL must not change when the
@@ -34,7 +35,9 @@ import { refillByMonth } from './refill-by-month.js'
 export const ROLLED_EVENT_ORDER_KEY =
   'bitOr(bitShiftLeft(toUInt256(toUnixTimestamp64Milli(timestamp) + 4611686018427387904), 128), toUInt256(toUInt128(event_id)))'
 
-const channelArray = `[${ROLLED_CHANNELS.map((name) => `'${name}'`).join(', ')}]`
+/** The channel codes of 008's view (frozen) and of today's (`CODED_CHANNELS`: 014 recreated the view). */
+const frozenChannelArray = channelArrayOf(ROLLED_CHANNELS)
+const channelArray = channelArrayOf(CODED_CHANNELS)
 
 /** An event's place in `EVENT_ORDER` and a 64-bit value (a UInt64 expression) as one UInt256. */
 const packedEventAnd = (value: string): string =>
@@ -50,8 +53,11 @@ export const packedHash = (aggregate: string): string =>
 export const entryChannelOf = (firstChannel: string): string =>
   `arrayElement(['', ${channelArray.slice(1, -1)}], toUInt8(bitAnd(${firstChannel}, 63)) + 1)`
 
-/** The SELECT that turns event rows into `session_hours` rows (the view's, the backfill's, retention's). */
-const sessionHoursSelect = `SELECT
+/**
+ * The SELECT that turns event rows into `session_hours` rows (the view's, the backfill's, retention's),
+ * coding channels by `channels` (an array literal).
+ */
+const sessionHoursSelectOf = (channels: string): string => `SELECT
   site_id,
   toStartOfHour(timestamp) AS hour,
   cityHash64(session_id) AS session_key,
@@ -60,13 +66,18 @@ const sessionHoursSelect = `SELECT
   max(timestamp) AS last_at,
   countIf(type = 'pageview') AS pageviews,
   countIf(type IN ('custom_event', 'outbound')) AS interactions,
-  min(${packedEventAnd(`toUInt64(indexOf(${channelArray}, channel))`)}) AS first_channel,
+  min(${packedEventAnd(`toUInt64(indexOf(${channels}, channel))`)}) AS first_channel,
   min(${packedEventAnd('cityHash64(referrer_domain)')}) AS first_referrer,
   min(if(type = 'pageview', ${packedEventAnd('cityHash64(pathname)')}, ${UINT256_MAX})) AS first_pageview,
   maxIf(${packedEventAnd('cityHash64(pathname)')}, type = 'pageview') AS last_pageview
 FROM events`
 
 const sessionHoursGroup = 'GROUP BY site_id, hour, session_key'
+const sessionHoursSelect = sessionHoursSelectOf(channelArray)
+
+/** `session_hours_view`'s statement with today's channel codes (014's). */
+export const sessionHoursView = `CREATE MATERIALIZED VIEW session_hours_view TO session_hours AS
+     ${sessionHoursSelect} ${sessionHoursGroup}`
 
 /** The `INSERT ... SELECT` that rolls up the events matching `where` into `session_hours`, from 008 on. */
 export const sessionHoursInsert = (where: string): string =>
@@ -117,7 +128,7 @@ export const eventOrderTables = {
     PARTITION BY toYYYYMM(start_hour)
     ORDER BY (site_id, start_hour, session_key)`,
     `CREATE MATERIALIZED VIEW session_hours_view TO session_hours AS
-     ${sessionHoursSelect} ${sessionHoursGroup}`,
+     ${sessionHoursSelectOf(frozenChannelArray)} ${sessionHoursGroup}`,
     sessionChangesView,
   ],
   backfill: backfillEventOrder,

@@ -16,6 +16,7 @@ import { sessionPageTimesTable } from './010-session-page-times.js'
 import { pathnameMonthsTable } from './011-pathname-months.js'
 import { replayJsonBytesColumn } from './012-replay-json-bytes.js'
 import { propertyMapCanonical } from './013-property-map-canonical.js'
+import { aiTrafficTables } from './014-ai-traffic.js'
 import { importedDaysTable } from './017-imported-days.js'
 
 export interface EventsMigration {
@@ -39,6 +40,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   pathnameMonthsTable,
   replayJsonBytesColumn,
   propertyMapCanonical,
+  aiTrafficTables,
   importedDaysTable,
 ]
 

@@ -1,0 +1,72 @@
+/**
+ * Writing crawler requests into the events store's `crawler_requests` table (events migration 014),
+ * apart from `events`: no rollup or report of visits reads them.
+ */
+import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import { CRAWLER_REQUESTS } from '../storage/events/migrations/014-ai-traffic.js'
+import type { CrawlerCategory } from './crawler-agents.js'
+
+/** One stored crawler request. `timestamp`: epoch ms. No client address is kept. */
+export interface CrawlerRequestRow {
+  site_id: number
+  timestamp: number
+  agent: string
+  operator: string
+  category: CrawlerCategory
+  verified: boolean
+  method: string
+  host: string
+  pathname: string
+  status: number
+  bytes: number
+  user_agent: string
+}
+
+/** Longest user agent and path kept, in characters (longer ones are cut). */
+const MAX_TEXT = 1000
+
+/**
+ * Insert crawler requests; resolves once they are committed.
+ * @throws the store's error (then none may be assumed written)
+ */
+export async function insertCrawlerRequests(
+  events: EventsStore,
+  rows: readonly CrawlerRequestRow[],
+): Promise<void> {
+  if (rows.length === 0) return
+  const lines = rows.map((row) =>
+    JSON.stringify({
+      ...row,
+      timestamp: toClickHouseTime(row.timestamp),
+      pathname: row.pathname.slice(0, MAX_TEXT),
+      user_agent: row.user_agent.slice(0, MAX_TEXT),
+      host: row.host.slice(0, 253),
+    }),
+  )
+  await events.command(`INSERT INTO ${CRAWLER_REQUESTS} FORMAT JSONEachRow\n${lines.join('\n')}`)
+}
+
+/** Delete a site's crawler requests (site deletion), as a background mutation like its rollups. */
+export async function deleteSiteCrawlerRequests(events: EventsStore, siteId: number): Promise<void> {
+  await events.command(
+    `ALTER TABLE ${CRAWLER_REQUESTS} DELETE WHERE site_id = {site:UInt32} SETTINGS mutations_sync = 0`,
+    { site: siteId },
+  )
+}
+
+/** Delete a site's crawler requests before `cutoff` (epoch ms): retention. */
+export async function expireCrawlerRequests(
+  events: EventsStore,
+  siteId: number,
+  cutoff: number,
+): Promise<void> {
+  const where = `site_id = {site:UInt32} AND timestamp < {cutoff:DateTime64(3, 'UTC')}`
+  const params = { site: siteId, cutoff: toClickHouseTime(cutoff) }
+  // A lightweight DELETE rewrites parts: only when there is something to delete.
+  const [row] = await events.query<{ n: number }>(
+    `SELECT count() AS n FROM ${CRAWLER_REQUESTS} WHERE ${where}`,
+    params,
+  )
+  if (Number(row?.n ?? 0) > 0) await events.command(`DELETE FROM ${CRAWLER_REQUESTS} WHERE ${where}`, params)
+}

@@ -1,0 +1,206 @@
+/**
+ * A site's access log into `crawler_requests`: every line parsed (`parse-log-line.ts`), its agent
+ * classified (`classify-agent.ts`), and the requests of crawlers and other bots stored, in batches.
+ * People's requests are not stored (the tracking script counts them); their page requests are
+ * counted, so that `estimateUnseen` can compare them with the pageviews the script reported.
+ *
+ * Every line is accounted for: kept (a bot's request), skipped as human, blank, or rejected with its
+ * line number (from 1) and the reason naming the field.
+ */
+import { isPageRequest } from '../demo/access-log.js'
+import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
+import type { EventsStore } from '../storage/events/events-store.js'
+import { type AgentClass, classifyAgent, inPublishedRanges, VERIFIABLE_AGENTS } from './classify-agent.js'
+import { type CrawlerRequestRow, insertCrawlerRequests } from './crawler-store.js'
+import { parseLogLine } from './parse-log-line.js'
+
+/** A line that could not be read: its number (from 1) and why, naming the field. */
+export interface RejectedLogLine {
+  line: number
+  reason: string
+}
+
+/** What an ingest did with the log's lines. */
+export interface LogIngestSummary {
+  /** Lines read (kept + skippedHuman + blank + rejectedCount). */
+  lines: number
+  /** Requests of crawlers and other bots, stored. */
+  kept: number
+  /** Requests of people's browsers, not stored. */
+  skippedHuman: number
+  /** Empty lines. */
+  blank: number
+  rejectedCount: number
+  /** The first `MAX_REJECTED_LISTED` rejected lines. */
+  rejected: RejectedLogLine[]
+  /** Stored requests per agent name. */
+  agents: Record<string, number>
+  /** People's page requests in the log (GET of a page answered 200 or 304; `isPageRequest`). */
+  humanPageRequests: number
+  /** Time of the first and last request read (ISO 8601), null when none. */
+  from: string | null
+  to: string | null
+}
+
+/** Rejected lines listed in a summary; the count covers them all. */
+export const MAX_REJECTED_LISTED = 100
+const BATCH_ROWS = 10_000
+
+/** Feeds lines to a site's crawler table; `finish()` stores the last batch and answers the summary. */
+export interface LogIngest {
+  /** Read one line (without its line break); resolves once any batch it completed is stored. */
+  add(line: string): Promise<void>
+  /** Store what is left; the summary counts every line added. */
+  finish(): Promise<LogIngestSummary>
+}
+
+/**
+ * Start an ingest into `siteId`'s crawler requests.
+ * @param events the events store (table `crawler_requests`).
+ * @param firstLine the number of the first line added (default 1), for a follow that goes on.
+ */
+export function startLogIngest(events: EventsStore, siteId: number, firstLine = 1): LogIngest {
+  const summary: LogIngestSummary = {
+    lines: 0,
+    kept: 0,
+    skippedHuman: 0,
+    blank: 0,
+    rejectedCount: 0,
+    rejected: [],
+    agents: {},
+    humanPageRequests: 0,
+    from: null,
+    to: null,
+  }
+  let first = Number.POSITIVE_INFINITY
+  let last = Number.NEGATIVE_INFINITY
+  let batch: CrawlerRequestRow[] = []
+  const agents = new Map<string, number>()
+  const known = new Map<string, AgentClass | null>()
+
+  const flush = async () => {
+    const rows = batch
+    batch = []
+    await insertCrawlerRequests(events, rows)
+  }
+
+  return {
+    async add(line) {
+      const number = firstLine + summary.lines
+      summary.lines += 1
+      if (line.trim() === '') {
+        summary.blank += 1
+        return
+      }
+      const parsed = parseLogLine(line)
+      if (!parsed.ok) {
+        summary.rejectedCount += 1
+        if (summary.rejected.length < MAX_REJECTED_LISTED)
+          summary.rejected.push({ line: number, reason: parsed.reason })
+        return
+      }
+      const request = parsed.request
+      const time = request.time.getTime()
+      if (time < first) first = time
+      if (time > last) last = time
+      const agent = classify(known, request.userAgent, request.ip)
+      if (agent === null) {
+        summary.skippedHuman += 1
+        if (isPageRequest(request)) summary.humanPageRequests += 1
+        return
+      }
+      summary.kept += 1
+      agents.set(agent.name, (agents.get(agent.name) ?? 0) + 1)
+      batch.push({
+        site_id: siteId,
+        timestamp: time,
+        agent: agent.name,
+        operator: agent.operator,
+        category: agent.category,
+        verified: agent.verified,
+        method: request.method,
+        host: request.host,
+        pathname: request.path,
+        status: request.status,
+        bytes: request.bytes,
+        user_agent: request.userAgent,
+      })
+      if (batch.length >= BATCH_ROWS) await flush()
+    },
+    async finish() {
+      await flush()
+      summary.agents = Object.fromEntries([...agents].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
+      summary.from = Number.isFinite(first) ? new Date(first).toISOString() : null
+      summary.to = Number.isFinite(last) ? new Date(last).toISOString() : null
+      return summary
+    },
+  }
+}
+
+/** Classify with a cache by user agent (logs repeat them); verification still looks at each address. */
+function classify(known: Map<string, AgentClass | null>, userAgent: string, ip: string): AgentClass | null {
+  let agent = known.get(userAgent)
+  if (agent === undefined) {
+    agent = classifyAgent(userAgent, '')
+    if (known.size > 50_000) known.clear()
+    known.set(userAgent, agent)
+  }
+  if (agent === null || !VERIFIABLE_AGENTS.has(agent.name)) return agent
+  return inPublishedRanges(agent.name, ip) ? { ...agent, verified: true } : agent
+}
+
+/**
+ * Ingest every line of `lines` (a file, standard input, a request body) into a site's crawler table.
+ * @returns the summary once every kept request is committed.
+ * @throws the store's error (requests of the batches before it stay stored), or the error of `lines`
+ *   (the requests read before it are stored first)
+ */
+export async function ingestLog(
+  events: EventsStore,
+  siteId: number,
+  lines: Iterable<string> | AsyncIterable<string>,
+): Promise<LogIngestSummary> {
+  const ingest = startLogIngest(events, siteId)
+  try {
+    for await (const line of lines) await ingest.add(line)
+  } catch (error) {
+    // A body over its limit, a file that cannot be read: what was read before is stored.
+    await ingest.finish()
+    throw error
+  }
+  return ingest.finish()
+}
+
+/** An estimate of the people's page views the tracking script did not see. */
+export interface UnseenEstimate {
+  /** People's page requests in the log over its time span. */
+  humanPageRequests: number
+  /** Pageviews the script reported over the same span. */
+  trackedPageviews: number
+  /** max(0, 1 - tracked / human page requests): an estimate, not a count (blockers, caches, bots that pass as people). */
+  estimatedUnseenShare: number
+}
+
+/**
+ * Compare a log's human page requests with the pageviews stored for the site over the log's span.
+ * @returns null when the log had no people's page requests or no time span.
+ */
+export async function estimateUnseen(
+  events: EventsStore,
+  siteId: number,
+  summary: LogIngestSummary,
+): Promise<UnseenEstimate | null> {
+  if (summary.humanPageRequests === 0 || summary.from === null || summary.to === null) return null
+  const [row] = await events.query<{ n: number }>(
+    `SELECT count() AS n FROM events WHERE site_id = {site:UInt32} AND type = 'pageview'
+     AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp <= {to:DateTime64(3, 'UTC')}`,
+    { site: siteId, from: toClickHouseTime(summary.from), to: toClickHouseTime(summary.to) },
+  )
+  const tracked = Number(row?.n ?? 0)
+  const share = Math.max(0, 1 - tracked / summary.humanPageRequests)
+  return {
+    humanPageRequests: summary.humanPageRequests,
+    trackedPageviews: tracked,
+    estimatedUnseenShare: Math.round(share * 1000) / 1000,
+  }
+}
