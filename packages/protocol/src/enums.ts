@@ -106,7 +106,14 @@ export const goalTypes = ['path', 'event'] as const
 export type GoalType = (typeof goalTypes)[number]
 
 /** The event types of the tracking endpoint and of stored events. */
-export const eventTypes = ['pageview', 'custom_event', 'performance', 'outbound', 'error'] as const
+export const eventTypes = [
+  'pageview',
+  'custom_event',
+  'performance',
+  'outbound',
+  'error',
+  'engagement',
+] as const
 export type EventType = (typeof eventTypes)[number]
 
 /**

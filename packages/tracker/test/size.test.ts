@@ -33,6 +33,13 @@ describe('tracker build', () => {
     expect(core).toContain(`script-vitals.js?v=${vitalsHash}`)
   })
 
+  it('keeps engagement out of the core and in its own chunk, loaded by content hash', async () => {
+    const { core, engagement, engagementHash } = await buildTracker()
+    expect(core).not.toContain('scroll_depth')
+    expect(engagement).toContain('scroll_depth')
+    expect(core).toContain(`script-engagement.js?v=${engagementHash}`)
+  })
+
   it('keeps rrweb out of the core, and PostCSS out of the replay chunk', async () => {
     const { core, replay, replayHash } = await buildTracker()
     expect(core).not.toContain('rr_width')
@@ -43,7 +50,8 @@ describe('tracker build', () => {
   })
 
   it('emits ES2017: no optional chaining, nullish coalescing or object spread', async () => {
-    const { core, vitals, replay } = await buildTracker()
-    for (const code of [core, vitals, replay]) expect(code).not.toMatch(/\?\.[a-zA-Z_$[(]|\?\?|\{\.\.\./)
+    const { core, vitals, engagement, replay } = await buildTracker()
+    for (const code of [core, vitals, engagement, replay])
+      expect(code).not.toMatch(/\?\.[a-zA-Z_$[(]|\?\?|\{\.\.\./)
   })
 })

@@ -150,6 +150,7 @@ export const organizationAuditLog = address(
 /** The tracking script and a site's public switches (`contracts/tracking-script.ts`). */
 export const coreScript = address('coreScript', 'GET', '/api/script.js')
 export const vitalsScript = address('vitalsScript', 'GET', '/api/script-vitals.js')
+export const engagementScript = address('engagementScript', 'GET', '/api/script-engagement.js')
 export const replayScript = address('replayScript', 'GET', '/api/script-replay.js')
 export const trackerConfig = address('trackerConfig', 'GET', '/api/sites/:siteId/tracker-config')
 /** Where the tracking script and servers send events and recordings (`contracts/tracking.ts`). */

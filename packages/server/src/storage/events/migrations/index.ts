@@ -16,6 +16,7 @@ import { sessionPageTimesTable } from './010-session-page-times.js'
 import { pathnameMonthsTable } from './011-pathname-months.js'
 import { replayJsonBytesColumn } from './012-replay-json-bytes.js'
 import { propertyMapCanonical } from './013-property-map-canonical.js'
+import { engagementColumns } from './016-engagement-columns.js'
 
 export interface EventsMigration {
   name: string
@@ -38,6 +39,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   pathnameMonthsTable,
   replayJsonBytesColumn,
   propertyMapCanonical,
+  engagementColumns,
 ]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */
