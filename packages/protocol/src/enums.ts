@@ -274,6 +274,7 @@ export const reportLabels = {
   events: 'Events',
   'event-names': 'Custom events',
   'web-vitals': 'Web vitals',
+  'page-stats': 'Pages',
   live: 'Live visitors',
 } as const
 

@@ -64,6 +64,7 @@ export const reportSessionEvents = address(
 export const reportEvents = address('reportEvents', 'GET', '/api/sites/:siteId/events')
 export const reportEventNames = address('reportEventNames', 'GET', '/api/sites/:siteId/event-names')
 export const reportWebVitals = address('reportWebVitals', 'GET', '/api/sites/:siteId/web-vitals')
+export const reportPageStats = address('reportPageStats', 'GET', '/api/sites/:siteId/page-stats')
 export const reportLive = address('reportLive', 'GET', '/api/sites/:siteId/live')
 export const reportBatch = address('reportBatch', 'POST', '/api/sites/:siteId/reports')
 /** The v1 reports of a site (`contracts/v1-reports.ts`). */

@@ -988,7 +988,7 @@ const table: Row[] = [
       },
     }),
   },
-  ...['summary', 'stats', 'sessions', 'events', 'event-names', 'web-vitals', 'live'].map(
+  ...['summary', 'stats', 'sessions', 'events', 'event-names', 'web-vitals', 'page-stats', 'live'].map(
     (report): Row => ({
       method: 'GET',
       url: `/api/sites/:siteId/${report}`,
