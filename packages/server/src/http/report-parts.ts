@@ -14,13 +14,13 @@ import {
   type eventNamesEndpoint,
   type eventsEndpoint,
   type liveEndpoint,
+  type pageStatsEndpoint,
   type QueryOf,
   type ResponseOf,
   type seriesEndpoint,
   seriesMetrics,
   type sessionsEndpoint,
   type statsEndpoint,
-  type pageStatsEndpoint,
   type webVitalsEndpoint,
 } from '@pathlight/protocol'
 import { listAnnotations } from '../annotations/annotations.js'

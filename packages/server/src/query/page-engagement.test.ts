@@ -217,4 +217,24 @@ describe('engagement in the pages report, over imported events', () => {
       expect(withEngagement.pageviews).toBe(pageviews)
     },
   )
+
+  it('answers the same rows to the dashboard (GET .../page-stats)', async () => {
+    const zone = 'Asia/Tokyo'
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/sites/${site.siteId}/page-stats?start_date=${DAY}&end_date=${DAY}&time_zone=${zone}&limit=100`,
+      headers: { cookie },
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    const { data } = await queryPageStats(t.services.events, scopeOf(site.siteId, zone))
+    expect(response.json().data).toEqual(data)
+    expect(data.every((row) => row.scroll_depth !== null)).toBe(true)
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: `/api/sites/${site.siteId}/page-stats?sort=colour`,
+      headers: { cookie },
+    })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().details.fieldErrors.sort).toBeDefined()
+  })
 })
