@@ -103,7 +103,8 @@ describe('the Engagement card in Chromium', () => {
     const card = page.locator('section.report-card', {
       has: page.getByRole('heading', { name: 'Engagement' }),
     })
-    await card.locator('tbody tr').first().waitFor()
+    // The first load after a build is slow on a loaded machine.
+    await card.locator('tbody tr').first().waitFor({ timeout: 30_000 })
     const rows = await card
       .locator('tbody tr')
       .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))
