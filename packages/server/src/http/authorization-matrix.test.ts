@@ -362,6 +362,12 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/script-engagement.js',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/script-engagement.js' }),
+  },
+  {
+    method: 'GET',
     url: '/api/script-replay.js',
     expect: access.public(200),
     request: async () => ({ url: '/api/script-replay.js' }),
