@@ -1,6 +1,6 @@
 /**
  * Build of the browser tracking script with esbuild's JS API: the core (`src/tracker.ts`), the
- * web-vitals chunk (`src/vitals.ts`) and the session replay recorder (`src/replay.ts`, with rrweb's
+ * web-vitals chunk (`src/vitals.ts`), the engagement chunk (`src/engagement.ts`) and the session replay recorder (`src/replay.ts`, with rrweb's
  * `record`), each one minified ES2017 IIFE. The server calls it once and caches
  * the result, so `npm ci && npm start` serves the script without a separate build step.
  */
@@ -18,6 +18,10 @@ export interface TrackerBuild {
   vitals: string
   /** The chunk's content hash (12 hex digits); the core requests `script-vitals.js?v=<vitalsHash>`. */
   vitalsHash: string
+  /** The engagement chunk (scroll depth, engaged time), served at `/api/script-engagement.js`. */
+  engagement: string
+  /** Its content hash (12 hex digits); the core requests `script-engagement.js?v=<engagementHash>`. */
+  engagementHash: string
   /** The session replay recorder, served at `/api/script-replay.js`. */
   replay: string
   /** The recorder's content hash (12 hex digits); the core requests `script-replay.js?v=<replayHash>`. */
@@ -87,18 +91,21 @@ async function bundle(entry: string, define: Record<string, string> = {}, banner
 }
 
 /**
- * Build the three files. @throws the esbuild error when a source does not compile
+ * Build the four files. @throws the esbuild error when a source does not compile
  */
 export async function buildTracker(): Promise<TrackerBuild> {
-  const [vitals, replay] = await Promise.all([
+  const [vitals, engagement, replay] = await Promise.all([
     bundle('vitals.ts', {}, VITALS_BANNER),
+    bundle('engagement.ts'),
     bundle('replay.ts', {}, REPLAY_BANNER),
   ])
   const vitalsHash = hashOf(vitals)
+  const engagementHash = hashOf(engagement)
   const replayHash = hashOf(replay)
   const core = await bundle('tracker.ts', {
     __VITALS_FILE__: JSON.stringify(`script-vitals.js?v=${vitalsHash}`),
+    __ENGAGEMENT_FILE__: JSON.stringify(`script-engagement.js?v=${engagementHash}`),
     __REPLAY_FILE__: JSON.stringify(`script-replay.js?v=${replayHash}`),
   })
-  return { core, vitals, vitalsHash, replay, replayHash }
+  return { core, vitals, vitalsHash, engagement, engagementHash, replay, replayHash }
 }

@@ -112,7 +112,14 @@ export const goalTypes = ['path', 'event'] as const
 export type GoalType = (typeof goalTypes)[number]
 
 /** The event types of the tracking endpoint and of stored events. */
-export const eventTypes = ['pageview', 'custom_event', 'performance', 'outbound', 'error'] as const
+export const eventTypes = [
+  'pageview',
+  'custom_event',
+  'performance',
+  'outbound',
+  'error',
+  'engagement',
+] as const
 export type EventType = (typeof eventTypes)[number]
 
 /**
@@ -286,6 +293,7 @@ export const reportLabels = {
   events: 'Events',
   'event-names': 'Custom events',
   'web-vitals': 'Web vitals',
+  'page-stats': 'Pages',
   live: 'Live visitors',
 } as const
 

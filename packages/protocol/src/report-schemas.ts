@@ -162,6 +162,10 @@ export const ingestStats = component(
   'Ingest counters of this process.',
 )
 
+/** A fraction 0..1 of the visitors with engagement data on a page; null without any. */
+const share = (what: string) =>
+  doc(z.number().min(0).max(1), `Fraction of visitors with engagement data who ${what}`).nullable()
+
 export const pageStats = component(
   'PageStats',
   z.object({
@@ -172,6 +176,22 @@ export const pageStats = component(
     exits: count('Sessions that ended here'),
     bounce_rate: doc(z.number().min(0).max(1), 'Bounces among the sessions that started here, a fraction'),
     time_on_page: doc(z.number().min(0), 'Average seconds on the page; null when not measurable').nullable(),
+    scroll_depth: doc(
+      z.number().min(0).max(100),
+      "Median of visitors' deepest scroll on the page, percent of its height; null without engagement data",
+    ).nullable(),
+    scroll_25: share('reached 25 % of the page'),
+    scroll_50: share('reached 50 % of the page'),
+    scroll_75: share('reached 75 % of the page'),
+    scroll_100: share('reached the bottom of the page'),
+    engaged_time: doc(
+      z.number().min(0),
+      'Engaged seconds (page visible and in use) per pageview; null without engagement data',
+    ).nullable(),
+    engaged_time_on_page: doc(
+      z.number().min(0),
+      'Engaged seconds per visitor on the page, the last page of a visit included; null without engagement data',
+    ).nullable(),
   }),
   'Traffic of one pathname.',
 )

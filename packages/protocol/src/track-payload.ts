@@ -91,6 +91,23 @@ export const trackPayloadSchema = z
      */
     api_key: text(256).optional(),
     /**
+     * Type `engagement`: the deepest scroll of the pageview so far, in percent of the page's height
+     * (the bottom of the viewport over the document's height; 100 when the page fits the viewport).
+     */
+    scroll_depth: z
+      .number()
+      .int('must be an integer')
+      .min(0, 'must be non-negative')
+      .max(100, 'must be at most 100')
+      .optional(),
+    /** Type `engagement`: engaged milliseconds since the pageview's previous engagement event (visible and active). */
+    engagement_time: z
+      .number()
+      .int('must be an integer')
+      .min(0, 'must be non-negative')
+      .max(86_400_000, 'must be at most 86400000 (a day)')
+      .optional(),
+    /**
      * A UUID the client makes per event and sends on every attempt: a repeat within 24 hours is
      * acknowledged and stored once (idempotent retries).
      */

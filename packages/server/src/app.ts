@@ -180,6 +180,7 @@ export const QUIET_ROUTES: ReadonlySet<string> = new Set([
   '/api/replay',
   '/api/script.js',
   '/api/script-vitals.js',
+  '/api/script-engagement.js',
   '/api/script-replay.js',
   '/api/sites/:siteId/tracker-config',
   '/api/health',

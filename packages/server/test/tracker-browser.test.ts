@@ -300,10 +300,14 @@ describe('site switches', () => {
     await expect.poll(async () => (await ofType(siteId, 'pageview')).length, POLL).toBe(2)
     await settle(page, siteId)
 
-    const types = new Set((await stored(siteId)).map((e) => e.type))
+    // Engagement (scroll depth, engaged time) has no switch: it is on for every site.
+    const governed = (type: unknown) => type !== 'engagement'
+    const types = new Set((await stored(siteId)).map((e) => e.type).filter(governed))
     expect([...types].sort()).toEqual(['custom_event', 'pageview'])
     expect(
-      sent.map((body) => body.type).filter((type) => type !== 'pageview' && type !== 'custom_event'),
+      sent
+        .map((body) => body.type)
+        .filter((type) => type !== 'pageview' && type !== 'custom_event' && governed(type)),
     ).toEqual([])
     expect(requested.filter((url) => url.includes('script-vitals'))).toEqual([])
     // The first pageview leaves before the config is known: the server drops its querystring (and keeps

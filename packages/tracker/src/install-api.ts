@@ -19,6 +19,7 @@ export function installApi(client: Client): PathlightApi {
       })
     },
     _v: (vitals) => client.send('performance', vitals),
+    _g: (fields) => client.send('engagement', fields),
   }
   window.pathlight = api
   for (const call of queued) api.event(call[0] as string, call[1] as Properties | undefined)

@@ -1,6 +1,7 @@
 import { createClient } from './create-client.js'
 import { installApi } from './install-api.js'
 import { isOptedOut } from './is-opted-out.js'
+import { loadEngagement } from './load-engagement.js'
 import { loadReplay } from './load-replay.js'
 import { loadVitals } from './load-vitals.js'
 import { trackClicks } from './track-clicks.js'
@@ -10,7 +11,7 @@ import { trackPageviews } from './track-pageviews.js'
 /**
  * Start tracking for the script tag `script`: unless the visitor opted out (then `pathlight.event` is a
  * no-op, nothing is sent and no chunk is loaded), install the API, count pageviews, watch clicks and
- * errors, and load the web-vitals and session replay chunks on sites that use them. A second copy of the
+ * errors, load the engagement chunk, and the web-vitals and session replay chunks on sites that use them. A second copy of the
  * script on the same page does nothing.
  */
 export function startTracker(script: HTMLScriptElement): void {
@@ -27,5 +28,6 @@ export function startTracker(script: HTMLScriptElement): void {
   trackClicks(client, api)
   trackPageviews(client, hashMode)
   loadVitals(client, script)
+  loadEngagement(client, script)
   loadReplay(client, script, api)
 }

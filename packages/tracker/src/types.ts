@@ -4,7 +4,7 @@
  */
 
 /** The event types of the tracking endpoint. */
-export type EventType = 'pageview' | 'custom_event' | 'performance' | 'outbound' | 'error'
+export type EventType = 'pageview' | 'custom_event' | 'performance' | 'outbound' | 'error' | 'engagement'
 
 /**
  * The public, non-secret switches of a site, as `GET /api/sites/{id}/tracker-config` answers them.
@@ -33,8 +33,19 @@ export interface Vitals {
   ttfb?: number
 }
 
-/** What an event adds to the page fields: a name, a properties JSON object string, or vitals. */
-export interface EventFields extends Vitals {
+/**
+ * An `engagement` event's figures: the pageview's deepest scroll so far (percent of the page's height,
+ * 0-100), the engaged milliseconds since its previous engagement event, and on an SPA navigation the
+ * tracked path of the page left (the current one otherwise).
+ */
+export interface EngagementFields {
+  scroll_depth: number
+  engagement_time: number
+  pathname?: string
+}
+
+/** What an event adds to the page fields: a name, a properties JSON object string, vitals or engagement. */
+export interface EventFields extends Vitals, Partial<EngagementFields> {
   event_name?: string
   /** A JSON object as a string (at most 2048 characters, 4096 for errors; longer is refused). */
   properties?: string
@@ -52,6 +63,10 @@ export interface PathlightApi {
   event(name: string, properties?: Properties): void
   /** Internal: the web-vitals chunk hands over the page's vitals here (sends a `performance` event). */
   _v?(vitals: Vitals): void
+  /** Internal: the engagement chunk hands over a pageview's figures here (sends an `engagement` event). */
+  _g?(fields: EngagementFields): void
+  /** Internal, set by the engagement chunk: called with the path left before an SPA navigation's pageview. */
+  _e?(pathname: string): void
   /** Internal: what the core hands the replay chunk before adding it (see `load-replay.ts`). */
   _r?: ReplayHandoff
 }
@@ -77,6 +92,8 @@ declare global {
   }
   /** The file name (relative to the script's URL) of the web-vitals chunk, set by the build. */
   const __VITALS_FILE__: string
+  /** The file name (relative to the script's URL) of the engagement chunk, set by the build. */
+  const __ENGAGEMENT_FILE__: string
   /** The file name (relative to the script's URL) of the session replay chunk, set by the build. */
   const __REPLAY_FILE__: string
 }

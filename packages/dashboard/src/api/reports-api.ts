@@ -100,6 +100,9 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
         { params: { siteId, name }, query: { ...reportParams(query), ...page, metrics } },
         options,
       ),
+    /** A page of pathnames by pageviews with their engagement (scroll depth, engaged time; null without). */
+    pageStats: (query: ReportQuery, page: PageRequest = {}) =>
+      call(endpoints.reportPageStats, { params: site, query: { ...reportParams(query), ...page } }, options),
     /** A page of custom event names; with `metrics`, its rows carry those counts (and events) only. */
     eventNames: (query: ReportQuery, page: PageRequest = {}, metrics?: readonly EventNameMetric[]) =>
       call(

@@ -85,6 +85,10 @@ const EXPLANATIONS: Record<string, { what: string; fix: string }> = {
     what: 'repeats of events already stored (the same event_id)',
     fix: 'Nothing: retries are expected to be dropped.',
   },
+  no_session: {
+    what: 'engagement (scroll depth, engaged time) of a page whose visit had ended, e.g. a tab left in the background for over 30 minutes',
+    fix: 'Nothing: such late figures would count a visit without a pageview.',
+  },
 }
 
 /**

@@ -8,6 +8,7 @@ export const eventTypeLabels: Record<ListedEvent['type'], string> = {
   outbound: 'Outbound link',
   error: 'Error',
   performance: 'Web vitals',
+  engagement: 'Engagement',
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
@@ -31,6 +32,10 @@ export function describeEvent(event: ListedEvent | SessionEvent): string {
     case 'error': {
       const message = 'errorMessage' in event ? event.errorMessage : text(event.properties.message ?? '')
       return [event.eventName, message].filter(Boolean).join(': ')
+    }
+    case 'engagement': {
+      const { scroll_depth: depth, engagement_time: time } = event.properties
+      return `Read ${typeof depth === 'number' ? depth : 0} % of ${event.pathname}, ${Math.round((typeof time === 'number' ? time : 0) / 1000)} s engaged`
     }
     case 'performance': {
       if (!('lcp' in event)) return 'Web vitals'

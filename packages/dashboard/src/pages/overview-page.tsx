@@ -20,6 +20,7 @@ import { EventsCard } from '../components/reports/events-card'
 import { GeoCredit } from '../components/reports/geo-credit'
 import { KpiCards } from '../components/reports/kpi-cards'
 import { LiveVisitors } from '../components/reports/live-visitors'
+import { PageEngagementCard } from '../components/reports/page-engagement-card'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { Segmented } from '../components/reports/segmented'
 import { type ChartPoint, TimeSeriesChart } from '../components/reports/time-series-chart'
@@ -152,6 +153,7 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
           {...breakdownCards.pages}
           empty={customEventsOnly ? 'No pageviews pass these filters: they select custom events.' : undefined}
         />
+        <PageEngagementCard ctx={ctx} />
         <BreakdownCard ctx={ctx} batch={batch} {...breakdownCards.sources} />
         <WorldMapCard ctx={ctx} batch={batch} />
         <BreakdownCard ctx={ctx} batch={batch} {...breakdownCards.locations} footer={<GeoCredit />} />

@@ -64,6 +64,7 @@ export const reportSessionEvents = address(
 export const reportEvents = address('reportEvents', 'GET', '/api/sites/:siteId/events')
 export const reportEventNames = address('reportEventNames', 'GET', '/api/sites/:siteId/event-names')
 export const reportWebVitals = address('reportWebVitals', 'GET', '/api/sites/:siteId/web-vitals')
+export const reportPageStats = address('reportPageStats', 'GET', '/api/sites/:siteId/page-stats')
 export const reportLive = address('reportLive', 'GET', '/api/sites/:siteId/live')
 export const reportBatch = address('reportBatch', 'POST', '/api/sites/:siteId/reports')
 /** The v1 reports of a site (`contracts/v1-reports.ts`). */
@@ -161,6 +162,7 @@ export const organizationAuditLog = address(
 /** The tracking script and a site's public switches (`contracts/tracking-script.ts`). */
 export const coreScript = address('coreScript', 'GET', '/api/script.js')
 export const vitalsScript = address('vitalsScript', 'GET', '/api/script-vitals.js')
+export const engagementScript = address('engagementScript', 'GET', '/api/script-engagement.js')
 export const replayScript = address('replayScript', 'GET', '/api/script-replay.js')
 export const trackerConfig = address('trackerConfig', 'GET', '/api/sites/:siteId/tracker-config')
 /** Where the tracking script and servers send events and recordings (`contracts/tracking.ts`). */

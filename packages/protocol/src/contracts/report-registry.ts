@@ -13,6 +13,7 @@ import {
   eventNamesEndpoint,
   eventsEndpoint,
   liveEndpoint,
+  pageStatsEndpoint,
   reportSummaryEndpoint,
   seriesEndpoint,
   sessionEventsEndpoint,
@@ -63,6 +64,7 @@ export const reportRegistry = {
     v1: v1EventNamesEndpoint,
   },
   'web-vitals': { endpoint: webVitalsEndpoint, label: reportLabels['web-vitals'], batch: true, paged: true },
+  'page-stats': { endpoint: pageStatsEndpoint, label: reportLabels['page-stats'], batch: true, paged: true },
   live: { endpoint: liveEndpoint, label: reportLabels.live, batch: true },
 } as const satisfies Record<keyof typeof reportLabels, ReportRegistration>
 

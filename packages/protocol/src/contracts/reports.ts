@@ -14,6 +14,7 @@ import {
   breakdownNames,
   eventNameMetrics,
   eventTypes,
+  pageSortFields,
   seriesBuckets,
   seriesMetrics,
   webVitalGroupings,
@@ -26,6 +27,7 @@ import {
   eventNameCounts,
   liveVisitors,
   pagedList,
+  pageStats,
   reportSummary,
   seriesMeta,
   session,
@@ -275,6 +277,23 @@ export const liveEndpoint = endpoint({
   responses: { 200: { description: 'The count', schema: z.object({ data: liveVisitors, meta: noMeta }) } },
 })
 
+/** `GET .../page-stats`: the common parameters, the sort field and the order. */
+export const pageStatsQuery = analyticsQuery.extend({
+  sort: doc(enumParam('sort', pageSortFields), 'Default pageviews').optional(),
+  order: doc(enumParam('order', ['asc', 'desc'], 'order must be asc or desc'), 'Default desc').optional(),
+})
+
+/** `GET /api/sites/:siteId/page-stats`: the v1 pages report for the dashboard. */
+export const pageStatsEndpoint = endpoint({
+  ...at.reportPageStats,
+  summary: 'Traffic and engagement per pathname (scroll depth, engaged time), as v1 pages',
+  tag: 'Reports',
+  access: 'reader',
+  params: siteParams,
+  query: pageStatsQuery,
+  responses: { 200: { description: 'A page of pathnames', schema: pagedList(pageStats) } },
+})
+
 /** Every report endpoint (the route/contract coverage test reads these). */
 export const reportEndpoints = [
   reportSummaryEndpoint,
@@ -286,6 +305,7 @@ export const reportEndpoints = [
   eventsEndpoint,
   eventNamesEndpoint,
   webVitalsEndpoint,
+  pageStatsEndpoint,
   liveEndpoint,
 ] as const
 
@@ -300,6 +320,7 @@ declare module './addresses.js' {
     reportEvents: typeof eventsEndpoint
     reportEventNames: typeof eventNamesEndpoint
     reportWebVitals: typeof webVitalsEndpoint
+    reportPageStats: typeof pageStatsEndpoint
     reportLive: typeof liveEndpoint
   }
 }

@@ -42,6 +42,20 @@ export const vitalsScriptEndpoint = endpoint({
   responses: { 200: script('The chunk'), 304: notModified },
 })
 
+/** `GET /api/script-engagement.js`. */
+export const engagementScriptEndpoint = endpoint({
+  ...at.engagementScript,
+  summary: 'The engagement chunk of the tracking script',
+  description:
+    'Scroll depth and engaged time of each pageview, loaded by the script on every site; immutable at ' +
+    'its content-hashed URL.',
+  tag: 'Tracking',
+  access: 'public',
+  raw: true,
+  query: chunkQuery,
+  responses: { 200: script('The chunk'), 304: notModified },
+})
+
 /** `GET /api/script-replay.js`. */
 export const replayScriptEndpoint = endpoint({
   ...at.replayScript,
@@ -76,6 +90,7 @@ export const trackerConfigEndpoint = endpoint({
 export const trackingScriptEndpoints = [
   coreScriptEndpoint,
   vitalsScriptEndpoint,
+  engagementScriptEndpoint,
   replayScriptEndpoint,
   trackerConfigEndpoint,
 ] as const
@@ -84,6 +99,7 @@ declare module './addresses.js' {
   interface EndpointContracts {
     coreScript: typeof coreScriptEndpoint
     vitalsScript: typeof vitalsScriptEndpoint
+    engagementScript: typeof engagementScriptEndpoint
     replayScript: typeof replayScriptEndpoint
     trackerConfig: typeof trackerConfigEndpoint
   }

@@ -40,8 +40,17 @@ export interface ReportFigures {
   bounceRate: Figure
   /** Average visit duration, seconds. */
   visitDuration: Figure
-  /** Pathnames by pageviews. */
-  topPages: { pathname: string; pageviews: number; visitors: number }[]
+  /**
+   * Pathnames by pageviews, with their engaged seconds per pageview and median scroll depth (percent) from the
+   * tracker's engagement events; null when the page has none.
+   */
+  topPages: {
+    pathname: string
+    pageviews: number
+    visitors: number
+    engagedTime: number | null
+    scrollDepth: number | null
+  }[]
   /** Referrer domains of visits, by visitors (visits without a referrer left out). */
   topSources: { source: string; visitors: number }[]
   /** ISO 3166-1 alpha-2 codes ('' unknown), by visitors. */
@@ -106,7 +115,13 @@ export async function queryReportFigures(
     pageviews: figure('pageviews'),
     bounceRate: figure('bounce_rate'),
     visitDuration: figure('session_duration'),
-    topPages: pages.data.map((p) => ({ pathname: p.pathname, pageviews: p.pageviews, visitors: p.visitors })),
+    topPages: pages.data.map((p) => ({
+      pathname: p.pathname,
+      pageviews: p.pageviews,
+      visitors: p.visitors,
+      engagedTime: p.engaged_time,
+      scrollDepth: p.scroll_depth,
+    })),
     topSources: sources.rows.map((r) => ({ source: r.value, visitors: r.visitors ?? 0 })),
     topCountries: countries.rows.map((r) => ({ country: r.value, visitors: r.visitors ?? 0 })),
     goals: conversions.map((g) => ({

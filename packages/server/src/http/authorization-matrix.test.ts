@@ -362,6 +362,12 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/script-engagement.js',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/script-engagement.js' }),
+  },
+  {
+    method: 'GET',
     url: '/api/script-replay.js',
     expect: access.public(200),
     request: async () => ({ url: '/api/script-replay.js' }),
@@ -1010,7 +1016,7 @@ const table: Row[] = [
       },
     }),
   },
-  ...['summary', 'stats', 'sessions', 'events', 'event-names', 'web-vitals', 'live'].map(
+  ...['summary', 'stats', 'sessions', 'events', 'event-names', 'web-vitals', 'page-stats', 'live'].map(
     (report): Row => ({
       method: 'GET',
       url: `/api/sites/:siteId/${report}`,

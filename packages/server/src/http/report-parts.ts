@@ -14,6 +14,7 @@ import {
   type eventNamesEndpoint,
   type eventsEndpoint,
   type liveEndpoint,
+  type pageStatsEndpoint,
   type QueryOf,
   type ResponseOf,
   type seriesEndpoint,
@@ -30,6 +31,7 @@ import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
 import { withImportedBreakdown, withImportedStats } from '../query/imported-totals.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
+import { queryPageStats } from '../query/page-stats.js'
 import { resolveQueryParams } from '../query/params.js'
 import { comparedPeriod, comparisonAsked } from '../query/previous-period.js'
 import { withReplayFlags } from '../query/replay.js'
@@ -212,6 +214,19 @@ export const reportParts = {
         return { data: await queryWebVitals(deps.events, scope), meta: { thresholds: webVitalThresholds } }
       const { data, total } = await queryWebVitalsBy(deps.events, scope, by)
       return { data, meta: { ...pageMeta(scope.params, total), by, thresholds: webVitalThresholds } }
+    }
+  },
+
+  'page-stats'(
+    deps: ReportPartDeps,
+    siteId: number,
+    query: QueryOf<typeof pageStatsEndpoint>,
+  ): Prepared<typeof pageStatsEndpoint> {
+    const scope = scopeOf(deps, siteId, query)
+    const sort = { field: query.sort ?? 'pageviews', order: query.order ?? 'desc' } as const
+    return async () => {
+      const { data, total } = await queryPageStats(deps.events, scope, sort)
+      return { data, meta: pageMeta(scope.params, total) }
     }
   },
 

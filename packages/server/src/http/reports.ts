@@ -21,6 +21,7 @@
  * | `event-names[?metrics=]`      | `[{name, events, sessions, visitors}]` custom events  | page         |
  * | `web-vitals[?by=]`            | `{lcp, inp, cls, fcp, ttfb}`; with `by` (pathname or  | thresholds   |
  * |                               | device_type) `[{value, events, lcp, ...}]`            | (+ page)     |
+ * | `page-stats[?sort=&order=]`   | `[PageStats]` as v1 pages, with engagement fields     | page         |
  * | `live` (no parameters)        | `{visitors, from, to}`: the last 5 minutes            | `{}`         |
  *
  * `POST /api/sites/{siteId}/reports` runs several of them (stats, series, breakdown, sessions, events,

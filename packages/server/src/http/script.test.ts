@@ -23,6 +23,8 @@ const fakeBuild: TrackerBuild = {
   core: `(()=>{/* core */${'x'.repeat(500)}})();\n`,
   vitals: '(()=>{/* vitals */})();\n',
   vitalsHash: 'abc123abc123',
+  engagement: '(()=>{/* engagement */})();\n',
+  engagementHash: '0a1b2c3d4e5f',
   replay: '(()=>{/* replay */})();\n',
   replayHash: 'def456def456',
 }
@@ -146,10 +148,27 @@ describe('GET /api/script.js', () => {
     expect(built.vitals).toContain('Apache-2.0')
     const vitals = await app.inject({ url: `/api/script-vitals.js?v=${built.vitalsHash}` })
     expect(vitals.body).toBe(built.vitals)
+    expect(built.core).toContain(`script-engagement.js?v=${built.engagementHash}`)
+    const engagement = await app.inject({ url: `/api/script-engagement.js?v=${built.engagementHash}` })
+    expect(engagement.body).toBe(built.engagement)
+    expect(built.engagement).toContain('scroll_depth')
     expect(built.core).toContain(`script-replay.js?v=${built.replayHash}`)
     expect(built.replay).toContain('MIT')
     const replay = await app.inject({ url: `/api/script-replay.js?v=${built.replayHash}` })
     expect(replay.body).toBe(built.replay)
+    await app.close()
+  })
+})
+
+describe('GET /api/script-engagement.js', () => {
+  it('is immutable at its content-hashed URL and short-lived at any other', async () => {
+    const app = await appWith()
+    const hashed = await app.inject({ url: `/api/script-engagement.js?v=${fakeBuild.engagementHash}` })
+    expect(hashed.statusCode).toBe(200)
+    expect(hashed.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL)
+    expect(hashed.body).toBe(fakeBuild.engagement)
+    const stale = await app.inject({ url: '/api/script-engagement.js?v=000000000000' })
+    expect(stale.headers['cache-control']).toBe(SCRIPT_CACHE_CONTROL)
     await app.close()
   })
 })

@@ -4,6 +4,8 @@
  *   by browsers and revalidated with an ETag;
  * - `GET /api/script-vitals.js`: the web-vitals chunk the core loads only on sites with `webVitals`;
  *   requested as `?v=<content hash>`, which makes it immutable for a year;
+ * - `GET /api/script-engagement.js`: the engagement chunk (scroll depth, engaged time) the core loads on
+ *   every site; content-hashed like the vitals chunk;
  * - `GET /api/script-replay.js`: the session replay recorder (rrweb) the core loads only on sites with
  *   `sessionReplay` and a `replaySampleRate` above 0; content-hashed like the vitals chunk;
  * - `GET /api/sites/:siteId/tracker-config`: the site's public switches (`trackOutbound`, `trackErrors`,
@@ -18,6 +20,7 @@ import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import {
   coreScriptEndpoint,
+  engagementScriptEndpoint,
   replayScriptEndpoint,
   trackerConfigEndpoint,
   vitalsScriptEndpoint,
@@ -54,6 +57,17 @@ interface Asset {
 
 type Encoding = 'br' | 'gzip'
 
+/** The built files as served, with the chunks' content hashes. */
+interface Assets {
+  core: Asset
+  vitals: Asset
+  vitalsHash: string
+  engagement: Asset
+  engagementHash: string
+  replay: Asset
+  replayHash: string
+}
+
 /** Browsers reuse the core script a day without asking; then a conditional request answers 304. */
 export const SCRIPT_CACHE_CONTROL = 'public, max-age=86400'
 /** A chunk (vitals, replay) at its content-hashed URL never changes. */
@@ -72,18 +86,25 @@ export async function scriptRoutes(
   app: FastifyInstance,
   { loadSite, build = buildTracker, configTtlMs = 5000, changes }: ScriptRouteOptions,
 ) {
-  let assets:
-    | Promise<{ core: Asset; vitals: Asset; vitalsHash: string; replay: Asset; replayHash: string }>
-    | undefined
+  let assets: Promise<Assets> | undefined
   const getAssets = () => {
     assets ??= build().then(
-      async (built) => {
-        const [core, vitals, replay] = await Promise.all([
+      async (built): Promise<Assets> => {
+        const [core, vitals, engagement, replay] = await Promise.all([
           toAsset(built.core),
           toAsset(built.vitals),
+          toAsset(built.engagement),
           toAsset(built.replay),
         ])
-        return { core, vitals, vitalsHash: built.vitalsHash, replay, replayHash: built.replayHash }
+        return {
+          core,
+          vitals,
+          vitalsHash: built.vitalsHash,
+          engagement,
+          engagementHash: built.engagementHash,
+          replay,
+          replayHash: built.replayHash,
+        }
       },
       (error: unknown) => {
         assets = undefined
@@ -108,6 +129,12 @@ export async function scriptRoutes(
     // An old core asking for an old hash gets today's chunk, but only for a short while.
     const cacheControl = query.v === vitalsHash ? IMMUTABLE_CACHE_CONTROL : SCRIPT_CACHE_CONTROL
     return sendAsset(request, reply, vitals, cacheControl)
+  })
+
+  route(app, engagementScriptEndpoint, async ({ request, reply, query }) => {
+    const { engagement, engagementHash } = await getAssets()
+    const cacheControl = query.v === engagementHash ? IMMUTABLE_CACHE_CONTROL : SCRIPT_CACHE_CONTROL
+    return sendAsset(request, reply, engagement, cacheControl)
   })
 
   route(app, replayScriptEndpoint, async ({ request, reply, query }) => {

@@ -30,6 +30,7 @@ export type RejectReason =
     }
   | { kind: 'store_unavailable' }
   | { kind: 'repeated_event' }
+  | { kind: 'no_session' }
 
 export type StageResult = { ok: true } | { ok: false; reason: RejectReason }
 
@@ -71,6 +72,8 @@ export function toResponse(reason: RejectReason): { status: number; body: Record
       return { status: 503, body: errorBody('Events store unavailable, try again') }
     case 'repeated_event':
       return { status: 200, body: { success: true } }
+    case 'no_session':
+      return { status: 200, body: { success: true, tracked: false, reason: 'no_session' } }
   }
 }
 

@@ -13,6 +13,7 @@ import { dropBots } from './stages/drop-bots.js'
 import { dropDisabledTypes } from './stages/drop-disabled-types.js'
 import { dropExcludedCountry } from './stages/drop-excluded-country.js'
 import { dropExcludedIp } from './stages/drop-excluded-ip.js'
+import { dropOrphanEngagement } from './stages/drop-orphan-engagement.js'
 import { dropRepeatedEvent } from './stages/drop-repeated-event.js'
 import { putChannel } from './stages/put-channel.js'
 import { putGeolocation } from './stages/put-geolocation.js'
@@ -35,5 +36,6 @@ export const stages = [
   putChannel,
   putUserId,
   putSession,
+  dropOrphanEngagement,
   dropRepeatedEvent,
 ] as const satisfies readonly Stage[]

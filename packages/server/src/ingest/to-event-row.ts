@@ -1,6 +1,8 @@
 /**
  * The event row as the payload alone defines it, before enrichment: page fields, the event name and
- * properties, web vitals (type performance) and error fields (type error, from `properties`).
+ * properties, web vitals (type performance), error fields (type error, from `properties`) and, for type
+ * engagement, `properties` made of the body's `scroll_depth` and `engagement_time` (what the events
+ * table's materialized columns of the same names read; see events migration 015).
  */
 import crypto from 'node:crypto'
 import { type EventType, type InteractionEventType, interactionEventTypes } from '@pathlight/protocol'
@@ -25,7 +27,13 @@ export function storedTypeOf(payload: Pick<TrackPayload, 'type' | 'event_name'>)
 }
 
 export function toEventRow(payload: TrackPayload, siteId: number, now: number): EventRow {
-  const properties = payload.properties ?? ''
+  const properties =
+    payload.type === 'engagement'
+      ? JSON.stringify({
+          scroll_depth: payload.scroll_depth ?? 0,
+          engagement_time: payload.engagement_time ?? 0,
+        })
+      : (payload.properties ?? '')
   const stored = storedTypeOf(payload)
   const row: EventRow = {
     event_id: payload.event_id?.toLowerCase() ?? crypto.randomUUID(),

@@ -8,6 +8,10 @@
  *   (next in `EVENT_ORDER`: pageviews of the same millisecond follow one another by event id, 0 s
  *   apart); pageviews that were the last of their session have no measurable time and are left out;
  *   null when no pageview on the path had a successor.
+ * - engagement (`page-engagement.ts`, from `engagement` events, null without any): `scroll_depth` (median
+ *   of visitors' deepest scroll, percent), `scroll_25` ... `scroll_100` (fraction of those visitors
+ *   reaching each), `engaged_time` (engaged seconds per pageview) and `engaged_time_on_page` (engaged
+ *   seconds per visitor, the last page of a visit included), for the rows of the page asked for.
  * Rows are the protocol's `PageStats`. Unfiltered scopes over whole UTC hours read the rollups
  * (`rollups/rolled-page-stats.ts`: the same figures, visitors estimated within 1 %).
  */
@@ -15,6 +19,7 @@ import type { PageSortField, PageStats } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { EVENT_ORDER, SESSION_KEY, VISITOR_KEY } from './metrics.js'
+import { type PageEngagement, type PageTraffic, queryPageEngagement } from './page-engagement.js'
 import { offsetOf } from './params.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import {
@@ -117,6 +122,53 @@ export async function queryPageStats(
   scope: ReportScope,
   sort: { field: PageSortField; order: 'asc' | 'desc' } = DEFAULT_SORT,
 ): Promise<{ data: PageStats[]; total: number }> {
+  const traffic = await queryPageTraffic(events, scope, sort)
+  const engagement = await queryPageEngagement(
+    events,
+    scope,
+    traffic.data.map((row) => row.pathname),
+  )
+  return {
+    data: traffic.data.map((row) => ({
+      ...row,
+      ...engagementFields(row.pageviews, engagement.get(row.pathname)),
+    })),
+    total: traffic.total,
+  }
+}
+
+/** The figures of `PageStats` that engagement gives, for a path with `pageviews`; null without any. */
+function engagementFields(
+  pageviews: number,
+  page: PageEngagement | undefined,
+): Omit<PageStats, keyof PageTraffic> {
+  if (!page) {
+    return {
+      scroll_depth: null,
+      scroll_25: null,
+      scroll_50: null,
+      scroll_75: null,
+      scroll_100: null,
+      engaged_time: null,
+      engaged_time_on_page: null,
+    }
+  }
+  return {
+    scroll_depth: page.scroll_depth,
+    scroll_25: page.scroll_25,
+    scroll_50: page.scroll_50,
+    scroll_75: page.scroll_75,
+    scroll_100: page.scroll_100,
+    engaged_time: pageviews === 0 ? null : page.engaged_seconds / pageviews,
+    engaged_time_on_page: page.engaged_seconds / page.engaged_visitors,
+  }
+}
+
+async function queryPageTraffic(
+  events: EventsStore,
+  scope: ReportScope,
+  sort: { field: PageSortField; order: 'asc' | 'desc' },
+): Promise<{ data: PageTraffic[]; total: number }> {
   const compiled = compilePageStats(scope, sort)
   if ('rolled' in compiled) {
     const { pages, sessions, times } = compiled.rolled

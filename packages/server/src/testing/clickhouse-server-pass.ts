@@ -60,6 +60,9 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   src('query/session-list.test.ts'),
   src('query/site-events.test.ts'),
   src('query/web-vitals.test.ts'),
+  // Engagement: the materialized columns, its reports over imported events, its ingest.
+  src('query/page-engagement.test.ts'),
+  src('http/track-engagement.test.ts'),
   // The property map.
   src('http/properties.test.ts'),
   src('http/v1/properties.test.ts'),

@@ -1,7 +1,7 @@
 /**
  * Plausible's CSV export (the ZIP its Settings → Imports & Exports makes) as imported daily totals:
  * its files `imported_<table>[_<start>_<end>].csv`, each with a header row and one row per day and
- * value, turned into rows of `imported_days` (`storage/events/migrations/017-imported-days.ts`).
+ * value, turned into rows of `imported_days` (`storage/events/migrations/016-imported-days.ts`).
  *
  * Files and columns read (others ignored; a missing count column reads 0):
  * - `imported_visitors`: `date`, `visitors`, `pageviews`, `bounces`, `visits`, `visit_duration` -> the

@@ -110,8 +110,27 @@ describe('v1 reports', () => {
   it('pages: pageviews, visitors, entries, exits, bounce rate and time on page, sortable', async () => {
     const body = (await v1(`/api/v1/sites/${site.siteId}/pages?${day}&sort=entries&order=desc`)).json()
     expect(body.meta).toEqual({ total: 2, page: 1, pageSize: 50, totalPages: 1 })
+    // No engagement events here: the engagement fields are null.
+    const noEngagement = {
+      scroll_depth: null,
+      scroll_25: null,
+      scroll_50: null,
+      scroll_75: null,
+      scroll_100: null,
+      engaged_time: null,
+      engaged_time_on_page: null,
+    }
     expect(body.data).toEqual([
-      { pathname: '/', pageviews: 2, visitors: 2, entries: 2, exits: 1, bounce_rate: 0.5, time_on_page: 30 },
+      {
+        pathname: '/',
+        pageviews: 2,
+        visitors: 2,
+        entries: 2,
+        exits: 1,
+        bounce_rate: 0.5,
+        time_on_page: 30,
+        ...noEngagement,
+      },
       {
         pathname: '/pricing',
         pageviews: 2,
@@ -120,6 +139,7 @@ describe('v1 reports', () => {
         exits: 2,
         bounce_rate: 0,
         time_on_page: null,
+        ...noEngagement,
       },
     ])
     const bad = await v1(`/api/v1/sites/${site.siteId}/pages?sort=colour`)

@@ -102,7 +102,15 @@ export function renderEmailReport(input: EmailReportMailInput): {
     {
       title: 'Top pages',
       head: ['Page', 'Pageviews'],
-      rows: figures.topPages.map((p) => [p.pathname, integer.format(p.pageviews)]),
+      // With engagement data: engaged time per pageview and median scroll depth after the count.
+      rows: figures.topPages.map((p) => [
+        p.pathname,
+        [
+          integer.format(p.pageviews),
+          ...(p.engagedTime === null ? [] : [`${formatDuration(p.engagedTime)} engaged`]),
+          ...(p.scrollDepth === null ? [] : [`${Math.round(p.scrollDepth)} % read`]),
+        ].join(' · '),
+      ]),
     },
     {
       title: 'Top sources',

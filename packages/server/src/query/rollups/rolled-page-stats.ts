@@ -13,8 +13,8 @@
  *   in `events` inside the range, by the raw query's window, reading only the days those sessions
  *   have hours on.
  */
-import type { PageStats } from '@pathlight/protocol'
 import { EVENT_ORDER, SESSION_KEY } from '../metrics.js'
+import type { PageTraffic } from '../page-engagement.js'
 import type { PageSortField } from '../page-stats.js'
 import { SCOPE_SQL } from '../report-scope.js'
 import { rolledPagesSql, SEALED_MONTHS_WITH } from './rolled-pages.js'
@@ -129,10 +129,10 @@ export function mergeRolledPageStats(
   parts: { pages: RolledPagesRow[]; sessions: RolledSessionsByPageRow[]; times: RolledTimeOnPageRow[] },
   sort: { field: PageSortField; order: 'asc' | 'desc' },
   page: { limit: number; offset: number },
-): { data: PageStats[]; total: number } {
+): { data: PageTraffic[]; total: number } {
   const sessions = new Map(parts.sessions.map((row) => [row.hash, row]))
   const times = new Map(parts.times.map((row) => [row.pathname, row]))
-  const data = parts.pages.map((row): PageStats => {
+  const data = parts.pages.map((row): PageTraffic => {
     const session = sessions.get(row.hash)
     const time = times.get(row.pathname)
     const entries = Number(session?.entries ?? 0)

@@ -43,7 +43,8 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '012-replay-json-bytes',
         '013-property-map-canonical',
         '014-ai-traffic',
-        '017-imported-days',
+        '015-engagement-columns',
+        '016-imported-days',
       ])
     })
 

@@ -17,7 +17,8 @@ import { pathnameMonthsTable } from './011-pathname-months.js'
 import { replayJsonBytesColumn } from './012-replay-json-bytes.js'
 import { propertyMapCanonical } from './013-property-map-canonical.js'
 import { aiTrafficTables } from './014-ai-traffic.js'
-import { importedDaysTable } from './017-imported-days.js'
+import { engagementColumns } from './015-engagement-columns.js'
+import { importedDaysTable } from './016-imported-days.js'
 
 export interface EventsMigration {
   name: string
@@ -41,6 +42,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   replayJsonBytesColumn,
   propertyMapCanonical,
   aiTrafficTables,
+  engagementColumns,
   importedDaysTable,
 ]
 

@@ -16,7 +16,7 @@ export const IMPORTED_DAYS = 'imported_days'
 
 /** Migration 017: the table. */
 export const importedDaysTable = {
-  name: '017-imported-days',
+  name: '016-imported-days',
   statements: [
     `CREATE TABLE IF NOT EXISTS ${IMPORTED_DAYS} (
       site_id UInt32,

@@ -1,0 +1,59 @@
+/**
+ * The engagement card of the overview: the top pages by pageviews with how far visitors read them
+ * (median scroll depth, the share reaching 75 %) and how long they were engaged per pageview, from the
+ * tracker's engagement events (`GET .../page-stats`). Pages without engagement data show a dash.
+ */
+import { reportLabels } from '@pathlight/protocol'
+import { useId } from 'react'
+import { formatPercent, formatSeconds } from '../../lib/report-format'
+import { useReport } from '../../lib/use-report'
+import type { ReportContext } from '../../pages/report-context'
+import { FormError } from '../form-error'
+import { PathText } from './path-text'
+
+const TOP = 8
+
+/** The card over `ctx`'s range and filters. */
+export function PageEngagementCard({ ctx }: { ctx: ReportContext }) {
+  const id = useId()
+  const report = useReport(`page-stats:${ctx.queryKey}`, () =>
+    ctx.reports.pageStats(ctx.query, { limit: TOP }),
+  )
+  const rows = (report.data?.data ?? []).filter((row) => row.engaged_time !== null)
+  const dash = '–'
+  return (
+    <section className="card report-card" aria-labelledby={id} aria-busy={report.loading}>
+      <div className="card-head">
+        <h2 id={id}>Engagement</h2>
+      </div>
+      <FormError error={report.error} />
+      {!report.loading && rows.length === 0 ? (
+        <p className="muted">No engagement data for this period.</p>
+      ) : (
+        <table className="report-table page-engagement">
+          <caption className="visually-hidden">{`${reportLabels['page-stats']}: engagement`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Page</th>
+              <th scope="col">Engaged time</th>
+              <th scope="col">Scroll depth</th>
+              <th scope="col">Read 75 %</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.pathname} data-pathname={row.pathname}>
+                <td>
+                  <PathText path={row.pathname} />
+                </td>
+                <td>{row.engaged_time === null ? dash : formatSeconds(row.engaged_time)}</td>
+                <td>{row.scroll_depth === null ? dash : `${Math.round(row.scroll_depth)} %`}</td>
+                <td>{row.scroll_75 === null ? dash : formatPercent(row.scroll_75)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,12 @@
+import type { Draft } from '../draft.js'
+import { ok, reject, type StageResult } from '../outcome.js'
+
+/**
+ * An `engagement` event belongs to a pageview of a live session: one that would open a session (a tab
+ * shown again and hidden after more than 30 minutes in the background, or no pageview recorded) is not
+ * recorded (200 `tracked:false`, reason `no_session`). Recorded, it would count a session without a
+ * pageview, which changes sessions, bounce rate and session duration. Runs after `putSession`.
+ */
+export function dropOrphanEngagement(draft: Draft): StageResult {
+  return draft.payload.type === 'engagement' && draft.newSession ? reject({ kind: 'no_session' }) : ok
+}
