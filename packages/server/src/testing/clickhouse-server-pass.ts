@@ -64,3 +64,18 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   src('http/webhooks.test.ts'),
   src('http/track.test.ts'),
 ]
+
+/**
+ * The cluster pass (`PATHLIGHT_TEST_EVENTS=clickhouse-cluster`, `npm run test:clickhouse-cluster`): the
+ * server pass's files again on a two-shard cluster, less those that test one server's own behaviour
+ * rather than the event side's answers: the fixture's own tests, and the rollups file whose upgrade
+ * tests drop and remake tables by hand on the store (a cluster's tables are remade by its migration
+ * runner instead, tested in `clickhouse-cluster-store.test.ts`, which this pass adds).
+ */
+export const CLICKHOUSE_CLUSTER_PASS_FILES: readonly string[] = [
+  src('storage/events/clickhouse-cluster-store.test.ts'),
+  ...CLICKHOUSE_SERVER_PASS_FILES.filter(
+    (file) =>
+      file !== src('testing/clickhouse-server.test.ts') && file !== src('query/rollups/rollups.test.ts'),
+  ),
+]
