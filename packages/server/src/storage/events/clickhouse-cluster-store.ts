@@ -13,8 +13,9 @@
  * is committed on its shard (the journal's promise holds), sharded by `cityHash64(session_id)`: a
  * session never spans shards, and the rollup views run on each shard over whole sessions. Reads merge
  * the shards' partial aggregate states (ClickHouse's distributed aggregation), so distinct counts are
- * merged sets, never sums; subqueries over the same tables run once over the whole cluster
- * (`distributed_product_mode = 'global'`). Statements (deletes, the fold and seal's `INSERT ...
+ * merged sets, never sums; a subquery over the same tables inside a distributed query reads the whole
+ * cluster too (`distributed_product_mode = 'allow'`: each shard asks every shard, so a visitor's
+ * sessions on several shards are all found). Statements (deletes, the fold and seal's `INSERT ...
  * SELECT`, retention) run on every shard's own database: each refolds, reseals or erases its own
  * sessions, which is the whole answer since none is split.
  */
@@ -33,11 +34,13 @@ export interface ClickHouseClusterSettings {
 /**
  * The settings the query database's requests carry: inserts into `Distributed` tables are sent to
  * their shards before the insert answers, and a subquery over a distributed table inside a distributed
- * query runs once, on the whole cluster (ClickHouse's default refuses it).
+ * query reads the whole cluster (ClickHouse's default refuses it; `global`, which would run it once on
+ * the initiator, fails the reports' nested `IN`s with "Invalid local IN function name globalIn" on
+ * ClickHouse 26.7).
  */
 export const CLUSTER_QUERY_SETTINGS = {
   distributed_foreground_insert: 1,
-  distributed_product_mode: 'global',
+  distributed_product_mode: 'allow',
   // A shard that is down fails the read (the HTTP layer answers 503) rather than answering the other
   // shards' part of the figures.
   skip_unavailable_shards: 0,
