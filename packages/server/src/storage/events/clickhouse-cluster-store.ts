@@ -21,6 +21,8 @@
  */
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client'
 import { openClickHouseStore, quoteIdentifier } from './clickhouse-store.js'
+import { toClickHouseTime } from './clickhouse-time.js'
+import { decodeEventLine, encodeEventRow } from './encode-event-row.js'
 import type { EventsStore } from './events-store.js'
 
 /** A sharded cluster's settings, as `config.ts` parses them. */
@@ -108,8 +110,33 @@ export async function openClickHouseClusterStore(
     migrate: false,
     settings: CLUSTER_QUERY_SETTINGS,
   })
+  // An insert that failed may have reached some shards (each shard's part commits on its own): the
+  // journal retries the whole batch, so a retry sends only the rows no shard holds.
+  const uncertain = new Set<string>()
+  const insertEncoded = async (lines: readonly string[]) => {
+    const decoded = lines.map(decodeEventLine)
+    let send = lines
+    if (uncertain.size > 0) {
+      const retried = decoded.flatMap((event) =>
+        event && uncertain.has(event.row.event_id) ? [event.row] : [],
+      )
+      if (retried.length > 0) {
+        const stored = await storedIds(main, retried)
+        send = lines.filter((_, i) => !stored.has(decoded[i]?.row.event_id ?? ''))
+      }
+    }
+    try {
+      await main.insertEncoded(send)
+    } catch (error) {
+      for (const event of decoded) if (event) uncertain.add(event.row.event_id)
+      throw error
+    }
+    for (const event of decoded) if (event) uncertain.delete(event.row.event_id)
+  }
   return {
     ...main,
+    insertEncoded,
+    insert: (rows) => insertEncoded(rows.map(encodeEventRow)),
     async command(sql, params) {
       await Promise.all(shards.map((shard) => shard.command(sql, params)))
     },
@@ -118,6 +145,34 @@ export async function openClickHouseClusterStore(
       await closeAll()
     },
   }
+}
+
+/** Ids of a retried insert searched per query (their literals go in the query's body). */
+const IDS_PER_LOOKUP = 4000
+
+/** The `event_id`s of `rows` that the cluster holds (each lookup bounded by the rows' sites and times). */
+async function storedIds(
+  store: EventsStore,
+  rows: readonly { event_id: string; site_id: number; timestamp: string }[],
+): Promise<Set<string>> {
+  const stored = new Set<string>()
+  for (let i = 0; i < rows.length; i += IDS_PER_LOOKUP) {
+    const part = rows.slice(i, i + IDS_PER_LOOKUP)
+    const times = part.map((row) => row.timestamp).sort()
+    const found = await store.query<{ id: string }>(
+      `SELECT toString(event_id) AS id FROM events
+       WHERE site_id IN {sites:Array(UInt32)} AND event_id IN {ids:Array(UUID)}
+         AND timestamp >= {from:DateTime64(3, 'UTC')} AND timestamp <= {to:DateTime64(3, 'UTC')}`,
+      {
+        sites: [...new Set(part.map((row) => row.site_id))],
+        ids: part.map((row) => row.event_id),
+        from: toClickHouseTime(times[0] ?? ''),
+        to: toClickHouseTime(times.at(-1) ?? ''),
+      },
+    )
+    for (const row of found) stored.add(row.id)
+  }
+  return stored
 }
 
 /** One request to a server outside any store (checks and DDL), its rows when it has any. */
