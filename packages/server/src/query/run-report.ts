@@ -40,7 +40,13 @@ export function clientErrorOf(error: unknown): AppError | null {
       'The query took longer than the events store allows: narrow the range or the filters',
     )
   }
-  if (/ALL_CONNECTION_TRIES_FAILED|All connection tries failed/.test(message)) {
+  // ClickHouse's codes 279 ALL_CONNECTION_TRIES_FAILED, 210 NETWORK_ERROR, 209 SOCKET_TIMEOUT: a
+  // server the query needs (a shard, from the server that runs it) did not answer.
+  const code = (error as { code?: unknown } | null)?.code
+  if (
+    ['279', '210', '209'].includes(String(code)) ||
+    /ALL_CONNECTION_TRIES_FAILED|All connection tries failed/.test(message)
+  ) {
     return new AppError(
       503,
       "A shard of the events store's cluster does not answer: the figures would be partial, so none are given",
