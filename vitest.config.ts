@@ -72,7 +72,8 @@ export default defineConfig(async () => {
         ? { reporters: ['default', './packages/server/src/testing/no-skipped-tests-reporter.ts'] }
         : {}),
       // Several files run at once on few cores: a test may take twice what it takes alone.
-      testTimeout: 60_000,
+      // A cluster's queries take several round trips between its shards.
+      testTimeout: clusterPass ? 180_000 : 60_000,
       hookTimeout: 60_000,
       // The same reason for polls: a page that answers in half a second alone may take several beside
       // two other files (vitest's default gives up after one second).
