@@ -262,6 +262,9 @@ function redact(address: string): string {
   return parsed.toString().replace(/\/$/, '')
 }
 
+/** The table where the migrations record what they applied (`migrations/index.ts`). */
+const MIGRATIONS = 'pathlight_migrations'
+
 interface Column {
   table: string
   name: string
@@ -301,8 +304,13 @@ async function makeDistributedTables(
     const local = await columnsOf(shardDatabase)
     const distributed = await columnsOf(database)
     const db = quoteIdentifier(database)
+    // The migrations' record is each shard's own (the same list on every shard): a view of it, so
+    // that it reads as on one server, not once per shard.
+    await client.command({
+      query: `CREATE VIEW IF NOT EXISTS ${db}.${MIGRATIONS} AS SELECT * FROM ${quoteIdentifier(shardDatabase)}.${MIGRATIONS}`,
+    })
     for (const [table, columns] of local.byTable) {
-      if (distributed.byTable.get(table) === columns) continue
+      if (table === MIGRATIONS || distributed.byTable.get(table) === columns) continue
       const name = quoteIdentifier(table)
       if (distributed.byTable.has(table)) await client.command({ query: `DROP TABLE ${db}.${name} SYNC` })
       const key = shardingKey(local.names.get(table) ?? new Set())
