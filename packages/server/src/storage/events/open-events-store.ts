@@ -22,7 +22,9 @@ export function openEventsStore(options: {
 }): Promise<EventsStore> {
   const { queryTimeoutSeconds } = options
   if (options.clickhouseUrl && options.clickhouseCluster)
-    return openClickHouseClusterStore(options.clickhouseUrl, options.clickhouseCluster, { queryTimeoutSeconds })
+    return openClickHouseClusterStore(options.clickhouseUrl, options.clickhouseCluster, {
+      queryTimeoutSeconds,
+    })
   return options.clickhouseUrl
     ? openClickHouseStore(options.clickhouseUrl, { queryTimeoutSeconds })
     : openChdbStore(path.join(options.dataDir, 'events'), { queryTimeoutSeconds })
