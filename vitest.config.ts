@@ -2,7 +2,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { configDefaults, defineConfig } from 'vitest/config'
-import { CLICKHOUSE_SERVER_PASS_FILES } from './packages/server/src/testing/clickhouse-server-pass.js'
+import {
+  CLICKHOUSE_CLUSTER_PASS_FILES,
+  CLICKHOUSE_SERVER_PASS_FILES,
+} from './packages/server/src/testing/clickhouse-server-pass.js'
 import { filesToSkip, prepareTestServices } from './packages/server/src/testing/test-services.js'
 
 const include = ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts']
@@ -39,30 +42,38 @@ export default defineConfig(async () => {
   for (const line of lines) console.warn(line)
   // The server pass (`npm run test:clickhouse-server`): the event side's files again, on a ClickHouse
   // server that its setup starts; every listed file and test must run (`testing/clickhouse-server-pass.ts`).
-  const serverPass = process.env.PATHLIGHT_TEST_EVENTS === 'clickhouse-server'
+  // The cluster pass (`npm run test:clickhouse-cluster`) likewise, on two shards.
+  const clusterPass = process.env.PATHLIGHT_TEST_EVENTS === 'clickhouse-cluster'
+  const serverPass = process.env.PATHLIGHT_TEST_EVENTS === 'clickhouse-server' || clusterPass
+  const passFiles = clusterPass ? CLICKHOUSE_CLUSTER_PASS_FILES : CLICKHOUSE_SERVER_PASS_FILES
   if (serverPass) {
-    const missing = CLICKHOUSE_SERVER_PASS_FILES.filter((file) => !fs.existsSync(file) || skip.includes(file))
+    const missing = passFiles.filter((file) => !fs.existsSync(file) || skip.includes(file))
     if (missing.length > 0)
       throw new Error(
-        `The ClickHouse server pass cannot run these files (missing, or a service is down):\n  ${missing.join('\n  ')}`,
+        `The ClickHouse ${clusterPass ? 'cluster' : 'server'} pass cannot run these files (missing, or a service is down):\n  ${missing.join('\n  ')}`,
       )
   }
   return {
     test: {
-      include: serverPass ? [...CLICKHOUSE_SERVER_PASS_FILES] : include,
+      include: serverPass ? [...passFiles] : include,
       exclude: [...configDefaults.exclude, ...skip],
       // Once per run: the migrated events directory every new instance copies, and the server bundled
       // from the sources that spawned servers run (`testing/test-run-setup.ts`); in the server pass,
       // the ClickHouse server (`testing/clickhouse-server-setup.ts`).
       globalSetup: [
         'packages/server/src/testing/test-run-setup.ts',
-        ...(serverPass ? ['packages/server/src/testing/clickhouse-server-setup.ts'] : []),
+        ...(clusterPass
+          ? ['packages/server/src/testing/clickhouse-cluster-setup.ts']
+          : serverPass
+            ? ['packages/server/src/testing/clickhouse-server-setup.ts']
+            : []),
       ],
       ...(serverPass
         ? { reporters: ['default', './packages/server/src/testing/no-skipped-tests-reporter.ts'] }
         : {}),
       // Several files run at once on few cores: a test may take twice what it takes alone.
-      testTimeout: 60_000,
+      // A cluster's queries take several round trips between its shards.
+      testTimeout: clusterPass ? 180_000 : 60_000,
       hookTimeout: 60_000,
       // The same reason for polls: a page that answers in half a second alone may take several beside
       // two other files (vitest's default gives up after one second).

@@ -86,6 +86,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token)
   })
 
+  it('reads a sharded cluster: its name and one address per shard', () => {
+    const config = loadConfig({
+      CLICKHOUSE_URL: 'http://ch1:8123/pathlight',
+      CLICKHOUSE_CLUSTER: 'pathlight',
+      CLICKHOUSE_SHARD_URLS: 'http://ch1:8123, http://u:p@ch2:8123/',
+    })
+    expect(config.clickhouseCluster).toEqual({
+      cluster: 'pathlight',
+      shardUrls: ['http://ch1:8123', 'http://u:p@ch2:8123'],
+    })
+    expect(loadConfig({ CLICKHOUSE_URL: 'http://ch1:8123/pathlight' }).clickhouseCluster).toBeUndefined()
+  })
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -99,6 +112,33 @@ describe('loadConfig', () => {
     [{ PATHLIGHT_TRACK_KEY_LIMIT: '0' }, 'PATHLIGHT_TRACK_KEY_LIMIT'],
     [{ RETENTION_DAYS: '29' }, 'RETENTION_DAYS'],
     [{ RETENTION_DAYS: '30.5' }, 'RETENTION_DAYS'],
+    [
+      {
+        CLICKHOUSE_URL: 'http://ch1:8123/p',
+        CLICKHOUSE_CLUSTER: 'not-a-name',
+        CLICKHOUSE_SHARD_URLS: 'http://ch1:8123',
+      },
+      'CLICKHOUSE_CLUSTER',
+    ],
+    [{ CLICKHOUSE_URL: 'http://ch1:8123/p', CLICKHOUSE_SHARD_URLS: 'http://ch1:8123' }, 'CLICKHOUSE_CLUSTER'],
+    [{ CLICKHOUSE_URL: 'http://ch1:8123/p', CLICKHOUSE_CLUSTER: 'c' }, 'CLICKHOUSE_SHARD_URLS'],
+    [
+      {
+        CLICKHOUSE_URL: 'http://ch1:8123/p',
+        CLICKHOUSE_CLUSTER: 'c',
+        CLICKHOUSE_SHARD_URLS: 'http://ch1:8123,ftp://x',
+      },
+      'CLICKHOUSE_SHARD_URLS',
+    ],
+    [
+      {
+        CLICKHOUSE_URL: 'http://ch1:8123/p',
+        CLICKHOUSE_CLUSTER: 'c',
+        CLICKHOUSE_SHARD_URLS: 'http://ch1:8123/db',
+      },
+      'CLICKHOUSE_SHARD_URLS',
+    ],
+    [{ CLICKHOUSE_CLUSTER: 'c', CLICKHOUSE_SHARD_URLS: 'http://ch1:8123' }, 'CLICKHOUSE_URL'],
   ])('rejects %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `))

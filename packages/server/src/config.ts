@@ -37,6 +37,26 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
   CLICKHOUSE_URL: urlWithProtocols(['http', 'https']).optional(),
+  /** The sharded cluster's name in the ClickHouse servers' `remote_servers` (needs CLICKHOUSE_SHARD_URLS). */
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a cluster name of letters, digits and _')
+    .optional(),
+  /** One HTTP address per shard of CLICKHOUSE_CLUSTER, comma-separated (no path). */
+  CLICKHOUSE_SHARD_URLS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined
+      const urls: string[] = []
+      for (const entry of value.split(/[\s,]+/).filter((v) => v !== '')) {
+        const url = URL.canParse(entry) ? new URL(entry) : undefined
+        if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/')
+          urls.push(entry.replace(/\/+$/, ''))
+        else ctx.addIssue({ code: 'custom', message: `"${entry}" is not an http(s) address without a path` })
+      }
+      return urls
+    }),
   /** How long one read query of the events store may run, in seconds, before the store stops it. */
   QUERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
@@ -181,6 +201,11 @@ export interface Config {
   dataDir: string
   databaseUrl: string | undefined
   clickhouseUrl: string | undefined
+  /**
+   * CLICKHOUSE_CLUSTER and CLICKHOUSE_SHARD_URLS: the sharded cluster behind CLICKHOUSE_URL, when the
+   * events are spread over one (`storage/events/clickhouse-cluster-store.ts`).
+   */
+  clickhouseCluster: { cluster: string; shardUrls: string[] } | undefined
   /** QUERY_TIMEOUT_SECONDS: how long one read query of the events store may run (default 60 s). */
   queryTimeoutSeconds: number
   redisUrl: string | undefined
@@ -255,6 +280,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`)
   }
+  const clusterProblem =
+    e.CLICKHOUSE_CLUSTER === undefined && e.CLICKHOUSE_SHARD_URLS === undefined
+      ? undefined
+      : e.CLICKHOUSE_CLUSTER === undefined
+        ? 'CLICKHOUSE_CLUSTER: required with CLICKHOUSE_SHARD_URLS (the cluster the shards form)'
+        : !e.CLICKHOUSE_SHARD_URLS?.length
+          ? 'CLICKHOUSE_SHARD_URLS: required with CLICKHOUSE_CLUSTER (one HTTP address per shard)'
+          : e.CLICKHOUSE_URL === undefined
+            ? 'CLICKHOUSE_URL: required with CLICKHOUSE_CLUSTER (a server of the cluster, with the database as its path)'
+            : undefined
+  if (clusterProblem) throw new ConfigError(`Invalid configuration:\n  ${clusterProblem}`)
   const baseUrl = (e.BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`).replace(
     /\/$/,
     '',
@@ -267,6 +303,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     clickhouseUrl: e.CLICKHOUSE_URL,
+    clickhouseCluster:
+      e.CLICKHOUSE_CLUSTER && e.CLICKHOUSE_SHARD_URLS
+        ? { cluster: e.CLICKHOUSE_CLUSTER, shardUrls: e.CLICKHOUSE_SHARD_URLS }
+        : undefined,
     queryTimeoutSeconds: e.QUERY_TIMEOUT_SECONDS,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,

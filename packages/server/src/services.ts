@@ -145,6 +145,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     const metrics = config.metricsToken === undefined ? undefined : createMetricsRegistry()
     const store = await openEventsStore({
       clickhouseUrl: config.clickhouseUrl,
+      clickhouseCluster: config.clickhouseCluster,
       dataDir: config.dataDir,
       queryTimeoutSeconds: config.queryTimeoutSeconds,
     })

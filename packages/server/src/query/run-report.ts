@@ -29,7 +29,8 @@ export async function runReport<Row>(
 /**
  * The answer a store error stands for, or null when it is neither the request's fault nor a bound
  * the store enforces: 400 for a regex RE2 refuses or an unknown time zone, 503 for a query stopped at
- * the store's time bound (`QUERY_TIMEOUT_SECONDS`).
+ * the store's time bound (`QUERY_TIMEOUT_SECONDS`) or for a shard of a cluster that does not answer
+ * (the other shards' part would be partial figures).
  */
 export function clientErrorOf(error: unknown): AppError | null {
   const message = error instanceof Error ? error.message : String(error)
@@ -37,6 +38,18 @@ export function clientErrorOf(error: unknown): AppError | null {
     return new AppError(
       503,
       'The query took longer than the events store allows: narrow the range or the filters',
+    )
+  }
+  // ClickHouse's codes 279 ALL_CONNECTION_TRIES_FAILED, 210 NETWORK_ERROR, 209 SOCKET_TIMEOUT: a
+  // server the query needs (a shard, from the server that runs it) did not answer.
+  const code = (error as { code?: unknown } | null)?.code
+  if (
+    ['279', '210', '209'].includes(String(code)) ||
+    /ALL_CONNECTION_TRIES_FAILED|All connection tries failed/.test(message)
+  ) {
+    return new AppError(
+      503,
+      "A shard of the events store's cluster does not answer: the figures would be partial, so none are given",
     )
   }
   if (/cannot compile re2|CANNOT_COMPILE_REGEXP/i.test(message)) {

@@ -76,3 +76,26 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   src('http/crawlers.test.ts'),
   src('query/rederive-channels.test.ts'),
 ]
+
+/**
+ * The cluster pass (`PATHLIGHT_TEST_EVENTS=clickhouse-cluster`, `npm run test:clickhouse-cluster`): on
+ * a two-shard cluster, the files that answer what sharding can change, within a few minutes of CI:
+ * every registry report and v1 against one embedded chDB (`clickhouse-cluster-store.test.ts`, with the
+ * settings' errors and the sharding itself), the registry's and v1's pinned answers, the store
+ * contract, erasure, retention, import and export, the fold and the seal, and the journal. The rest of
+ * the server pass's list (each report's own query file, the property map, webhooks, tracking) reads
+ * through the same `Distributed` tables and is left to the server pass, to keep the pass short.
+ */
+export const CLICKHOUSE_CLUSTER_PASS_FILES: readonly string[] = [
+  src('storage/events/clickhouse-cluster-store.test.ts'),
+  src('storage/events/clickhouse-store.test.ts'),
+  src('http/reports.test.ts'),
+  src('http/v1/v1.test.ts'),
+  src('http/visitor-data.test.ts'),
+  src('retention/expire-events.test.ts'),
+  src('http/import.test.ts'),
+  src('query/export-events.test.ts'),
+  src('workers/session-fold-pass.test.ts'),
+  src('query/rollups/rolled-page-stats.test.ts'),
+  src('ingest/journaled-write-buffer.test.ts'),
+]

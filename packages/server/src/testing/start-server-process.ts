@@ -66,7 +66,7 @@ export async function spawnServer(options: SpawnOptions = {}) {
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}),
+      ...clickhouse?.env,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

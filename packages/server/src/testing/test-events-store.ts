@@ -1,31 +1,54 @@
 /**
  * Test support: the events store a test runs on, chosen by the run ({@link TEST_EVENTS_ENV}): chDB in
- * the test's process (default), or, in the server pass, a database of its own on the ClickHouse server
- * that the pass's setup started (`clickhouse-server-setup.ts`), dropped when the store closes.
+ * the test's process (default); in the server pass, a database of its own on the ClickHouse server
+ * that the pass's setup started (`clickhouse-server-setup.ts`); in the cluster pass, a database of its
+ * own on the two-shard cluster of `clickhouse-cluster-setup.ts`. Either is dropped when the store closes.
  */
 import crypto from 'node:crypto'
 import { openChdbStore } from '../storage/events/chdb-store.js'
+import { openClickHouseClusterStore } from '../storage/events/clickhouse-cluster-store.js'
 import { openClickHouseStore } from '../storage/events/clickhouse-store.js'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { CLICKHOUSE_SERVER_ENV, TEST_EVENTS_ENV } from './test-run-env.js'
+import {
+  CLICKHOUSE_CLUSTER_ENV,
+  CLICKHOUSE_SERVER_ENV,
+  CLICKHOUSE_SHARDS_ENV,
+  TEST_EVENTS_ENV,
+} from './test-run-env.js'
 
-/** Whether this run's events store is a ClickHouse server (the server pass). */
+/** Whether this run's events store is on ClickHouse servers (the server pass or the cluster pass). */
 export function testEventsOnServer(): boolean {
-  return process.env[TEST_EVENTS_ENV] === 'clickhouse-server'
+  const events = process.env[TEST_EVENTS_ENV]
+  return events === 'clickhouse-server' || events === 'clickhouse-cluster'
+}
+
+/** Whether this run's events store is the two-shard cluster (the cluster pass). */
+export function testEventsOnCluster(): boolean {
+  return process.env[TEST_EVENTS_ENV] === 'clickhouse-cluster'
+}
+
+/** A test's database on the run's server or cluster. */
+export interface TempClickHouseDatabase {
+  /** Its `CLICKHOUSE_URL`. */
+  url: string
+  /** The settings that point a server at it: `CLICKHOUSE_URL`, and on the cluster its two settings. */
+  env: Record<string, string>
+  /** The cluster's settings, in the cluster pass. */
+  cluster?: { cluster: string; shardUrls: string[] }
+  drop(): Promise<void>
 }
 
 /**
- * A database on the server pass's ClickHouse server (created by the store that opens it).
+ * A database on the pass's ClickHouse server or cluster (created by the store that opens it).
  * @param key names it: the same key, the same database (a server restarted on its data directory
  *   finds its events again); default a new random one
- * @returns its `CLICKHOUSE_URL` and a function that drops it
- * @throws outside the server pass (no server started)
+ * @throws outside the server and cluster passes (no server started)
  */
-export function createTempClickHouseDatabase(key?: string): { url: string; drop(): Promise<void> } {
+export function createTempClickHouseDatabase(key?: string): TempClickHouseDatabase {
   const server = process.env[CLICKHOUSE_SERVER_ENV]
   if (!server) {
     throw new Error(
-      `${TEST_EVENTS_ENV}=clickhouse-server needs the server pass's setup (${CLICKHOUSE_SERVER_ENV} is unset): ` +
+      `${TEST_EVENTS_ENV}=${process.env[TEST_EVENTS_ENV]} needs the pass's setup (${CLICKHOUSE_SERVER_ENV} is unset): ` +
         'run it through vitest with the repository configuration (npm run test:clickhouse-server)',
     )
   }
@@ -34,18 +57,40 @@ export function createTempClickHouseDatabase(key?: string): { url: string; drop(
       ? crypto.randomBytes(6).toString('hex')
       : crypto.createHash('sha256').update(key).digest('hex').slice(0, 12)
   const name = `pathlight_test_${suffix}`
+  const url = `${server}/${name}`
+  const shardUrls = testEventsOnCluster() ? (process.env[CLICKHOUSE_SHARDS_ENV] ?? '').split(',') : []
+  const cluster = testEventsOnCluster()
+    ? { cluster: process.env[CLICKHOUSE_CLUSTER_ENV] ?? '', shardUrls }
+    : undefined
+  const drops = cluster
+    ? shardUrls.flatMap((shard) => [`${shard}|${name}`, `${shard}|${name}_shard`])
+    : [`${server}|${name}`]
   return {
-    url: `${server}/${name}`,
+    url,
+    env: {
+      CLICKHOUSE_URL: url,
+      ...(cluster
+        ? { CLICKHOUSE_CLUSTER: cluster.cluster, CLICKHOUSE_SHARD_URLS: cluster.shardUrls.join(',') }
+        : {}),
+    },
+    cluster,
     async drop() {
-      const response = await fetch(server, { method: 'POST', body: `DROP DATABASE IF EXISTS ${name} SYNC` })
-      if (!response.ok) throw new Error(`DROP DATABASE ${name}: ${response.status} ${await response.text()}`)
+      for (const pair of drops) {
+        const [address, database] = pair.split('|') as [string, string]
+        const response = await fetch(address, {
+          method: 'POST',
+          body: `DROP DATABASE IF EXISTS ${database} SYNC`,
+        })
+        if (!response.ok)
+          throw new Error(`DROP DATABASE ${database}: ${response.status} ${await response.text()}`)
+      }
     },
   }
 }
 
 /**
- * Open the run's events store: chDB on `dataPath`, or (server pass) a new database on the server,
- * which `close()` drops.
+ * Open the run's events store: chDB on `dataPath`, or (server and cluster passes) a new database on
+ * the server or cluster, which `close()` drops.
  * @param options as {@link openChdbStore}'s; `rawInsert` applies to chDB only
  */
 export async function openTestEventsStore(
@@ -54,7 +99,10 @@ export async function openTestEventsStore(
 ): Promise<EventsStore> {
   if (!testEventsOnServer()) return openChdbStore(dataPath, options)
   const database = createTempClickHouseDatabase()
-  const store = await openClickHouseStore(database.url, { queryTimeoutSeconds: options.queryTimeoutSeconds })
+  const timeout = { queryTimeoutSeconds: options.queryTimeoutSeconds }
+  const store = database.cluster
+    ? await openClickHouseClusterStore(database.url, database.cluster, timeout)
+    : await openClickHouseStore(database.url, timeout)
   return {
     ...store,
     async close() {

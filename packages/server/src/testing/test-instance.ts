@@ -123,7 +123,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
     READ_QUEUE_PER_ORGANIZATION: '100000',
     READ_QUEUE_TIMEOUT_MS: '600000',
     ...(database ? { DATABASE_URL: database.url } : {}),
-    ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}),
+    ...clickhouse?.env,
     ...(options.redis
       ? {
           REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',

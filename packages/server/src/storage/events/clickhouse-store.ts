@@ -24,7 +24,16 @@ import { type ReplayRow, replayInsertColumns, toReplayInsertRow } from './replay
  */
 export async function openClickHouseStore(
   url: string,
-  options: { queryTimeoutSeconds?: number } = {},
+  options: {
+    queryTimeoutSeconds?: number
+    /**
+     * Whether to migrate the database (default true). False for a cluster's query database, whose
+     * tables are made by `clickhouse-cluster-store.ts`.
+     */
+    migrate?: boolean
+    /** Settings every request of this store carries, beyond the adapter's own. */
+    settings?: Record<string, string | number>
+  } = {},
 ): Promise<EventsStore> {
   const parsed = new URL(url)
   const database = parsed.pathname.replace(/^\//, '') || 'default'
@@ -42,9 +51,13 @@ export async function openClickHouseStore(
     url: parsed.toString(),
     database,
     log,
-    clickhouse_settings: { output_format_json_quote_64bit_integers: 0, wait_end_of_query: 1 },
+    clickhouse_settings: {
+      output_format_json_quote_64bit_integers: 0,
+      wait_end_of_query: 1,
+      ...options.settings,
+    },
   })
-  const store = await clickHouseStore(client, 'clickhouse')
+  const store = await clickHouseStore(client, 'clickhouse', undefined, { migrate: options.migrate })
   return {
     ...store,
     query: (sql, params = {}) => {
@@ -101,12 +114,14 @@ const INSERT_EVENTS = `INSERT INTO events (${EVENT_COLUMNS.join(', ')}) FORMAT $
  * @param kind which connection the client has, for logs and health output
  * @param rawInsert the connection's raw insert, when it has one; otherwise rows go as an `INSERT`
  *   statement's body through `client.exec`
+ * @param options.migrate false to leave the schema as it is (default true)
  * @throws when a migration fails, after closing the client (so chDB's data directory is free again)
  */
 export async function clickHouseStore(
   client: ClickHouseClient,
   kind: EventsStore['kind'],
   rawInsert?: RawEventsInsert,
+  options: { migrate?: boolean } = {},
 ): Promise<EventsStore> {
   const insertEncoded = async (lines: readonly string[]) => {
     if (lines.length === 0) return
@@ -137,6 +152,7 @@ export async function clickHouseStore(
     },
     close: () => client.close(),
   }
+  if (options.migrate === false) return store
   try {
     await migrateEvents(store)
   } catch (error) {
@@ -194,7 +210,11 @@ export async function readRows<Row>(
   return ((await result.json()) as { data: Row[] }).data
 }
 
-function quoteIdentifier(name: string): string {
+/**
+ * A ClickHouse identifier written for SQL (backquoted).
+ * @throws naming CLICKHOUSE_URL for a name that is not letters, digits and `_`
+ */
+export function quoteIdentifier(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
     throw new Error(`CLICKHOUSE_URL: invalid database name "${name}"`)
   return `\`${name}\``
