@@ -4,7 +4,7 @@
  * files, the three JSON/text formats read, bad lines rejected with their number and field, retention
  * and site deletion reaching the table.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,13 +17,24 @@ import { openTestEventsStore } from '../testing/test-events-store.js'
 import { ingestLog } from './ingest-log.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-// The workplace's shared/ beside the checkout; PATHLIGHT_SHARED_DATA names it for a worktree elsewhere.
-const sharedLogs = path.resolve(
-  process.env.PATHLIGHT_SHARED_DATA ?? path.resolve(here, '../../../../../shared/data'),
-  'access-logs',
-)
-const hasShared = existsSync(sharedLogs)
-const skipNote = hasShared ? '' : ` (skipped: ${sharedLogs} is absent)`
+// The five real access logs, copied into the repository: four in test-data/access-logs, the fifth is
+// the demo's log (see each folder's README for source and licence).
+const realLogs: Record<string, string> = {
+  'basjes-hackers-access.txt': path.resolve(here, '../../test-data/access-logs/basjes-hackers-access.txt'),
+  'elastic-examples-apache_logs.txt': path.resolve(here, '../../demo-data/elastic-examples-apache_logs.txt'),
+  'secrepo-access-2018-12-15.txt': path.resolve(
+    here,
+    '../../test-data/access-logs/secrepo-access-2018-12-15.txt',
+  ),
+  'secrepo-access-2021-10-22_to_27.txt': path.resolve(
+    here,
+    '../../test-data/access-logs/secrepo-access-2021-10-22_to_27.txt',
+  ),
+  'secrepo-access-2022-12-22.txt': path.resolve(
+    here,
+    '../../test-data/access-logs/secrepo-access-2022-12-22.txt',
+  ),
+}
 const FIXTURE = readFileSync(path.join(here, 'access-log.fixture.txt'), 'utf8')
 
 /** The agents the done-when check names, with the token each one's user agent carries. */
@@ -126,20 +137,12 @@ describe('ingest of access logs', () => {
     await expect.poll(async () => (await stored(site)).length, { timeout: 20_000 }).toBe(0)
   })
 
-  describe.skipIf(!hasShared)(`the workplace's real access logs${skipNote}`, () => {
-    const files = hasShared
-      ? [
-          'basjes-hackers-access.txt',
-          'elastic-examples-apache_logs.txt',
-          'secrepo-access-2018-12-15.txt',
-          'secrepo-access-2021-10-22_to_27.txt',
-          'secrepo-access-2022-12-22.txt',
-        ]
-      : []
+  describe("the real access logs (test-data/access-logs and the demo's log)", () => {
+    const files = Object.keys(realLogs)
     it.each(files)(
       '%s: every line accounted for, the agents counted as a plain search counts them',
       async (file) => {
-        const text = readFileSync(path.join(sharedLogs, file), 'utf8')
+        const text = readFileSync(realLogs[file] as string, 'utf8')
         const lines = text.split('\n')
         const site = nextSite++
         const summary = await ingestLog(events, site, lines)
