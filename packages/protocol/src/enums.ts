@@ -12,7 +12,7 @@ export type Role = (typeof roles)[number]
  * What an API key may do: `track` only send events (`POST /api/track`); `read` reports, the v1 API and
  * every other read, no changes and no tracking; `full` everything its user may do.
  */
-export const API_KEY_SCOPES = ['track', 'read', 'full'] as const
+export const API_KEY_SCOPES = ['track', 'read', 'full', 'mcp:read', 'mcp:write'] as const
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number]
 
 /** Administrative actions of the audit trail. */
@@ -62,6 +62,7 @@ export const auditActions = [
   'invitation.revoked',
   'invitation.accepted',
   'invitation.declined',
+  'mcp.tool_called',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 
