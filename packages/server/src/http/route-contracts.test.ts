@@ -14,6 +14,9 @@ const exempt: Readonly<Record<string, string>> = {
   'GET /*': "the dashboard's built files and its client-side routes: static pages, no API",
   'GET /api/auth/*': "Better Auth's handler: its endpoints and wire are the library's",
   'POST /api/auth/*': "Better Auth's handler: its endpoints and wire are the library's",
+  'POST /api/mcp': "the MCP SDK's Streamable HTTP transport: JSON-RPC messages, the protocol's wire",
+  'GET /api/mcp': "the MCP SDK's Streamable HTTP transport: 405, no stream of a stateless server",
+  'DELETE /api/mcp': "the MCP SDK's Streamable HTTP transport: 405, no session of a stateless server",
 }
 
 let t: TestInstance
