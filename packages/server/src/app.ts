@@ -77,6 +77,7 @@ import type { Ingest } from './ingest/ingest.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
 import type { MailSettings } from './mail/mail-settings.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
+import { oauthMetadataRoutes } from './mcp/oauth-metadata-routes.js'
 import { createTenantReadQueue } from './query/tenant-read-queue.js'
 import { createReplayIngest } from './replay/replay-ingest.js'
 import type { ReplayLimits } from './replay/replay-limits.js'
@@ -342,6 +343,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       baseUrl: deps.baseUrl,
       version: serverVersion(),
     })
+    await app.register(oauthMetadataRoutes, { auth: deps.auth, baseUrl: deps.baseUrl })
   }
 
   await app.register(async (scope) => {

@@ -51,6 +51,7 @@ import { isInvited } from '../organizations/invitations.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { getSetting, setSettingOnce } from '../storage/metadata/instance-settings.js'
 import { createAuthErrorLog } from './auth-error-log.js'
+import { mcpOAuthPlugin } from './mcp-oauth-plugin.js'
 import type { OriginPolicy } from './origin-policy.js'
 import { installQuietAuthStorage } from './quiet-async-storage.js'
 import { checkUserFields } from './user-fields.js'
@@ -146,7 +147,7 @@ export function createAuth({ store, secret, baseUrl, disableSignup, origins, log
       },
     }),
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
-    plugins: [twoFactor({ issuer: 'Pathlight' })],
+    plugins: [twoFactor({ issuer: 'Pathlight' }), mcpOAuthPlugin(baseUrl)],
     databaseHooks: {
       user: {
         create: {

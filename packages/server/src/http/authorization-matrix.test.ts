@@ -1057,7 +1057,36 @@ const table: Row[] = [
     }),
   },
   { method: 'GET', url: '/api/mcp', expect: access.public(405), request: async () => ({ url: '/api/mcp' }) },
-  { method: 'DELETE', url: '/api/mcp', expect: access.public(405), request: async () => ({ url: '/api/mcp' }) },
+  {
+    method: 'DELETE',
+    url: '/api/mcp',
+    expect: access.public(405),
+    request: async () => ({ url: '/api/mcp' }),
+  },
+  {
+    method: 'GET',
+    url: '/.well-known/oauth-protected-resource/api/mcp',
+    expect: access.public(200),
+    request: async () => ({ url: '/.well-known/oauth-protected-resource/api/mcp' }),
+  },
+  {
+    method: 'GET',
+    url: '/.well-known/oauth-protected-resource',
+    expect: access.public(200),
+    request: async () => ({ url: '/.well-known/oauth-protected-resource' }),
+  },
+  {
+    method: 'GET',
+    url: '/.well-known/oauth-authorization-server/api/auth',
+    expect: access.public(200),
+    request: async () => ({ url: '/.well-known/oauth-authorization-server/api/auth' }),
+  },
+  {
+    method: 'GET',
+    url: '/.well-known/oauth-authorization-server',
+    expect: access.public(200),
+    request: async () => ({ url: '/.well-known/oauth-authorization-server' }),
+  },
   {
     method: 'GET',
     url: '/api/v1/sites',

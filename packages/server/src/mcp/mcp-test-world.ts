@@ -86,9 +86,9 @@ export interface McpWorld {
   close(): Promise<void>
 }
 
-/** Open the world; `env` adds configuration (e.g. a tight request budget). */
-export async function openMcpWorld(env: Record<string, string> = {}): Promise<McpWorld> {
-  const t = await openTestInstance({ env: { PATHLIGHT_V1_LIMIT: '100000', ...env } })
+/** Open the world; `env` adds configuration, `postgres` puts the metadata on PostgreSQL. */
+export async function openMcpWorld(env: Record<string, string> = {}, postgres = false): Promise<McpWorld> {
+  const t = await openTestInstance({ env: { PATHLIGHT_V1_LIMIT: '100000', ...env }, postgres })
   const seeded = await t.seed()
   const owner = {
     cookie: seeded.cookie,

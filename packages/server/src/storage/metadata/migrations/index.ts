@@ -18,6 +18,7 @@ import { annotations } from './012-annotations.js'
 import { mail } from './013-mail.js'
 import { emailReports } from './014-email-reports.js'
 import { alertRecipients } from './015-alert-recipients.js'
+import { mcpOAuth } from './018-mcp-oauth.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -42,4 +43,5 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   mail,
   emailReports,
   alertRecipients,
+  mcpOAuth,
 ]
