@@ -46,7 +46,7 @@ export async function verifyOAuthToken(
     select "clientId", "userId", "scopes", "expiresAt", "revoked" from "oauthAccessToken"
     where "token" = ${hashOAuthToken(token)}`.execute(db)
   const row = result.rows[0]
-  if (!row || !row.userId) return null
+  if (!row?.userId) return null
   const expiresAt = asDate(row.expiresAt)
   if (asDate(row.revoked) !== null || expiresAt === null || expiresAt.getTime() <= now) return null
   const scopes = scopesOf(row.scopes)
