@@ -32,6 +32,9 @@ import { SessionProvider } from './session'
  */
 const AccountPage = lazy(() => import('./pages/account-page').then((page) => ({ default: page.AccountPage })))
 const AlertsPage = lazy(() => import('./pages/alerts-page').then((page) => ({ default: page.AlertsPage })))
+const OAuthConsentPage = lazy(() =>
+  import('./pages/oauth-consent-page').then((page) => ({ default: page.OAuthConsentPage })),
+)
 const AlertLinkPage = lazy(() =>
   import('./pages/alert-link-page').then((page) => ({ default: page.AlertLinkPage })),
 )
@@ -138,6 +141,7 @@ function Screen() {
   if (route.name === 'signIn' || route.name === 'signUp') {
     return <Redirect to={route.next || '/'} />
   }
+  if (route.name === 'oauthConsent') return <OAuthConsentPage />
   return (
     <SessionProvider key={session.user.id} user={session.user} onSignedOut={signedOut}>
       <Page route={route} />

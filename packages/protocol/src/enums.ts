@@ -13,7 +13,7 @@ export type Role = (typeof roles)[number]
  * every other read, no changes and no tracking; `logs` only send a site's access log
  * (`POST /api/sites/{siteId}/logs`); `full` everything its user may do.
  */
-export const API_KEY_SCOPES = ['track', 'read', 'logs', 'full'] as const
+export const API_KEY_SCOPES = ['track', 'read', 'logs', 'full', 'mcp:read', 'mcp:write'] as const
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number]
 
 /** Administrative actions of the audit trail. */
@@ -68,6 +68,7 @@ export const auditActions = [
   'sso.account_linked',
   'sso.refused',
   'sso.settings_changed',
+  'mcp.tool_called',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

@@ -44,6 +44,7 @@ import { mailRoutes } from './http/mail.js'
 import { mailStatusRoutes } from './http/mail-status.js'
 import { memberRoutes } from './http/members.js'
 import { metricsRoutes } from './http/metrics.js'
+import { serverVersion } from './http/openapi/build-document.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import type { RouteDoc } from './http/openapi/route-doc.js'
 import { organizationRoutes } from './http/organizations.js'
@@ -81,6 +82,8 @@ import { webhookRoutes } from './http/webhooks.js'
 import type { Ingest } from './ingest/ingest.js'
 import type { WriteBuffer } from './ingest/write-buffer.js'
 import type { MailSettings } from './mail/mail-settings.js'
+import { mcpRoutes } from './mcp/mcp-routes.js'
+import { oauthMetadataRoutes } from './mcp/oauth-metadata-routes.js'
 import { createTenantReadQueue } from './query/tenant-read-queue.js'
 import { createReplayIngest } from './replay/replay-ingest.js'
 import type { ReplayLimits } from './replay/replay-limits.js'
@@ -165,6 +168,8 @@ export interface AppDeps {
   metrics?: Registry
   /** METRICS_TOKEN: with it (and `metrics`), HTTP series are kept and GET /metrics exists; else neither. */
   metricsToken?: string
+  /** MCP_ENABLED: whether `/api/mcp` (the MCP server, `mcp/`) exists; default true. */
+  mcpEnabled?: boolean
 }
 
 /** The longest path parameter routed, encoded: a 256-character user id at 12 characters each. */
@@ -342,6 +347,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1UserRoutes, v1)
     await scope.register(v1CrawlerRoutes, v1)
   })
+
+  if (deps.mcpEnabled !== false) {
+    await app.register(mcpRoutes, {
+      db: deps.metadata.db,
+      verify: (token) => deps.apiKeys.verify(token),
+      baseUrl: deps.baseUrl,
+      version: serverVersion(),
+    })
+    await app.register(oauthMetadataRoutes, { auth: deps.auth, baseUrl: deps.baseUrl })
+  }
 
   await app.register(async (scope) => {
     scope.addHook('onRequest', keyBudget)

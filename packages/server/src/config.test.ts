@@ -57,6 +57,12 @@ describe('loadConfig', () => {
     expect(typeof config.trustProxy).toBe('function')
   })
 
+  it('serves the MCP server unless MCP_ENABLED is false', () => {
+    expect(loadConfig({}).mcpEnabled).toBe(true)
+    expect(loadConfig({ MCP_ENABLED: 'false' }).mcpEnabled).toBe(false)
+    expect(() => loadConfig({ MCP_ENABLED: 'maybe' })).toThrow(/MCP_ENABLED/)
+  })
+
   it('keeps events forever unless RETENTION_DAYS sets a default period, and runs retention daily', () => {
     expect(loadConfig({}).retention).toEqual({ defaultDays: null, intervalMs: 86_400_000 })
     expect(loadConfig({ RETENTION_DAYS: '400', RETENTION_INTERVAL_MS: '1000' }).retention).toEqual({

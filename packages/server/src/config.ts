@@ -192,6 +192,8 @@ const envSchema = z.object({
   ACCESS_LOG: booleanFromEnv.default(false),
   /** `pretty` (one readable line per entry) or `json` (one JSON object per line); unset: pretty on a terminal. */
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  /** The MCP server at /api/mcp (`mcp/`); default on. */
+  MCP_ENABLED: booleanFromEnv.default(true),
 })
 
 /** The typed configuration every module receives; derived from the environment by `loadConfig`. */
@@ -252,6 +254,8 @@ export interface Config {
   accessLog: boolean
   /** LOG_FORMAT; undefined: `serve` picks pretty when stdout is a terminal, else json. */
   logFormat: 'pretty' | 'json' | undefined
+  /** MCP_ENABLED: whether `/api/mcp` answers (default true). */
+  mcpEnabled: boolean
 }
 
 /** Thrown by `loadConfig`; its message names every invalid variable. */
@@ -372,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     accessLog: e.ACCESS_LOG,
     logFormat: e.LOG_FORMAT,
+    mcpEnabled: e.MCP_ENABLED,
   }
 }
 

@@ -65,6 +65,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
     logLevel: config.logLevel,
     logFormat: config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     accessLog: config.accessLog,
+    mcpEnabled: config.mcpEnabled,
     isShuttingDown: () => shuttingDown,
     healthMaxPendingAgeMs: config.healthMaxPendingAgeMs,
   })

@@ -13,6 +13,7 @@ import { type ApiKeys, createApiKeys } from './auth/api-keys.js'
 import { createMemoryAttemptCounter } from './auth/attempt-counter.js'
 import { type AuthThrottle, createAuthThrottle } from './auth/auth-throttle.js'
 import { type Auth, createAuth } from './auth/better-auth.js'
+import { withOAuthTokens } from './auth/mcp-oauth-tokens.js'
 import { createOriginPolicy, type OriginPolicy } from './auth/origin-policy.js'
 import { createRedisAttemptCounter } from './auth/redis-attempt-counter.js'
 import type { Config } from './config.js'
@@ -194,7 +195,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       config.authThrottle,
       clock,
     )
-    const apiKeys = createApiKeys(metadata.db, { clock, changes })
+    const apiKeys = withOAuthTokens(createApiKeys(metadata.db, { clock, changes }), metadata.db, clock)
     const sessions = redis ? createRedisSessionStore(redis) : createMemorySessionStore()
     const quota = redis ? createRedisPageviewQuota(redis, events) : createMemoryPageviewQuota(events)
     const eventIds = redis ? createRedisEventIdRegistry(redis) : createMemoryEventIdRegistry(clock)

@@ -25,6 +25,17 @@ export const scopeChoices = [
     label: 'Full access',
     description: 'Everything you may do, including changes; keep it as safe as your password.',
   },
+  {
+    value: 'mcp:read',
+    label: 'AI assistant (read)',
+    description: 'Opens the MCP server (/api/mcp) for an AI assistant: its read tools only.',
+  },
+  {
+    value: 'mcp:write',
+    label: 'AI assistant (read and write)',
+    description:
+      'The MCP server with its write tools too (annotations, segments, goals, where you are an admin).',
+  },
 ] as const satisfies readonly { value: ApiKeyScope; label: string; description: string }[]
 
 /** 'Track only', 'Read', 'Server logs', 'Full access'. */

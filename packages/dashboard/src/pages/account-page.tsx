@@ -1,8 +1,10 @@
 /**
  * The signed-in user's account: who they are, their API keys (scoped, optionally expiring; each key's
- * value is shown once), their password, two-factor sign-in, and the sessions where they are signed in.
+ * value is shown once), connecting an AI assistant (the MCP server), their password, two-factor sign-in, and the sessions where they are signed in.
  */
+import { useState } from 'react'
 import { api } from '../api/api'
+import { AiAssistantCard } from '../components/ai-assistant-card'
 import { ApiKeysCard } from '../components/api-keys-card'
 import { AppShell } from '../components/app-shell'
 import { PageHeading } from '../components/page-heading'
@@ -16,6 +18,8 @@ import { lastOrganization, useSession } from '../session'
 export function AccountPage() {
   const { user, organizations } = useSession()
   const sessions = useResource(`sessions:${user.id}`, api.sessions)
+  // A key created by the assistant card remounts the key list, which loads it again.
+  const [keysVersion, setKeysVersion] = useState(0)
   const last = lastOrganization()
   const organizationId = organizations?.some((o) => o.id === last)
     ? (last ?? undefined)
@@ -33,7 +37,8 @@ export function AccountPage() {
           <dd>{user.email}</dd>
         </dl>
       </section>
-      <ApiKeysCard userId={user.id} />
+      <ApiKeysCard key={keysVersion} userId={user.id} />
+      <AiAssistantCard onKeyCreated={() => setKeysVersion((version) => version + 1)} />
       <PasswordCard email={user.email} onChanged={sessions.reload} />
       <TwoFactorCard userId={user.id} email={user.email} onChanged={sessions.reload} />
       <SessionsCard sessions={sessions} />

@@ -41,6 +41,8 @@ export const routeTable = {
   /** The links of the alert mails: they work signed in or out. */
   alertConfirm: '/alerts/confirm/:token',
   alertUnsubscribe: '/alerts/unsubscribe/:token',
+  /** Better Auth's OAuth provider sends a signed-in user here to allow an MCP client (query: the request). */
+  oauthConsent: '/oauth/consent',
 } as const
 
 /**

@@ -52,6 +52,7 @@ import type { ChangeFeed } from '../shared/change-feed.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { getSetting, setSettingOnce } from '../storage/metadata/instance-settings.js'
 import { createAuthErrorLog } from './auth-error-log.js'
+import { mcpOAuthPlugin } from './mcp-oauth-plugin.js'
 import type { OidcSettings } from './oidc-settings.js'
 import type { OriginPolicy } from './origin-policy.js'
 import { installQuietAuthStorage } from './quiet-async-storage.js'
@@ -172,6 +173,7 @@ export function createAuth({
         changes,
         instanceOwner: () => getSetting(store.db, INSTANCE_OWNER_SETTING),
       }),
+      mcpOAuthPlugin(baseUrl),
     ],
     databaseHooks: {
       user: {

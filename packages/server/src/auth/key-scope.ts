@@ -5,7 +5,11 @@
  * - `read`: reports, the v1 API and every other read (GET), but no tracking and no change;
  * - `logs`: send a site's access log (`POST /api/sites/{siteId}/logs`) and nothing else, for a log
  *   shipper on the web server;
- * - `full`: everything its user may do (the scope of keys created before scopes existed).
+ * - `full`: everything its user may do (the scope of keys created before scopes existed);
+ * - `mcp:read`: what an AI assistant needs to read through `/api/mcp` (`mcp/`): reads like `read`;
+ * - `mcp:write`: the MCP server's write tools as well (creating annotations, segments, goals): reads
+ *   and changes like `full`, with the user's role deciding which changes (admin or owner for those).
+ * Only the two `mcp:` scopes open `/api/mcp`. OAuth access tokens of MCP clients verify as one of them.
  * Session cookies are not keys and are not scoped.
  */
 import type { KeyUse } from '@pathlight/protocol'
@@ -24,7 +28,12 @@ const allowed: Record<ApiKeyScope, readonly KeyUse[]> = {
   read: ['read'],
   logs: ['logs'],
   full: ['track', 'read', 'write', 'logs'],
+  'mcp:read': ['read'],
+  'mcp:write': ['read', 'write'],
 }
+
+/** The scopes that open the MCP server (`/api/mcp`), and the one its write tools need. */
+export const MCP_SCOPES: readonly ApiKeyScope[] = ['mcp:read', 'mcp:write']
 
 const described: Record<KeyUse, string> = {
   track: 'sending events',

@@ -62,11 +62,25 @@ export interface AuthRouteOptions {
 }
 
 export async function authRoutes(app: FastifyInstance, { auth, baseUrl, throttle }: AuthRouteOptions) {
+  // OAuth clients post form bodies to the token endpoint (RFC 6749): passed on to Better Auth as forms.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, new URLSearchParams(String(body)))
+    },
+  )
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(request.url, baseUrl)
-    const body = request.method === 'GET' ? undefined : reserialize(request.body)
+    const form = request.body instanceof URLSearchParams ? request.body.toString() : undefined
+    const body = request.method === 'GET' ? undefined : (form ?? reserialize(request.body))
     const headers = toHeaders(request)
-    if (body !== undefined) headers.set('content-type', 'application/json')
+    if (body !== undefined) {
+      headers.set(
+        'content-type',
+        form === undefined ? 'application/json' : 'application/x-www-form-urlencoded',
+      )
+    }
     // An OAuth callback (single sign-on) counts as a sign-in by its address: a failed one is a redirect
     // to the error page.
     const callback = request.method === 'GET' && url.pathname.startsWith('/api/auth/callback/')

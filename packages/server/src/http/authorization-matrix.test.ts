@@ -1073,6 +1073,49 @@ const table: Row[] = [
     request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/retention?period=month` }),
   },
   {
+    // The MCP server opens only to the mcp: scopes (`mcp/mcp-server.test.ts` calls its tools): every
+    // key here is of another scope (403), and cookies and private link keys are no credentials (401).
+    method: 'POST',
+    url: '/api/mcp',
+    expect: { ...access.signedIn(403), ownerSession: 401 },
+    request: async () => ({
+      url: '/api/mcp',
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+    }),
+  },
+  { method: 'GET', url: '/api/mcp', expect: access.public(405), request: async () => ({ url: '/api/mcp' }) },
+  {
+    method: 'DELETE',
+    url: '/api/mcp',
+    expect: access.public(405),
+    request: async () => ({ url: '/api/mcp' }),
+  },
+  {
+    method: 'GET',
+    url: '/.well-known/oauth-protected-resource/api/mcp',
+    expect: access.public(200),
+    request: async () => ({ url: '/.well-known/oauth-protected-resource/api/mcp' }),
+  },
+  {
+    method: 'GET',
+    url: '/.well-known/oauth-protected-resource',
+    expect: access.public(200),
+    request: async () => ({ url: '/.well-known/oauth-protected-resource' }),
+  },
+  {
+    method: 'GET',
+    url: '/.well-known/oauth-authorization-server/api/auth',
+    expect: access.public(200),
+    request: async () => ({ url: '/.well-known/oauth-authorization-server/api/auth' }),
+  },
+  {
+    method: 'GET',
+    url: '/.well-known/oauth-authorization-server',
+    expect: access.public(200),
+    request: async () => ({ url: '/.well-known/oauth-authorization-server' }),
+  },
+  {
     method: 'GET',
     url: '/api/v1/sites',
     expect: { ...access.signedIn(200), ownerSession: 401 },

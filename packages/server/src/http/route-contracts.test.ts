@@ -14,6 +14,14 @@ const exempt: Readonly<Record<string, string>> = {
   'GET /*': "the dashboard's built files and its client-side routes: static pages, no API",
   'GET /api/auth/*': "Better Auth's handler: its endpoints and wire are the library's",
   'POST /api/auth/*': "Better Auth's handler: its endpoints and wire are the library's",
+  'POST /api/mcp': "the MCP SDK's Streamable HTTP transport: JSON-RPC messages, the protocol's wire",
+  'GET /api/mcp': "the MCP SDK's Streamable HTTP transport: 405, no stream of a stateless server",
+  'DELETE /api/mcp': "the MCP SDK's Streamable HTTP transport: 405, no session of a stateless server",
+  'GET /.well-known/oauth-protected-resource/api/mcp': 'OAuth discovery (RFC 9728): the standard document',
+  'GET /.well-known/oauth-protected-resource': 'OAuth discovery (RFC 9728): the standard document',
+  'GET /.well-known/oauth-authorization-server/api/auth':
+    "OAuth discovery (RFC 8414): Better Auth's document",
+  'GET /.well-known/oauth-authorization-server': "OAuth discovery (RFC 8414): Better Auth's document",
 }
 
 let t: TestInstance

@@ -224,7 +224,8 @@ function sortKeys<T>(record: Record<string, T>): Record<string, T> {
 }
 
 let version: string | undefined
-function serverVersion(): string {
+/** The server package's version (package.json), read once. */
+export function serverVersion(): string {
   if (version === undefined) {
     const file = path.join(SERVER_ROOT, 'package.json')
     version = String((JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: unknown }).version ?? '0.0.0')

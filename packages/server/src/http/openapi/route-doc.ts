@@ -32,6 +32,7 @@ export const tags = {
   'API keys': "The caller's own account: API keys, sessions and password.",
   Admin: 'Operator routes of the instance owner.',
   v1: 'The public REST API v1: API keys only, rate limited per key, `{data, meta}` envelope.',
+  MCP: 'The MCP server for AI assistants (docs/mcp.md): keys of scope `mcp:read` or `mcp:write`, or OAuth.',
   Reference: 'This document and its reference page.',
   Dashboard: 'The web app.',
 } as const

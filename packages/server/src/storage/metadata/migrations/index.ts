@@ -20,6 +20,7 @@ import { emailReports } from './014-email-reports.js'
 import { alertRecipients } from './015-alert-recipients.js'
 import { trackingSwitchesAndUsers } from './016-tracking-switches-and-users.js'
 import { sso } from './017-sso.js'
+import { mcpOAuth } from './018-mcp-oauth.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -46,4 +47,5 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   alertRecipients,
   trackingSwitchesAndUsers,
   sso,
+  mcpOAuth,
 ]
