@@ -1309,8 +1309,117 @@ const table: Row[] = [
       return { url: `/api/organizations/${organizationId}/members/me` }
     },
   },
+  // Rybbit's web SDK: its switches, identify and its replay batches are public, as tracking is.
+  {
+    method: 'GET',
+    url: '/api/site/tracking-config/:siteId',
+    expect: access.public(200),
+    request: async (w) => ({ url: `/api/site/tracking-config/${w.siteId}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/identify',
+    expect: access.public(200),
+    request: async (w, as) => ({
+      url: '/api/identify',
+      body: { site_id: w.siteId, user_id: `matrix-identify-${as}`, traits: { plan: 'pro' } },
+      headers: { origin: 'https://example.com', 'user-agent': CHROME_UA },
+    }),
+  },
+  {
+    method: 'OPTIONS',
+    url: '/api/identify',
+    expect: access.public(204),
+    request: async () => ({ url: '/api/identify' }),
+  },
+  {
+    method: 'POST',
+    url: '/api/session-replay/record/:siteId',
+    expect: access.public(200),
+    request: async (w) => ({
+      url: `/api/session-replay/record/${w.siteId}`,
+      body: { events: [{ type: 4, timestamp: 1000, data: { href: 'https://example.com/' } }] },
+      headers: { origin: 'https://example.com', 'user-agent': CHROME_UA },
+    }),
+  },
+  {
+    method: 'OPTIONS',
+    url: '/api/session-replay/record/:siteId',
+    expect: access.public(204),
+    request: async (w) => ({ url: `/api/session-replay/record/${w.siteId}` }),
+  },
+  // Identified users' profiles: members of the site organization and their keys, never a private link.
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/users',
+    expect: access.member(200),
+    request: sitePath('/users'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/users/:userId',
+    expect: access.member(200),
+    request: async (w) => ({ url: `/api/sites/${w.siteId}/users/${await identifiedUser(w)}` }),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/sites/:siteId/users',
+    expect: access.v1(200),
+    request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/users` }),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/sites/:siteId/users/:userId',
+    expect: access.v1(200),
+    request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/users/${await identifiedUser(w)}` }),
+  },
+  // The Query API: v1's keys and access; a POST that reads, so a `read` key may call it.
+  {
+    method: 'POST',
+    url: '/api/v2/query',
+    expect: { ...access.v1(200), ownerReadKey: 200 },
+    request: async (w) => ({
+      url: '/api/v2/query',
+      body: {
+        site_id: w.siteId,
+        metrics: ['visitors', 'pageviews'],
+        date_range: ['2026-01-01', '2026-01-02'],
+      },
+    }),
+  },
+  // Imported daily totals (Plausible's export): removed by admins, as they are imported.
+  {
+    method: 'DELETE',
+    url: '/api/sites/:siteId/import',
+    expect: access.admin(200),
+    request: sitePath('/import'),
+  },
+  // An organization's single sign-on settings: admins.
+  {
+    method: 'GET',
+    url: '/api/organizations/:organizationId/sso',
+    expect: access.admin(200),
+    request: orgPath('/sso'),
+  },
+  {
+    method: 'PUT',
+    url: '/api/organizations/:organizationId/sso',
+    expect: access.admin(200),
+    request: async (w) => ({ ...(await orgPath('/sso')(w)), body: { ssoOnly: false } }),
+  },
 ]
 
+/** A user id the site has a profile for (identified once through `POST /api/identify`). */
+async function identifiedUser(w: World): Promise<string> {
+  const response = await w.t.app.inject({
+    method: 'POST',
+    url: '/api/identify',
+    payload: { site_id: w.siteId, user_id: 'matrix-profile', traits: { plan: 'team' } },
+    headers: { origin: 'https://example.com', 'user-agent': CHROME_UA },
+  })
+  expect(response.statusCode).toBe(200)
+  return 'matrix-profile'
+}
 /** A failed message of the outbox, stored directly (for the retry route). @returns its id */
 async function failedMail(w: World): Promise<string> {
   const id = crypto.randomUUID()
