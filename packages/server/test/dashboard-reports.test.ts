@@ -406,6 +406,7 @@ describe('reports in Chromium', () => {
         'Sessions',
         'Journeys',
         'Retention',
+        'Crawlers',
       ])
       // The credit appears once, under the countries list (the world map beside it goes without).
       await guest.locator('.world-map-card svg').first().waitFor()
@@ -492,7 +493,7 @@ describe('reports in Chromium', () => {
       expect(barBox.x).toBeGreaterThanOrEqual(0)
       expect(barBox.x + barBox.width).toBeLessThanOrEqual(390)
       const tabs = bar.getByRole('link')
-      expect(await tabs.count()).toBe(11)
+      expect(await tabs.count()).toBe(12)
       const heights = new Set<number>()
       for (const tab of await tabs.all()) {
         await tab.scrollIntoViewIfNeeded()

@@ -209,6 +209,8 @@ function validRequestOf(entry: OperationEntry): ValidRequest {
     },
     'POST /api/sites/{siteId}/segments': { name: 'Fuzz', filters: FUZZ_SEGMENT_FILTERS, visibility: 'site' },
     'PATCH /api/sites/{siteId}/segments/{segmentId}': { name: 'Fuzz renamed' },
+    'POST /api/identify': { site_id: w.read.siteId, user_id: 'fuzz-user', traits: { plan: 'fuzz' } },
+    'POST /api/v2/query': { site_id: w.read.siteId, metrics: ['visitors', 'pageviews'], date_range: '7d' },
   }
   const query: Record<string, Record<string, string>> = {
     'GET /api/admin/events-count': { site_id: String(w.read.siteId) },
@@ -222,7 +224,7 @@ function validRequestOf(entry: OperationEntry): ValidRequest {
       : base.body === undefined
         ? {}
         : { body: base.body }),
-    ...(entry.key === 'POST /api/track' || entry.key === 'POST /api/replay'
+    ...(['POST /api/track', 'POST /api/replay', 'POST /api/identify'].includes(entry.key)
       ? { headers: { origin: 'https://example.com', 'user-agent': CHROME_UA } }
       : {}),
   }
@@ -282,6 +284,13 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
   // A saved segment of the site: a fresh one (the delete runs take it away).
   if (entry.path.includes('/segments/{segmentId}'))
     return { ...values, segmentId: await freshSegment(site.siteId) }
+  // An identified user's profile: one made by identify (a profile exists only for a user id).
+  if (entry.method === 'GET' && /\/users\/\{userId\}$/.test(entry.path)) {
+    return { ...values, userId: await identifiedUser(site.siteId) }
+  }
+  // The MCP server answers only POST (stateless); removing a site's imported days when it has none
+  // changes nothing, so every run may name the same site.
+  if (entry.path === '/api/mcp' || entry.path.endsWith('/{siteId}/import')) return values
   if (!destroys(entry)) return values
   // Erasing a visitor with no events changes nothing: every run may name the same one.
   if (/\/(users|visitors)\/\{\w+\}$/.test(entry.path) && entry.path.startsWith('/api/sites/')) return values
@@ -315,6 +324,20 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
     default:
       throw new Error(`${entry.key}: say which fresh resource its runs delete`)
   }
+}
+
+/** A user id with a profile on `siteId`, made through `POST /api/identify`. @returns the user id */
+async function identifiedUser(siteId: number): Promise<string> {
+  const response = await w.t.app.inject({
+    method: 'POST',
+    url: '/api/identify',
+    payload: { site_id: siteId, user_id: 'fuzz-profile', traits: { plan: 'fuzz' } },
+    headers: { origin: 'https://example.com', 'user-agent': CHROME_UA },
+    remoteAddress: nextAddress(),
+  })
+  if (response.statusCode !== 200)
+    throw new Error(`identify answered ${response.statusCode}: ${response.body}`)
+  return 'fuzz-profile'
 }
 
 /** An annotation of the site, stored directly. @returns its id */
@@ -885,6 +908,9 @@ describe.each(stores)('fuzzed surface on %s', (store, postgres) => {
       'POST /api/sites/{siteId}/email-reports': 503, // likewise
       'PATCH /api/sites/{siteId}/email-reports/{id}': 503,
       'POST /api/sites/{siteId}/email-reports/{id}/send': 503,
+      'POST /api/mcp': 403, // the owner's key is `full`: only the mcp: scopes open the MCP server
+      'GET /api/mcp': 405, // stateless: messages are POSTed, no stream to open or session to end
+      'DELETE /api/mcp': 405,
     }
     it.each(entries.map((entry) => [entry.key, entry] as const))('%s', async (key, entry) => {
       const valid = validRequestOf(entry)

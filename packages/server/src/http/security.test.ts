@@ -247,7 +247,9 @@ describe.each([
       const { cookie, site } = await t.seed()
       const badScope = await keyOf(cookie, { scope: 'admin' })
       expect(badScope.statusCode).toBe(400)
-      expect(badScope.json().details.fieldErrors.scope).toEqual(['scope must be one of track, read, full'])
+      expect(badScope.json().details.fieldErrors.scope).toEqual([
+        'scope must be one of track, read, logs, full, mcp:read, mcp:write',
+      ])
       const past = await keyOf(cookie, { expiresAt: new Date(now - 1000).toISOString() })
       expect(past.statusCode).toBe(400)
       expect(past.json().details.fieldErrors.expiresAt).toEqual(['expiresAt must be in the future'])
