@@ -24,6 +24,8 @@ let since: number | undefined
 let idle: ReturnType<typeof setTimeout> | undefined
 /** Set from a history change until its pageview: a scroll then is the next route's, not this page's. */
 let moving = false
+/** Set on `pagehide` until a `pageshow` from the back-forward cache: the page is being left. */
+let gone = false
 
 const visible = () => document.visibilityState === 'visible'
 
@@ -42,7 +44,7 @@ function pause(): void {
 }
 
 function active(): void {
-  if (!visible()) return
+  if (gone || !visible()) return
   if (since === undefined) since = performance.now()
   clearTimeout(idle)
   idle = setTimeout(pause, IDLE_MS)
@@ -99,9 +101,17 @@ if (api) {
     measure()
     flush()
   })
+  // Chromium fires `pagehide` while the page is still visible, then `visibilitychange`: without `gone`
+  // the flush would restart the clock and the hidden page would send a second event of a few ms.
   addEventListener('pagehide', () => {
+    gone = true
     measure()
     flush()
+  })
+  addEventListener('pageshow', (event) => {
+    if (!event.persisted) return
+    gone = false
+    active()
   })
   measure()
   active()
