@@ -11,7 +11,7 @@
  *   NODE_OPTIONS=--max-semi-space-size=64 npx tsx bench/query-api/year-by-country.ts
  *
  * Environment: `BENCH_EVENTS` (default 2,000,000), `BENCH_VISITORS` (200,000), `BENCH_ITERATIONS`
- * (20). The target: rollup p95 under 150 ms at 2 M events. Progress on stderr; a table, then JSON.
+ * (20). Progress on stderr; a table, then JSON (the target and the figures: bench/README.md).
  */
 import os from 'node:os'
 import { Readable } from 'node:stream'

@@ -35,6 +35,7 @@ import { parseUtm, toChannel } from '../ingest/enrich/channel.js'
 import { countryCodeOf } from './country-codes.js'
 import type { ImportEntry, StoredEvent } from './import-entry.js'
 import { createImportSessions } from './import-sessions.js'
+import { jsonObjectLines } from './json-object-lines.js'
 import { EMPTY_EVENT } from './umami-entries.js'
 
 export interface Ga4Options {
@@ -96,22 +97,13 @@ export async function* ga4Entries(
   options: Ga4Options,
 ): AsyncGenerator<ImportEntry> {
   const sessions = createImportSessions()
-  let line = 0
-  for await (const text of lines) {
-    line++
-    if (text.trim() === '') continue
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch {
-      yield { line, error: 'The line is not valid JSON' }
+  for await (const entry of jsonObjectLines(lines, 'a JSON object (a row of the events_ table)')) {
+    if ('error' in entry) {
+      yield entry
       continue
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      yield { line, error: 'The line must be a JSON object (a row of the events_ table)' }
-      continue
-    }
-    const converted = toStoredEvent(value as Record<string, unknown>, options)
+    const { line, value } = entry
+    const converted = toStoredEvent(value, options)
     if ('error' in converted || 'dropped' in converted) {
       yield { line, ...converted }
       continue

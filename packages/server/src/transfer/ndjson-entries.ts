@@ -4,36 +4,21 @@
  * `MAX_JSON_DEPTH` is rejected naming its field. Blank lines are
  * skipped (but counted in the numbering).
  */
-import { tooDeep } from '../shared/too-deep.js'
 import { exportedEventSchema, fromExportedEvent } from './exported-event.js'
 import { firstIssue } from './first-issue.js'
 import type { ImportEntry } from './import-entry.js'
+import { jsonObjectLines } from './json-object-lines.js'
 
 /** @param lines the body's lines without their line breaks (`ndjson-lines.ts`) */
 export async function* ndjsonEntries(
   lines: AsyncIterable<string> | Iterable<string>,
 ): AsyncGenerator<ImportEntry> {
-  let line = 0
-  for await (const text of lines) {
-    line++
-    if (text.trim() === '') continue
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch {
-      yield { line, error: 'The line is not valid JSON' }
+  for await (const entry of jsonObjectLines(lines)) {
+    if ('error' in entry) {
+      yield entry
       continue
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      yield { line, error: 'The line must be a JSON object' }
-      continue
-    }
-    const deep = tooDeep(value)
-    if (deep) {
-      yield { line, error: deep.message }
-      continue
-    }
-    const record = value as Record<string, unknown>
+    const { line, value: record } = entry
     if (!('eventId' in record)) {
       yield { line, raw: record }
       continue
