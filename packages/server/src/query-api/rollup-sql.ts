@@ -12,7 +12,7 @@
 import type { QueryApiMetric } from '@pathlight/protocol'
 import type { CompiledQuery } from '../query/compiled-query.js'
 import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
-import { SESSION_DIMENSION_COLUMNS } from '../storage/events/migrations/004-session-dimension-hours.js'
+import { SESSION_DIMENSION_COLUMNS } from '../storage/events/rollup-schema/session-dimension-hours.js'
 import { countryNameSql, timeBucketSql, visitColumns, visitValue } from './dimension-sql.js'
 import { createBinder } from './filter-sql.js'
 import { firstDayOf, type RawPart } from './raw-sql.js'
