@@ -35,7 +35,7 @@ import { parseQueryParams } from '../../packages/server/src/query/params.js'
 import type { ReportScope } from '../../packages/server/src/query/report-scope.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
-import { SESSION_FOLDS } from '../../packages/server/src/storage/events/fold-sessions.js'
+import { SUMMARY_FOLDS_005 as SESSION_FOLDS } from '../../packages/server/src/storage/events/migrations/005-session-summaries.js'
 import {
   rollupTables,
   sessionHoursInsert,

@@ -60,6 +60,10 @@ export const SESSION_FOLDS = {
   first_referrer: 'min',
   first_pageview: 'min',
   last_pageview: 'max',
+  first_country: 'min',
+  first_utm_source: 'min',
+  first_utm_medium: 'min',
+  first_utm_campaign: 'min',
 } as const
 
 /** A column of `SESSION_FOLDS`. */

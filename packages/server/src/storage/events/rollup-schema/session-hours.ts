@@ -1,11 +1,13 @@
 /**
  * `session_hours` as it is today (created by migration 003, recreated by 008, its view recreated by
- * 014): one row per (site, UTC hour, session) with the session's
+ * 014 and 018, columns added by 018): one row per (site, UTC hour, session) with the session's
  * figures over its events in that hour, and packed columns whose minimum or maximum over a session's
  * hours names its first or last event in `EVENT_ORDER` (`query/metrics.ts`):
  * - `first_channel`, `first_referrer`, `first_pageview`, `last_pageview`: UInt256,
  *   `ROLLED_EVENT_ORDER_KEY` × 2^64 + a 64-bit value (the channel's code in `CODED_CHANNELS`, or the
- *   text's cityHash64).
+ *   text's cityHash64);
+ * - `first_country`, `first_utm_source`, `first_utm_medium`, `first_utm_campaign`: (the first event's
+ *   `ROLLED_EVENT_ORDER_KEY`, its value as text) tuples, whose minimum carries the first event's text.
  *
  * What runtime code (refills, retention, erasure, the rolled reports) reads and writes; the migrations
  * keep frozen copies of what each of them created, so changing this file changes no old migration.
@@ -25,6 +27,18 @@ export const ROLLED_EVENT_ORDER_KEY =
 /** An event's place in `EVENT_ORDER` and a 64-bit value (a UInt64 expression) as one UInt256. */
 const packedEventAnd = (value: string): string =>
   `bitOr(bitShiftLeft(${ROLLED_EVENT_ORDER_KEY}, 64), toUInt256(${value}))`
+
+/**
+ * The `events` columns whose first value per session `session_hours` and `session_summaries` keep as
+ * text, each in the column `first_<name>` (a `(UInt256, String)` tuple: the event's order key, the value).
+ */
+export const FIRST_VISIT_COLUMNS = ['country', 'utm_source', 'utm_medium', 'utm_campaign'] as const
+
+/** One of `FIRST_VISIT_COLUMNS`. */
+export type FirstVisitColumn = (typeof FIRST_VISIT_COLUMNS)[number]
+
+/** A session's first value from its folded `first_<column>` tuple (an SQL expression). */
+export const firstVisitValue = (folded: string): string => `tupleElement(${folded}, 2)`
 
 /** The 64-bit value (a text's cityHash64) inside a packed aggregate (`first_referrer`, `first_pageview`, ...). */
 export const packedHash = (aggregate: string): string =>
@@ -47,7 +61,8 @@ const sessionHoursSelect = `SELECT
   min(${packedEventAnd(`toUInt64(indexOf(${channelArrayOf(CODED_CHANNELS)}, channel))`)}) AS first_channel,
   min(${packedEventAnd('cityHash64(referrer_domain)')}) AS first_referrer,
   min(if(type = 'pageview', ${packedEventAnd('cityHash64(pathname)')}, toUInt256(-1))) AS first_pageview,
-  maxIf(${packedEventAnd('cityHash64(pathname)')}, type = 'pageview') AS last_pageview
+  maxIf(${packedEventAnd('cityHash64(pathname)')}, type = 'pageview') AS last_pageview,
+  ${FIRST_VISIT_COLUMNS.map((c) => `min(tuple(${ROLLED_EVENT_ORDER_KEY}, toString(${c}))) AS first_${c}`).join(',\n  ')}
 FROM events`
 
 const sessionHoursGroup = 'GROUP BY site_id, hour, session_key'
