@@ -7,7 +7,7 @@
  * here with a reason) and when a listed one moves into it (take it off the list). The list is where
  * "one registry for every analytics read" stands today.
  */
-import { endpoints, reportRegistry } from '@pathlight/protocol'
+import { type EndpointSpec, endpoints, reportRegistry } from '@pathlight/protocol'
 import { describe, expect, it } from 'vitest'
 
 const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`
@@ -57,7 +57,7 @@ const BODY_BYPASSING: Readonly<Record<string, string>> = {
 }
 
 /** Whether an endpoint's query takes the common analytics parameters. */
-const isAnalyticsRead = (endpoint: (typeof endpoints)[number]): boolean => {
+const isAnalyticsRead = (endpoint: EndpointSpec): boolean => {
   const shape = endpoint.query?.shape as Record<string, unknown> | undefined
   return shape !== undefined && ['start_date', 'end_date', 'filters'].every((name) => name in shape)
 }
@@ -70,7 +70,10 @@ describe('the report registry and the analytics reads', () => {
     ]),
   )
   const all = new Set(endpoints.map(key))
-  const reads = [...endpoints.filter(isAnalyticsRead).map(key), ...BODY_READS.filter((r) => all.has(r))]
+  const reads = [
+    ...(endpoints as readonly EndpointSpec[]).filter(isAnalyticsRead).map(key),
+    ...BODY_READS.filter((r) => all.has(r)),
+  ]
 
   it('finds the analytics reads, the registered ones among them', () => {
     expect(reads).toContain(key(reportRegistry.stats.endpoint))
