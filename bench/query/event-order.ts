@@ -35,12 +35,14 @@ import { parseQueryParams } from '../../packages/server/src/query/params.js'
 import type { ReportScope } from '../../packages/server/src/query/report-scope.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
 import type { EventsStore } from '../../packages/server/src/storage/events/events-store.js'
-import { SESSION_FOLDS } from '../../packages/server/src/storage/events/fold-sessions.js'
 import {
   rollupTables,
   sessionHoursInsert,
 } from '../../packages/server/src/storage/events/migrations/003-rollups.js'
-import { sessionSummariesTables } from '../../packages/server/src/storage/events/migrations/005-session-summaries.js'
+import {
+  SUMMARY_FOLDS_005 as SESSION_FOLDS,
+  sessionSummariesTables,
+} from '../../packages/server/src/storage/events/migrations/005-session-summaries.js'
 import { backfillEventOrder } from '../../packages/server/src/storage/events/migrations/008-event-order.js'
 import { refillByMonth } from '../../packages/server/src/storage/events/migrations/refill-by-month.js'
 import { positiveInteger } from '../positive-integer.js'

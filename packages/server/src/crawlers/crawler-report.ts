@@ -8,7 +8,7 @@
 import type { QueryParams } from '../query/params.js'
 import { fromClickHouseTime, toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { CRAWLER_REQUESTS } from '../storage/events/migrations/014-ai-traffic.js'
+import { CRAWLER_REQUESTS } from '../storage/events/rollup-schema/crawler-requests.js'
 import type { CrawlerCategory } from './crawler-agents.js'
 
 /** One agent over the range. Times ISO 8601. */

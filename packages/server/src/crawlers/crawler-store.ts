@@ -4,7 +4,7 @@
  */
 import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { CRAWLER_REQUESTS } from '../storage/events/migrations/014-ai-traffic.js'
+import { CRAWLER_REQUESTS } from '../storage/events/rollup-schema/crawler-requests.js'
 import type { CrawlerCategory } from './crawler-agents.js'
 
 /** One stored crawler request. `timestamp`: epoch ms. No client address is kept. */

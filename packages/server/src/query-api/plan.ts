@@ -69,7 +69,7 @@ export function planQuery(query: ReportQuery, options: { rollups?: boolean } = {
       name === 'time_on_page',
   )
   const sessionPage = conditionsIn(query.filters).some((c) => c.dimension === 'event:page')
-  const rolled = options.rollups !== false && rollupServes(query, mainMetrics)
+  const rolled = rollupServes(query, mainMetrics, options)
   const main = (paged: boolean): PlannedPart => ({
     source: rolled ? 'rollup' : 'raw',
     pagedInSql: paged,

@@ -25,6 +25,7 @@ import type { CompiledQuery } from './compiled-query.js'
 import { compileFilters } from './filters.js'
 import { eventMetrics, sessionMetrics } from './metrics.js'
 import { offsetOf } from './params.js'
+import { rolledFor } from './plan-report.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { isSessionDimensionColumn, rolledDimensionBreakdownSql } from './rollups/rolled-dimensions.js'
 import { rolledEventMetrics } from './rollups/rolled-events.js'
@@ -36,7 +37,6 @@ import {
   rolledSessionMetrics,
   rolledSessionsSubquery,
 } from './rollups/rolled-sessions.js'
-import { rollupsServe, rollupsServeDimension } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { type SessionColumn, sessionFilterRestriction, sessionsSubquery } from './sessions-subquery.js'
 
@@ -159,7 +159,8 @@ export function compileBreakdown(
   }
   // Unfiltered referrers, channels, entry and exit pages from the session rollups, else raw events.
   const column = dimension.column
-  const fromRollup = isRolledSessionColumn(column) && rollupsServe(scope)
+  // (`isRolledSessionColumn`, which the planner checks too, narrows the column's type.)
+  const fromRollup = rolledFor(scope, { kind: 'sessions', column }) && isRolledSessionColumn(column)
   const sessionCounts = selectCounts(sqlOf(fromRollup ? rolledSessionMetrics : sessionMetrics), counts)
   if (fromRollup && isHashedSessionColumn(column)) {
     return { sql: rolledHashedBreakdownSql(column, sessionCounts, page), params }
@@ -180,7 +181,7 @@ export function compileBreakdown(
 
 /**
  * An event breakdown from the rollups when they hold the dimension and the scope allows (see
- * `rollups/rollup-scope.ts`), else null: pages from `page_months`, `page_days` and `event_hours`
+ * `plan-report.ts`), else null: pages from `page_months`, `page_days` and `event_hours`
  * (`rollups/rolled-pages.ts`), the others from `session_dimension_hours`; visitors and sessions are
  * `uniqCombined64` estimates (within 1 %), the rest exact. Session breakdowns the rollups hold come from `session_hours` in `compileBreakdown`.
  */
@@ -193,7 +194,7 @@ function compileRolledBreakdown(
 ): CompiledQuery | null {
   if (dimension.kind !== 'event') return null
   if (isSessionDimensionColumn(dimension.column)) {
-    if (!rollupsServeDimension(scope, dimension.column)) return null
+    if (!rolledFor(scope, { kind: 'dimension', column: dimension.column })) return null
     const filters = compileFilters(scope.params.filters)
     return {
       sql: rolledDimensionBreakdownSql(dimension.column, counts, filters.event, page),
@@ -201,7 +202,7 @@ function compileRolledBreakdown(
     }
   }
   // Pathnames of pageviews (the pages breakdown) by month, day and hour (`rollups/rolled-pages.ts`).
-  if (dimension.column !== 'pathname' || !rollupsServeDimension(scope, dimension.column)) {
+  if (dimension.column !== 'pathname' || !rolledFor(scope, { kind: 'dimension', column: dimension.column })) {
     return null
   }
   const filters = compileFilters(scope.params.filters, 'value')

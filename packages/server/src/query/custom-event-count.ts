@@ -3,10 +3,10 @@ import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { eventTypeConditions } from './metrics.js'
+import { rolledFor } from './plan-report.js'
 import { type Periods, queryPeriods } from './previous-period.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
-import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 
@@ -14,7 +14,7 @@ import { sessionFilterRestriction } from './sessions-subquery.js'
 const CUSTOM = 'custom_event_count'
 
 export function compileCustomEventCount(scope: ReportScope): CompiledQuery {
-  if (rollupsServe(scope)) {
+  if (rolledFor(scope, { kind: 'events' })) {
     return {
       sql: `SELECT ${rolledEventMetrics.custom_events} AS events FROM event_hours WHERE ${ROLLED_DIMENSION_SQL}`,
       params: { ...scopeOf(scope).params, dimension: '' },

@@ -11,9 +11,9 @@ import type { CompiledQuery } from './compiled-query.js'
 import { compileFilters } from './filters.js'
 import { eventMetrics } from './metrics.js'
 import { offsetOf } from './params.js'
+import { rolledFor } from './plan-report.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
-import { rollupsServeDimension } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 
@@ -21,7 +21,7 @@ export function compileEventNames(
   scope: ReportScope,
   metrics: readonly EventNameMetric[] = eventNameMetrics,
 ): CompiledQuery {
-  if (rollupsServeDimension(scope, 'event_name')) {
+  if (rolledFor(scope, { kind: 'dimension', column: 'event_name' })) {
     // `event_hours` rows of dimension `event_name` hold custom events only; sessions and visitors estimated.
     const filters = compileFilters(scope.params.filters, 'value')
     return namesQuery(scope, metrics, {

@@ -15,7 +15,7 @@ import {
   breakdownMetrics,
 } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { IMPORTED_DAYS } from '../storage/events/migrations/016-imported-days.js'
+import { IMPORTED_DAYS } from '../storage/events/rollup-schema/imported-days.js'
 import type { ImportedDay } from '../transfer/plausible-export.js'
 import type { Breakdown, BreakdownCounts, BreakdownName } from './breakdown.js'
 import type { Overview } from './overview.js'

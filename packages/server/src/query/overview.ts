@@ -10,10 +10,10 @@ import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { sessionMetrics } from './metrics.js'
+import { rolledFor } from './plan-report.js'
 import { type Periods, queryPeriods } from './previous-period.js'
 import { filtersOf, type ReportScope, scopeOf } from './report-scope.js'
 import { rolledSessionMetrics, rolledSessionsSubquery } from './rollups/rolled-sessions.js'
-import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionsSubquery } from './sessions-subquery.js'
 
@@ -47,7 +47,7 @@ const sessionColumnsRead = [
  */
 export function compileOverview(scope: ReportScope): CompiledQuery {
   const filters = filtersOf(scope)
-  const rolled = rollupsServe(scope)
+  const rolled = rolledFor(scope, { kind: 'sessions' })
   const inner = rolled
     ? rolledSessionsSubquery(sessionColumnsRead)
     : sessionsSubquery(filters, sessionColumnsRead)
@@ -68,7 +68,7 @@ export function compileOverview(scope: ReportScope): CompiledQuery {
  * (`rolledSessionsSubquery` with `byPeriod`). Why: the stats report asked for the two apart, and each
  * rolled overview reads five tables, a fixed cost even over an empty previous period (bench/README.md
  * "The stats report's two periods in one query each").
- * Only where `rollupsServe` holds for both scopes.
+ * Only where `planReport` gives the rollups for both periods (`kind: 'periods'`).
  */
 export function compileRolledOverviewPeriods(scope: ReportScope, previous: ReportScope): CompiledQuery {
   const inner = rolledSessionsSubquery(sessionColumnsRead, { byPeriod: true })

@@ -21,6 +21,7 @@ import type { CompiledQuery } from './compiled-query.js'
 import { EVENT_ORDER, SESSION_KEY, VISITOR_KEY } from './metrics.js'
 import { type PageEngagement, type PageTraffic, queryPageEngagement } from './page-engagement.js'
 import { offsetOf } from './params.js'
+import { rolledFor } from './plan-report.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import {
   mergeRolledPageStats,
@@ -30,7 +31,6 @@ import {
   rolledPageStatsQueries,
 } from './rollups/rolled-page-stats.js'
 import { rolledPagesParams } from './rollups/rolled-pages.js'
-import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction, sessionsSubquery } from './sessions-subquery.js'
 
@@ -57,7 +57,7 @@ export function compilePageStats(
   sort: { field: PageSortField; order: 'asc' | 'desc' } = DEFAULT_SORT,
 ): PageStatsQueries {
   const page = { limit: scope.params.limit, offset: offsetOf(scope.params) }
-  if (rollupsServe(scope)) {
+  if (rolledFor(scope, { kind: 'pages' })) {
     const queries = rolledPageStatsQueries(sort)
     const params = { ...scopeOf(scope).params, ...rolledPagesParams(scope), ...page }
     return {

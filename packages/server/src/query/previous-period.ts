@@ -6,8 +6,8 @@
  */
 import { comparedRange } from './compared-range.js'
 import type { QueryParams } from './params.js'
+import { rolledFor } from './plan-report.js'
 import type { ReportScope } from './report-scope.js'
-import { rollupsServe } from './rollups/rollup-scope.js'
 import { addDays, daysBetween, startOfDayIn } from './zoned-time.js'
 
 /**
@@ -73,7 +73,7 @@ export async function queryPeriods<T>(
   apart: (scope: ReportScope) => Promise<T>,
   together: () => Promise<Periods<T>>,
 ): Promise<Periods<T>> {
-  if (rollupsServe(scope) && rollupsServe(previous) && previous.params.to === scope.params.from) {
+  if (rolledFor(scope, { kind: 'periods', previous })) {
     return together()
   }
   const [current, before] = await Promise.all([apart(scope), apart(previous)])

@@ -12,8 +12,8 @@
  */
 import { AI_ASSISTANTS } from '../ingest/enrich/ai-assistants.js'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { referrerDomainDaysInsert } from '../storage/events/migrations/007-referrer-domain-days.js'
-import { sessionHoursInsert } from '../storage/events/migrations/008-event-order.js'
+import { referrerDomainDaysInsert } from '../storage/events/rollup-schema/referrer-domain-days.js'
+import { sessionHoursInsert } from '../storage/events/rollup-schema/session-hours.js'
 
 const quote = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 const list = (texts: readonly string[]): string => `[${texts.map(quote).join(', ')}]`

@@ -15,7 +15,7 @@ export interface ReportScope {
   params: QueryParams
   /**
    * false: read raw events even where the rollups could answer (tests and benchmarks compare both).
-   * Default true (`rollups/rollup-scope.ts` says when they can).
+   * Default true (`plan-report.ts` says when they can).
    */
   rollups?: boolean
 }

@@ -13,26 +13,12 @@ import { type SeriesCounts, type SeriesMetric, seriesMetrics } from '@pathlight/
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
 import { eventMetrics } from './metrics.js'
+import { rolledFor } from './plan-report.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
 import { ROLLED_DIMENSION_SQL, rolledEventMetrics } from './rollups/rolled-events.js'
-import { rollupsServe } from './rollups/rollup-scope.js'
 import { runReport } from './run-report.js'
 import { sessionFilterRestriction } from './sessions-subquery.js'
 import { type BucketUnit, bucketExpression, bucketExpressions, bucketStarts } from './time-buckets.js'
-
-const HOUR_MS = 3_600_000
-
-/**
- * The series from the hourly rollup when the scope allows it and every bucket starts on a whole UTC
- * hour (minute buckets never; a zone whose offset changed by half an hour inside the range neither).
- */
-function rolledSeries(scope: ReportScope, unit: BucketUnit): boolean {
-  return (
-    unit !== 'minute' &&
-    rollupsServe(scope) &&
-    bucketStarts(scope.params, unit).every((start) => start % HOUR_MS === 0)
-  )
-}
 
 /**
  * The series' SQL: a row per bucket with data (`bucket`, epoch seconds) and a column per metric.
@@ -43,7 +29,8 @@ export function compileTimeseries(
   unit: BucketUnit,
   metrics: readonly SeriesMetric[] = seriesMetrics,
 ): CompiledQuery {
-  if (rolledSeries(scope, unit)) {
+  // From the hourly rollup when every bucket starts on a whole UTC hour (`planReport`).
+  if (rolledFor(scope, { kind: 'series', unit })) {
     const counts = metrics.map((metric) => `${rolledEventMetrics[metric]} AS ${metric}`)
     return {
       sql: [

@@ -20,6 +20,7 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   // Rollups, the fold and the seal.
   src('query/rollups/rollups.test.ts'),
   src('query/rollups/rolled-page-stats.test.ts'),
+  src('query-api/rollup-sessions.test.ts'),
   src('workers/session-fold-pass.test.ts'),
   // Retention and erasure.
   src('retention/expire-events.test.ts'),

@@ -23,13 +23,13 @@
  * sources afterwards and any that differ are refilled again.
  */
 import type { EventsStore } from '../../storage/events/events-store.js'
-import { eventHoursInsert } from '../../storage/events/migrations/004-session-dimension-hours.js'
-import { pageDaysInsert } from '../../storage/events/migrations/006-page-days.js'
+import { eventHoursInsert } from '../../storage/events/rollup-schema/event-hours.js'
+import { pageDaysInsert } from '../../storage/events/rollup-schema/page-days.js'
+import { PATHNAME_MONTHS, pathnameMonthsInsert } from '../../storage/events/rollup-schema/pathname-months.js'
 import {
   REFERRER_DOMAIN_DAYS,
   referrerDomainDaysInsert,
-} from '../../storage/events/migrations/007-referrer-domain-days.js'
-import { PATHNAME_MONTHS, pathnameMonthsInsert } from '../../storage/events/migrations/011-pathname-months.js'
+} from '../../storage/events/rollup-schema/referrer-domain-days.js'
 
 /** What was erased: the visitor, their sessions (all their events) and the UTC hours of those events. */
 export interface ErasedSessions {

@@ -14,7 +14,7 @@ import type { BreakdownMetric } from '@pathlight/protocol'
 import {
   SESSION_DIMENSION_COLUMNS,
   type SessionDimensionColumn,
-} from '../../storage/events/migrations/004-session-dimension-hours.js'
+} from '../../storage/events/rollup-schema/session-dimension-hours.js'
 import { ROLLUP_SCOPE_SQL } from './rolled-sessions.js'
 
 /** Each count of a breakdown row over `session_dimension_hours` rows. */

@@ -21,7 +21,7 @@
  * pageview's pathname is) or its referrer domains in `referrer_domain_days` (007).
  */
 import { type FoldedColumn, SESSION_FOLDS } from '../../storage/events/fold-sessions.js'
-import { entryChannelOf, packedHash } from '../../storage/events/migrations/008-event-order.js'
+import { entryChannelOf, packedHash } from '../../storage/events/rollup-schema/session-hours.js'
 import { sessionMetrics } from '../metrics.js'
 
 /**

@@ -10,7 +10,7 @@
 
 import { toClickHouseTime } from '../../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../../storage/events/events-store.js'
-import { pageDaysInsert } from '../../storage/events/migrations/006-page-days.js'
+import { pageDaysInsert } from '../../storage/events/rollup-schema/page-days.js'
 import {
   EVERY_ROLLUP_TABLE,
   PATHNAME_MONTHS,

@@ -13,7 +13,7 @@ import { backfillRollups, rollupTables } from '../../storage/events/migrations/0
 import { backfillSessionDimensionHours } from '../../storage/events/migrations/004-session-dimension-hours.js'
 import { migrateEvents } from '../../storage/events/migrations/index.js'
 import { refillByMonth } from '../../storage/events/migrations/refill-by-month.js'
-import { CODED_CHANNELS } from '../../storage/events/migrations/rolled-channels.js'
+import { CODED_CHANNELS } from '../../storage/events/rollup-schema/coded-channels.js'
 import {
   EVERY_ROLLUP_TABLE,
   PAGE_ROLLUP_TABLES,

@@ -37,7 +37,7 @@
  */
 import { toClickHouseTime } from './clickhouse-time.js'
 import type { EventsStore } from './events-store.js'
-import { sessionPageTimesInsert } from './migrations/010-session-page-times.js'
+import { sessionPageTimesInsert } from './rollup-schema/session-page-times.js'
 import { createStoreQueue } from './store-queue.js'
 
 /** How long an hour must have had no insert before it is folded, by default (ms). */
@@ -60,6 +60,10 @@ export const SESSION_FOLDS = {
   first_referrer: 'min',
   first_pageview: 'min',
   last_pageview: 'max',
+  first_country: 'min',
+  first_utm_source: 'min',
+  first_utm_medium: 'min',
+  first_utm_campaign: 'min',
 } as const
 
 /** A column of `SESSION_FOLDS`. */
@@ -71,6 +75,11 @@ export interface FoldOptions {
   closedBefore?: number
   /** Fold only hours without inserts for this long (ms; 0: every pending hour). Default 5 minutes. */
   settleMs?: number
+  /**
+   * The columns to fold and their aggregates. Default `SESSION_FOLDS`; a migration's backfill passes
+   * the columns the tables had when it ran (its frozen copy), which later migrations add to.
+   */
+  folds?: Readonly<Record<string, string>>
 }
 
 /** What a fold did. */
@@ -101,10 +110,13 @@ const SESSIONS_TO_FOLD = `SELECT session_key FROM session_hours
 const SESSION_DAYS_TO_FOLD = `SELECT DISTINCT toDate(hour) FROM session_hours
   WHERE site_id = {site:UInt32} AND session_key IN (${SESSIONS_TO_FOLD})`
 
-const foldedColumns = Object.keys(SESSION_FOLDS).join(', ')
-const folds = Object.entries(SESSION_FOLDS)
-  .map(([column, fold]) => `${fold}(${column})`)
-  .join(', ')
+/** The column list and the aggregates of a fold's `INSERT ... SELECT`. */
+const foldSql = (folds: Readonly<Record<string, string>>) => ({
+  columns: Object.keys(folds).join(', '),
+  aggregates: Object.entries(folds)
+    .map(([column, fold]) => `${fold}(${column})`)
+    .join(', '),
+})
 
 /** Folds of one process, one at a time per store object. */
 const folding = createStoreQueue()
@@ -150,11 +162,12 @@ async function foldOnce(store: EventsStore, options: FoldOptions): Promise<FoldR
     "SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'session_page_times'",
   )
   const pageTimes = Number(table?.n ?? 0) > 0
+  const fold = foldSql(options.folds ?? SESSION_FOLDS)
   const result: FoldResult = { hours: 0, parts: 0 }
   for (const site of sites) {
     const parts = Math.max(1, Math.ceil((sessions.get(Number(site.site_id)) ?? 0) / PART_SESSIONS))
     for (let part = 0; part < parts; part++) {
-      await foldPart(store, { ...times, site: Number(site.site_id), parts, part }, pageTimes)
+      await foldPart(store, { ...times, site: Number(site.site_id), parts, part }, pageTimes, fold)
     }
     await store.command(
       `INSERT INTO session_changes (site_id, hour, changed_at, folded_at)
@@ -172,6 +185,7 @@ async function foldPart(
   store: EventsStore,
   params: Record<string, string | number>,
   pageTimes: boolean,
+  fold: { columns: string; aggregates: string },
 ): Promise<void> {
   const [existing] = await store.query<{ n: number }>(
     `SELECT count() AS n FROM session_summaries WHERE site_id = {site:UInt32} AND session_key IN (${SESSIONS_TO_FOLD})`,
@@ -186,8 +200,8 @@ async function foldPart(
     }
   }
   await store.command(
-    `INSERT INTO session_summaries (site_id, session_key, start_hour, end_hour, ${foldedColumns})
-     SELECT site_id, session_key, min(hour), max(hour), ${folds}
+    `INSERT INTO session_summaries (site_id, session_key, start_hour, end_hour, ${fold.columns})
+     SELECT site_id, session_key, min(hour), max(hour), ${fold.aggregates}
      FROM session_hours
      WHERE site_id = {site:UInt32} AND session_key IN (${SESSIONS_TO_FOLD})
      GROUP BY site_id, session_key

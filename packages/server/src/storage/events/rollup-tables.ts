@@ -1,6 +1,6 @@
 /**
- * Every rollup table of the events store and how to refill them, across the migrations that made
- * them (`migrations/003-rollups.ts`: `session_hours`, `event_hours`;
+ * Every rollup table of the events store and how to refill them, from their definitions as they are
+ * today (`rollup-schema/`), across the migrations that made them (`migrations/003-rollups.ts`: `session_hours`, `event_hours`;
  * `migrations/004-session-dimension-hours.ts`: `session_dimension_hours`;
  * `migrations/005-session-summaries.ts`: `session_summaries`, `session_changes`;
  * `migrations/006-page-days.ts`: `page_days`, `page_months`;
@@ -9,15 +9,18 @@
  * `session_page_times`; `migrations/011-pathname-months.ts`: `pathname_months`), for the chores that must reach all of
  * them: deleting a site's rows, retention, benchmarks that merge parts.
  */
-import { SESSION_AND_EVENT_HOURS } from './migrations/003-rollups.js'
-import { eventHoursInsert, sessionDimensionHoursInsert } from './migrations/004-session-dimension-hours.js'
-import { PAGE_ROLLUP_TABLES } from './migrations/006-page-days.js'
-import { REFERRER_DOMAIN_DAYS } from './migrations/007-referrer-domain-days.js'
-import { sessionHoursInsert } from './migrations/008-event-order.js'
-import { PATHNAME_MONTHS } from './migrations/011-pathname-months.js'
+import { EVENT_HOURS, eventHoursInsert } from './rollup-schema/event-hours.js'
+import { PAGE_ROLLUP_TABLES } from './rollup-schema/page-days.js'
+import { PATHNAME_MONTHS } from './rollup-schema/pathname-months.js'
+import { REFERRER_DOMAIN_DAYS } from './rollup-schema/referrer-domain-days.js'
+import {
+  SESSION_DIMENSION_HOURS,
+  sessionDimensionHoursInsert,
+} from './rollup-schema/session-dimension-hours.js'
+import { SESSION_HOURS, sessionHoursInsert } from './rollup-schema/session-hours.js'
 
 /** The hourly rollup tables' names: the ones `rollupInserts` fills from events. */
-export const ROLLUP_TABLES = [...SESSION_AND_EVENT_HOURS, 'session_dimension_hours'] as const
+export const ROLLUP_TABLES = [SESSION_HOURS, EVENT_HOURS, SESSION_DIMENSION_HOURS] as const
 
 /**
  * The pages breakdown's day and month rollups and the months' seals: `page_days` follows `event_hours`

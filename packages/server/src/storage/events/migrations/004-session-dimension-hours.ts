@@ -28,9 +28,9 @@ import { refillByMonth } from './refill-by-month.js'
 
 /**
  * The `events` columns this rollup keeps, each also a column of `session_dimension_hours` with the
- * same name and type (the raw breakdowns' columns: `query/breakdown.ts`).
+ * same name and type, frozen with this migration (today's: `../rollup-schema/session-dimension-hours.ts`).
  */
-export const SESSION_DIMENSION_COLUMNS = [
+const SESSION_DIMENSION_COLUMNS = [
   'country',
   'region',
   'city',
@@ -42,9 +42,6 @@ export const SESSION_DIMENSION_COLUMNS = [
   'utm_medium',
   'utm_campaign',
 ] as const
-
-/** One of `SESSION_DIMENSION_COLUMNS`. */
-export type SessionDimensionColumn = (typeof SESSION_DIMENSION_COLUMNS)[number]
 
 const columns = SESSION_DIMENSION_COLUMNS.join(', ')
 const group = `GROUP BY site_id, hour, session_key, visitor, ${columns}`
@@ -60,12 +57,8 @@ const sessionDimensionHoursSelect = `SELECT
   countIf(type = 'pageview') AS pageview_count
 FROM events`
 
-/** The `INSERT ... SELECT` rolling up the events matching `where` into `event_hours`, from 004 on. */
-export const eventHoursInsert = (where: string): string =>
-  `INSERT INTO event_hours ${eventHoursSelectOf([])} WHERE ${where} ${eventHoursGroup}`
-
 /** The `INSERT ... SELECT` that rolls up the events matching `where` into `session_dimension_hours`. */
-export const sessionDimensionHoursInsert = (where: string): string =>
+const sessionDimensionHoursInsert = (where: string): string =>
   `INSERT INTO session_dimension_hours ${sessionDimensionHoursSelect} WHERE ${where} ${group}`
 
 /** Migration 004: the table, its view, `event_hours`' narrower view, and the backfill. */

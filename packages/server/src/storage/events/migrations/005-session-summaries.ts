@@ -28,6 +28,22 @@ export const sessionChangesView = `CREATE MATERIALIZED VIEW IF NOT EXISTS sessio
      FROM session_hours
      GROUP BY site_id, hour`
 
+/**
+ * The columns a summary kept when this migration created the table, and their folds: the backfill
+ * folds these, not today's (`SESSION_FOLDS` of `../fold-sessions.ts`), which later migrations add to.
+ */
+export const SUMMARY_FOLDS_005 = {
+  visitor: 'any',
+  first_at: 'min',
+  last_at: 'max',
+  pageviews: 'sum',
+  interactions: 'sum',
+  first_channel: 'min',
+  first_referrer: 'min',
+  first_pageview: 'min',
+  last_pageview: 'max',
+} as const
+
 export const sessionSummariesTables = {
   name: '005-session-summaries',
   statements: [
@@ -73,5 +89,5 @@ export async function backfillSessionSummaries(store: EventsStore): Promise<void
     `INSERT INTO session_changes
      SELECT site_id, hour, now64(3, 'UTC'), toDateTime64(0, 3, 'UTC') FROM session_hours GROUP BY site_id, hour`,
   )
-  await foldSessions(store, { settleMs: 0 })
+  await foldSessions(store, { settleMs: 0, folds: SUMMARY_FOLDS_005 })
 }

@@ -32,7 +32,7 @@ import type { EventsStore } from '../events-store.js'
 import { sealPageMonths } from '../seal-page-months.js'
 
 /** The tables of this migration. */
-export const PAGE_ROLLUP_TABLES = ['page_days', 'page_months', 'page_month_seals'] as const
+const PAGE_ROLLUP_TABLES = ['page_days', 'page_months', 'page_month_seals'] as const
 
 const stateColumns = `pageview_count SimpleAggregateFunction(sum, UInt64),
       visitor_state AggregateFunction(uniqCombined64, UInt64),
@@ -53,7 +53,7 @@ const pageDaysGroup = 'GROUP BY site_id, day, pathname'
  * The `INSERT ... SELECT` rolling up the `event_hours` pathname rows matching `where` (a condition on
  * `event_hours`) into `page_days`. The caller makes sure those rows are in no `page_days` row yet.
  */
-export const pageDaysInsert = (where: string): string =>
+const pageDaysInsert = (where: string): string =>
   `INSERT INTO page_days ${pageDaysSelect} WHERE dimension = 'pathname' AND ${where} ${pageDaysGroup}`
 
 /** Migration 006: the tables, the views filling `page_days` and marking changed months, the backfill. */

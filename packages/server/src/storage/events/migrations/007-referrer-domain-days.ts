@@ -22,7 +22,7 @@ import type { EventsStore } from '../events-store.js'
 import { refillByMonth } from './refill-by-month.js'
 
 /** This migration's table. */
-export const REFERRER_DOMAIN_DAYS = 'referrer_domain_days'
+const REFERRER_DOMAIN_DAYS = 'referrer_domain_days'
 
 /** The SELECT turning event rows into `referrer_domain_days` rows (the view's and the backfill's). */
 const referrerDomainDaysSelect = `SELECT site_id, toStartOfDay(timestamp) AS day, referrer_domain
@@ -30,7 +30,7 @@ FROM events`
 const referrerDomainDaysGroup = 'GROUP BY site_id, day, referrer_domain'
 
 /** The `INSERT ... SELECT` listing the referrer domains of the events matching `where`. */
-export const referrerDomainDaysInsert = (where: string): string =>
+const referrerDomainDaysInsert = (where: string): string =>
   `INSERT INTO ${REFERRER_DOMAIN_DAYS} ${referrerDomainDaysSelect}
    WHERE referrer_domain != '' AND ${where} ${referrerDomainDaysGroup}`
 

@@ -24,20 +24,22 @@
 import type { EventsStore } from '../events-store.js'
 import { foldSessions } from '../fold-sessions.js'
 import { ROLLED_CHANNELS } from './003-rollups.js'
-import { sessionChangesView } from './005-session-summaries.js'
+import { SUMMARY_FOLDS_005, sessionChangesView } from './005-session-summaries.js'
 import { refillByMonth } from './refill-by-month.js'
-import { CODED_CHANNELS, channelArrayOf } from './rolled-channels.js'
 
 /**
  * `EVENT_ORDER_KEY` of `query/metrics.ts`, repeated here: a migration's SQL must not change when the
- * query layer's does (a test checks that the two are equal).
+ * query layer's does (a test checks that the two are equal today).
  */
 export const ROLLED_EVENT_ORDER_KEY =
   'bitOr(bitShiftLeft(toUInt256(toUnixTimestamp64Milli(timestamp) + 4611686018427387904), 128), toUInt256(toUInt128(event_id)))'
 
-/** The channel codes of 008's view (frozen) and of today's (`CODED_CHANNELS`: 014 recreated the view). */
+/** A channel list as a ClickHouse array literal (`['Direct', 'Organic Search', ...]`). */
+export const channelArrayOf = (list: readonly string[]): string =>
+  `[${list.map((name) => `'${name}'`).join(', ')}]`
+
+/** The channel codes of 008's view and backfill (frozen: 003's list). */
 const frozenChannelArray = channelArrayOf(ROLLED_CHANNELS)
-const channelArray = channelArrayOf(CODED_CHANNELS)
 
 /** An event's place in `EVENT_ORDER` and a 64-bit value (a UInt64 expression) as one UInt256. */
 const packedEventAnd = (value: string): string =>
@@ -45,19 +47,11 @@ const packedEventAnd = (value: string): string =>
 
 const UINT256_MAX = 'toUInt256(-1)'
 
-/** The 64-bit value (a text's cityHash64) inside a packed aggregate (`first_referrer`, `first_pageview`, ...). */
-export const packedHash = (aggregate: string): string =>
-  `toUInt64(bitAnd(${aggregate}, toUInt256('18446744073709551615')))`
-
-/** A session's `first_channel` (its hours' minimum: an SQL expression) back to the entry channel's name. */
-export const entryChannelOf = (firstChannel: string): string =>
-  `arrayElement(['', ${channelArray.slice(1, -1)}], toUInt8(bitAnd(${firstChannel}, 63)) + 1)`
-
 /**
- * The SELECT that turns event rows into `session_hours` rows (the view's, the backfill's, retention's),
- * coding channels by `channels` (an array literal).
+ * The SELECT that turns event rows into `session_hours` rows as of this migration (its view's and
+ * backfill's; 014's view with a longer channel list), coding channels by `channels` (an array literal).
  */
-const sessionHoursSelectOf = (channels: string): string => `SELECT
+export const sessionHoursSelectOf = (channels: string): string => `SELECT
   site_id,
   toStartOfHour(timestamp) AS hour,
   cityHash64(session_id) AS session_key,
@@ -72,16 +66,12 @@ const sessionHoursSelectOf = (channels: string): string => `SELECT
   maxIf(${packedEventAnd('cityHash64(pathname)')}, type = 'pageview') AS last_pageview
 FROM events`
 
-const sessionHoursGroup = 'GROUP BY site_id, hour, session_key'
-const sessionHoursSelect = sessionHoursSelectOf(channelArray)
+/** The GROUP BY of `sessionHoursSelectOf`. */
+export const sessionHoursGroup = 'GROUP BY site_id, hour, session_key'
 
-/** `session_hours_view`'s statement with today's channel codes (014's). */
-export const sessionHoursView = `CREATE MATERIALIZED VIEW session_hours_view TO session_hours AS
-     ${sessionHoursSelect} ${sessionHoursGroup}`
-
-/** The `INSERT ... SELECT` that rolls up the events matching `where` into `session_hours`, from 008 on. */
-export const sessionHoursInsert = (where: string): string =>
-  `INSERT INTO session_hours ${sessionHoursSelect} WHERE ${where} ${sessionHoursGroup}`
+/** The `INSERT ... SELECT` of this migration's backfill (frozen; today's: `../rollup-schema/session-hours.ts`). */
+const sessionHoursInsert = (where: string): string =>
+  `INSERT INTO session_hours ${sessionHoursSelectOf(frozenChannelArray)} WHERE ${where} ${sessionHoursGroup}`
 
 /** Migration 008: both tables and their views anew, then the backfill. */
 export const eventOrderTables = {
@@ -144,5 +134,5 @@ export async function backfillEventOrder(store: EventsStore): Promise<void> {
   await store.command('TRUNCATE TABLE session_changes')
   await store.command('TRUNCATE TABLE session_summaries')
   await refillByMonth(store, ['session_hours'], (where) => [sessionHoursInsert(where)])
-  await foldSessions(store, { settleMs: 0 })
+  await foldSessions(store, { settleMs: 0, folds: SUMMARY_FOLDS_005 })
 }

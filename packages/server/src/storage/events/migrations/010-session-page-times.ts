@@ -15,8 +15,16 @@
  *
  * Backfill: the page times of every stored summary, one month of sessions (by `start_hour`) at a time.
  */
-import { EVENT_ORDER, SESSION_KEY } from '../../../query/metrics.js'
 import type { EventsStore } from '../events-store.js'
+
+/**
+ * `EVENT_ORDER` and `SESSION_KEY` of `query/metrics.ts` as this migration's backfill took them, frozen:
+ * a migration's SQL must not change when the query layer's does (a test checks they are equal today).
+ */
+export const FROZEN_EVENT_ORDER = 'timestamp, toUInt128(event_id)'
+export const FROZEN_SESSION_KEY = 'cityHash64(session_id)'
+const EVENT_ORDER = FROZEN_EVENT_ORDER
+const SESSION_KEY = FROZEN_SESSION_KEY
 
 /**
  * `INSERT ... SELECT` of the page times of the site's sessions chosen by `sessions` (a subquery of
@@ -24,7 +32,7 @@ import type { EventsStore } from '../events-store.js'
  * without one gets no row), reading only their events on the days `days` (a subquery of `Date`s in
  * UTC holding every event of those sessions). Placeholder `site` and those of the subqueries.
  */
-export function sessionPageTimesInsert(sessions: string, days: string): string {
+function sessionPageTimesInsert(sessions: string, days: string): string {
   return `INSERT INTO session_page_times
   (site_id, start_hour, end_hour, session_key, visitor, pathname, timed_pageviews, time_ms)
   SELECT {site:UInt32}, s.start_hour, s.end_hour, t.session_key, s.visitor, t.pathname, count(), sum(t.ms)

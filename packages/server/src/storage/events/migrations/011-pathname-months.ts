@@ -25,7 +25,7 @@
 import type { EventsStore } from '../events-store.js'
 
 /** This migration's table. */
-export const PATHNAME_MONTHS = 'pathname_months'
+const PATHNAME_MONTHS = 'pathname_months'
 
 /** The SELECT turning `page_days` rows into `pathname_months` rows (the view's, backfill's, erasure's). */
 const pathnameMonthsSelect = `SELECT site_id, toDateTime(toStartOfMonth(day), 'UTC') AS month, pathname
@@ -33,7 +33,7 @@ FROM page_days`
 const pathnameMonthsGroup = 'GROUP BY site_id, month, pathname'
 
 /** The `INSERT ... SELECT` listing the pathnames of the `page_days` rows matching `where`. */
-export const pathnameMonthsInsert = (where: string): string =>
+const pathnameMonthsInsert = (where: string): string =>
   `INSERT INTO ${PATHNAME_MONTHS} ${pathnameMonthsSelect} WHERE ${where} ${pathnameMonthsGroup}`
 
 /** Migration 011: the table, its view, the backfill. */

@@ -12,7 +12,7 @@
  */
 
 /** This migration's table. */
-export const IMPORTED_DAYS = 'imported_days'
+const IMPORTED_DAYS = 'imported_days'
 
 /** Migration 017: the table. */
 export const importedDaysTable = {
