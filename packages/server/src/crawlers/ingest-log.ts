@@ -44,6 +44,43 @@ export interface LogIngestSummary {
 
 /** Rejected lines listed in a summary; the count covers them all. */
 export const MAX_REJECTED_LISTED = 100
+
+/** The summary of no lines. */
+export function emptyLogSummary(): LogIngestSummary {
+  return {
+    lines: 0,
+    kept: 0,
+    skippedHuman: 0,
+    blank: 0,
+    rejectedCount: 0,
+    rejected: [],
+    agents: {},
+    humanPageRequests: 0,
+    from: null,
+    to: null,
+  }
+}
+
+/**
+ * Add the summary of the lines that followed `total`'s (a batch sent on its own) to `total`, in place:
+ * its line numbers are shifted to the whole input's, at most `MAX_REJECTED_LISTED` rejected lines kept.
+ */
+export function addLogSummary(total: LogIngestSummary, part: LogIngestSummary): void {
+  const offset = total.lines
+  total.lines += part.lines
+  total.kept += part.kept
+  total.skippedHuman += part.skippedHuman
+  total.blank += part.blank
+  total.rejectedCount += part.rejectedCount
+  for (const entry of part.rejected) {
+    if (total.rejected.length < MAX_REJECTED_LISTED)
+      total.rejected.push({ line: entry.line + offset, reason: entry.reason })
+  }
+  for (const [agent, n] of Object.entries(part.agents)) total.agents[agent] = (total.agents[agent] ?? 0) + n
+  total.humanPageRequests += part.humanPageRequests
+  if (part.from !== null && (total.from === null || part.from < total.from)) total.from = part.from
+  if (part.to !== null && (total.to === null || part.to > total.to)) total.to = part.to
+}
 /** Rows per INSERT: large blocks, few parts for the store to merge. */
 const BATCH_ROWS = 50_000
 /** Distinct user agents (and agent + address pairs) whose classification is remembered. */
@@ -67,18 +104,7 @@ export interface LogIngest {
  * @param firstLine the number of the first line added (default 1), for a follow that goes on.
  */
 export function startLogIngest(events: EventsStore, siteId: number, firstLine = 1): LogIngest {
-  const summary: LogIngestSummary = {
-    lines: 0,
-    kept: 0,
-    skippedHuman: 0,
-    blank: 0,
-    rejectedCount: 0,
-    rejected: [],
-    agents: {},
-    humanPageRequests: 0,
-    from: null,
-    to: null,
-  }
+  const summary = emptyLogSummary()
   let first = Number.POSITIVE_INFINITY
   let last = Number.NEGATIVE_INFINITY
   let batch: CrawlerRequestRow[] = []
