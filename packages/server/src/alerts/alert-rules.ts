@@ -98,8 +98,10 @@ export function alertRuleAuditDetails(rule: AlertRule) {
     metric: rule.metric,
     eventName: rule.eventName,
     goalId: rule.goalId,
-    crawlerCategory: rule.crawlerCategory,
-    crawlerAgent: rule.crawlerAgent,
+    // The crawler filters only where they apply, so other rules' entries read as before.
+    ...(rule.metric === 'crawler_new_agents' || rule.metric === 'crawler_requests'
+      ? { crawlerCategory: rule.crawlerCategory, crawlerAgent: rule.crawlerAgent }
+      : {}),
     windowMinutes: rule.windowMinutes,
     comparison: rule.comparison,
     threshold: rule.threshold,
