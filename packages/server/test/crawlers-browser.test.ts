@@ -4,7 +4,8 @@
  * `POST /api/sites/{siteId}/logs`: for the agents the log names by token, the page's requests,
  * category, verified or claimed, most crawled pages and status codes equal a count over the file in
  * plain code (substring search for the token, the path and status split out of the line, the
- * published IPv4 ranges matched by hand). The dashboard is built first when `dist/` is stale.
+ * published IPv4 ranges matched by hand). Then the Alerts form sets the two crawler alerts and lists
+ * them in words. The dashboard is built first when `dist/` is stale.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -155,6 +156,34 @@ describe('the Crawlers tab', () => {
         agent,
       ).toEqual(byStatus)
     }
+    expect(pageErrors).toEqual([])
+  })
+
+  it('sets a crawler alert in the Alerts form and lists it in words', async () => {
+    await page.goto(`/sites/${site.siteId}/alerts`)
+    const form = page.getByRole('region', { name: 'Add an alert rule' })
+    await form.getByLabel('Name').fill('New AI crawler')
+    await form.getByLabel('Metric').selectOption('crawler_new_agents')
+    await form.getByLabel('Crawler category').selectOption('ai')
+    expect(await form.getByLabel('New crawlers (at least)').inputValue()).toBe('1')
+    await form.getByRole('button', { name: 'Create rule' }).click()
+    await page.getByText('At least 1 new crawler (AI crawlers and agents)').waitFor()
+
+    await form.getByLabel('Name').fill('Bing doubled')
+    await form.getByLabel('Metric').selectOption('crawler_requests')
+    await form.getByLabel('Agent (optional)').fill('bingbot')
+    await form.getByLabel('Threshold').fill('100')
+    await form.getByLabel('Compare with the previous window').check()
+    await form.getByRole('button', { name: 'Create rule' }).click()
+    await page.getByText('Crawler requests of bingbot change at least 100% vs. the previous 1 hour').waitFor()
+
+    const rules = await t.services.alerts.rules.list(site.siteId)
+    expect(
+      rules.map((r) => [r.name, r.metric, r.crawlerCategory, r.crawlerAgent, r.threshold, r.relative]),
+    ).toEqual([
+      ['New AI crawler', 'crawler_new_agents', 'ai', null, 1, false],
+      ['Bing doubled', 'crawler_requests', null, 'bingbot', 100, true],
+    ])
     expect(pageErrors).toEqual([])
   })
 })
