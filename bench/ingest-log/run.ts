@@ -3,7 +3,8 @@
  * access log (packages/server/demo-data/elastic-examples-apache_logs.txt, 10,000 lines, 30 % bots),
  * timestamps shifted per repetition, written to a temporary file, then:
  * 1. baseline: the file read line by line (node:readline) and nothing else;
- * 2. parse + classify: each line parsed and its agent classified (`crawlers/` without the store);
+ * 2. parse + classify: each line parsed and its agent classified (`crawlers/` without the store, with
+ *    the ingest's cache per user agent);
  * 3. ingest: `ingestLog` into a fresh embedded chDB store (what `pathlight ingest-log` does).
  * Prints lines, seconds and lines per second of each, and the ratios against the baseline.
  *
@@ -13,8 +14,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import readline from 'node:readline'
-import { classifyAgent } from '../../packages/server/src/crawlers/classify-agent.js'
-import { ingestLog } from '../../packages/server/src/crawlers/ingest-log.js'
+import { agentClassifier, ingestLog } from '../../packages/server/src/crawlers/ingest-log.js'
 import { parseLogLine } from '../../packages/server/src/crawlers/parse-log-line.js'
 import { openChdbStore } from '../../packages/server/src/storage/events/chdb-store.js'
 import { positiveInteger } from '../positive-integer.js'
@@ -59,9 +59,10 @@ const baseline = await timed(async () => {
 })
 const parse = await timed(async () => {
   let bots = 0
+  const classify = agentClassifier()
   for await (const line of linesOf()) {
     const parsed = parseLogLine(line)
-    if (parsed.ok && classifyAgent(parsed.request.userAgent, parsed.request.ip) !== null) bots += 1
+    if (parsed.ok && classify(parsed.request.userAgent, parsed.request.ip) !== null) bots += 1
   }
   return bots
 })

@@ -3,19 +3,12 @@
  * and the crawler reports (`GET /api/sites/{siteId}/crawlers`, `GET /api/v1/sites/{siteId}/crawlers`).
  */
 import { z } from 'zod'
+import { crawlerCategoryList } from './enums.js'
 import { component, doc } from './openapi-registry.js'
 import { count } from './schema-fields.js'
 
 /** What an agent does with what it fetches (the server's `crawlers/crawler-agents.ts` lists the agents). */
-export const crawlerCategoryNames = [
-  'ai_training',
-  'ai_search',
-  'ai_assistant',
-  'search_engine',
-  'seo',
-  'monitor',
-  'other',
-] as const
+export const crawlerCategoryNames = crawlerCategoryList
 
 const category = doc(
   z.enum(crawlerCategoryNames),

@@ -89,8 +89,29 @@ export const alertMetrics = [
   'custom_events',
   'errors',
   'goal_conversions',
+  'crawler_new_agents',
+  'crawler_requests',
 ] as const
 export type AlertMetric = (typeof alertMetrics)[number]
+
+/** The alert metrics counted over a site's crawler requests (its ingested access logs). */
+export const crawlerAlertMetrics = ['crawler_new_agents', 'crawler_requests'] as const
+export type CrawlerAlertMetric = (typeof crawlerAlertMetrics)[number]
+
+/** What a crawler agent does with what it fetches (as `crawlerCategoryNames`, for browser code). */
+export const crawlerCategoryList = [
+  'ai_training',
+  'ai_search',
+  'ai_assistant',
+  'search_engine',
+  'seo',
+  'monitor',
+  'other',
+] as const
+
+/** The categories a crawler alert rule may be limited to: one of them, or `ai` (the three AI ones). */
+export const alertCrawlerCategories = ['ai', ...crawlerCategoryList] as const
+export type AlertCrawlerCategory = (typeof alertCrawlerCategories)[number]
 
 /** How often a scheduled e-mail report goes out: the last full week (Monday to Sunday) or month. */
 export const emailReportFrequencies = ['weekly', 'monthly'] as const

@@ -7,7 +7,15 @@
  * Objects are closed (no properties beyond those listed) except where noted.
  */
 import { z } from 'zod'
-import { API_KEY_SCOPES, alertMetrics, auditActions, goalTypes, roles, webhookEventTypes } from './enums.js'
+import {
+  API_KEY_SCOPES,
+  alertCrawlerCategories,
+  alertMetrics,
+  auditActions,
+  goalTypes,
+  roles,
+  webhookEventTypes,
+} from './enums.js'
 import { component, doc } from './openapi-registry.js'
 import { count, timestamp } from './schema-fields.js'
 
@@ -389,6 +397,11 @@ export const alertRule = component(
     metric: z.enum(alertMetrics),
     eventName: doc(z.string(), 'Only custom events of this name (metric custom_events)').nullable(),
     goalId: doc(z.int().min(1), 'The goal of a goal_conversions rule').nullable(),
+    crawlerCategory: doc(
+      z.enum(alertCrawlerCategories),
+      'Crawler metrics: only agents or requests of this category (ai: the three AI categories)',
+    ).nullable(),
+    crawlerAgent: doc(z.string(), 'Metric crawler_requests: only requests of this agent').nullable(),
     windowMinutes: doc(z.int().min(1), 'The trailing window'),
     comparison: z.enum(['above', 'below']),
     threshold: z.number(),

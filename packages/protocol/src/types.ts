@@ -142,7 +142,8 @@ export type AlertRuleInput = Pick<
   | 'relative'
   | 'enabled'
   | 'emailRecipients'
->
+> &
+  Partial<Pick<AlertRule, 'crawlerCategory' | 'crawlerAgent'>>
 /** A goal's type and config, as a goal carries and a create or update sends them. */
 export type GoalConfig = PickEach<Goal, 'goalType' | 'config'>
 /** `POST /api/sites/{siteId}/goals` and `PUT .../goals/{goalId}`. */

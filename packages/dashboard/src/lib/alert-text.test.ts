@@ -27,4 +27,17 @@ describe('describeCondition', () => {
       }),
     ).toBe('Pageviews change below -20% vs. the previous 2 days')
   })
+  it('puts a crawler rule into words, at least or at most', () => {
+    const crawler = { ...rule, threshold: 1 }
+    expect(describeCondition({ ...crawler, metric: 'crawler_new_agents' })).toBe('At least 1 new crawler')
+    expect(
+      describeCondition({ ...crawler, metric: 'crawler_new_agents', crawlerCategory: 'ai', threshold: 2 }),
+    ).toBe('At least 2 new crawlers (AI crawlers and agents)')
+    expect(
+      describeCondition({ ...rule, metric: 'crawler_requests', crawlerAgent: 'GPTBot', relative: true }),
+    ).toBe('Crawler requests of GPTBot change at least 100% vs. the previous 1 hour')
+    expect(
+      describeCondition({ ...rule, metric: 'crawler_requests', crawlerCategory: 'seo', comparison: 'below' }),
+    ).toBe('Crawler requests of SEO tools at most 100 in 1 hour')
+  })
 })

@@ -24,6 +24,8 @@ const inputOf = (rule: AlertRule): AlertRuleInput => ({
   relative: rule.relative,
   enabled: rule.enabled,
   emailRecipients: rule.emailRecipients,
+  crawlerCategory: rule.crawlerCategory,
+  crawlerAgent: rule.crawlerAgent,
 })
 
 /** How each address of a rule stands, e.g. `ada@example.com (waits for confirmation)`. */

@@ -6,7 +6,14 @@
  * - `pageviews`: pageview events; `sessions`: distinct sessions with any event; `visitors`: distinct
  *   user ids with any event; `custom_events`: custom events (only those named `eventName` when set);
  *   `errors`: JavaScript error events; `goal_conversions`: sessions with an event completing the goal
- *   `goalId` in the window.
+ *   `goalId` in the window;
+ * - `crawler_requests`: the site's crawler requests (its ingested access logs, by the logged time),
+ *   only those of `crawlerCategory` (`ai`: the three AI categories) or of `crawlerAgent` when set;
+ * - `crawler_new_agents`: the agents (of `crawlerCategory` when set) seen on the site since the
+ *   evaluation before, that it had never seen; the window does not apply. Its first evaluation takes
+ *   the agents already there as seen (`crawler-alert-metrics.ts`).
+ * Crawler rules compare inclusively: `above` is at least, `below` at most (a new agent is `above 1`,
+ * a doubling `relative` `above 100`).
  *
  * `emailRecipients` are mailed when the rule fires (`evaluate-alerts.ts`), besides the site's webhooks,
  * once each address agreed: members of the site's organization at once, other addresses after
@@ -18,7 +25,9 @@
  */
 import crypto from 'node:crypto'
 import {
+  type AlertCrawlerCategory,
   alertMetrics,
+  alertRuleProblem,
   type CreateAlertBody,
   createAlertBody,
   type UpdateAlertBody,
@@ -64,6 +73,8 @@ export function toAlertRule(row: AlertRuleTable, recipients?: AlertRecipientStat
     metric: row.metric as AlertMetric,
     eventName: row.event_name,
     goalId: row.goal_id === null ? null : Number(row.goal_id),
+    crawlerCategory: (row.crawler_category ?? null) as AlertCrawlerCategory | null,
+    crawlerAgent: row.crawler_agent ?? null,
     windowMinutes: Number(row.window_minutes),
     comparison: row.comparison,
     threshold: Number(row.threshold),
@@ -87,6 +98,10 @@ export function alertRuleAuditDetails(rule: AlertRule) {
     metric: rule.metric,
     eventName: rule.eventName,
     goalId: rule.goalId,
+    // The crawler filters only where they apply, so other rules' entries read as before.
+    ...(rule.metric === 'crawler_new_agents' || rule.metric === 'crawler_requests'
+      ? { crawlerCategory: rule.crawlerCategory, crawlerAgent: rule.crawlerAgent }
+      : {}),
     windowMinutes: rule.windowMinutes,
     comparison: rule.comparison,
     threshold: rule.threshold,
@@ -187,6 +202,9 @@ export function createAlertRules(
         last_evaluated_at: null,
         last_triggered_at: null,
         email_recipients: JSON.stringify(rule.emailRecipients ?? []),
+        crawler_category: rule.crawlerCategory ?? null,
+        crawler_agent: rule.crawlerAgent ?? null,
+        known_agents: null,
         created_by: userId,
         created_at: isoNow(clock),
       }
@@ -227,13 +245,8 @@ export function createAlertRules(
       const next = { ...current, ...change }
       const problem = (field: string, message: string) =>
         badRequest('Invalid alert rule', { fieldErrors: { [field]: [message] }, formErrors: [] })
-      if (next.eventName && next.metric !== 'custom_events') {
-        throw problem('eventName', 'only applies to the custom_events metric')
-      }
-      if (next.metric === 'goal_conversions' && !next.goalId)
-        throw problem('goalId', 'the goal_conversions metric needs a goalId')
-      if (next.goalId && next.metric !== 'goal_conversions')
-        throw problem('goalId', 'only applies to the goal_conversions metric')
+      const invalid = alertRuleProblem(next)
+      if (invalid !== null) throw problem(invalid.field, invalid.message)
       await requireGoalOfSite(siteId, next.goalId)
       const site = await siteOf(siteId)
       const updated = await db.transaction().execute(async (trx) => {
@@ -250,6 +263,12 @@ export function createAlertRules(
             relative: fromBool(next.relative),
             enabled: fromBool(next.enabled),
             email_recipients: JSON.stringify(next.emailRecipients),
+            crawler_category: next.crawlerCategory,
+            crawler_agent: next.crawlerAgent,
+            // Other agents to watch: the next evaluation takes the site's agents as seen again.
+            ...(next.metric !== current.metric || next.crawlerCategory !== current.crawlerCategory
+              ? { known_agents: null }
+              : {}),
             state: 'ok',
           })
           .where('id', '=', id)

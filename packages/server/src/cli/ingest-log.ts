@@ -17,7 +17,7 @@ import fs from 'node:fs'
 import readline from 'node:readline'
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../config.js'
-import { ingestLog, type LogIngestSummary } from '../crawlers/ingest-log.js'
+import { addLogSummary, emptyLogSummary, ingestLog, type LogIngestSummary } from '../crawlers/ingest-log.js'
 import { openEventsStore } from '../storage/events/open-events-store.js'
 
 export const INGEST_LOG_USAGE =
@@ -90,16 +90,16 @@ function remoteSender(url: string, key: string, siteId: number, estimate: boolea
   }
   return {
     async all(lines) {
-      const total = emptySummary()
+      const total = emptyLogSummary()
       let batch: string[] = []
       for await (const line of lines) {
         batch.push(line)
         if (batch.length >= REMOTE_BATCH_LINES) {
-          addSummary(total, await post(batch))
+          addLogSummary(total, await post(batch))
           batch = []
         }
       }
-      if (batch.length > 0) addSummary(total, await post(batch))
+      if (batch.length > 0) addLogSummary(total, await post(batch))
       return total
     },
     close: async () => {},
@@ -142,36 +142,4 @@ async function readRange(file: string, start: number, end: number): Promise<stri
 
 async function* toAsync(lines: string[]): AsyncGenerator<string> {
   yield* lines
-}
-
-function emptySummary(): LogIngestSummary {
-  return {
-    lines: 0,
-    kept: 0,
-    skippedHuman: 0,
-    blank: 0,
-    rejectedCount: 0,
-    rejected: [],
-    agents: {},
-    humanPageRequests: 0,
-    from: null,
-    to: null,
-  }
-}
-
-/** Add a batch's summary to the total; its line numbers are shifted to the whole input's. */
-function addSummary(total: LogIngestSummary, part: LogIngestSummary): void {
-  const offset = total.lines
-  total.lines += part.lines
-  total.kept += part.kept
-  total.skippedHuman += part.skippedHuman
-  total.blank += part.blank
-  total.rejectedCount += part.rejectedCount
-  for (const entry of part.rejected) {
-    if (total.rejected.length < 100) total.rejected.push({ line: entry.line + offset, reason: entry.reason })
-  }
-  for (const [agent, n] of Object.entries(part.agents)) total.agents[agent] = (total.agents[agent] ?? 0) + n
-  total.humanPageRequests += part.humanPageRequests
-  if (part.from !== null && (total.from === null || part.from < total.from)) total.from = part.from
-  if (part.to !== null && (total.to === null || part.to > total.to)) total.to = part.to
 }

@@ -35,15 +35,26 @@ export async function insertCrawlerRequests(
   rows: readonly CrawlerRequestRow[],
 ): Promise<void> {
   if (rows.length === 0) return
-  const lines = rows.map((row) =>
-    JSON.stringify({
-      ...row,
-      timestamp: toClickHouseTime(row.timestamp),
-      pathname: row.pathname.slice(0, MAX_TEXT),
-      user_agent: row.user_agent.slice(0, MAX_TEXT),
-      host: row.host.slice(0, 253),
-    }),
-  )
+  const lines = new Array<string>(rows.length)
+  const quoted = new Map<string, string>()
+  /** A string's JSON, made once per distinct value in the batch (agents, methods and user agents repeat). */
+  const once = (value: string) => {
+    let json = quoted.get(value)
+    if (json === undefined) {
+      json = JSON.stringify(value)
+      quoted.set(value, json)
+    }
+    return json
+  }
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as CrawlerRequestRow
+    lines[i] =
+      `{"site_id":${row.site_id},"timestamp":"${toClickHouseTime(row.timestamp)}","agent":${once(row.agent)},` +
+      `"operator":${once(row.operator)},"category":${once(row.category)},"verified":${row.verified},` +
+      `"method":${once(row.method)},"host":${once(row.host.slice(0, 253))},` +
+      `"pathname":${JSON.stringify(row.pathname.slice(0, MAX_TEXT))},"status":${row.status},` +
+      `"bytes":${Number.isFinite(row.bytes) ? row.bytes : null},"user_agent":${once(row.user_agent.slice(0, MAX_TEXT))}}`
+  }
   await events.command(`INSERT INTO ${CRAWLER_REQUESTS} FORMAT JSONEachRow\n${lines.join('\n')}`)
 }
 

@@ -44,23 +44,10 @@ export interface LogIngestSummary {
 
 /** Rejected lines listed in a summary; the count covers them all. */
 export const MAX_REJECTED_LISTED = 100
-const BATCH_ROWS = 10_000
 
-/** Feeds lines to a site's crawler table; `finish()` stores the last batch and answers the summary. */
-export interface LogIngest {
-  /** Read one line (without its line break); resolves once any batch it completed is stored. */
-  add(line: string): Promise<void>
-  /** Store what is left; the summary counts every line added. */
-  finish(): Promise<LogIngestSummary>
-}
-
-/**
- * Start an ingest into `siteId`'s crawler requests.
- * @param events the events store (table `crawler_requests`).
- * @param firstLine the number of the first line added (default 1), for a follow that goes on.
- */
-export function startLogIngest(events: EventsStore, siteId: number, firstLine = 1): LogIngest {
-  const summary: LogIngestSummary = {
+/** The summary of no lines. */
+export function emptyLogSummary(): LogIngestSummary {
+  return {
     lines: 0,
     kept: 0,
     skippedHuman: 0,
@@ -72,23 +59,74 @@ export function startLogIngest(events: EventsStore, siteId: number, firstLine = 
     from: null,
     to: null,
   }
+}
+
+/**
+ * Add the summary of the lines that followed `total`'s (a batch sent on its own) to `total`, in place:
+ * its line numbers are shifted to the whole input's, at most `MAX_REJECTED_LISTED` rejected lines kept.
+ */
+export function addLogSummary(total: LogIngestSummary, part: LogIngestSummary): void {
+  const offset = total.lines
+  total.lines += part.lines
+  total.kept += part.kept
+  total.skippedHuman += part.skippedHuman
+  total.blank += part.blank
+  total.rejectedCount += part.rejectedCount
+  for (const entry of part.rejected) {
+    if (total.rejected.length < MAX_REJECTED_LISTED)
+      total.rejected.push({ line: entry.line + offset, reason: entry.reason })
+  }
+  for (const [agent, n] of Object.entries(part.agents)) total.agents[agent] = (total.agents[agent] ?? 0) + n
+  total.humanPageRequests += part.humanPageRequests
+  if (part.from !== null && (total.from === null || part.from < total.from)) total.from = part.from
+  if (part.to !== null && (total.to === null || part.to > total.to)) total.to = part.to
+}
+/** Rows per INSERT: large blocks, few parts for the store to merge. */
+const BATCH_ROWS = 50_000
+/** Distinct user agents (and agent + address pairs) whose classification is remembered. */
+const CACHE_ENTRIES = 50_000
+
+/** Feeds lines to a site's crawler table; `finish()` stores the last batch and answers the summary. */
+export interface LogIngest {
+  /**
+   * Read one line (without its line break). A batch it completes is sent to the store while the
+   * next lines are read; resolves once the batch before that one is stored (one INSERT in flight),
+   * and rejects with that INSERT's error.
+   */
+  add(line: string): Promise<void>
+  /** Store what is left; the summary counts every line added. @throws the store's error */
+  finish(): Promise<LogIngestSummary>
+}
+
+/**
+ * Start an ingest into `siteId`'s crawler requests.
+ * @param events the events store (table `crawler_requests`).
+ * @param firstLine the number of the first line added (default 1), for a follow that goes on.
+ */
+export function startLogIngest(events: EventsStore, siteId: number, firstLine = 1): LogIngest {
+  const summary = emptyLogSummary()
   let first = Number.POSITIVE_INFINITY
   let last = Number.NEGATIVE_INFINITY
   let batch: CrawlerRequestRow[] = []
+  let inFlight: Promise<void> = Promise.resolve()
   const agents = new Map<string, number>()
-  const known = new Map<string, AgentClass | null>()
+  const classifier = agentClassifier()
 
+  /** Send the batch; the INSERT before it is awaited first, so at most one runs at a time. */
   const flush = async () => {
+    await inFlight
     const rows = batch
     batch = []
-    await insertCrawlerRequests(events, rows)
+    inFlight = insertCrawlerRequests(events, rows)
+    // Reported by the next add() or finish(); not an unhandled rejection meanwhile.
+    inFlight.catch(() => {})
   }
 
   return {
     async add(line) {
       const number = firstLine + summary.lines
       summary.lines += 1
-      if (line.trim() === '') {
+      if (isBlank(line)) {
         summary.blank += 1
         return
       }
@@ -103,7 +141,7 @@ export function startLogIngest(events: EventsStore, siteId: number, firstLine = 
       const time = request.time.getTime()
       if (time < first) first = time
       if (time > last) last = time
-      const agent = classify(known, request.userAgent, request.ip)
+      const agent = classifier(request.userAgent, request.ip)
       if (agent === null) {
         summary.skippedHuman += 1
         if (isPageRequest(request)) summary.humanPageRequests += 1
@@ -129,6 +167,7 @@ export function startLogIngest(events: EventsStore, siteId: number, firstLine = 
     },
     async finish() {
       await flush()
+      await inFlight
       summary.agents = Object.fromEntries([...agents].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
       summary.from = Number.isFinite(first) ? new Date(first).toISOString() : null
       summary.to = Number.isFinite(last) ? new Date(last).toISOString() : null
@@ -137,16 +176,51 @@ export function startLogIngest(events: EventsStore, siteId: number, firstLine = 
   }
 }
 
-/** Classify with a cache by user agent (logs repeat them); verification still looks at each address. */
-function classify(known: Map<string, AgentClass | null>, userAgent: string, ip: string): AgentClass | null {
-  let agent = known.get(userAgent)
-  if (agent === undefined) {
-    agent = classifyAgent(userAgent, '')
-    if (known.size > 50_000) known.clear()
-    known.set(userAgent, agent)
+/** Whether a line holds only whitespace, without trimming it (most lines fail at the first character). */
+function isBlank(line: string): boolean {
+  if (line.length === 0) return true
+  const code = line.charCodeAt(0)
+  if (code > 32 && code !== 160) return false
+  return line.trim() === ''
+}
+
+/**
+ * `classifyAgent` with two bounded caches (logs repeat them): the class per user agent, and the
+ * verification per address for the agents that publish ranges, so that each distinct user agent is
+ * classified once and each (agent, address) pair is looked up in the ranges once. A cache that
+ * reaches `CACHE_ENTRIES` starts over.
+ */
+export function agentClassifier(): (userAgent: string, ip: string) => AgentClass | null {
+  const known = new Map<string, AgentClass | null>()
+  const verified = new Map<string, Map<string, AgentClass>>()
+  let pairs = 0
+  return (userAgent, ip) => {
+    let agent = known.get(userAgent)
+    if (agent === undefined) {
+      agent = classifyAgent(userAgent, '')
+      if (known.size >= CACHE_ENTRIES) known.clear()
+      known.set(userAgent, agent)
+    }
+    if (agent === null || !VERIFIABLE_AGENTS.has(agent.name)) return agent
+    let byAddress = verified.get(userAgent)
+    if (byAddress === undefined) {
+      byAddress = new Map()
+      verified.set(userAgent, byAddress)
+    }
+    let answer = byAddress.get(ip)
+    if (answer === undefined) {
+      answer = inPublishedRanges(agent.name, ip) ? { ...agent, verified: true } : agent
+      if (pairs >= CACHE_ENTRIES) {
+        verified.clear()
+        pairs = 0
+        verified.set(userAgent, byAddress)
+        byAddress.clear()
+      }
+      byAddress.set(ip, answer)
+      pairs += 1
+    }
+    return answer
   }
-  if (agent === null || !VERIFIABLE_AGENTS.has(agent.name)) return agent
-  return inPublishedRanges(agent.name, ip) ? { ...agent, verified: true } : agent
 }
 
 /**

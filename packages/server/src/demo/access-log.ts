@@ -155,6 +155,16 @@ export function isPageRequest(line: AccessLogLine): boolean {
 
 /** `[10/Oct/2000:13:55:36 -0700]` contents → Date; null when invalid. A missing offset means UTC. */
 function parseLogTime(raw: string): Date | null {
+  // Consecutive lines often share their second: the last time read is reused.
+  if (raw === lastTime.raw) return lastTime.ms === null ? null : new Date(lastTime.ms)
+  const time = parseLogTimeText(raw)
+  lastTime = { raw, ms: time === null ? null : time.getTime() }
+  return time
+}
+
+let lastTime: { raw: string; ms: number | null } = { raw: '', ms: null }
+
+function parseLogTimeText(raw: string): Date | null {
   const match = TIME.exec(raw.trim())
   if (!match) return null
   const [, day, monthName = '', year, hour, minute, second, sign, offsetHours, offsetMinutes] = match
@@ -222,6 +232,14 @@ function readOptionalQuoted(text: string, from: number): QuotedField {
  * run to the end of the text (trailing whitespace removed).
  */
 function readQuoted(text: string, start: number): QuotedField {
+  // Fast path, most fields: the closing quote comes before any backslash, so the value is a slice.
+  let close = text.indexOf('"', start + 1)
+  while (close !== -1 && close + 1 < text.length && !/\s/.test(text.charAt(close + 1)))
+    close = text.indexOf('"', close + 1)
+  if (close !== -1) {
+    const slash = text.indexOf('\\', start + 1)
+    if (slash === -1 || slash > close) return { value: text.slice(start + 1, close), end: close + 1 }
+  }
   let value = ''
   let i = start + 1
   while (i < text.length) {

@@ -3,14 +3,16 @@
  * parameters bound, with the metrics of `metrics.ts`. What each metric means is in
  * `alerts/alert-rules.ts`.
  */
+import type { AlertCrawlerCategory, CrawlerAlertMetric } from '@pathlight/protocol'
 import type { AlertMetric } from '../alerts/alert-rules.js'
 import type { GoalDefinition } from '../goals/goal.js'
 import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
+import { crawlerRequestCount } from './crawler-alert-metric.js'
 import { goalCondition } from './goal-condition.js'
 import { eventMetrics, eventTypeConditions, SESSION_KEY } from './metrics.js'
 
-const expressions: Record<Exclude<AlertMetric, 'goal_conversions'>, string> = {
+const expressions: Record<Exclude<AlertMetric, 'goal_conversions' | CrawlerAlertMetric>, string> = {
   pageviews: eventMetrics.pageviews.sql,
   sessions: eventMetrics.sessions.sql,
   visitors: eventMetrics.visitors.sql,
@@ -23,14 +25,32 @@ const expressions: Record<Exclude<AlertMetric, 'goal_conversions'>, string> = {
  * @param to window end, epoch ms (inclusive)
  * @param goal the rule's goal, for `goal_conversions` (sessions with a goal-matching event in the
  *   window); a deleted goal counts 0
+ * For `crawler_requests` see `crawler-alert-metric.ts`; `crawler_new_agents` is no count over a window
+ * (`crawlerAgentsSeen`), so it is refused here.
+ * @throws for `crawler_new_agents`
  */
 export async function alertMetricValue(
   events: EventsStore,
-  rule: { siteId: number; metric: AlertMetric; eventName: string | null },
+  rule: {
+    siteId: number
+    metric: AlertMetric
+    eventName: string | null
+    crawlerCategory?: AlertCrawlerCategory | null
+    crawlerAgent?: string | null
+  },
   from: number,
   to: number,
   goal?: GoalDefinition | null,
 ): Promise<number> {
+  if (rule.metric === 'crawler_requests') {
+    const filter = {
+      siteId: rule.siteId,
+      crawlerCategory: rule.crawlerCategory ?? null,
+      crawlerAgent: rule.crawlerAgent,
+    }
+    return crawlerRequestCount(events, filter, from, to)
+  }
+  if (rule.metric === 'crawler_new_agents') throw new Error('crawler_new_agents is not a count over a window')
   const params: Record<string, unknown> = {
     site: rule.siteId,
     from: toClickHouseTime(from),

@@ -76,6 +76,12 @@ export interface AlertRuleTable {
   last_triggered_at: string | null
   /** JSON array of e-mail addresses mailed when the rule fires (migration 014); `[]` for none. */
   email_recipients: string
+  /** Crawler metrics: a crawler category or `ai` (migration 022); null for every category. */
+  crawler_category: string | null
+  /** `crawler_requests`: one agent's name (migration 022); null for every agent. */
+  crawler_agent: string | null
+  /** `crawler_new_agents`: JSON array of the agents seen on the site; null before the first evaluation. */
+  known_agents: string | null
   created_by: string
   created_at: string
 }
