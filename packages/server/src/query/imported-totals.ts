@@ -264,7 +264,7 @@ interface StatsFigures<T> {
 
 /**
  * The stats report with imported totals added to its range's figures and, with a comparison, to the
- * compared range's (`previous`, then `change` again). The series is left as it is.
+ * compared range's (`previous`, then `change` again). The series has them already (`queryTimeseries`).
  */
 export async function withImportedStats<T extends Overview & { events: number }, R extends StatsFigures<T>>(
   events: EventsStore,
