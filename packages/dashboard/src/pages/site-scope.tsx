@@ -1,7 +1,7 @@
 /**
  * The frame of a site's pages for members: loads the site (404 when the caller cannot reach it),
- * shows its name, domain and sections (the reports, then settings, webhooks and alerts), and hands the
- * page the site and the caller's role in its organization.
+ * shows its name, domain and sections (the reports, then users, settings, webhooks and alerts), and
+ * hands the page the site and the caller's role in its organization.
  */
 import type { Role, Site } from '@pathlight/protocol'
 import { type ReactNode, useEffect, useState } from 'react'

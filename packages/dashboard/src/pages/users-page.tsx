@@ -24,12 +24,13 @@ const PAGE_SIZE = 50
 const LISTED_TRAITS = 3
 
 /** The sort choices, in the order the picker lists them. */
-export const userSortLabels: Record<Exclude<UserSortKey, 'userId'>, string> = {
+export const userSortLabels: Record<UserSortKey, string> = {
   lastSeen: 'Last seen',
   firstSeen: 'First seen',
   sessions: 'Sessions',
   pageviews: 'Pageviews',
   events: 'Events',
+  userId: 'User id',
 }
 
 /** The users list of the site in scope, as `route` (search, sort, order, page) asks. */
