@@ -60,6 +60,8 @@ const ResetPasswordPage = lazy(() =>
 const SiteSettingsPage = lazy(() =>
   import('./pages/site-settings-page').then((page) => ({ default: page.SiteSettingsPage })),
 )
+const UserPage = lazy(() => import('./pages/user-page').then((page) => ({ default: page.UserPage })))
+const UsersPage = lazy(() => import('./pages/users-page').then((page) => ({ default: page.UsersPage })))
 const WebhookPage = lazy(() => import('./pages/webhook-page').then((page) => ({ default: page.WebhookPage })))
 const WebhooksPage = lazy(() =>
   import('./pages/webhooks-page').then((page) => ({ default: page.WebhooksPage })),
@@ -193,6 +195,8 @@ function Page({ route }: { route: Route }) {
     case 'webhooks':
     case 'webhook':
     case 'alerts':
+    case 'users':
+    case 'user':
       return (
         <SiteScope key={route.siteId} siteId={route.siteId} route={route}>
           {(context) => {
@@ -205,6 +209,10 @@ function Page({ route }: { route: Route }) {
                 return <WebhookPage {...context} webhookId={route.webhookId} page={route.page ?? 1} />
               case 'alerts':
                 return <AlertsPage {...context} />
+              case 'users':
+                return <UsersPage site={context.site} route={route} />
+              case 'user':
+                return <UserPage key={route.userId} site={context.site} userId={route.userId} />
             }
           }}
         </SiteScope>

@@ -358,3 +358,7 @@ export type PageSortField = (typeof pageSortFields)[number]
 /** Period sizes of a retention report: calendar days, weeks (Monday to Sunday) and months. */
 export const retentionPeriods = ['day', 'week', 'month'] as const
 export type RetentionPeriod = (typeof retentionPeriods)[number]
+
+/** What the identified users list (`GET /api/v1/sites/{siteId}/users`) sorts by. */
+export const userSortKeys = ['lastSeen', 'firstSeen', 'sessions', 'pageviews', 'events', 'userId'] as const
+export type UserSortKey = (typeof userSortKeys)[number]

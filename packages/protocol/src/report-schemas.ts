@@ -248,6 +248,12 @@ export const reportSummary = z.object({
   name: z.string(),
   domain: z.string(),
   access: doc(z.enum(['member', 'private_link', 'public']), 'How the caller reads the site'),
+  importedDays: doc(
+    z.object({ from: z.string(), to: z.string() }).nullable(),
+    "First and last day (YYYY-MM-DD) of the site's imported daily totals (another tool's history, " +
+      'Plausible CSV), null without. Reports that need events (funnels, journeys, retention, sessions, ' +
+      'replays) leave those days out.',
+  ),
 })
 
 export const liveVisitors = z.object({

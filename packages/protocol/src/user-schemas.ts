@@ -3,9 +3,8 @@
  * the site sent, with its traits and figures; anonymous visitors have none.
  */
 import { z } from 'zod'
+import { userSortKeys } from './enums.js'
 import { component, doc } from './openapi-registry.js'
-
-export const userSortKeys = ['lastSeen', 'firstSeen', 'sessions', 'pageviews', 'events', 'userId'] as const
 
 export const userListQuery = z.object({
   search: doc(

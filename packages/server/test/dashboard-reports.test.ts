@@ -493,7 +493,7 @@ describe('reports in Chromium', () => {
       expect(barBox.x).toBeGreaterThanOrEqual(0)
       expect(barBox.x + barBox.width).toBeLessThanOrEqual(390)
       const tabs = bar.getByRole('link')
-      expect(await tabs.count()).toBe(12)
+      expect(await tabs.count()).toBe(13)
       const heights = new Set<number>()
       for (const tab of await tabs.all()) {
         await tab.scrollIntoViewIfNeeded()

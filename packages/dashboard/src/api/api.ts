@@ -15,6 +15,7 @@ import type {
 } from '@pathlight/protocol'
 import * as endpoints from '@pathlight/protocol/addresses'
 import { auth } from '../lib/auth'
+import type { UsersQuery } from '../router/routes'
 import { type Transport, transport } from './client'
 import { createClient } from './contract-client'
 
@@ -84,6 +85,15 @@ export function createApi(t: Transport) {
     setPrivateLink: async (siteId: number, action: PrivateLinkAction) =>
       (await data(call(endpoints.changePrivateLink, { params: { siteId }, body: { action } })))
         .privateLinkKey,
+
+    /** A page of the site's identified users (members only); `query` as the Users page's URL holds it. */
+    users: (siteId: number, query: UsersQuery, limit = 50) =>
+      call(endpoints.listUsers, {
+        params: { siteId },
+        query: { search: query.search, sort: query.sort, order: query.order, page: query.page, limit },
+      }),
+    /** One identified user: figures, traits with their change times, sessions and events (404: none). */
+    user: (siteId: number, userId: string) => data(call(endpoints.getUser, { params: { siteId, userId } })),
 
     webhooks: (siteId: number) => data(call(endpoints.listWebhooks, { params: { siteId } })),
     webhook: (siteId: number, id: string) => data(call(endpoints.getWebhook, { params: { siteId, id } })),

@@ -13,6 +13,7 @@ import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { FunnelBuilder } from '../components/reports/funnel-builder'
 import { FunnelChart } from '../components/reports/funnel-chart'
+import { ImportedDaysNote } from '../components/reports/imported-days-note'
 import { Pager } from '../components/reports/pager'
 import { usePropertyKeyLoader } from '../components/reports/property-key-list'
 import { ReportToolbar } from '../components/reports/report-toolbar'
@@ -98,6 +99,7 @@ export function FunnelsPage({ ctx, route }: { ctx: ReportContext; route: RouteOf
   return (
     <div className="stack">
       <ReportToolbar ctx={ctx} />
+      <ImportedDaysNote ctx={ctx} />
       {!ctx.shared && (
         <SavedFunnels
           ctx={ctx}

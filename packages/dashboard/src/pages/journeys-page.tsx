@@ -7,6 +7,7 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
+import { ImportedDaysNote } from '../components/reports/imported-days-note'
 import { PathText } from '../components/reports/path-text'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { formatCount, formatPercent } from '../lib/report-format'
@@ -42,6 +43,7 @@ export function JourneysPage({ ctx, route }: { ctx: ReportContext; route: RouteO
   return (
     <div className="stack">
       <ReportToolbar ctx={ctx} />
+      <ImportedDaysNote ctx={ctx} />
       <JourneyOptions
         key={`${steps}:${start ?? ''}:${end ?? ''}`}
         steps={steps}

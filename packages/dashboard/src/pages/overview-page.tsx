@@ -18,6 +18,7 @@ import { AnnotationsCard } from '../components/reports/annotations-card'
 import { BreakdownCard } from '../components/reports/breakdown-card'
 import { EventsCard } from '../components/reports/events-card'
 import { GeoCredit } from '../components/reports/geo-credit'
+import { ImportedHoursNote } from '../components/reports/imported-days-note'
 import { KpiCards } from '../components/reports/kpi-cards'
 import { LiveVisitors } from '../components/reports/live-visitors'
 import { PageEngagementCard } from '../components/reports/page-engagement-card'
@@ -143,6 +144,9 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
             days={ctx.days}
             label={metricLabels[shown]}
           />
+        )}
+        {bucket === 'hour' && ctx.query.filters.length === 0 && !ctx.query.segment && (
+          <ImportedHoursNote ctx={ctx} />
         )}
         <AnnotationsCard ctx={ctx} annotations={annotations} />
       </section>

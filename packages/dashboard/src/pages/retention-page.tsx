@@ -9,6 +9,7 @@ import type { RetentionCohort, RetentionPeriod } from '@pathlight/protocol'
 import type { CSSProperties } from 'react'
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
+import { ImportedDaysNote } from '../components/reports/imported-days-note'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { Segmented } from '../components/reports/segmented'
 import { formatDay } from '../lib/dates'
@@ -43,6 +44,7 @@ export function RetentionPage({ ctx, route }: { ctx: ReportContext; route: Route
   return (
     <div className="stack">
       <ReportToolbar ctx={ctx} />
+      <ImportedDaysNote ctx={ctx} />
       <section className="card" aria-labelledby="retention-title" aria-busy={report.loading}>
         <div className="card-head">
           <h2 id="retention-title">Retention</h2>

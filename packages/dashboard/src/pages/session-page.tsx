@@ -11,6 +11,7 @@ import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { ReplayPlayer } from '../components/replay-player'
 import { GeoCredit } from '../components/reports/geo-credit'
+import { ImportedDaysNote } from '../components/reports/imported-days-note'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { describeEvent, eventTypeLabels, offsetText, propertiesText } from '../lib/event-text'
 import { formatBytes, formatDateTime } from '../lib/format'
@@ -38,6 +39,7 @@ export function SessionPage({ ctx, sessionId }: { ctx: ReportContext; sessionId:
   return (
     <div className="stack">
       <ReportToolbar ctx={ctx} />
+      <ImportedDaysNote ctx={ctx} />
       <p>
         <Link to={ctx.link({ name: 'sessions', siteId: String(ctx.siteId) })}>← All sessions</Link>
       </p>

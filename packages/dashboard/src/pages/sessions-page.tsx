@@ -4,6 +4,7 @@
  */
 import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
+import { ImportedDaysNote } from '../components/reports/imported-days-note'
 import { Pager } from '../components/reports/pager'
 import { ReportToolbar } from '../components/reports/report-toolbar'
 import { SessionTable } from '../components/reports/session-table'
@@ -28,6 +29,7 @@ export function SessionsPage({ ctx }: { ctx: ReportContext }) {
   return (
     <div className="stack">
       <ReportToolbar ctx={ctx} />
+      <ImportedDaysNote ctx={ctx} />
       <section className="card" aria-labelledby="sessions-title" aria-busy={sessions.loading}>
         <div className="card-head">
           <h2 id="sessions-title">Sessions{meta ? ` (${formatCount(meta.total)})` : ''}</h2>

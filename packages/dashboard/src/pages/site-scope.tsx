@@ -1,7 +1,7 @@
 /**
  * The frame of a site's pages for members: loads the site (404 when the caller cannot reach it),
- * shows its name, domain and sections (the reports, then settings, webhooks and alerts), and hands the
- * page the site and the caller's role in its organization.
+ * shows its name, domain and sections (the reports, then users, settings, webhooks and alerts), and
+ * hands the page the site and the caller's role in its organization.
  */
 import type { Role, Site } from '@pathlight/protocol'
 import { type ReactNode, useEffect, useState } from 'react'
@@ -29,7 +29,10 @@ export interface SiteContext {
   setSite(site: Site): void
 }
 
-type SiteRouteName = ReportRouteName | 'siteSettings' | 'webhooks' | 'webhook' | 'alerts'
+type SiteRouteName = ReportRouteName | 'siteSettings' | 'webhooks' | 'webhook' | 'alerts' | 'users' | 'user'
+
+/** Tabs for members only, after the report tabs: Users (profiles are personal data, not shared). */
+const memberTabs = [{ name: 'users', label: 'Users' }] as const
 
 const adminTabs = [
   { name: 'siteSettings', label: 'Settings' },
@@ -38,7 +41,7 @@ const adminTabs = [
 ] as const
 
 const tabLabels: Record<string, string> = Object.fromEntries(
-  [...reportTabs, ...adminTabs].map((t) => [t.name, t.label]),
+  [...reportTabs, ...memberTabs, ...adminTabs].map((t) => [t.name, t.label]),
 )
 
 /** Render `children` with the site `siteId` once loaded, inside the frame of its `route`. */
@@ -98,7 +101,7 @@ export function SiteScope({
       </div>
       <SiteTabs active={activeTab}>
         <ReportTabLinks siteId={id} active={activeTab} />
-        {adminTabs.map((tab) => (
+        {[...memberTabs, ...adminTabs].map((tab) => (
           <Link
             key={tab.name}
             to={routePath({ name: tab.name, siteId: id })}

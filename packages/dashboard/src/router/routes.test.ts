@@ -106,6 +106,9 @@ describe('routePath', () => {
       { name: 'resetPassword', error: 'INVALID_TOKEN' },
       { name: 'resetPassword' },
       { name: 'invitation', token: 'x_Y-1' },
+      { name: 'users', siteId: '4' },
+      { name: 'users', siteId: '4', search: 'plan pro', sort: 'pageviews', order: 'asc', page: 3 },
+      { name: 'user', siteId: '4', userId: 'user/42 é' },
     ]
     for (const route of routes) {
       const [pathname, search] = routePath(route).split('?')
@@ -121,5 +124,14 @@ describe('routePath', () => {
     expect(routePath({ name: 'signUp', next: '/invitations/t' })).toBe('/sign-up?next=%2Finvitations%2Ft')
     expect(routePath({ name: 'invitation', token: 'abc' })).toBe('/invitations/abc')
     expect(parseRoute('/sign-up', '?next=//evil.example')).toEqual({ name: 'signUp' })
+    expect(routePath({ name: 'users', siteId: '4', sort: 'events', page: 1 })).toBe(
+      '/sites/4/users?sort=events',
+    )
+    // Unknown sort keys and orders, and page 1, are left out of the users route.
+    expect(parseRoute('/sites/4/users', '?sort=ip&order=up&page=1&search=a')).toEqual({
+      name: 'users',
+      siteId: '4',
+      search: 'a',
+    })
   })
 })

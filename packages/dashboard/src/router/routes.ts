@@ -3,8 +3,8 @@
  * `routePath` back. Everything a view needs lives in its URL, so any view can be reloaded or shared.
  * Numeric ids (`siteId`) must be digits; other ids are any non-empty segment.
  */
-import type { RetentionPeriod } from '@pathlight/protocol'
-import { retentionPeriods } from '@pathlight/protocol/enums'
+import type { RetentionPeriod, UserSortKey } from '@pathlight/protocol'
+import { retentionPeriods, userSortKeys } from '@pathlight/protocol/enums'
 
 export const routeTable = {
   signIn: '/sign-in',
@@ -35,6 +35,9 @@ export const routeTable = {
   retention: '/sites/:siteId/retention',
   funnels: '/sites/:siteId/funnels',
   crawlers: '/sites/:siteId/crawlers',
+  /** Identified users (members only: profiles are personal data, not part of a shared view). */
+  users: '/sites/:siteId/users',
+  user: '/sites/:siteId/users/:userId',
   /** The links of the e-mail report mails: they work signed in or out. */
   emailReportConfirm: '/email-reports/confirm/:token',
   emailReportUnsubscribe: '/email-reports/unsubscribe/:token',
@@ -91,6 +94,16 @@ interface QueryOf {
   retention: { cohort?: RetentionPeriod }
   /** The funnels report: `steps` the funnel's steps as JSON, `show` the sessions listed ('2', '2-dropped'). */
   funnels: { steps?: string; show?: string; by?: string }
+  /** The users list: `search` (user id or trait text), `sort` and `order`, `page` from 1. */
+  users: UsersQuery
+}
+
+/** The users list's own query: as `GET /api/sites/{siteId}/users` takes it; defaults left out. */
+export interface UsersQuery {
+  search?: string
+  sort?: UserSortKey
+  order?: 'asc' | 'desc'
+  page?: number
 }
 
 export type Route =
@@ -178,6 +191,7 @@ export function parseRoute(pathname: string, search = ''): Route {
         ...(by ? { by } : {}),
       } as Route
     }
+    if (name === 'users') return { name, ...params, ...usersQuery(query) } as Route
     if (name === 'webhook') {
       const page = Number(query.get('page'))
       return { name, ...params, ...(Number.isInteger(page) && page > 1 ? { page } : {}) } as Route
@@ -214,6 +228,15 @@ export function routePath(route: Route): string {
     const search = query.toString()
     return search ? `${path}?${search}` : path
   }
+  if (route.name === 'users') {
+    const query = new URLSearchParams()
+    if (route.search) query.set('search', route.search)
+    if (route.sort) query.set('sort', route.sort)
+    if (route.order) query.set('order', route.order)
+    if (route.page && route.page > 1) query.set('page', String(route.page))
+    const search = query.toString()
+    return search ? `${path}?${search}` : path
+  }
   if (route.name === 'journeys') {
     const query = new URLSearchParams()
     if (route.steps !== undefined) query.set('steps', String(route.steps))
@@ -234,6 +257,20 @@ function journeyQuery(query: URLSearchParams): QueryOf['journeys'] {
     ...(Number.isInteger(steps) && steps >= 2 && steps <= 6 ? { steps } : {}),
     ...(start ? { start } : {}),
     ...(end ? { end } : {}),
+  }
+}
+
+/** The users route's own parameters of a query string; invalid ones are left out. */
+function usersQuery(query: URLSearchParams): UsersQuery {
+  const search = query.get('search')
+  const sort = userSortKeys.find((key) => key === query.get('sort'))
+  const order = query.get('order')
+  const page = Number(query.get('page'))
+  return {
+    ...(search ? { search } : {}),
+    ...(sort ? { sort } : {}),
+    ...(order === 'asc' || order === 'desc' ? { order } : {}),
+    ...(Number.isInteger(page) && page > 1 ? { page } : {}),
   }
 }
 

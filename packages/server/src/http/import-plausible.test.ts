@@ -3,7 +3,8 @@
  * The fixture (`transfer/plausible-export.fixture/`) holds the files of Plausible's documented layout
  * for February 2024 (a leap year), days without traffic, a quoted value with a comma. The ZIP is built
  * here from those files; every imported day's figures are compared with sums computed here from the
- * CSV text, for the overview and each breakdown the totals feed.
+ * CSV text, for the overview, the time series (day, week and month buckets, in other time zones; hour
+ * buckets without them) and each breakdown the totals feed.
  */
 import fs from 'node:fs'
 import { strToU8, zipSync } from 'fflate'
@@ -204,6 +205,89 @@ describe('import of Plausible CSV export (ZIP of daily totals)', () => {
     expect(second.meta.total).toBe(pages.size)
   })
 
+  /** The imported counts of `day` as the CSV has them ({visitors, sessions, pageviews}; zeros without a row). */
+  const csvDay = (date: string) => {
+    const row = days.find((day) => day.date === date)
+    return {
+      visitors: Number(row?.visitors ?? 0),
+      sessions: Number(row?.visits ?? 0),
+      pageviews: Number(row?.pageviews ?? 0),
+    }
+  }
+  /** Every calendar day of February 2024. */
+  const february = Array.from({ length: 29 }, (_, i) => `2024-02-${String(i + 1).padStart(2, '0')}`)
+  type Point = { time: string; visitors: number; sessions: number; pageviews: number }
+  const countsOf = ({ visitors, sessions, pageviews }: Point) => ({ visitors, sessions, pageviews })
+
+  it('puts every imported day in the time series: dashboard and v1, day, week and month buckets, in the time zone', async () => {
+    const month = range('2024-02-01', '2024-02-29')
+    // Day buckets (UTC): each point is its day's CSV row.
+    const series = await read(owner.site.siteId, `series?${month}&bucket=day`)
+    expect(series.data.map((point: Point) => point.time)).toEqual(
+      february.map((day) => `${day}T00:00:00.000Z`),
+    )
+    for (const [i, day] of february.entries()) expect(countsOf(series.data[i]), day).toEqual(csvDay(day))
+    // The v1 stats' series, and the dashboard's stats series, say the same.
+    const v1 = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/sites/${owner.site.siteId}/stats?${month}&bucket=day&compare=none`,
+      headers: { authorization: `Bearer ${owner.apiKey}` },
+    })
+    expect(v1.statusCode, v1.body).toBe(200)
+    expect(v1.json().data.series.map(countsOf)).toEqual(february.map(csvDay))
+    const stats = await read(owner.site.siteId, `stats?${month}&bucket=day&compare=none`)
+    expect(stats.data.series.map(countsOf)).toEqual(february.map(csvDay))
+
+    // Week buckets in New York (EST in February, UTC-5): ISO weeks from Monday 2024-01-29.
+    const weekly = await read(owner.site.siteId, `series?${month}&bucket=week&time_zone=America/New_York`)
+    const weeks = new Map<string, { visitors: number; sessions: number; pageviews: number }>()
+    for (const day of february) {
+      const date = new Date(`${day}T00:00:00Z`)
+      date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7))
+      const monday = `${date.toISOString().slice(0, 10)}T05:00:00.000Z`
+      const sum = weeks.get(monday) ?? { visitors: 0, sessions: 0, pageviews: 0 }
+      const counts = csvDay(day)
+      sum.visitors += counts.visitors
+      sum.sessions += counts.sessions
+      sum.pageviews += counts.pageviews
+      weeks.set(monday, sum)
+    }
+    expect(weekly.data.map((point: Point) => [point.time, countsOf(point)])).toEqual([...weeks])
+    // A month bucket in Tokyo (UTC+9): the month starts at 2024-01-31T15:00Z and holds every day.
+    const monthly = await read(owner.site.siteId, `series?${month}&bucket=month&time_zone=Asia/Tokyo`)
+    const total = (column: string) => days.reduce((n, day) => n + Number(day[column]), 0)
+    expect(monthly.data).toEqual([
+      {
+        time: '2024-01-31T15:00:00.000Z',
+        visitors: total('visitors'),
+        sessions: total('visits'),
+        pageviews: total('pageviews'),
+      },
+    ])
+    // Only the counts asked for are there, with their imported part.
+    const pageviewsOnly = await read(
+      owner.site.siteId,
+      `series?${range('2024-02-13')}&bucket=day&metrics=pageviews`,
+    )
+    expect(pageviewsOnly.data).toEqual([
+      { time: '2024-02-13T00:00:00.000Z', pageviews: csvDay('2024-02-13').pageviews },
+    ])
+    // Hour buckets leave imported days out: daily totals cannot be split into hours.
+    const hourly = await read(owner.site.siteId, `series?${range('2024-02-13')}&bucket=hour`)
+    expect(hourly.data).toHaveLength(24)
+    expect(hourly.data.every((point: Point) => point.visitors + point.sessions + point.pageviews === 0)).toBe(
+      true,
+    )
+    // The previous period's line carries its imported days too (February's second half against its first).
+    const compared = await read(
+      owner.site.siteId,
+      `series?${range('2024-02-15', '2024-02-28')}&bucket=day&compare=previous_period`,
+    )
+    expect(compared.data.map((point: Point & { previous: Point }) => countsOf(point.previous))).toEqual(
+      february.slice(0, 14).map(csvDay),
+    )
+  })
+
   it('counts imported days only before the first own event, and leaves them out under a filter', async () => {
     const own = [
       { timestamp: '2024-02-20T10:00:00Z', pathname: '/', user_id: 'own-1' },
@@ -232,6 +316,27 @@ describe('import of Plausible CSV export (ZIP of daily totals)', () => {
       `stats?${range('2024-02-01', '2024-02-29')}&compare=none&filters=${encodeURIComponent(JSON.stringify([{ parameter: 'pathname', type: 'equals', value: ['/'] }]))}`,
     )
     expect(filtered.data.current).toMatchObject({ pageviews: 2, visitors: 2 })
+    // The series: imported days before 02-20, own events from then on; under a filter, own events only.
+    const ownOn = (day: string) => {
+      const mine = own.filter((line) => line.timestamp.startsWith(day))
+      return {
+        visitors: new Set(mine.map((line) => line.user_id)).size,
+        sessions: new Set(mine.map((line) => line.user_id)).size,
+        pageviews: mine.length,
+      }
+    }
+    const month = range('2024-02-01', '2024-02-29')
+    const series = await read(owner.site.siteId, `series?${month}&bucket=day`)
+    expect(series.data.map(countsOf)).toEqual(
+      february.map((day) => (day < '2024-02-20' ? csvDay(day) : ownOn(day))),
+    )
+    const filteredSeries = await read(
+      owner.site.siteId,
+      `series?${month}&bucket=day&filters=${encodeURIComponent(JSON.stringify([{ parameter: 'pathname', type: 'equals', value: ['/'] }]))}`,
+    )
+    const slash = (day: string) =>
+      own.filter((line) => line.pathname === '/' && line.timestamp.startsWith(day)).length
+    expect(filteredSeries.data.map((point: Point) => point.pageviews)).toEqual(february.map(slash))
   })
 
   it('replaces the earlier import, reports bad rows by file and line, and removes it on request', async () => {

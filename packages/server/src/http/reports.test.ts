@@ -403,7 +403,13 @@ describe('readers', () => {
     const viaKey = await get('summary', { 'x-private-key': key })
     expect(viaKey.statusCode).toBe(200)
     expect(viaKey.json()).toEqual({
-      data: { siteId: site.siteId, name: 'Example', domain: 'example.com', access: 'private_link' },
+      data: {
+        siteId: site.siteId,
+        name: 'Example',
+        domain: 'example.com',
+        access: 'private_link',
+        importedDays: null,
+      },
       meta: {},
     })
     expect((await get(`stats?${RANGE}`, { 'x-private-key': key })).json().data.current.visitors).toBe(3)

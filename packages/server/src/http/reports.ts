@@ -6,8 +6,9 @@
  *
  * | GET /api/sites/{siteId}/...   | data                                                  | meta         |
  * |-------------------------------|-------------------------------------------------------|--------------|
- * | `summary` (no parameters)     | `{siteId, name, domain, access}`, `access` member,    | `{}`         |
- * |                               | private_link or public                                |              |
+ * | `summary` (no parameters)     | `{siteId, name, domain, access, importedDays}`,       | `{}`         |
+ * |                               | `access` member, private_link or public;              |              |
+ * |                               | `importedDays` `{from, to}` of imported totals, null  |              |
  * | `stats[?bucket=]`             | `{current, previous, change, series?}` as v1 stats;   | range, zone  |
  * |                               | bucket hour, day, week or month                       |              |
  * | `series?bucket=[&metrics=]`   | `[{time, visitors?, sessions?, pageviews?}]`, the     | range, zone, |
@@ -50,6 +51,7 @@ import type { FastifyInstance } from 'fastify'
 import type { z } from 'zod'
 import { siteForReader } from '../auth/site-access.js'
 import { breakdowns } from '../query/breakdown.js'
+import { importedDayRange } from '../query/imported-totals.js'
 import { resolveQueryParams } from '../query/params.js'
 import { querySessionEvents } from '../query/session-events.js'
 import { notFound } from '../shared/errors.js'
@@ -109,7 +111,13 @@ export async function reportRoutes(
   route(app, reportSummaryEndpoint, {
     resolve,
     handle: async ({ resolved: { site, via } }) => ({
-      data: { siteId: site.site_id, name: site.name, domain: site.domain, access: via },
+      data: {
+        siteId: site.site_id,
+        name: site.name,
+        domain: site.domain,
+        access: via,
+        importedDays: await importedDayRange(events, site.site_id),
+      },
       meta: {},
     }),
   })

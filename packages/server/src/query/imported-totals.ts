@@ -87,6 +87,20 @@ export async function replaceImportedDays(
 }
 
 /**
+ * The first and last imported day of a site (its `visitors` rows, which every import has), or null
+ * when it has none: what a report that cannot use daily totals says it leaves out.
+ */
+export async function importedDayRange(events: EventsStore, siteId: number): Promise<ImportedSpan | null> {
+  const [row] = await events.query<{ n: number | string; first: string; last: string }>(
+    `SELECT count() AS n, toString(min(day)) AS first, toString(max(day)) AS last FROM ${IMPORTED_DAYS}
+     WHERE site_id = {site:UInt32} AND dimension = 'visitors'`,
+    { site: siteId },
+    { label: 'imported-totals' },
+  )
+  return row && Number(row.n) > 0 ? { from: row.first, to: row.last } : null
+}
+
+/**
  * The imported days the scope reads: those of its range before the site's first own event; null when
  * there are none or the scope has filters.
  */
@@ -264,7 +278,7 @@ interface StatsFigures<T> {
 
 /**
  * The stats report with imported totals added to its range's figures and, with a comparison, to the
- * compared range's (`previous`, then `change` again). The series is left as it is.
+ * compared range's (`previous`, then `change` again). The series has them already (`queryTimeseries`).
  */
 export async function withImportedStats<T extends Overview & { events: number }, R extends StatsFigures<T>>(
   events: EventsStore,

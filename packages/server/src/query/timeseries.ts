@@ -7,11 +7,13 @@
  * whole-hour ranges read the hourly rollup (`rollups/`): counts stay exact, visitors and sessions per
  * bucket are then `uniqCombined64` estimates (within 1 %), each a merge of a state per hour, so a
  * count left out is time saved (pageviews alone need no state merged; bench/README.md "The chart asks
- * for the one figure it shows").
+ * for the one figure it shows"). Imported days (another tool's daily totals) add to day, week and
+ * month points before the site's first own event, unfiltered only (`imported-series.ts`).
  */
 import { type SeriesCounts, type SeriesMetric, seriesMetrics } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { CompiledQuery } from './compiled-query.js'
+import { withImportedSeries } from './imported-series.js'
 import { eventMetrics } from './metrics.js'
 import { rolledFor } from './plan-report.js'
 import { filtersOf, type ReportScope, SCOPE_SQL, scopeOf } from './report-scope.js'
@@ -63,7 +65,7 @@ export function compileTimeseries(
 
 /**
  * The series of the scope in `unit` buckets, oldest first, each point with the `metrics` asked for
- * (default all three) and no others.
+ * (default all three) and no others; imported days added where they count (`imported-series.ts`).
  * @throws AppError 400 naming `bucket` when the range has too many buckets
  */
 export async function queryTimeseries<Metric extends SeriesMetric = SeriesMetric>(
@@ -80,9 +82,10 @@ export async function queryTimeseries<Metric extends SeriesMetric = SeriesMetric
   )
   const byStart = new Map(rows.map((r) => [Number(r.bucket) * 1000, r]))
   const times = [...new Set([...starts, ...byStart.keys()])].sort((a, b) => a - b)
-  return times.map((t) => {
+  const points = times.map((t) => {
     const row = byStart.get(t)
     const counts = Object.fromEntries(metrics.map((metric) => [metric, Number(row?.[metric] ?? 0)]))
     return { time: new Date(t).toISOString(), ...counts } as SeriesCounts & Record<Metric, number>
   })
+  return withImportedSeries(events, scope, unit, metrics, points)
 }

@@ -24,6 +24,7 @@ export function tabOf(name: Route['name']): string {
   if (name === 'errorDetail') return 'errors'
   if (name === 'session' || name === 'events') return 'sessions'
   if (name === 'webhook') return 'webhooks'
+  if (name === 'user') return 'users'
   return name
 }
 
