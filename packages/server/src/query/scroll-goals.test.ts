@@ -337,6 +337,26 @@ describe('funnel steps on scroll depth', () => {
     },
   )
 
+  it('saves the scroll step and answers it on v1 as in the dashboard', async () => {
+    const zone = 'Asia/Kolkata'
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/sites/${site.siteId}/funnels`,
+      headers: { cookie },
+      payload: { name: 'Reads pricing', steps: scrollSteps },
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    expect(created.json().data.steps).toEqual(scrollSteps)
+    const v1 = await get(`/api/v1/sites/${site.siteId}/funnels?${range(zone)}`, {
+      authorization: `Bearer ${apiKey}`,
+    })
+    const saved = v1.data.find((f: { name: string }) => f.name === 'Reads pricing')
+    expect(saved.steps).toEqual(scrollSteps)
+    expect(saved.results.steps.map((s: { sessions: number }) => s.sessions)).toEqual(
+      funnelCounts(zone, scrollConditions).map((m) => m.size),
+    )
+  })
+
   it.each(ZONES)('leaves pageview funnels as without engagement events on %s', async (zone) => {
     const steps = [
       { type: 'path', pathPattern: '/' },
