@@ -23,11 +23,11 @@ import { doc } from '../openapi-registry.js'
 import {
   breakdownPage,
   comparedSeriesCounts,
+  engagementSummary,
   event,
   eventNameCounts,
   liveVisitors,
   pagedList,
-  engagementSummary,
   pageStats,
   reportSummary,
   seriesMeta,

@@ -29,7 +29,10 @@ export function toFunnel(row: FunnelRow): Funnel {
 export function stepCondition(step: FunnelStep): GoalDefinition {
   if (step.type === 'path') {
     const { pathPattern, scrollDepth } = step
-    return { goalType: 'path', config: { pathPattern, ...(scrollDepth === undefined ? {} : { scrollDepth }) } }
+    return {
+      goalType: 'path',
+      config: { pathPattern, ...(scrollDepth === undefined ? {} : { scrollDepth }) },
+    }
   }
   const { eventName, eventPropertyKey, eventPropertyValue } = step
   return {

@@ -212,7 +212,7 @@ async function get(url: string, headers: Record<string, string> = { cookie }) {
   return response.json()
 }
 
-async function post(url: string, payload: unknown) {
+async function post(url: string, payload: Record<string, unknown>) {
   const response = await t.app.inject({ method: 'POST', url, headers: { cookie }, payload })
   expect(response.statusCode, response.body).toBe(200)
   return response.json()
