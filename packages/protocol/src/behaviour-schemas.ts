@@ -82,6 +82,10 @@ export const funnelStep = component(
       type: z.literal('path'),
       name: stepName,
       pathPattern: doc(z.string(), 'Starts with `/`; a trailing `*` matches by prefix, otherwise exact'),
+      scrollDepth: doc(
+        z.int().min(1).max(100),
+        'A scroll step: an engagement event of the path with scroll depth at least this percent',
+      ).optional(),
     }),
     z.object({
       type: z.literal('event'),
@@ -91,7 +95,7 @@ export const funnelStep = component(
       eventPropertyValue: doc(z.union([z.string(), z.number()]), '`3` matches `3` and `"3"`').optional(),
     }),
   ]),
-  'A funnel step: a pageview of a path pattern, or a custom event (optionally with one property value).',
+  'A funnel step: a pageview of a path pattern (with scrollDepth: scrolling it that far), or a custom event (optionally with one property value).',
 )
 
 export const funnel = component(

@@ -317,6 +317,7 @@ export const reportLabels = {
   'web-vitals': 'Web vitals',
   'page-stats': 'Pages',
   live: 'Live visitors',
+  engagement: 'Engaged time',
 } as const
 
 /** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */

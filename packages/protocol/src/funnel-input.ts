@@ -1,7 +1,8 @@
 /**
  * The request bodies and query parameters of the funnel routes (bounds are ours):
  * - `name`: 1-100 characters after trimming.
- * - `steps`: 2 to 10 steps, each `{type: 'path', pathPattern, name?}` or
+ * - `steps`: 2 to 10 steps, each `{type: 'path', pathPattern, scrollDepth?, name?}` (with
+ *   `scrollDepth`, 1-100: "scrolled that percent of the page", met by an engagement event) or
  *   `{type: 'event', eventName, eventPropertyKey?, eventPropertyValue?, name?}` with the same rules as
  *   goal configs (`goal-input.ts`); a step `name` is 1-100 characters after trimming.
  * A create takes `{name, steps}`, an update any subset of them (`steps` replaced whole), an ad-hoc
@@ -11,7 +12,13 @@
 import { z } from 'zod'
 import { analyticsQuery, integerParam, single } from './analytics-query.js'
 import { filterParameters } from './enums.js'
-import { checkPropertyPair, eventConditionFields, MAX_GOAL_NAME, pathPatternField } from './goal-input.js'
+import {
+  checkPropertyPair,
+  eventConditionFields,
+  MAX_GOAL_NAME,
+  pathPatternField,
+  scrollDepthField,
+} from './goal-input.js'
 import { isNulFree, nulMessage } from './nul-free.js'
 import { doc } from './openapi-registry.js'
 
@@ -41,8 +48,12 @@ const pathStep = z.strictObject(
     type: z.literal('path'),
     name: stepName,
     pathPattern: doc(pathPatternField, 'Starts with `/`; `*` only as the last character (prefix match)'),
+    scrollDepth: doc(
+      scrollDepthField.clone(),
+      'A scroll step: met when the session scrolls a matching page to at least this percent (1-100)',
+    ).optional(),
   },
-  { error: onlyKeys('type, name and pathPattern') },
+  { error: onlyKeys('type, name, pathPattern and scrollDepth') },
 )
 
 const eventStep = z

@@ -3,7 +3,9 @@
  * leaves bounds open; these are ours):
  * - `name`: 1-100 characters after trimming, no NUL.
  * - `goalType`: 'path' or 'event'; `config` must have that type's shape and nothing else.
- * - path: `pathPattern` 1-2,048 characters, starting with '/', with '*' only as the last character.
+ * - path: `pathPattern` 1-2,048 characters, starting with '/', with '*' only as the last character;
+ *   optionally `scrollDepth`, a whole percent 1-100: then the goal is a scroll-depth goal, met by an
+ *   engagement event of a matching page whose scroll depth reached it, not by the pageview.
  * - event: `eventName` 1-256 characters; `eventPropertyKey` 1-256 characters and
  *   `eventPropertyValue` (string of at most 256 characters, or a finite number) both or neither.
  * A create takes the whole goal (`goalInput`). An update (`goalUpdate`) takes any subset of
@@ -49,12 +51,29 @@ export const pathPatternField = z
     "pathPattern may hold '*' only as its last character (prefix match)",
   )
 
-/** A path goal's config: `{pathPattern}` and nothing else. */
+/** Bounds of a scroll-depth threshold, in percent of the page's height. */
+export const MIN_SCROLL_DEPTH = 1
+export const MAX_SCROLL_DEPTH = 100
+
+/**
+ * A scroll-depth threshold (shared with funnel steps): a whole percent 1-100; a page read to at least
+ * this depth meets it (`scroll_depth >= scrollDepth`).
+ */
+export const scrollDepthField = z
+  .int({ error: 'scrollDepth must be a whole number from 1 to 100 (percent)' })
+  .min(MIN_SCROLL_DEPTH, 'scrollDepth must be a whole number from 1 to 100 (percent)')
+  .max(MAX_SCROLL_DEPTH, 'scrollDepth must be a whole number from 1 to 100 (percent)')
+
+/** A path goal's config: `{pathPattern, scrollDepth?}` and nothing else. */
 export const pathConfig = z.strictObject(
   {
     pathPattern: doc(pathPatternField, 'Starts with `/`; `*` only as the last character (prefix match)'),
+    scrollDepth: doc(
+      scrollDepthField,
+      'A scroll-depth goal: met when a visitor scrolls a matching page to at least this percent (1-100)',
+    ).optional(),
   },
-  { error: configError("a path goal's config takes only pathPattern") },
+  { error: configError("a path goal's config takes only pathPattern and scrollDepth") },
 )
 
 /** The fields of an event condition (shared with funnel steps); `eventPropertyKey`/`Value` go together. */

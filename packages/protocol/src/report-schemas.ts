@@ -196,6 +196,18 @@ export const pageStats = component(
   'Traffic of one pathname.',
 )
 
+export const engagementSummary = component(
+  'EngagementSummary',
+  z.object({
+    engaged_time_per_visit: doc(
+      z.number().min(0),
+      'Mean engaged seconds (page visible and in use) per visit with engagement data; null without any',
+    ).nullable(),
+    engaged_visits: count('Visits (sessions) with engagement data in the range'),
+  }),
+  'Site-wide engaged time per visit, from the engagement events of the range.',
+)
+
 export const eventName = component(
   'EventName',
   z.object({

@@ -429,8 +429,12 @@ export const pathGoalConfig = component(
   'PathGoalConfig',
   z.object({
     pathPattern: doc(z.string(), 'Starts with `/`; a trailing `*` matches by prefix, otherwise exact'),
+    scrollDepth: doc(
+      z.int().min(1).max(100),
+      'A scroll-depth goal: an engagement event of the path with scroll depth at least this percent',
+    ).optional(),
   }),
-  'A path goal: a pageview of a path.',
+  'A path goal: a pageview of a path, or with scrollDepth, scrolling it to that depth.',
 )
 
 export const eventGoalConfig = component(

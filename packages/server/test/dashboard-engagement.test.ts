@@ -3,7 +3,8 @@
  * chDB): pageviews and engagement events imported for three pages; the card lists the two pages with
  * engagement, each with its engaged time per pageview, the median of its visitors' deepest scroll and
  * the share of them reading 75 %, as counted here from the imported lines; the page without
- * engagement is not listed. The dashboard is built first when `dist/` is stale.
+ * engagement is not listed. Above them the site-wide engaged time per visit; and a scroll-depth goal
+ * made in the goal form counts the visits that read that far. The dashboard is built first when `dist/` is stale.
  */
 import { ensureDashboardBuilt } from '@pathlight/dashboard/build'
 import type { Browser, Page } from 'playwright-core'
@@ -120,6 +121,41 @@ describe('the Engagement card in Chromium', () => {
     }
     // By pageviews (both 2 and 1), /none left out: it has no engagement.
     expect(rows).toEqual([want('/guide'), want('/short')])
+    expect(pageErrors).toEqual([])
+  })
+
+  it('shows the site-wide engaged time per visit above the pages', async () => {
+    // Each visitor's lines are minutes apart: one visit each; c sent no engagement.
+    const engaged = lines.filter((line) => line[3] === 'engagement')
+    const visits = new Set(engaged.map((line) => line[0])).size
+    const seconds = engaged.reduce((sum, line) => sum + line[5], 0) / 1000
+    const { formatSeconds } = await import('../../dashboard/src/lib/report-format.js')
+    const figure = page.locator('.engagement-per-visit')
+    await figure.waitFor({ timeout: 30_000 })
+    expect(await figure.textContent()).toBe(`${formatSeconds(seconds / visits)} engaged time per visit`)
+    expect(await figure.getAttribute('data-engaged-visits')).toBe(String(visits))
+  })
+
+  it('creates a scroll-depth goal in the goal form and counts the visits that read that far', async () => {
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Goals' }).click()
+    await page.getByLabel('Goal name').fill('Read the guide')
+    await page.getByRole('radio', { name: 'Scrolling a page' }).check()
+    await page.getByLabel('Page path').fill('/guide')
+    await page.getByLabel('Scroll depth (%)').fill('75')
+    await page.getByRole('button', { name: 'Create goal' }).click()
+    const row = page.locator('tr[data-goal="Read the guide"]')
+    await row.waitFor({ timeout: 30_000 })
+    expect(await row.getByText('Scroll 75 % of /guide').count()).toBe(1)
+    // Visits with an engagement event of /guide at 75 % or more, of all visits of the day.
+    const converted = new Set(
+      lines.filter((l) => l[2] === '/guide' && l[3] === 'engagement' && l[4] >= 75).map((l) => l[0]),
+    )
+    const all = new Set(lines.map((l) => l[0]))
+    const { formatPercent } = await import('../../dashboard/src/lib/report-format.js')
+    expect(await row.locator('td.num').allTextContents()).toEqual([
+      String(converted.size),
+      formatPercent(converted.size / all.size),
+    ])
     expect(pageErrors).toEqual([])
   })
 })

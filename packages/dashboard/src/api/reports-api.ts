@@ -103,6 +103,9 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     /** A page of pathnames by pageviews with their engagement (scroll depth, engaged time; null without). */
     pageStats: (query: ReportQuery, page: PageRequest = {}) =>
       call(endpoints.reportPageStats, { params: site, query: { ...reportParams(query), ...page } }, options),
+    /** Site-wide engaged seconds per visit with engagement data (null without any), and those visits. */
+    engagement: (query: ReportQuery) =>
+      data(call(endpoints.reportEngagement, { params: site, query: reportParams(query) }, options)),
     /** A page of custom event names; with `metrics`, its rows carry those counts (and events) only. */
     eventNames: (query: ReportQuery, page: PageRequest = {}, metrics?: readonly EventNameMetric[]) =>
       call(

@@ -27,6 +27,16 @@ describe('funnel steps', () => {
     ).toMatchObject({
       eventPropertyValue: 'pro',
     })
+    expect(stepOf({ ...emptyStep('scroll'), target: ' /pricing ', scrollDepth: '75' })).toEqual({
+      type: 'path',
+      pathPattern: '/pricing',
+      scrollDepth: 75,
+    })
+    expect(draftOf({ type: 'path', pathPattern: '/a', scrollDepth: 50 })).toMatchObject({
+      type: 'scroll',
+      target: '/a',
+      scrollDepth: '50',
+    })
     expect(stepOf({ type: 'event', target: 'signup', propertyKey: '', propertyValue: 'x' })).toEqual({
       type: 'event',
       eventName: 'signup',

@@ -7,13 +7,15 @@
  */
 import type { FunnelStep } from '@pathlight/protocol'
 
-/** A step as the builder edits it. */
+/** A step as the builder edits it ('scroll': a path step with a scroll depth). */
 export interface StepDraft {
-  type: 'path' | 'event'
+  type: 'path' | 'scroll' | 'event'
   /** Path pattern or event name. */
   target: string
   propertyKey: string
   propertyValue: string
+  /** A scroll step's depth in percent, as typed (absent: 75). */
+  scrollDepth?: string
 }
 
 export const emptyStep = (type: StepDraft['type'] = 'path'): StepDraft => ({
@@ -25,7 +27,11 @@ export const emptyStep = (type: StepDraft['type'] = 'path'): StepDraft => ({
 
 /** The draft of a step. */
 export function draftOf(step: FunnelStep): StepDraft {
-  if (step.type === 'path') return { ...emptyStep('path'), target: step.pathPattern }
+  if (step.type === 'path') {
+    return step.scrollDepth === undefined
+      ? { ...emptyStep('path'), target: step.pathPattern }
+      : { ...emptyStep('scroll'), target: step.pathPattern, scrollDepth: String(step.scrollDepth) }
+  }
   return {
     type: 'event',
     target: step.eventName,
@@ -36,11 +42,17 @@ export function draftOf(step: FunnelStep): StepDraft {
 
 /**
  * The step a draft stands for: an empty property key leaves the property out; a property value that
- * is a plain decimal number is sent as a number (it matches the number and its text alike).
+ * is a plain decimal number is sent as a number (it matches the number and its text alike); a scroll
+ * step's depth is sent as a number when it is one, else as typed for the server to name it.
  */
 export function stepOf(draft: StepDraft): FunnelStep {
   const target = draft.target.trim()
   if (draft.type === 'path') return { type: 'path', pathPattern: target }
+  if (draft.type === 'scroll') {
+    const text = (draft.scrollDepth ?? '75').trim()
+    const depth = /^\d+$/.test(text) ? Number(text) : (text as unknown as number)
+    return { type: 'path', pathPattern: target, scrollDepth: depth }
+  }
   const key = draft.propertyKey.trim()
   if (key === '') return { type: 'event', eventName: target }
   const text = draft.propertyValue.trim()

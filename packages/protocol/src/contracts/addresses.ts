@@ -66,9 +66,11 @@ export const reportEventNames = address('reportEventNames', 'GET', '/api/sites/:
 export const reportWebVitals = address('reportWebVitals', 'GET', '/api/sites/:siteId/web-vitals')
 export const reportPageStats = address('reportPageStats', 'GET', '/api/sites/:siteId/page-stats')
 export const reportLive = address('reportLive', 'GET', '/api/sites/:siteId/live')
+export const reportEngagement = address('reportEngagement', 'GET', '/api/sites/:siteId/engagement')
 export const reportBatch = address('reportBatch', 'POST', '/api/sites/:siteId/reports')
 /** The v1 reports of a site (`contracts/v1-reports.ts`). */
 export const v1Stats = address('v1Stats', 'GET', '/api/v1/sites/:siteId/stats')
+export const v1Engagement = address('v1Engagement', 'GET', '/api/v1/sites/:siteId/engagement')
 /** Identified users (`contracts/users.ts`). */
 export const v1Users = address('v1Users', 'GET', '/api/v1/sites/:siteId/users')
 export const v1User = address('v1User', 'GET', '/api/v1/sites/:siteId/users/:userId')

@@ -10,6 +10,7 @@ import type { EndpointSpec } from '../contract.js'
 import { reportLabels } from '../enums.js'
 import {
   breakdownEndpoint,
+  engagementEndpoint,
   eventNamesEndpoint,
   eventsEndpoint,
   liveEndpoint,
@@ -21,7 +22,12 @@ import {
   statsEndpoint,
   webVitalsEndpoint,
 } from './reports.js'
-import { v1EventNamesEndpoint, v1SessionsEndpoint, v1StatsEndpoint } from './v1-reports.js'
+import {
+  v1EngagementEndpoint,
+  v1EventNamesEndpoint,
+  v1SessionsEndpoint,
+  v1StatsEndpoint,
+} from './v1-reports.js'
 
 /** One registered report. */
 export interface ReportRegistration {
@@ -66,6 +72,12 @@ export const reportRegistry = {
   'web-vitals': { endpoint: webVitalsEndpoint, label: reportLabels['web-vitals'], batch: true, paged: true },
   'page-stats': { endpoint: pageStatsEndpoint, label: reportLabels['page-stats'], batch: true, paged: true },
   live: { endpoint: liveEndpoint, label: reportLabels.live, batch: true },
+  engagement: {
+    endpoint: engagementEndpoint,
+    label: reportLabels.engagement,
+    batch: true,
+    v1: v1EngagementEndpoint,
+  },
 } as const satisfies Record<keyof typeof reportLabels, ReportRegistration>
 
 /** A registered report's name. */

@@ -23,6 +23,7 @@ import { doc } from '../openapi-registry.js'
 import {
   breakdownPage,
   comparedSeriesCounts,
+  engagementSummary,
   event,
   eventNameCounts,
   liveVisitors,
@@ -294,6 +295,30 @@ export const pageStatsEndpoint = endpoint({
   responses: { 200: { description: 'A page of pathnames', schema: pagedList(pageStats) } },
 })
 
+/** The answer of the site-wide engagement report (dashboard and v1): the figure and the range. */
+export const engagementPage = z.object({
+  data: engagementSummary,
+  meta: z.object({
+    startDate: doc(z.string(), { format: 'date', description: 'YYYY-MM-DD in the time zone' }),
+    endDate: doc(z.string(), { format: 'date', description: 'YYYY-MM-DD in the time zone' }),
+    timeZone: z.string(),
+  }),
+})
+
+/** `GET /api/sites/:siteId/engagement`: site-wide engaged time per visit. */
+export const engagementEndpoint = endpoint({
+  ...at.reportEngagement,
+  summary: 'Site-wide engaged time per visit',
+  description:
+    'Engaged seconds (page visible and in use, from the engagement events the tracker sends) summed over ' +
+    'the range, divided by the visits that sent any. Filters apply as in the pages report.',
+  tag: 'Reports',
+  access: 'reader',
+  params: siteParams,
+  query: analyticsQuery,
+  responses: { 200: { description: 'The figure', schema: engagementPage } },
+})
+
 /** Every report endpoint (the route/contract coverage test reads these). */
 export const reportEndpoints = [
   reportSummaryEndpoint,
@@ -307,6 +332,7 @@ export const reportEndpoints = [
   webVitalsEndpoint,
   pageStatsEndpoint,
   liveEndpoint,
+  engagementEndpoint,
 ] as const
 
 declare module './addresses.js' {
@@ -322,5 +348,6 @@ declare module './addresses.js' {
     reportWebVitals: typeof webVitalsEndpoint
     reportPageStats: typeof pageStatsEndpoint
     reportLive: typeof liveEndpoint
+    reportEngagement: typeof engagementEndpoint
   }
 }

@@ -21,7 +21,7 @@ import {
 } from '../schemas.js'
 import * as at from './addresses.js'
 import { siteParams } from './goals.js'
-import { eventPage, eventsQuery, sessionsQuery, statsPage, statsQuery } from './reports.js'
+import { engagementPage, eventPage, eventsQuery, sessionsQuery, statsPage, statsQuery } from './reports.js'
 
 /** The 404 of a v1 route: the site is missing or another organization's. */
 const notMine = 'Not found, or not in one of your organizations'
@@ -116,6 +116,20 @@ export const v1EventNamesEndpoint = endpoint({
   },
 })
 
+/** `GET /api/v1/sites/:siteId/engagement`: as the dashboard's engagement report. */
+export const v1EngagementEndpoint = endpoint({
+  ...at.v1Engagement,
+  summary: 'Site-wide engaged time per visit',
+  description:
+    'Engaged seconds (page visible and in use, from the engagement events the tracker sends) summed over ' +
+    'the range, divided by the visits that sent any.',
+  tag: 'v1',
+  access: 'apiKey',
+  params: siteParams,
+  query: analyticsQuery,
+  responses: { 200: { description: 'The figure', schema: engagementPage }, 404: notMine },
+})
+
 /** `GET /api/v1/sites/:siteId/revenue`: revenue per currency. */
 export const v1RevenueEndpoint = endpoint({
   ...at.v1Revenue,
@@ -182,6 +196,7 @@ export const v1ReportEndpoints = [
   v1RevenueEndpoint,
   v1FunnelsEndpoint,
   v1ExperimentsEndpoint,
+  v1EngagementEndpoint,
 ] as const
 
 declare module './addresses.js' {
@@ -195,5 +210,6 @@ declare module './addresses.js' {
     v1Revenue: typeof v1RevenueEndpoint
     v1Funnels: typeof v1FunnelsEndpoint
     v1Experiments: typeof v1ExperimentsEndpoint
+    v1Engagement: typeof v1EngagementEndpoint
   }
 }

@@ -5,13 +5,15 @@
  * period's days): the headline figures of the period with their change against the compared period
  * (`query/stats-report.ts`), the top pages by
  * pageviews (`query/page-stats.ts`), the top sources (referrer domains) and countries by visitors
- * (`query/breakdown.ts`), and the conversions of every goal of the site (`query/goal-conversions.ts`).
+ * (`query/breakdown.ts`), the conversions of every goal of the site (`query/goal-conversions.ts`), and
+ * the engaged time per visit (`query/page-engagement.ts`, as `GET /api/v1/sites/{siteId}/engagement`).
  */
 import type { EmailReportPeriod } from '@pathlight/protocol'
 import { listGoals } from '../goals/goals.js'
 import { queryBreakdown } from '../query/breakdown.js'
 import { queryGoalConversions } from '../query/goal-conversions.js'
 import { withImportedBreakdown, withImportedStats } from '../query/imported-totals.js'
+import { queryEngagementSummary } from '../query/page-engagement.js'
 import { queryPageStats } from '../query/page-stats.js'
 import { resolveQueryParams } from '../query/params.js'
 import { comparedPeriod } from '../query/previous-period.js'
@@ -40,6 +42,11 @@ export interface ReportFigures {
   bounceRate: Figure
   /** Average visit duration, seconds. */
   visitDuration: Figure
+  /**
+   * Site-wide engaged seconds per visit with engagement events (`query/page-engagement.ts`), without
+   * a comparison; null when the period has none.
+   */
+  engagedTimePerVisit: number | null
   /**
    * Pathnames by pageviews, with their engaged seconds per pageview and median scroll depth (percent) from the
    * tracker's engagement events; null when the page has none.
@@ -84,7 +91,7 @@ export async function queryReportFigures(
   )
   const scope = { siteId, params }
   const { goals } = await listGoals(deps.db, siteId, { offset: 0, limit: MAX_GOALS })
-  const [stats, pages, sources, countries, conversions] = await Promise.all([
+  const [stats, pages, sources, countries, conversions, engagement] = await Promise.all([
     // Imported daily totals (a Plausible import) count for the days before the site's own events.
     queryStatsReport(deps.events, scope).then((report) =>
       withImportedStats(deps.events, scope, comparedPeriod(scope.params), report),
@@ -97,6 +104,7 @@ export async function queryReportFigures(
       queryBreakdown(deps.events, one, 'countries', ['visitors']),
     ),
     queryGoalConversions(deps.events, scope, goals),
+    queryEngagementSummary(deps.events, scope),
   ])
   // A custom comparison always answers its figures.
   if (!('previous' in stats.data) || !('previousStartDate' in stats.meta)) {
@@ -115,6 +123,7 @@ export async function queryReportFigures(
     pageviews: figure('pageviews'),
     bounceRate: figure('bounce_rate'),
     visitDuration: figure('session_duration'),
+    engagedTimePerVisit: engagement.engaged_time_per_visit,
     topPages: pages.data.map((p) => ({
       pathname: p.pathname,
       pageviews: p.pageviews,

@@ -32,7 +32,10 @@ export function applyFunnelUpdate(current: FunnelInput, update: UpdateFunnelBody
 export function toFunnelSteps(steps: readonly FunnelStepBody[]): FunnelStep[] {
   return steps.map((input) => {
     const name = input.name === undefined ? {} : { name: input.name }
-    if (input.type === 'path') return { type: 'path', ...name, pathPattern: input.pathPattern }
+    if (input.type === 'path') {
+      const depth = input.scrollDepth === undefined ? {} : { scrollDepth: input.scrollDepth }
+      return { type: 'path', ...name, pathPattern: input.pathPattern, ...depth }
+    }
     return {
       type: 'event',
       ...name,

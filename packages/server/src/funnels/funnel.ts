@@ -1,6 +1,6 @@
 /**
  * The Funnel resource: an ordered list of 2 to 10 steps, each a goal condition (a pageview of a path
- * pattern, or a custom event, optionally with one property value; see `goals/goal.ts` for what each
+ * pattern, or scrolling such a page to a depth, or a custom event, optionally with one property value; see `goals/goal.ts` for what each
  * matches), and its mapping from the metadata row. What a funnel counts: `query/funnel-matches.ts`.
  */
 
@@ -27,7 +27,13 @@ export function toFunnel(row: FunnelRow): Funnel {
 
 /** The step's condition as a goal definition (for `query/goal-condition.ts`). */
 export function stepCondition(step: FunnelStep): GoalDefinition {
-  if (step.type === 'path') return { goalType: 'path', config: { pathPattern: step.pathPattern } }
+  if (step.type === 'path') {
+    const { pathPattern, scrollDepth } = step
+    return {
+      goalType: 'path',
+      config: { pathPattern, ...(scrollDepth === undefined ? {} : { scrollDepth }) },
+    }
+  }
   const { eventName, eventPropertyKey, eventPropertyValue } = step
   return {
     goalType: 'event',
@@ -40,12 +46,15 @@ export function stepCondition(step: FunnelStep): GoalDefinition {
 }
 
 /**
- * The step's name, or when it has none a label of its condition: the path pattern, or the event name
- * with `key=value` ('signup', 'purchase plan=pro').
+ * The step's name, or when it has none a label of its condition: the path pattern ('scrolled 75 % of
+ * /pricing' with a scroll depth), or the event name with `key=value` ('signup', 'purchase plan=pro').
  */
 export function stepLabel(step: FunnelStep): string {
   if (step.name !== undefined) return step.name
-  if (step.type === 'path') return step.pathPattern
+  if (step.type === 'path')
+    return step.scrollDepth === undefined
+      ? step.pathPattern
+      : `scrolled ${step.scrollDepth} % of ${step.pathPattern}`
   return step.eventPropertyKey === undefined
     ? step.eventName
     : `${step.eventName} ${step.eventPropertyKey}=${String(step.eventPropertyValue)}`

@@ -35,6 +35,13 @@ describe('parseGoalInput', () => {
     ).toEqual({
       pathPattern: '/blog/*',
     })
+    expect(
+      parseGoalInput({
+        name: 'Read',
+        goalType: 'path',
+        config: { pathPattern: '/pricing', scrollDepth: 75 },
+      }),
+    ).toEqual({ name: 'Read', goalType: 'path', config: { pathPattern: '/pricing', scrollDepth: 75 } })
     expect(parseGoalInput({ name: 'Signup', goalType: 'event', config: { eventName: 'signup' } })).toEqual({
       name: 'Signup',
       goalType: 'event',
@@ -78,6 +85,26 @@ describe('parseGoalInput', () => {
     ],
     [
       { name: 'g', goalType: 'event', config: { pathPattern: '/x' } },
+      'config',
+      "an event goal's config takes only",
+    ],
+    [
+      { name: 'g', goalType: 'path', config: { pathPattern: '/p', scrollDepth: 0 } },
+      'config.scrollDepth',
+      'from 1 to 100',
+    ],
+    [
+      { name: 'g', goalType: 'path', config: { pathPattern: '/p', scrollDepth: 101 } },
+      'config.scrollDepth',
+      'from 1 to 100',
+    ],
+    [
+      { name: 'g', goalType: 'path', config: { pathPattern: '/p', scrollDepth: '75' } },
+      'config.scrollDepth',
+      'from 1 to 100',
+    ],
+    [
+      { name: 'g', goalType: 'event', config: { eventName: 'a', scrollDepth: 75 } },
       'config',
       "an event goal's config takes only",
     ],

@@ -1,6 +1,7 @@
 /**
  * The Goal resource as the API returns it: a conversion a site wants to count, either visiting a page
- * (path goal) or firing a custom event (event goal), and its mapping from the metadata row.
+ * (path goal), scrolling a page to a depth (a path goal with `scrollDepth`) or firing a custom event
+ * (event goal), and its mapping from the metadata row.
  */
 
 import type {
@@ -22,7 +23,10 @@ export type GoalType = WireGoalType
 /**
  * A path goal: a pageview whose pathname equals `pathPattern`, or, when the pattern ends with `*`,
  * starts with what precedes the `*` ('/blog/*' matches '/blog/' and '/blog/a/b', not '/blog').
- * The pattern starts with '/' and holds no other '*'. The protocol's `PathGoalConfig`.
+ * The pattern starts with '/' and holds no other '*'.
+ * With `scrollDepth` (a whole percent 1-100) it is a scroll-depth goal instead: met by an `engagement`
+ * event of a matching pathname whose `scroll_depth` is at least `scrollDepth` ("read 75 % of
+ * /pricing"), not by the pageview. The protocol's `PathGoalConfig`.
  */
 export type PathGoalConfig = WirePathGoalConfig
 
@@ -57,7 +61,14 @@ export function toGoal(row: GoalRow): Goal {
   const config = JSON.parse(row.config) as PathGoalConfig & EventGoalConfig
   const base = { goalId: Number(row.goal_id), name: row.name, createdAt: toIso(row.created_at) }
   if (row.goal_type === 'path')
-    return { ...base, goalType: 'path', config: { pathPattern: config.pathPattern } }
+    return {
+      ...base,
+      goalType: 'path',
+      config: {
+        pathPattern: config.pathPattern,
+        ...(config.scrollDepth === undefined ? {} : { scrollDepth: config.scrollDepth }),
+      },
+    }
   return {
     ...base,
     goalType: 'event',

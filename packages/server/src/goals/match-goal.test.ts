@@ -26,6 +26,27 @@ describe('matchesGoal', () => {
     expect(matchesGoal(exact, { ...custom('x'), pathname: '/pricing' })).toBe(false)
   })
 
+  it('scroll-depth goals: an engagement event of a matching path at or past the depth', () => {
+    const engagement = (pathname: string, scroll_depth: number) => ({
+      type: 'engagement' as const,
+      pathname,
+      event_name: '',
+      properties: JSON.stringify({ scroll_depth, engagement_time: 1000 }),
+    })
+    const read: GoalDefinition = { goalType: 'path', config: { pathPattern: '/pricing', scrollDepth: 75 } }
+    const all: GoalDefinition = { goalType: 'path', config: { pathPattern: '/blog/*', scrollDepth: 100 } }
+    expect(matchesGoal(read, engagement('/pricing', 74))).toBe(false)
+    expect(matchesGoal(read, engagement('/pricing', 75))).toBe(true)
+    expect(matchesGoal(read, engagement('/pricing', 100))).toBe(true)
+    expect(matchesGoal(read, engagement('/pricing/', 100))).toBe(false)
+    expect(matchesGoal(read, pageview('/pricing'))).toBe(false)
+    expect(matchesGoal(all, engagement('/blog/a', 99))).toBe(false)
+    expect(matchesGoal(all, engagement('/blog/a', 100))).toBe(true)
+    expect(matchesGoal(read, { ...engagement('/pricing', 0), properties: 'not json' })).toBe(false)
+    // A pageview goal of the same path is not met by the engagement event.
+    expect(matchesGoal(exact, engagement('/pricing', 100))).toBe(false)
+  })
+
   it('event goals: name, and a property compared by its JSON type', () => {
     const seats: GoalDefinition = {
       goalType: 'event',

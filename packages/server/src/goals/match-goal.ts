@@ -5,16 +5,22 @@
 import type { EventRow } from '../storage/events/event-row.js'
 import type { GoalDefinition } from './goal.js'
 
+/**
+ * Whether `event` completes `goal`: a path goal by a pageview of a matching pathname (a scroll-depth
+ * goal by an engagement event of one that reached the depth), an event goal by a custom event of that
+ * name (and property value).
+ */
 export function matchesGoal(
   goal: GoalDefinition,
   event: Pick<EventRow, 'type' | 'pathname' | 'event_name' | 'properties'>,
 ): boolean {
   if (goal.goalType === 'path') {
-    if (event.type !== 'pageview') return false
-    const pattern = goal.config.pathPattern
-    return pattern.endsWith('*')
+    const { pathPattern: pattern, scrollDepth } = goal.config
+    if (event.type !== (scrollDepth === undefined ? 'pageview' : 'engagement')) return false
+    const path = pattern.endsWith('*')
       ? event.pathname.startsWith(pattern.slice(0, -1))
       : event.pathname === pattern
+    return path && (scrollDepth === undefined || scrollDepthOf(event.properties) >= scrollDepth)
   }
   if (event.type !== 'custom_event' || event.event_name !== goal.config.eventName) return false
   const { eventPropertyKey: key, eventPropertyValue: expected } = goal.config
@@ -34,4 +40,18 @@ export function matchesGoal(
     return number !== null && actual === number
   }
   return false
+}
+
+/**
+ * The scroll depth (percent, 0-100) of an engagement row's `properties` (`{"scroll_depth": n, ...}`,
+ * `ingest/to-event-row.ts`), read as the events table's materialized column does: a whole number capped
+ * at 100, 0 when absent or not a number.
+ */
+function scrollDepthOf(properties: string): number {
+  try {
+    const value = (JSON.parse(properties) as { scroll_depth?: unknown } | null)?.scroll_depth
+    return typeof value === 'number' && value > 0 ? Math.min(100, Math.floor(value)) : 0
+  } catch {
+    return 0
+  }
 }

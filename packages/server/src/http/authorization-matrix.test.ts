@@ -1016,7 +1016,17 @@ const table: Row[] = [
       },
     }),
   },
-  ...['summary', 'stats', 'sessions', 'events', 'event-names', 'web-vitals', 'page-stats', 'live'].map(
+  ...[
+    'summary',
+    'stats',
+    'sessions',
+    'events',
+    'event-names',
+    'web-vitals',
+    'page-stats',
+    'live',
+    'engagement',
+  ].map(
     (report): Row => ({
       method: 'GET',
       url: `/api/sites/:siteId/${report}`,
@@ -1127,7 +1137,7 @@ const table: Row[] = [
     expect: access.v1(200),
     request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/funnels` }),
   },
-  ...['stats', 'pages', 'sessions', 'events', 'events/names', 'revenue', 'experiments'].map(
+  ...['stats', 'pages', 'sessions', 'events', 'events/names', 'revenue', 'experiments', 'engagement'].map(
     (report): Row => ({
       method: 'GET',
       url: `/api/v1/sites/:siteId/${report}`,

@@ -205,6 +205,9 @@ describe.each([
       [{ steps: [STEPS[0], { type: 'goal' }] }, 'steps.1.type'],
       [{ steps: [STEPS[0], 'pricing'] }, 'steps.1'],
       [{ steps: [STEPS[0], { type: 'path', pathPattern: '/', colour: 1 }] }, 'steps.1'],
+      [{ steps: [STEPS[0], { type: 'path', pathPattern: '/', scrollDepth: 0 }] }, 'steps.1.scrollDepth'],
+      [{ steps: [STEPS[0], { type: 'path', pathPattern: '/', scrollDepth: 100.5 }] }, 'steps.1.scrollDepth'],
+      [{ steps: [STEPS[0], { type: 'event', eventName: 'x', scrollDepth: 50 }] }, 'steps.1'],
       [{ steps: Array.from({ length: 11 }, () => STEPS[0]) }, 'steps'],
     ]
     for (const [body, field] of cases) {

@@ -331,7 +331,7 @@ describe.each([
     expect(mismatch.json()).toMatchObject({
       success: false,
       error:
-        "Invalid goal: config: a path goal's config takes only pathPattern: eventName, eventPropertyKey, eventPropertyValue (send a config of the new goalType with it)",
+        "Invalid goal: config: a path goal's config takes only pathPattern and scrollDepth: eventName, eventPropertyKey, eventPropertyValue (send a config of the new goalType with it)",
     })
   })
 

@@ -11,6 +11,7 @@ import {
   type AnalyticsQuery,
   type breakdownEndpoint,
   type EndpointSpec,
+  type engagementEndpoint,
   type eventNamesEndpoint,
   type eventsEndpoint,
   type liveEndpoint,
@@ -31,6 +32,7 @@ import { queryEventList } from '../query/event-list.js'
 import { queryEventNames } from '../query/event-names.js'
 import { withImportedBreakdown, withImportedStats } from '../query/imported-totals.js'
 import { queryLiveVisitors } from '../query/live-visitors.js'
+import { queryEngagementSummary } from '../query/page-engagement.js'
 import { queryPageStats } from '../query/page-stats.js'
 import { resolveQueryParams } from '../query/params.js'
 import { comparedPeriod, comparisonAsked } from '../query/previous-period.js'
@@ -228,6 +230,20 @@ export const reportParts = {
       const { data, total } = await queryPageStats(deps.events, scope, sort)
       return { data, meta: pageMeta(scope.params, total) }
     }
+  },
+
+  /** Site-wide engaged time per visit over the range (`query/page-engagement.ts`). */
+  engagement(
+    deps: ReportPartDeps,
+    siteId: number,
+    query: QueryOf<typeof engagementEndpoint>,
+  ): Prepared<typeof engagementEndpoint> {
+    const scope = scopeOf(deps, siteId, query)
+    const { startDate, endDate, timeZone, timeZoneName } = scope.params
+    return async () => ({
+      data: await queryEngagementSummary(deps.events, scope),
+      meta: { startDate, endDate, timeZone: timeZoneName ?? timeZone },
+    })
   },
 
   /** The annotations on the days of the range (as `GET .../annotations` with the range's days). */

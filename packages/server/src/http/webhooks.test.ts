@@ -280,6 +280,32 @@ describe('delivering', () => {
     })
   })
 
+  it('delivers goal.converted for a scroll-depth goal when an engagement event reaches the depth', async () => {
+    receiver.respond(() => 200)
+    const { site } = await siteWithWebhook(['goal.converted'])
+    const created = await api('POST', `/api/sites/${site.siteId}/goals`, {
+      name: 'Read pricing',
+      goalType: 'path',
+      config: { pathPattern: '/pricing', scrollDepth: 75 },
+    })
+    const read = created.json().goalId as number
+    const engaged = (user_id: string, pathname: string, scroll_depth: number) =>
+      t.track(site, { type: 'engagement', pathname, user_id, scroll_depth, engagement_time: 4000 })
+    const before = receiver.received.length
+    await t.track(site, { pathname: '/pricing', user_id: 'ivy' })
+    await engaged('ivy', '/pricing', 74)
+    await engaged('jon', '/pricing', 75)
+    await engaged('jon', '/pricing', 100)
+    await engaged('kim', '/docs', 100)
+    await deliverDue()
+    const conversions = receiver.received.slice(before).map((r) => JSON.parse(r.body).data)
+    expect(conversions.map((d) => [d.userId, d.goalId])).toEqual([['jon', read]])
+    expect(conversions[0]).toMatchObject({
+      goalType: 'path',
+      event: { type: 'engagement', pathname: '/pricing' },
+    })
+  })
+
   it('retries 500, 500, then 200: three attempts, backoff respected, all in the delivery log', async () => {
     const { site, id } = await siteWithWebhook(['session.created'])
     const before = receiver.received.length

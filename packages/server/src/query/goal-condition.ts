@@ -12,11 +12,15 @@ const NUMERIC_JSON = "('Int64', 'UInt64', 'Double')"
 /** @param name prefix of the parameters, unique within the query */
 export function goalCondition(goal: GoalDefinition, name: string): SqlFragment {
   if (goal.goalType === 'path') {
-    const pattern = goal.config.pathPattern
+    const { pathPattern: pattern, scrollDepth } = goal.config
     const prefix = pattern.endsWith('*')
+    const path = prefix ? `startsWith(pathname, {${name}_path:String})` : `pathname = {${name}_path:String}`
+    const params: Record<string, unknown> = { [`${name}_path`]: prefix ? pattern.slice(0, -1) : pattern }
+    if (scrollDepth === undefined) return { sql: `${eventTypeConditions.pageview} AND ${path}`, params }
+    params[`${name}_depth`] = scrollDepth
     return {
-      sql: `${eventTypeConditions.pageview} AND ${prefix ? `startsWith(pathname, {${name}_path:String})` : `pathname = {${name}_path:String}`}`,
-      params: { [`${name}_path`]: prefix ? pattern.slice(0, -1) : pattern },
+      sql: `${eventTypeConditions.engagement} AND ${path} AND scroll_depth >= {${name}_depth:UInt8}`,
+      params,
     }
   }
   const { eventName, eventPropertyKey, eventPropertyValue } = goal.config

@@ -38,6 +38,21 @@ describe('goalCondition', () => {
     })
   })
 
+  it('matches a scroll-depth goal on engagement events of the path at or past the depth', () => {
+    expect(
+      goalCondition({ goalType: 'path', config: { pathPattern: '/pricing', scrollDepth: 75 } }, 'g2'),
+    ).toEqual({
+      sql: "type = 'engagement' AND pathname = {g2_path:String} AND scroll_depth >= {g2_depth:UInt8}",
+      params: { g2_path: '/pricing', g2_depth: 75 },
+    })
+    expect(
+      goalCondition({ goalType: 'path', config: { pathPattern: '/blog/*', scrollDepth: 50 } }, 'g3'),
+    ).toEqual({
+      sql: "type = 'engagement' AND startsWith(pathname, {g3_path:String}) AND scroll_depth >= {g3_depth:UInt8}",
+      params: { g3_path: '/blog/', g3_depth: 50 },
+    })
+  })
+
   it('matches an event by name, and by a property value of the right JSON type', () => {
     expect(goalCondition({ goalType: 'event', config: { eventName: 'signup' } }, 'g')).toEqual({
       sql: "type = 'custom_event' AND event_name = {g_event:String}",

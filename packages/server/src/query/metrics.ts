@@ -141,9 +141,10 @@ export const eventMetrics = {
   pageviews: { sql: "countIf(type = 'pageview')", means: 'pageview events among the counted events' },
 } as const satisfies Record<string, MetricDefinition>
 
-/** Which event rows count as a pageview, a custom event, an error. */
+/** Which event rows count as a pageview, a custom event, an error, an engagement report. */
 export const eventTypeConditions = {
   pageview: "type = 'pageview'",
   custom_event: "type = 'custom_event'",
   error: "type = 'error'",
+  engagement: "type = 'engagement'",
 } as const

@@ -83,7 +83,8 @@ export function ingestFacts(outbox: Outbox, goals: GoalFactsDeps) {
       )
       if (queued) pending.push(queued)
     }
-    if (row.type === 'pageview' || row.type === 'custom_event') {
+    // Engagement events complete scroll-depth goals.
+    if (row.type === 'pageview' || row.type === 'custom_event' || row.type === 'engagement') {
       const wants = outbox.wants(row.site_id, 'goal.converted')
       if (wants === true) pending.push(goalConversions(source))
       else if (wants !== false) pending.push(wants.then((yes) => (yes ? goalConversions(source) : undefined)))

@@ -8,7 +8,8 @@
  * - `event.tracked`: a custom event was tracked. `data: { eventName, properties (object), pathname,
  *   sessionId, userId }`.
  * - `goal.converted`: a session completed a goal for the first time. `data: { goalId, goalName, goalType,
- *   sessionId, userId, event: { type, pathname, eventName } }`.
+ *   sessionId, userId, event: { type, pathname, eventName } }` (`event.type` is `engagement` for a
+ *   scroll-depth goal: the engagement event that reached the depth).
  * - `alert.triggered`: an alert rule crossed its threshold. `data: { ruleId, ruleName, metric, eventName,
  *   goalId, windowMinutes, comparison ('above'|'below'), relative (bool), threshold, observed, previous }`
  *   (`observed` is the window's value, or its percent change when `relative`; `previous` the previous

@@ -1,5 +1,6 @@
 /**
- * The funnel builder: 2 to 10 steps, each a page (a path, or a prefix ending in `*`) or a custom event
+ * The funnel builder: 2 to 10 steps, each a page (a path, or a prefix ending in `*`), scrolling such a
+ * page to a depth (percent) or a custom event
  * (optionally with one property value), picked from the site's pages, event names and the property
  * keys seen on the step's event (`propertyKeys`), or typed.
  * Applying hands the steps to the page; the server validates them. With `update` (a saved funnel is
@@ -89,18 +90,31 @@ export function FunnelBuilder({
                 onChange={(e) => change(i, { type: e.target.value as StepDraft['type'] })}
               >
                 <option value="path">Page</option>
+                <option value="scroll">Scrolled page</option>
                 <option value="event">Event</option>
               </select>
               <input
-                aria-label={draft.type === 'path' ? `Step ${i + 1} page` : `Step ${i + 1} event name`}
-                list={draft.type === 'path' ? `${id}-pages` : `${id}-events`}
-                placeholder={draft.type === 'path' ? '/pricing or /blog/*' : 'signup'}
+                aria-label={draft.type === 'event' ? `Step ${i + 1} event name` : `Step ${i + 1} page`}
+                list={draft.type === 'event' ? `${id}-events` : `${id}-pages`}
+                placeholder={draft.type === 'event' ? 'signup' : '/pricing or /blog/*'}
                 value={draft.target}
                 onChange={(e) => change(i, { target: e.target.value })}
                 required
                 aria-describedby={errorId}
                 aria-invalid={errorId ? true : undefined}
               />
+              {draft.type === 'scroll' && (
+                <input
+                  aria-label={`Step ${i + 1} scroll depth (%)`}
+                  type="number"
+                  min={1}
+                  max={100}
+                  step={1}
+                  required
+                  value={draft.scrollDepth ?? '75'}
+                  onChange={(e) => change(i, { scrollDepth: e.target.value })}
+                />
+              )}
               {draft.type === 'event' && (
                 <>
                   <input

@@ -1,6 +1,7 @@
 /**
- * Create or edit a goal: visiting a page (a path, or a prefix ending in `*`) or firing a custom event
- * (optionally with one property value). With `suggestions`, the event name and property key inputs
+ * Create or edit a goal: visiting a page (a path, or a prefix ending in `*`), scrolling such a page to
+ * a depth (a path goal with `scrollDepth`, 1-100 %) or firing a custom event (optionally with one
+ * property value). With `suggestions`, the event name and property key inputs
  * list the event names and the keys seen in the range (any text is still taken). The server validates;
  * its messages appear under the fields.
  */
@@ -12,11 +13,12 @@ import { Field } from '../field'
 import { FormError } from '../form-error'
 import { PropertyKeyList } from './property-key-list'
 
-/** The form's fields as typed (strings), whatever the goal type. */
+/** The form's fields as typed (strings), whatever the goal type; 'scroll' is a path goal with a depth. */
 export interface GoalDraft {
   name: string
-  goalType: 'path' | 'event'
+  goalType: 'path' | 'scroll' | 'event'
   pathPattern: string
+  scrollDepth: string
   eventName: string
   propertyKey: string
   propertyValue: string
@@ -25,8 +27,20 @@ export interface GoalDraft {
 export const emptyGoal: GoalInput = { name: '', goalType: 'path', config: { pathPattern: '' } }
 
 function draftOf(goal: GoalInput): GoalDraft {
-  const base = { name: goal.name, pathPattern: '', eventName: '', propertyKey: '', propertyValue: '' }
-  if (goal.goalType === 'path') return { ...base, goalType: 'path', pathPattern: goal.config.pathPattern }
+  const base = {
+    name: goal.name,
+    pathPattern: '',
+    scrollDepth: '75',
+    eventName: '',
+    propertyKey: '',
+    propertyValue: '',
+  }
+  if (goal.goalType === 'path') {
+    const { pathPattern, scrollDepth } = goal.config
+    return scrollDepth === undefined
+      ? { ...base, goalType: 'path', pathPattern }
+      : { ...base, goalType: 'scroll', pathPattern, scrollDepth: String(scrollDepth) }
+  }
   return {
     ...base,
     goalType: 'event',
@@ -36,10 +50,22 @@ function draftOf(goal: GoalInput): GoalDraft {
   }
 }
 
-/** The goal a draft describes; an empty property key leaves the property condition out. */
+/**
+ * The goal a draft describes; an empty property key leaves the property condition out. A depth that is
+ * not a number is sent as typed, for the server to name it.
+ */
 export function goalOf(draft: GoalDraft): GoalInput {
   if (draft.goalType === 'path') {
     return { name: draft.name, goalType: 'path', config: { pathPattern: draft.pathPattern.trim() } }
+  }
+  if (draft.goalType === 'scroll') {
+    const text = draft.scrollDepth.trim()
+    const depth = /^\d+$/.test(text) ? Number(text) : (text as unknown as number)
+    return {
+      name: draft.name,
+      goalType: 'path',
+      config: { pathPattern: draft.pathPattern.trim(), scrollDepth: depth },
+    }
   }
   const key = draft.propertyKey.trim()
   return {
@@ -117,28 +143,59 @@ export function GoalForm({
           <input
             type="radio"
             name="goalType"
+            checked={draft.goalType === 'scroll'}
+            onChange={() => set('goalType', 'scroll')}
+          />{' '}
+          Scrolling a page
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="goalType"
             checked={draft.goalType === 'event'}
             onChange={() => set('goalType', 'event')}
           />{' '}
           A custom event
         </label>
       </fieldset>
-      {draft.goalType === 'path' ? (
-        <Field
-          label="Page path"
-          hint="Starts with /. End it with * to match every path that starts with it, e.g. /blog/*"
-          errors={error?.field('config.pathPattern')}
-        >
-          {(control) => (
-            <input
-              {...control}
-              required
-              placeholder="/thank-you"
-              value={draft.pathPattern}
-              onChange={(e) => set('pathPattern', e.target.value)}
-            />
+      {draft.goalType !== 'event' ? (
+        <div className="row">
+          <Field
+            label="Page path"
+            hint="Starts with /. End it with * to match every path that starts with it, e.g. /blog/*"
+            errors={error?.field('config.pathPattern')}
+          >
+            {(control) => (
+              <input
+                {...control}
+                required
+                placeholder={draft.goalType === 'scroll' ? '/pricing' : '/thank-you'}
+                value={draft.pathPattern}
+                onChange={(e) => set('pathPattern', e.target.value)}
+              />
+            )}
+          </Field>
+          {draft.goalType === 'scroll' && (
+            <Field
+              label="Scroll depth (%)"
+              hint="Completed when a visitor scrolls the page at least this far, 1 to 100"
+              errors={error?.field('config.scrollDepth')}
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  required
+                  type="number"
+                  min={1}
+                  max={100}
+                  step={1}
+                  value={draft.scrollDepth}
+                  onChange={(e) => set('scrollDepth', e.target.value)}
+                />
+              )}
+            </Field>
           )}
-        </Field>
+        </div>
       ) : (
         <>
           <Field label="Event name" errors={error?.field('config.eventName')}>

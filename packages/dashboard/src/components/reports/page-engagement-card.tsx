@@ -1,7 +1,8 @@
 /**
  * The engagement card of the overview: the top pages by pageviews with how far visitors read them
  * (median scroll depth, the share reaching 75 %) and how long they were engaged per pageview, from the
- * tracker's engagement events (`GET .../page-stats`). Pages without engagement data show a dash.
+ * tracker's engagement events (`GET .../page-stats`), under the site-wide engaged time per visit
+ * (`GET .../engagement`). Pages without engagement data show a dash.
  */
 import { reportLabels } from '@pathlight/protocol'
 import { useId } from 'react'
@@ -19,14 +20,21 @@ export function PageEngagementCard({ ctx }: { ctx: ReportContext }) {
   const report = useReport(`page-stats:${ctx.queryKey}`, () =>
     ctx.reports.pageStats(ctx.query, { limit: TOP }),
   )
+  const summary = useReport(`engagement:${ctx.queryKey}`, () => ctx.reports.engagement(ctx.query))
   const rows = (report.data?.data ?? []).filter((row) => row.engaged_time !== null)
+  const perVisit = summary.data?.engaged_time_per_visit ?? null
   const dash = '–'
   return (
     <section className="card report-card" aria-labelledby={id} aria-busy={report.loading}>
       <div className="card-head">
         <h2 id={id}>Engagement</h2>
       </div>
-      <FormError error={report.error} />
+      <FormError error={report.error ?? summary.error} />
+      {perVisit === null ? null : (
+        <p className="engagement-per-visit" data-engaged-visits={summary.data?.engaged_visits}>
+          <strong>{formatSeconds(perVisit)}</strong> engaged time per visit
+        </p>
+      )}
       {!report.loading && rows.length === 0 ? (
         <p className="muted">No engagement data for this period.</p>
       ) : (

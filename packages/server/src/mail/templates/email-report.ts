@@ -98,6 +98,11 @@ export function renderEmailReport(input: EmailReportMailInput): {
       upIsGood: true,
     },
   ]
+  // From the tracker's engagement events; left out when the period has none.
+  const engaged =
+    figures.engagedTimePerVisit === null
+      ? null
+      : `Engaged time per visit: ${formatDuration(figures.engagedTimePerVisit)}`
   const tables: { title: string; head: [string, string]; rows: [string, string][] }[] = [
     {
       title: 'Top pages',
@@ -181,6 +186,7 @@ ${
 ${cards}
 </tr>
 </table>
+${engaged === null ? '' : `<p style="margin:12px 0 0;font-size:14px;line-height:20px;color:#374151">${escapeHtml(engaged)}</p>`}
 ${tableHtml}
 <p style="margin:28px 0 0"><a href="${escapeHtml(input.dashboardUrl)}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600;font-size:15px">Open the dashboard</a></p>
 <hr style="border:none;border-top:1px solid #e5e7eb;margin:24px 0 12px">
@@ -194,6 +200,7 @@ ${tableHtml}
     `${range}, compared with ${before}`,
     '',
     ...headline.map((h) => pad(h.name, `${h.value} (${formatChange(h.figure.change)})`)),
+    ...(engaged === null ? [] : [engaged]),
     '',
     ...tables.flatMap((t) => [
       t.title,

@@ -54,7 +54,8 @@ export const createGoal = defineTool({
   name: 'create_goal',
   title: 'Create a goal',
   description:
-    'Create a conversion goal: goal_type path (config {pathPattern}: a pathname, * only at the end) or ' +
+    'Create a conversion goal: goal_type path (config {pathPattern}: a pathname, * only at the end; with ' +
+    'scrollDepth 1-100, met by scrolling such a page at least that far) or ' +
     'event (config {eventName, eventPropertyKey?, eventPropertyValue?}). Needs mcp:write and the admin ' +
     'or owner role. Answers the goal id.',
   write: true,
@@ -65,6 +66,7 @@ export const createGoal = defineTool({
     config: z
       .object({
         pathPattern: z.string().optional(),
+        scrollDepth: z.number().optional().describe('A path goal: percent 1-100 of the page scrolled'),
         eventName: z.string().optional(),
         eventPropertyKey: z.string().optional(),
         eventPropertyValue: z.string().optional(),
