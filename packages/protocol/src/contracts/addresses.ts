@@ -129,8 +129,16 @@ export const leaveOrganization = address(
 export const getSsoSettings = address('getSsoSettings', 'GET', '/api/organizations/:organizationId/sso')
 export const updateSsoSettings = address('updateSsoSettings', 'PUT', '/api/organizations/:organizationId/sso')
 /** An organization's own identity provider and the e-mail domains it owns (`contracts/sso.ts`). */
-export const getSsoProvider = address('getSsoProvider', 'GET', '/api/organizations/:organizationId/sso/provider')
-export const updateSsoProvider = address('updateSsoProvider', 'PUT', '/api/organizations/:organizationId/sso/provider')
+export const getSsoProvider = address(
+  'getSsoProvider',
+  'GET',
+  '/api/organizations/:organizationId/sso/provider',
+)
+export const updateSsoProvider = address(
+  'updateSsoProvider',
+  'PUT',
+  '/api/organizations/:organizationId/sso/provider',
+)
 export const deleteSsoProvider = address(
   'deleteSsoProvider',
   'DELETE',

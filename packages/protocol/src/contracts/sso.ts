@@ -52,7 +52,10 @@ const emailDomain = z
   .trim()
   .toLowerCase()
   .max(253)
-  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain such as example.com')
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    'must be a domain such as example.com',
+  )
 
 /** An organization's own identity provider as the API answers it (the client secret is never sent back). */
 export const ssoProvider = z.object({
@@ -99,6 +102,11 @@ export const ssoProviderInput = z
     name: z.string().trim().min(1).max(100).default('SSO'),
   })
   .strict()
+
+/** The body of `PUT .../sso/provider` as a client writes it (defaults may be left out). */
+export type SsoProviderBody = z.input<typeof ssoProviderInput>
+/** What the provider routes answer. */
+export type SsoProviderState = z.infer<typeof ssoProviderAnswer>
 
 /** `GET /api/organizations/:organizationId/sso/provider`. */
 export const getSsoProviderEndpoint = endpoint({

@@ -81,9 +81,12 @@ export async function discoverIssuer(issuer: string, timeoutMs = 5000): Promise<
       redirect: 'error',
     })
   } catch (error) {
-    throw new Error(`discovery at ${issuer}/.well-known/openid-configuration failed (${(error as Error).message})`)
+    throw new Error(
+      `discovery at ${issuer}/.well-known/openid-configuration failed (${(error as Error).message})`,
+    )
   }
-  if (!answer.ok) throw new Error(`discovery at ${issuer}/.well-known/openid-configuration answered ${answer.status}`)
+  if (!answer.ok)
+    throw new Error(`discovery at ${issuer}/.well-known/openid-configuration answered ${answer.status}`)
   const document = (await answer.json().catch(() => null)) as Record<string, unknown> | null
   if (!document || typeof document !== 'object') throw new Error('the discovery document is not JSON')
   if (typeof document.issuer !== 'string' || document.issuer.replace(/\/$/, '') !== issuer)
@@ -152,7 +155,11 @@ export async function setSsoProvider(
   const domains = [...new Set(input.domains)].sort()
   const publicDomain = domains.find(isPublicMailDomain)
   if (publicDomain)
-    throw field(400, 'domains', `${publicDomain} is a public mail domain; name your organization's own domain`)
+    throw field(
+      400,
+      'domains',
+      `${publicDomain} is a public mail domain; name your organization's own domain`,
+    )
   const taken = await db
     .selectFrom('organization_sso_domain')
     .select('domain')
@@ -276,7 +283,11 @@ export async function organizationForEmail(db: MetadataDb, email: string): Promi
   if (!domain) return undefined
   const row = await db
     .selectFrom('organization_sso_domain')
-    .innerJoin('organization_oidc', 'organization_oidc.organization_id', 'organization_sso_domain.organization_id')
+    .innerJoin(
+      'organization_oidc',
+      'organization_oidc.organization_id',
+      'organization_sso_domain.organization_id',
+    )
     .select('organization_sso_domain.organization_id')
     .where('organization_sso_domain.domain', '=', domain)
     .executeTakeFirst()

@@ -185,7 +185,10 @@ export function pathlightSso({
         const email = emailOf(ctx.body)
         const domain = email ? emailDomainOf(email) : undefined
         if (!email || !domain || email.length > 320)
-          throw new APIError('BAD_REQUEST', { code: 'INVALID_EMAIL', message: 'email: an e-mail address is required' })
+          throw new APIError('BAD_REQUEST', {
+            code: 'INVALID_EMAIL',
+            message: 'email: an e-mail address is required',
+          })
         const organizationId = await organizationForEmail(db, email)
         if (organizationId) {
           const row = await db
@@ -308,9 +311,7 @@ export function pathlightSso({
   /** Role mapping and audit of a completed sign-in through `providerId`. */
   async function afterSignIn(userId: string, providerId: string, secret: string) {
     const ownOrganization = organizationOfProviderId(providerId)
-    const settings = ownOrganization
-      ? await loadOrganizationOidc(db, ownOrganization, secret)
-      : oidc
+    const settings = ownOrganization ? await loadOrganizationOidc(db, ownOrganization, secret) : oidc
     if (!settings) return
     const account = (await db
       .selectFrom('account' as never)

@@ -1421,7 +1421,12 @@ const table: Row[] = [
     expect: { ...access.admin(400), admin: 403 },
     request: async (w) => ({
       ...(await orgPath('/sso/provider')(w)),
-      body: { issuer: 'http://127.0.0.1:9', clientId: 'pathlight', clientSecret: 's', domains: ['matrix.test'] },
+      body: {
+        issuer: 'http://127.0.0.1:9',
+        clientId: 'pathlight',
+        clientSecret: 's',
+        domains: ['matrix.test'],
+      },
     }),
   },
   {

@@ -11,20 +11,25 @@ import {
 } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import type { Auth } from '../auth/better-auth.js'
-import { type DiscoverIssuer, getSsoProvider, removeSsoProvider, setSsoProvider } from '../auth/organization-oidc.js'
+import {
+  type DiscoverIssuer,
+  getSsoProvider,
+  removeSsoProvider,
+  setSsoProvider,
+} from '../auth/organization-oidc.js'
 import { getSsoSettings, setSsoSettings } from '../auth/sso-settings.js'
 import { forbidden } from '../shared/errors.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import { memberOf } from './organization-access.js'
-import { adminOf } from './organization-access.js'
+import { adminOf, memberOf } from './organization-access.js'
 import { route } from './route.js'
 
 /** The owner step of the provider routes. @throws AppError 404 for a non-member, 403 for a non-owner */
-const ownerOf = (db: MetadataDb, what: string) => async (access: Parameters<ReturnType<typeof memberOf>>[0]) => {
-  const actor = await memberOf(db)(access)
-  if (actor.role !== 'owner') throw forbidden(`${what} requires the owner role`)
-  return actor
-}
+const ownerOf =
+  (db: MetadataDb, what: string) => async (access: Parameters<ReturnType<typeof memberOf>>[0]) => {
+    const actor = await memberOf(db)(access)
+    if (actor.role !== 'owner') throw forbidden(`${what} requires the owner role`)
+    return actor
+  }
 
 /**
  * Register the SSO settings routes and those of the organization's own provider (owners only).
@@ -33,12 +38,7 @@ const ownerOf = (db: MetadataDb, what: string) => async (access: Parameters<Retu
  */
 export async function ssoSettingsRoutes(
   app: FastifyInstance,
-  {
-    db,
-    auth,
-    baseUrl,
-    discover,
-  }: { db: MetadataDb; auth: Auth; baseUrl: string; discover?: DiscoverIssuer },
+  { db, auth, baseUrl, discover }: { db: MetadataDb; auth: Auth; baseUrl: string; discover?: DiscoverIssuer },
 ) {
   route(app, getSsoProviderEndpoint, {
     resolve: ownerOf(db, "Reading the organization's identity provider"),
@@ -56,7 +56,8 @@ export async function ssoSettingsRoutes(
   })
   route(app, deleteSsoProviderEndpoint, {
     resolve: ownerOf(db, "Removing the organization's identity provider"),
-    handle: async ({ params, resolved }) => removeSsoProvider(db, params.organizationId, resolved.userId, baseUrl),
+    handle: async ({ params, resolved }) =>
+      removeSsoProvider(db, params.organizationId, resolved.userId, baseUrl),
   })
   route(app, getSsoSettingsEndpoint, {
     resolve: adminOf(db, 'Reading the SSO settings'),
