@@ -283,7 +283,16 @@ export function pathlightSso({
             const session = ctx.context.newSession
             try {
               if (!session) {
-                const organizationId = ownOrganization ?? (await getSetting(db, SSO_ORGANIZATION_SETTING))
+                // An organization's callback is audited only while it has a provider (not for any id sent).
+                const organizationId = ownOrganization
+                  ? (
+                      await db
+                        .selectFrom('organization_oidc')
+                        .select('organization_id')
+                        .where('organization_id', '=', ownOrganization)
+                        .executeTakeFirst()
+                    )?.organization_id
+                  : await getSetting(db, SSO_ORGANIZATION_SETTING)
                 const location = (ctx.context.returned as { headers?: Headers } | undefined)?.headers?.get?.(
                   'location',
                 )
