@@ -68,6 +68,8 @@ export const auditActions = [
   'sso.account_linked',
   'sso.refused',
   'sso.settings_changed',
+  'sso.provider_changed',
+  'sso.provider_removed',
   'mcp.tool_called',
 ] as const
 export type AuditAction = (typeof auditActions)[number]

@@ -364,7 +364,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.addHook('preHandler', requireCaller(callers))
     scope.addHook('preHandler', readBudget.user)
     await scope.register(organizationRoutes, { db: deps.metadata.db })
-    await scope.register(ssoSettingsRoutes, { db: deps.metadata.db })
+    await scope.register(ssoSettingsRoutes, { db: deps.metadata.db, auth: deps.auth, baseUrl: deps.baseUrl })
     await scope.register(siteRoutes, {
       db: deps.metadata.db,
       events: deps.events,

@@ -170,6 +170,12 @@ function validRequestOf(entry: OperationEntry): ValidRequest {
   const base = defaultValidRequest(entry, document.components.schemas)
   const bodies: Record<string, unknown> = {
     'POST /api/auth/{path}': { email: 'fuzz@example.com', password: 'not the password' },
+    'PUT /api/organizations/{organizationId}/sso/provider': {
+      issuer: 'http://127.0.0.1:9',
+      clientId: 'fuzz',
+      clientSecret: 'fuzz-secret',
+      domains: ['fuzz.test'],
+    },
     'POST /api/track': {
       site_id: String(w.read.siteId),
       pathname: '/fuzz',
@@ -290,7 +296,13 @@ async function pathValuesOf(entry: OperationEntry): Promise<Record<string, strin
   }
   // The MCP server answers only POST (stateless); removing a site's imported days when it has none
   // changes nothing, so every run may name the same site.
-  if (entry.path === '/api/mcp' || entry.path.endsWith('/{siteId}/import')) return values
+  // Removing an organization's identity provider when it has none changes nothing either.
+  if (
+    entry.path === '/api/mcp' ||
+    entry.path.endsWith('/{siteId}/import') ||
+    entry.path.endsWith('/sso/provider')
+  )
+    return values
   if (!destroys(entry)) return values
   // Erasing a visitor with no events changes nothing: every run may name the same one.
   if (/\/(users|visitors)\/\{\w+\}$/.test(entry.path) && entry.path.startsWith('/api/sites/')) return values
@@ -911,6 +923,8 @@ describe.each(stores)('fuzzed surface on %s', (store, postgres) => {
       'POST /api/mcp': 403, // the owner's key is `full`: only the mcp: scopes open the MCP server
       'GET /api/mcp': 405, // stateless: messages are POSTed, no stream to open or session to end
       'DELETE /api/mcp': 405,
+      // Nothing answers discovery at the issuer: checked last, after every other field.
+      'PUT /api/organizations/{organizationId}/sso/provider': 400,
     }
     it.each(entries.map((entry) => [entry.key, entry] as const))('%s', async (key, entry) => {
       const valid = validRequestOf(entry)

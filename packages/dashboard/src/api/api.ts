@@ -11,6 +11,7 @@ import type {
   PrivateLinkAction,
   Role,
   SiteConfig,
+  SsoProviderBody,
   WebhookInput,
 } from '@pathlight/protocol'
 import * as endpoints from '@pathlight/protocol/addresses'
@@ -46,6 +47,7 @@ export function createApi(t: Transport) {
     signOut: auth.signOut,
     ssoConfig: auth.ssoConfig,
     signInWithSso: auth.signInWithSso,
+    ssoProviderFor: auth.ssoProviderFor,
     requestPasswordReset: auth.requestPasswordReset,
     resetPassword: auth.resetPassword,
 
@@ -56,6 +58,11 @@ export function createApi(t: Transport) {
     ssoSettings: (organizationId: string) => call(endpoints.getSsoSettings, { params: { organizationId } }),
     updateSsoSettings: (organizationId: string, body: { ssoOnly: boolean }) =>
       call(endpoints.updateSsoSettings, { params: { organizationId }, body }),
+    ssoProvider: (organizationId: string) => call(endpoints.getSsoProvider, { params: { organizationId } }),
+    updateSsoProvider: (organizationId: string, body: SsoProviderBody) =>
+      call(endpoints.updateSsoProvider, { params: { organizationId }, body }),
+    deleteSsoProvider: (organizationId: string) =>
+      call(endpoints.deleteSsoProvider, { params: { organizationId } }),
     sites: (organizationId: string) =>
       data(call(endpoints.listOrganizationSites, { params: { organizationId } })),
     createSite: (organizationId: string, input: CreateSiteBody) =>

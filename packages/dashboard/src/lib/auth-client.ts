@@ -16,6 +16,14 @@ export interface SsoConfig {
   enabled: boolean
   providerId: string
   name: string | null
+  /** Organizations have providers of their own: the sign-in page asks the address first. */
+  byEmail?: boolean
+}
+
+/** What `POST /api/auth/sso/provider-for` answers: the provider that signs an address in. */
+export interface SsoProviderFor {
+  providerId: string
+  name: string | null
 }
 
 /** The client part of the server's `pathlight-sso` plugin. */
@@ -25,6 +33,9 @@ const ssoClient = () =>
     getActions: ($fetch) => ({
       /** Whether SSO is offered, and the provider's name for the button. */
       ssoConfig: () => $fetch<SsoConfig>('/sso/config', { method: 'GET' }),
+      /** The provider of the address's domain (an organization's, else the instance-wide one). */
+      ssoProviderFor: (email: string) =>
+        $fetch<SsoProviderFor>('/sso/provider-for', { method: 'POST', body: { email } }),
     }),
   }) satisfies BetterAuthClientPlugin
 

@@ -6,9 +6,9 @@
  */
 import type { SessionInfo } from '@pathlight/protocol'
 import { toApiError } from '../api/api-error'
-import type { SsoConfig } from './auth-client'
+import type { SsoConfig, SsoProviderFor } from './auth-client'
 
-export type { SsoConfig }
+export type { SsoConfig, SsoProviderFor }
 
 let loaded: Promise<typeof import('./auth-client')> | undefined
 /** Better Auth's client, loaded once. */
@@ -49,6 +49,9 @@ export const auth = {
    */
   signOut: async () => unwrap((await client()).signOut({ callbackURL: '/sign-in' } as never)),
   ssoConfig: async () => unwrap((await client()).ssoConfig() as Promise<Answer<SsoConfig>>),
+  /** The provider that signs `email` in. @throws ApiError 404 `SSO_NOT_CONFIGURED` when none does */
+  ssoProviderFor: async (email: string) =>
+    unwrap((await client()).ssoProviderFor(email) as Promise<Answer<SsoProviderFor>>),
   /**
    * Start single sign-on: the browser goes to the identity provider and comes back to `next` (or to
    * the sign-in page with `?error=<code>` when the sign-in is refused).

@@ -12,7 +12,8 @@ const messages: Record<string, string> = {
   invalid_code:
     'The identity provider refused the sign-in code (it may have been used already). Start again.',
   unable_to_get_user_info:
-    "The identity provider's answer could not be verified (its signature, audience or expiry), so the sign-in was refused.",
+    "The identity provider's answer could not be verified (its signature, audience or expiry), or it named an address outside the organization's domains, so the sign-in was refused.",
+  sso_provider_not_found: 'That organization has no identity provider any more. Sign in with your password.',
   account_not_linked:
     'An account with this e-mail address already exists. Sign in with your password; the operator can allow linking it to single sign-on.',
   email_not_found: 'The identity provider gave no e-mail address for your account.',

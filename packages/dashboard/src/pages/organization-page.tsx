@@ -1,4 +1,7 @@
-/** An organization's sites, with the way to add one, and renaming it (admins and owners). */
+/**
+ * An organization's sites, with the way to add one, renaming it and its SSO settings (admins and
+ * owners), and its own identity provider (owners).
+ */
 import { useEffect } from 'react'
 import { api } from '../api/api'
 import { AppShell } from '../components/app-shell'
@@ -6,6 +9,7 @@ import { FormError } from '../components/form-error'
 import { Loading } from '../components/loading'
 import { OrganizationNameForm } from '../components/organization-name-form'
 import { PageHeading } from '../components/page-heading'
+import { SsoProviderCard } from '../components/sso-provider-card'
 import { SsoSettingsCard } from '../components/sso-settings-card'
 import { useResource } from '../lib/use-resource'
 import { Link } from '../router/link'
@@ -70,6 +74,7 @@ export function OrganizationPage({ organizationId }: { organizationId: string })
         />
       )}
       {organization && isAdmin(role) && <SsoSettingsCard organizationId={organization.id} />}
+      {organization && role === 'owner' && <SsoProviderCard organizationId={organization.id} />}
     </AppShell>
   )
 }

@@ -1,6 +1,8 @@
 /**
  * Sign in with email and password (Better Auth); the app then opens `next` or the home page. When the
- * instance has an identity provider, "Sign in with SSO" sends the browser there instead; a refused
+ * instance has an identity provider, "Sign in with SSO" sends the browser there instead (when
+ * organizations have providers of their own, it asks the e-mail address first and sends the browser to
+ * the provider owning its domain, the instance-wide one otherwise); a refused
  * single sign-on comes back here with `?error=<code>`, shown above the form. For an
  * account with two-factor sign-in, the right password gives no session yet: the page asks for the
  * code of the authenticator app, or one of the backup codes, and only that signs in.
@@ -26,6 +28,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo |
   const action = useAction()
   const sso = useAction()
   const [ssoConfig, setSsoConfig] = useState<SsoConfig | null>(null)
+  const [ssoEmail, setSsoEmail] = useState<string | null>(null)
   const query = new URLSearchParams(window.location.search)
   const ssoError = query.get('error')
   useEffect(() => {
@@ -57,18 +60,51 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo |
       {ssoConfig?.enabled && (
         <div className="sso-sign-in">
           <FormError error={sso.error} />
-          <button
-            type="button"
-            className="button button-primary button-wide"
-            disabled={sso.busy}
-            onClick={() => {
-              void sso.run(async () => {
-                await api.signInWithSso(ssoConfig.providerId, query.get('next') || '/')
-              })
-            }}
-          >
-            {sso.busy ? 'Opening your identity provider…' : 'Sign in with SSO'}
-          </button>
+          {ssoEmail === null ? (
+            <button
+              type="button"
+              className="button button-primary button-wide"
+              disabled={sso.busy}
+              onClick={() => {
+                if (ssoConfig.byEmail) {
+                  setSsoEmail(email)
+                  return
+                }
+                void sso.run(async () => {
+                  await api.signInWithSso(ssoConfig.providerId, query.get('next') || '/')
+                })
+              }}
+            >
+              {sso.busy ? 'Opening your identity provider…' : 'Sign in with SSO'}
+            </button>
+          ) : (
+            <form
+              aria-label="Sign in with SSO"
+              onSubmit={(event) => {
+                event.preventDefault()
+                void sso.run(async () => {
+                  const found = await api.ssoProviderFor(ssoEmail)
+                  await api.signInWithSso(found.providerId, query.get('next') || '/')
+                })
+              }}
+            >
+              <Field label="Work e-mail" hint="You go to your organization's identity provider.">
+                {(control) => (
+                  <input
+                    {...control}
+                    type="email"
+                    autoComplete="email"
+                    required
+                    value={ssoEmail}
+                    onChange={(e) => setSsoEmail(e.target.value)}
+                  />
+                )}
+              </Field>
+              <button type="submit" className="button button-primary button-wide" disabled={sso.busy}>
+                {sso.busy ? 'Opening your identity provider…' : 'Continue with SSO'}
+              </button>
+            </form>
+          )}
           {ssoConfig.name && ssoConfig.name !== 'SSO' && <p>Through {ssoConfig.name}</p>}
           <p className="auth-divider">or with your password</p>
         </div>

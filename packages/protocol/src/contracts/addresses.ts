@@ -130,6 +130,22 @@ export const leaveOrganization = address(
 /** An organization's single sign-on settings (`contracts/sso.ts`). */
 export const getSsoSettings = address('getSsoSettings', 'GET', '/api/organizations/:organizationId/sso')
 export const updateSsoSettings = address('updateSsoSettings', 'PUT', '/api/organizations/:organizationId/sso')
+/** An organization's own identity provider and the e-mail domains it owns (`contracts/sso.ts`). */
+export const getSsoProvider = address(
+  'getSsoProvider',
+  'GET',
+  '/api/organizations/:organizationId/sso/provider',
+)
+export const updateSsoProvider = address(
+  'updateSsoProvider',
+  'PUT',
+  '/api/organizations/:organizationId/sso/provider',
+)
+export const deleteSsoProvider = address(
+  'deleteSsoProvider',
+  'DELETE',
+  '/api/organizations/:organizationId/sso/provider',
+)
 /** Organizations, their sites and members (`contracts/organizations.ts`). */
 export const listOrganizations = address('listOrganizations', 'GET', '/api/organizations')
 export const createOrganization = address('createOrganization', 'POST', '/api/organizations')

@@ -21,7 +21,12 @@
  *   refused (403 `SSO_REQUIRED`) for their members, except the instance owner (break-glass);
  * - a provider whose discovery fails answers 503 naming it, not a 500; errors of the callback land on
  *   the dashboard's sign-in page with `?error=<code>`;
- * - every SSO sign-in, link and refusal is audited (`sso.signed_in`, `sso.account_linked`, `sso.refused`).
+ * - every SSO sign-in, link and refusal is audited (`sso.signed_in`, `sso.account_linked`, `sso.refused`);
+ * - organizations' own providers (`organization-oidc.ts`), Better Auth providers `org-<organizationId>`
+ *   put into the request's provider list from the metadata store before `/sign-in/social` and
+ *   `/callback/:id` (`organization-oauth-providers.ts`); `POST /api/auth/sso/provider-for {email}`
+ *   answers the provider of the address's domain (the instance-wide one otherwise), and a sign-in
+ *   through an organization's provider maps the role into that organization.
  */
 import { APIError, type BetterAuthPlugin } from 'better-auth'
 import { createAuthEndpoint, createAuthMiddleware } from 'better-auth/api'
@@ -32,6 +37,15 @@ import type { ChangeFeed } from '../shared/change-feed.js'
 import type { MetadataStore } from '../storage/metadata/db.js'
 import { getSetting } from '../storage/metadata/instance-settings.js'
 import type { OidcSettings } from './oidc-settings.js'
+import { createOrganizationProviders } from './organization-oauth-providers.js'
+import {
+  hasOrganizationProviders,
+  loadOrganizationOidc,
+  organizationForEmail,
+  organizationOfProviderId,
+  organizationProviderId,
+} from './organization-oidc.js'
+import { emailDomainOf } from './public-mail-domains.js'
 import {
   applySsoMembership,
   roleFromClaims,
@@ -114,6 +128,19 @@ export function pathlightSso({
   log,
 }: SsoPluginOptions): BetterAuthPlugin {
   const db = store.db
+  const organizationProviders = createOrganizationProviders({
+    db,
+    baseUrl,
+    allowLinking: oidc?.allowLinking ?? false,
+    refused: async (organizationId, reason, email) => {
+      await recordAudit(db, {
+        organizationId,
+        actorUserId: '',
+        action: 'sso.refused',
+        details: { reason, domain: emailDomainOf(email) ?? null },
+      })
+    },
+  })
   /** Refuse a password path for a member of an SSO-only organization, the instance owner excepted. */
   const refusePassword = async (userId: string | undefined, email: string | undefined, reason: string) => {
     const user = userId
@@ -141,9 +168,42 @@ export function pathlightSso({
     id: 'pathlight-sso',
     endpoints: {
       /** `GET /api/auth/sso/config`: whether SSO is offered, and the provider's name for the button. */
-      ssoConfig: createAuthEndpoint('/sso/config', { method: 'GET' }, async (ctx) =>
-        ctx.json({ enabled: oidc !== undefined, providerId: OIDC_PROVIDER_ID, name: oidc?.name ?? null }),
-      ),
+      ssoConfig: createAuthEndpoint('/sso/config', { method: 'GET' }, async (ctx) => {
+        const organizations = await hasOrganizationProviders(db)
+        return ctx.json({
+          enabled: oidc !== undefined || organizations,
+          providerId: OIDC_PROVIDER_ID,
+          name: oidc?.name ?? null,
+          byEmail: organizations,
+        })
+      }),
+      /**
+       * `POST /api/auth/sso/provider-for {email}`: the provider that signs the address in, `{providerId,
+       * name}`: the organization's owning its domain, else the instance-wide one; 404 `SSO_NOT_CONFIGURED`.
+       */
+      ssoProviderFor: createAuthEndpoint('/sso/provider-for', { method: 'POST' }, async (ctx) => {
+        const email = emailOf(ctx.body)
+        const domain = email ? emailDomainOf(email) : undefined
+        if (!email || !domain || email.length > 320)
+          throw new APIError('BAD_REQUEST', {
+            code: 'INVALID_EMAIL',
+            message: 'email: an e-mail address is required',
+          })
+        const organizationId = await organizationForEmail(db, email)
+        if (organizationId) {
+          const row = await db
+            .selectFrom('organization_oidc')
+            .select('name')
+            .where('organization_id', '=', organizationId)
+            .executeTakeFirst()
+          return ctx.json({ providerId: organizationProviderId(organizationId), name: row?.name ?? null })
+        }
+        if (oidc) return ctx.json({ providerId: OIDC_PROVIDER_ID, name: oidc.name })
+        throw new APIError('NOT_FOUND', {
+          code: 'SSO_NOT_CONFIGURED',
+          message: `No identity provider signs in addresses of ${domain}: sign in with your password.`,
+        })
+      }),
     },
     init: () => ({
       options: {
@@ -188,16 +248,51 @@ export function pathlightSso({
             })
           }),
         },
+        {
+          matcher: (ctx) =>
+            (ctx.path === '/sign-in/social' && organizationOfProviderId(ctx.body?.provider) !== undefined) ||
+            (ctx.path === '/callback/:id' && organizationOfProviderId(ctx.params?.id) !== undefined),
+          handler: createAuthMiddleware(async (ctx) => {
+            const organizationId = organizationOfProviderId(
+              ctx.path === '/sign-in/social' ? ctx.body?.provider : ctx.params?.id,
+            ) as string
+            const state = await organizationProviders.ensure(ctx.context, organizationId)
+            if (ctx.path !== '/sign-in/social') return
+            if (state.kind === 'none')
+              throw new APIError('NOT_FOUND', {
+                code: 'SSO_PROVIDER_NOT_FOUND',
+                message: 'This organization has no identity provider.',
+              })
+            if (state.kind === 'unreachable')
+              throw new APIError('SERVICE_UNAVAILABLE', {
+                code: 'SSO_PROVIDER_UNAVAILABLE',
+                message: `The identity provider (${state.issuer}) cannot be reached; try again later.`,
+              })
+          }),
+        },
       ],
       after: [
         {
-          matcher: (ctx) => ctx.path === '/callback/:id' && ctx.params?.id === OIDC_PROVIDER_ID,
+          matcher: (ctx) =>
+            ctx.path === '/callback/:id' &&
+            (ctx.params?.id === OIDC_PROVIDER_ID || organizationOfProviderId(ctx.params?.id) !== undefined),
           handler: createAuthMiddleware(async (ctx) => {
-            if (!oidc) return
+            const providerId = ctx.params?.id as string
+            const ownOrganization = organizationOfProviderId(providerId)
+            if (!oidc && !ownOrganization) return
             const session = ctx.context.newSession
             try {
               if (!session) {
-                const organizationId = await getSetting(db, SSO_ORGANIZATION_SETTING)
+                // An organization's callback is audited only while it has a provider (not for any id sent).
+                const organizationId = ownOrganization
+                  ? (
+                      await db
+                        .selectFrom('organization_oidc')
+                        .select('organization_id')
+                        .where('organization_id', '=', ownOrganization)
+                        .executeTakeFirst()
+                    )?.organization_id
+                  : await getSetting(db, SSO_ORGANIZATION_SETTING)
                 const location = (ctx.context.returned as { headers?: Headers } | undefined)?.headers?.get?.(
                   'location',
                 )
@@ -212,7 +307,7 @@ export function pathlightSso({
                 }
                 return
               }
-              await afterSignIn(session.user.id)
+              await afterSignIn(session.user.id, providerId, ctx.context.secret)
             } catch (error) {
               log?.('SSO role mapping failed', error)
             }
@@ -222,14 +317,16 @@ export function pathlightSso({
     },
   }
 
-  /** Role mapping and audit of a completed sign-in. */
-  async function afterSignIn(userId: string) {
-    if (!oidc) return
+  /** Role mapping and audit of a completed sign-in through `providerId`. */
+  async function afterSignIn(userId: string, providerId: string, secret: string) {
+    const ownOrganization = organizationOfProviderId(providerId)
+    const settings = ownOrganization ? await loadOrganizationOidc(db, ownOrganization, secret) : oidc
+    if (!settings) return
     const account = (await db
       .selectFrom('account' as never)
       .select(['idToken', 'createdAt'] as never[])
       .where('userId' as never, '=', userId as never)
-      .where('providerId' as never, '=', OIDC_PROVIDER_ID as never)
+      .where('providerId' as never, '=', providerId as never)
       .executeTakeFirst()) as { idToken: string | null; createdAt: string | Date } | undefined
     const user = await db
       .selectFrom('user')
@@ -237,8 +334,9 @@ export function pathlightSso({
       .where('id', '=', userId)
       .executeTakeFirstOrThrow()
     const claims = account?.idToken ? idTokenClaims(account.idToken) : {}
-    const role = roleFromClaims(claims, oidc)
-    const organizationId = await ssoOrganizationId(db, oidc.organization, userId)
+    const role = roleFromClaims(claims, settings)
+    const organizationId =
+      ownOrganization ?? (await ssoOrganizationId(db, (settings as OidcSettings).organization, userId))
     const change = await applySsoMembership({ db, changes }, organizationId, userId, role)
     // Linked now: the provider's account row is fresh, and the user is older than it.
     const accountAt = account ? new Date(account.createdAt).getTime() : 0
@@ -249,13 +347,13 @@ export function pathlightSso({
         organizationId,
         actorUserId: userId,
         action: 'sso.account_linked',
-        details: { provider: OIDC_PROVIDER_ID },
+        details: { provider: providerId },
       })
     await recordAudit(db, {
       organizationId,
       actorUserId: userId,
       action: 'sso.signed_in',
-      details: { provider: OIDC_PROVIDER_ID, subject: claims.sub, role, membership: change.kind },
+      details: { provider: providerId, subject: claims.sub, role, membership: change.kind },
     })
   }
 }

@@ -1417,6 +1417,34 @@ const table: Row[] = [
     expect: access.admin(200),
     request: async (w) => ({ ...(await orgPath('/sso')(w)), body: { ssoOnly: false } }),
   },
+  // An organization's own identity provider: owners only. The PUT names an issuer that does not answer
+  // discovery, so an owner gets past access to the issuer check (400 naming it).
+  {
+    method: 'GET',
+    url: '/api/organizations/:organizationId/sso/provider',
+    expect: { ...access.admin(200), admin: 403 },
+    request: orgPath('/sso/provider'),
+  },
+  {
+    method: 'PUT',
+    url: '/api/organizations/:organizationId/sso/provider',
+    expect: { ...access.admin(400), admin: 403 },
+    request: async (w) => ({
+      ...(await orgPath('/sso/provider')(w)),
+      body: {
+        issuer: 'http://127.0.0.1:9',
+        clientId: 'pathlight',
+        clientSecret: 's',
+        domains: ['matrix.test'],
+      },
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/organizations/:organizationId/sso/provider',
+    expect: { ...access.admin(200), admin: 403 },
+    request: orgPath('/sso/provider'),
+  },
 ]
 
 /** A user id the site has a profile for (identified once through `POST /api/identify`). */

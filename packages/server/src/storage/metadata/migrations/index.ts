@@ -21,7 +21,8 @@ import { alertRecipients } from './015-alert-recipients.js'
 import { trackingSwitchesAndUsers } from './016-tracking-switches-and-users.js'
 import { sso } from './017-sso.js'
 import { mcpOAuth } from './018-mcp-oauth.js'
-import { crawlerAlerts } from './022-crawler-alerts.js'
+import { organizationOidc } from './019-organization-oidc.js'
+import { crawlerAlerts } from './021-crawler-alerts.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -49,5 +50,6 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   trackingSwitchesAndUsers,
   sso,
   mcpOAuth,
+  organizationOidc,
   crawlerAlerts,
 ]

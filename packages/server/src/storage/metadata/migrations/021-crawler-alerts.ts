@@ -1,5 +1,5 @@
 /**
- * 022: alert rules on crawler requests (`alerts/crawler-alert-metrics.ts`). `alert_rule` gains the
+ * 021: alert rules on crawler requests (`query/crawler-alert-metric.ts`). `alert_rule` gains the
  * crawler filters (`crawler_category`: a category or `ai`; `crawler_agent`: an agent's name) and
  * `known_agents`, the JSON array of agents a `crawler_new_agents` rule has seen on its site (null
  * until its first evaluation, which takes the site's agents as known without firing).
@@ -9,7 +9,7 @@ import type { MetadataMigration } from './index.js'
 
 /** Adds `alert_rule.crawler_category`, `crawler_agent` and `known_agents` (all nullable text). */
 export const crawlerAlerts: MetadataMigration = {
-  name: '022-crawler-alerts',
+  name: '021-crawler-alerts',
   async up(db: Kysely<unknown>) {
     // One column per statement: SQLite's ALTER TABLE adds one at a time.
     for (const column of ['crawler_category', 'crawler_agent', 'known_agents'])
