@@ -170,6 +170,8 @@ export interface AppDeps {
   metricsToken?: string
   /** MCP_ENABLED: whether `/api/mcp` (the MCP server, `mcp/`) exists; default true. */
   mcpEnabled?: boolean
+  /** SSO_ALLOW_PRIVATE_ISSUERS: organizations' own OIDC issuers may be on private addresses; default false. */
+  ssoAllowPrivateIssuers?: boolean
 }
 
 /** The longest path parameter routed, encoded: a 256-character user id at 12 characters each. */
@@ -364,7 +366,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.addHook('preHandler', requireCaller(callers))
     scope.addHook('preHandler', readBudget.user)
     await scope.register(organizationRoutes, { db: deps.metadata.db })
-    await scope.register(ssoSettingsRoutes, { db: deps.metadata.db, auth: deps.auth, baseUrl: deps.baseUrl })
+    await scope.register(ssoSettingsRoutes, {
+      db: deps.metadata.db,
+      auth: deps.auth,
+      baseUrl: deps.baseUrl,
+      allowPrivateIssuers: deps.ssoAllowPrivateIssuers ?? false,
+    })
     await scope.register(siteRoutes, {
       db: deps.metadata.db,
       events: deps.events,

@@ -142,6 +142,12 @@ const envSchema = z.object({
   GEOIP: z.enum(['on', 'memory', 'off']).default('on'),
   /** Let webhooks target loopback, private and link-local addresses (tests, trusted networks). */
   WEBHOOKS_ALLOW_PRIVATE: booleanFromEnv.default(false),
+  /**
+   * Let an organization's own OIDC provider be an issuer on a loopback, private or link-local address
+   * (tests, trusted networks). Off: the issuer is refused at saving, so an organization owner cannot make
+   * the server fetch from the instance's own network.
+   */
+  SSO_ALLOW_PRIVATE_ISSUERS: booleanFromEnv.default(false),
   /** A delivery attempt is cut off after this long (the spec's limit is 10 s). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
   /** How often the webhook worker looks for due deliveries. */
@@ -238,6 +244,8 @@ export interface Config {
   /** How the geolocation databases are held (GEOIP 'on': 'disk', 'memory'); null when GEOIP=off. */
   geoip: 'disk' | 'memory' | null
   webhooks: { allowPrivate: boolean; timeoutMs: number; pollMs: number }
+  /** Organizations' own OIDC issuers may be on private addresses (SSO_ALLOW_PRIVATE_ISSUERS). */
+  ssoAllowPrivateIssuers: boolean
   alertIntervalMs: number
   /** Outgoing mail (`mail/mail-settings.ts`) from SMTP_URL and MAIL_FROM; undefined: no e-mail is sent. */
   mail: MailSettings | undefined
@@ -357,6 +365,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       pollMs: e.WEBHOOK_POLL_MS,
     },
+    ssoAllowPrivateIssuers: e.SSO_ALLOW_PRIVATE_ISSUERS,
     alertIntervalMs: e.ALERT_INTERVAL_MS,
     mail: mailSettings({
       smtpUrl: e.SMTP_URL,

@@ -66,6 +66,7 @@ export async function serve(env: Record<string, string | undefined> = process.en
     logFormat: config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     accessLog: config.accessLog,
     mcpEnabled: config.mcpEnabled,
+    ssoAllowPrivateIssuers: config.ssoAllowPrivateIssuers,
     isShuttingDown: () => shuttingDown,
     healthMaxPendingAgeMs: config.healthMaxPendingAgeMs,
   })

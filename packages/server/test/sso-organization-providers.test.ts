@@ -112,7 +112,7 @@ beforeAll(async () => {
   const [build] = await Promise.all([
     ensureDashboardBuilt(),
     (async () => {
-      t = await openTestInstance({ env: { BASE_URL: base } })
+      t = await openTestInstance({ env: { BASE_URL: base, SSO_ALLOW_PRIVATE_ISSUERS: 'true' } })
       await t.app.listen({ port, host: '127.0.0.1' })
     })(),
   ])

@@ -121,6 +121,7 @@ beforeAll(async () => {
     REDIS_KEY_PREFIX: `test:sso-two-nodes:${crypto.randomUUID()}:`,
     GEOIP: 'off',
     BASE_URL: lbUrl,
+    SSO_ALLOW_PRIVATE_ISSUERS: 'true',
     AUTH_THROTTLE_ADDRESS_MAX: String(ADDRESS_MAX),
   }
   await ensureDashboardBuilt()

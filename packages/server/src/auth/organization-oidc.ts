@@ -10,7 +10,9 @@
  * Rules at saving: the issuer must answer discovery (`<issuer>/.well-known/openid-configuration`
  * naming itself as `issuer`, with authorization, token and JWKS endpoints), else 400 naming `issuer`;
  * a public mail domain (`public-mail-domains.ts`) is refused (400 naming `domains`), and so is a domain
- * another organization owns (409 naming `domains`). Ownership of a domain is not verified (no DNS
+ * another organization owns (409 naming `domains`). An issuer that resolves to a loopback, private or
+ * link-local address is refused (400 naming `issuer`) unless SSO_ALLOW_PRIVATE_ISSUERS is set, as webhook
+ * URLs are (`webhooks/url-guard.ts`). Ownership of a domain is not verified (no DNS
  * record is checked). The client secret is stored encrypted with the instance's auth secret
  * (Better Auth's `symmetricEncrypt`, as two-factor secrets are) and never answered. Changes are
  * audited (`sso.provider_changed`, `sso.provider_removed`).
@@ -22,6 +24,7 @@ import { recordAudit } from '../audit/audit-log.js'
 import { AppError } from '../shared/errors.js'
 import { isoNow } from '../shared/time.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import { checkWebhookUrl } from '../webhooks/url-guard.js'
 import { emailDomainOf, isPublicMailDomain } from './public-mail-domains.js'
 
 /** The Better Auth provider id of an organization's provider: `org-<organizationId>`. */
@@ -145,7 +148,14 @@ export async function getSsoProvider(
  * @throws AppError 400 naming `issuer`, `clientSecret` or `domains`; 409 naming `domains`
  */
 export async function setSsoProvider(
-  deps: { db: MetadataDb; secret: string; baseUrl: string; discover?: DiscoverIssuer },
+  deps: {
+    db: MetadataDb
+    secret: string
+    baseUrl: string
+    discover?: DiscoverIssuer
+    /** Accept an issuer on a loopback, private or link-local address (SSO_ALLOW_PRIVATE_ISSUERS). */
+    allowPrivateIssuers?: boolean
+  },
   organizationId: string,
   actorUserId: string,
   input: SsoProviderInput,
@@ -174,6 +184,11 @@ export async function setSsoProvider(
     .executeTakeFirst()
   if (!existing && input.clientSecret === undefined)
     throw field(400, 'clientSecret', 'required when the organization has no provider yet')
+  try {
+    await checkWebhookUrl(issuer, { allowPrivate: deps.allowPrivateIssuers ?? false })
+  } catch (error) {
+    throw field(400, 'issuer', `the issuer ${(error as Error).message}`)
+  }
   try {
     await (deps.discover ?? discoverIssuer)(issuer)
   } catch (error) {

@@ -35,10 +35,23 @@ const ownerOf =
  * Register the SSO settings routes and those of the organization's own provider (owners only).
  * @param auth Better Auth, whose secret encrypts the provider's client secret
  * @param discover the issuer check at saving (default: discovery over HTTP)
+ * @param allowPrivateIssuers issuers on loopback, private or link-local addresses are accepted
  */
 export async function ssoSettingsRoutes(
   app: FastifyInstance,
-  { db, auth, baseUrl, discover }: { db: MetadataDb; auth: Auth; baseUrl: string; discover?: DiscoverIssuer },
+  {
+    db,
+    auth,
+    baseUrl,
+    discover,
+    allowPrivateIssuers = false,
+  }: {
+    db: MetadataDb
+    auth: Auth
+    baseUrl: string
+    discover?: DiscoverIssuer
+    allowPrivateIssuers?: boolean
+  },
 ) {
   route(app, getSsoProviderEndpoint, {
     resolve: ownerOf(db, "Reading the organization's identity provider"),
@@ -48,7 +61,7 @@ export async function ssoSettingsRoutes(
     resolve: ownerOf(db, "Changing the organization's identity provider"),
     handle: async ({ params, body, resolved }) =>
       setSsoProvider(
-        { db, secret: (await auth.$context).secret, baseUrl, discover },
+        { db, secret: (await auth.$context).secret, baseUrl, discover, allowPrivateIssuers },
         params.organizationId,
         resolved.userId,
         body,

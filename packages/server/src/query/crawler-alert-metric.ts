@@ -7,7 +7,7 @@
 import type { AlertCrawlerCategory } from '@pathlight/protocol'
 import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { CRAWLER_REQUESTS } from '../storage/events/migrations/014-ai-traffic.js'
+import { CRAWLER_REQUESTS } from '../storage/events/rollup-schema/crawler-requests.js'
 
 /** The categories `ai` stands for. */
 export const AI_CATEGORIES = ['ai_training', 'ai_search', 'ai_assistant'] as const

@@ -8,7 +8,7 @@
  */
 import type { SeriesCounts, SeriesMetric } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { IMPORTED_DAYS } from '../storage/events/migrations/016-imported-days.js'
+import { IMPORTED_DAYS } from '../storage/events/rollup-schema/imported-days.js'
 import { importedSpan } from './imported-totals.js'
 import type { ReportScope } from './report-scope.js'
 import type { BucketUnit } from './time-buckets.js'

@@ -147,6 +147,7 @@ export async function openTestInstance(options: TestInstanceOptions = {}): Promi
     trustProxy: config.trustProxy,
     hstsMaxAge: config.hstsMaxAge,
     metricsToken: config.metricsToken,
+    ssoAllowPrivateIssuers: config.ssoAllowPrivateIssuers,
   })
   const ownOrigin = new URL(config.baseUrl).origin
   if (options.browserOrigin !== false) addBrowserOrigin(app, ownOrigin)
