@@ -70,6 +70,9 @@ export interface QueryAnswer {
     total_rows?: number
     time_zone: string
     imports_included: boolean
+    /** With `include.imports`: why imported days were left out. */
+    imports_skip_reason?: 'no_imported_data' | 'out_of_range' | 'unsupported_query' | 'unsupported_interval'
+    imports_warning?: string
     comparison_date_range?: [string, string]
   }
   query: {
