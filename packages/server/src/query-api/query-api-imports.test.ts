@@ -55,14 +55,12 @@ let t: TestInstance
 let site: Site
 let bare: Site
 let key: string
-let userId: string
 
 beforeAll(async () => {
   t = await openTestInstance({ clock: () => NOW })
   const seeded = await t.seed()
   site = seeded.site
   key = seeded.apiKey
-  userId = seeded.userId
   const imported = await t.app.inject({
     method: 'POST',
     url: `/api/sites/${site.siteId}/import?format=plausible`,
