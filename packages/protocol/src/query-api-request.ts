@@ -21,9 +21,23 @@ export const plausibleMetrics = [
   'conversion_rate',
   'group_conversion_rate',
   'time_on_page',
+  'scroll_depth',
+  'total_revenue',
+  'average_revenue',
 ] as const
-/** Pathlight's own metrics: web vitals at the 75th percentile (ms; CLS unitless) and error events. */
-export const pathlightMetrics = ['lcp_p75', 'inp_p75', 'cls_p75', 'fcp_p75', 'ttfb_p75', 'errors'] as const
+/**
+ * Pathlight's own metrics: web vitals at the 75th percentile (ms; CLS unitless), error events and
+ * `engaged_time` (engaged seconds from engagement events).
+ */
+export const pathlightMetrics = [
+  'lcp_p75',
+  'inp_p75',
+  'cls_p75',
+  'fcp_p75',
+  'ttfb_p75',
+  'errors',
+  'engaged_time',
+] as const
 /** `revenue:<CUR>`: the revenue in one ISO 4217 currency (upper case), in that currency's units. */
 export const REVENUE_METRIC = /^revenue:[A-Z]{3}$/
 
@@ -237,8 +251,10 @@ export const queryApiBody = documentAs(
     if (metrics.includes('group_conversion_rate') && dimensions.length === 0) {
       return problem(['metrics'], 'metric group_conversion_rate needs a dimension')
     }
-    if (metrics.includes('time_on_page') && !filtersOn('event:page') && !dimensions.includes('event:page')) {
-      return problem(['metrics'], 'metric time_on_page needs an event:page filter or dimension')
+    for (const metric of ['time_on_page', 'scroll_depth'] as const) {
+      if (metrics.includes(metric) && !filtersOn('event:page') && !dimensions.includes('event:page')) {
+        return problem(['metrics'], `metric ${metric} needs an event:page filter or dimension`)
+      }
     }
     for (const [i, [name]] of (body.order_by ?? []).entries()) {
       if (!(metrics as string[]).includes(name) && !dimensions.includes(name)) {

@@ -39,6 +39,10 @@ export const queryApiAnswer = z.object({
       .optional(),
     /** With `include.imports`, a sentence saying why imported days were left out. */
     imports_warning: z.string().optional(),
+    /** With `total_revenue` or `average_revenue`: the one currency they are in (ISO 4217). */
+    revenue_currency: z.string().optional(),
+    /** Per metric answered null for a reason: Plausible's `{code, warning}`. */
+    metric_warnings: z.record(z.string(), z.object({ code: z.string(), warning: z.string() })).optional(),
     comparison_date_range: z.tuple([z.string(), z.string()]).optional(),
   }),
   query: z.object({

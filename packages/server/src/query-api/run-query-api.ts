@@ -17,6 +17,7 @@ import type { Clock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { buildReportQuery } from './build-report-query.js'
+import { extraParts, type RevenueSeen } from './extra-parts.js'
 import {
   type ImportedRow,
   importedRows,
@@ -68,6 +69,10 @@ export async function runQueryApi(
   const importsBefore =
     wantsImports && query.comparison ? await importedRows(deps.events, query, query.comparison) : null
   const plan = planQuery(query, options)
+  // The engagement and revenue parts (`extra-parts.ts`) join every plan.
+  const revenueSeen: RevenueSeen = { currencies: [] }
+  plan.current.push(...extraParts(query, revenueSeen))
+  plan.compared.push(...extraParts(query))
   const current =
     importsNow && 'rows' in importsNow
       ? withImported(
@@ -83,6 +88,7 @@ export async function runQueryApi(
     ownCompared && importsBefore && 'rows' in importsBefore
       ? { ...ownCompared, rows: mergeImportedRows(query.metrics, ownCompared.rows, importsBefore.rows) }
       : ownCompared
+  const revenueWarning = revenueWarningOf(query.metrics, revenueSeen)
   const skipReason = importsNow && 'skipReason' in importsNow ? importsNow.skipReason : undefined
   const labels = query.timeBucket ? timeLabels(query.range, query.timeBucket, query.timeZone) : []
   const comparedLabels =
@@ -115,6 +121,7 @@ export async function runQueryApi(
       ...(skipReason && { imports_skip_reason: skipReason }),
       ...(skipReason && importsWarnings[skipReason] && { imports_warning: importsWarnings[skipReason] }),
       ...(query.include.timeLabels && { time_labels: labels }),
+      ...revenueWarning,
       ...(query.include.totalRows && { total_rows: current.totalRows }),
       ...(query.comparison && { comparison_date_range: isoRange(query.comparison, query.timeZone) }),
     },
@@ -132,8 +139,26 @@ export async function runQueryApi(
   }
 }
 
-/** A metric's value when a compared row is missing: 0 for counts and rates, null for vitals. */
-const zeroOf = (metric: QueryApiMetric): number | null => (metric.endsWith('_p75') ? null : 0)
+/**
+ * Meta of the revenue totals: the one currency they are in, or Plausible's warning per metric when the
+ * answer's revenue events hold several currencies (then they are null).
+ */
+function revenueWarningOf(metrics: readonly QueryApiMetric[], seen: RevenueSeen) {
+  const totals = metrics.filter((m) => m === 'total_revenue' || m === 'average_revenue')
+  if (totals.length === 0) return {}
+  if (seen.currencies.length <= 1) {
+    return seen.currencies[0] ? { revenue_currency: seen.currencies[0] } : {}
+  }
+  const warning = {
+    code: 'no_single_revenue_currency',
+    warning: `Revenue metrics are null as the revenue events hold several currencies (${seen.currencies.join(', ')}): ask for revenue:<CUR> per currency.`,
+  }
+  return { metric_warnings: Object.fromEntries(totals.map((m) => [m, warning])) }
+}
+
+/** A metric's value when a compared row is missing: 0 for counts and rates, null for means and vitals. */
+const zeroOf = (metric: QueryApiMetric): number | null =>
+  metric.endsWith('_p75') || ['scroll_depth', 'engaged_time', 'average_revenue'].includes(metric) ? null : 0
 
 /** The request's filters as sent (the tree is for the SQL; the answer echoes the wire form). */
 const rawFilters = (body: QueryApiBody): unknown[] | undefined =>
