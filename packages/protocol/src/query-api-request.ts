@@ -27,7 +27,8 @@ export const plausibleMetrics = [
 ] as const
 /**
  * Pathlight's own metrics: web vitals at the 75th percentile (ms; CLS unitless), error events and
- * `engaged_time` (engaged seconds from engagement events).
+ * `engaged_time` (engaged seconds from engagement events), and `requests` (crawler requests: the only
+ * metric over them, with the crawler dimensions).
  */
 export const pathlightMetrics = [
   'lcp_p75',
@@ -37,6 +38,7 @@ export const pathlightMetrics = [
   'ttfb_p75',
   'errors',
   'engaged_time',
+  'requests',
 ] as const
 /** `revenue:<CUR>`: the revenue in one ISO 4217 currency (upper case), in that currency's units. */
 export const REVENUE_METRIC = /^revenue:[A-Z]{3}$/
@@ -75,6 +77,16 @@ export const visitDimensions = [
   'visit:region_name',
   'visit:city_name',
 ] as const
+/**
+ * The dimensions of a crawler request (a site's access log, read apart from visits): the agent's
+ * name, its operator, its category and whether its address was verified (`true`/`false`).
+ */
+export const crawlerDimensions = [
+  'crawler:name',
+  'crawler:operator',
+  'crawler:category',
+  'crawler:verified',
+] as const
 /** The time dimensions (buckets in the request's time zone; `time` picks one by the range's length). */
 export const timeDimensions = ['time', 'time:hour', 'time:day', 'time:week', 'time:month'] as const
 
@@ -104,6 +116,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{
 export const isFilterDimension = (name: string): boolean =>
   (eventDimensions as readonly string[]).includes(name) ||
   (visitDimensions as readonly string[]).includes(name) ||
+  (crawlerDimensions as readonly string[]).includes(name) ||
   PROPERTY_DIMENSION.test(name)
 
 const isDimension = (name: string) =>
@@ -196,6 +209,13 @@ export type QueryApiBody = Omit<z.output<typeof shape>, 'filters' | 'metrics'> &
   filters: QueryApiFilter[]
 }
 
+/** Whether a filter tree holds a saved segment. */
+const holdsSegment = (filter: QueryApiFilter): boolean =>
+  filter.kind === 'segment' ||
+  (filter.kind === 'not'
+    ? holdsSegment(filter.filter)
+    : 'filters' in filter && filter.filters.some(holdsSegment))
+
 /** Metrics computed over visits (sessions): Plausible refuses them with most event dimensions. */
 const SESSION_METRICS = ['bounce_rate', 'visit_duration', 'views_per_visit'] as const
 
@@ -230,6 +250,28 @@ export const queryApiBody = documentAs(
     }
     const conditions = filters.flatMap(conditionsOf)
     const filtersOn = (name: string) => conditions.some((c) => c.dimension === name)
+    const crawler =
+      metrics.includes('requests') ||
+      dimensions.some((d) => d.startsWith('crawler:')) ||
+      conditions.some((c) => c.dimension.startsWith('crawler:'))
+    if (crawler) {
+      const visitMetric = metrics.find((m) => m !== 'requests')
+      if (visitMetric) {
+        return problem(
+          ['metrics'],
+          `metric ${visitMetric} cannot be queried over crawler requests (crawlers are not visitors): use requests`,
+        )
+      }
+      const other = dimensions.find((d) => !d.startsWith('crawler:') && !d.startsWith('time'))
+      if (other) return problem(['dimensions'], `dimension ${other} cannot be mixed with crawler dimensions`)
+      const otherFilter = conditions.find((c) => !c.dimension.startsWith('crawler:'))
+      if (otherFilter || filters.some(holdsSegment)) {
+        return problem(
+          ['filters'],
+          `crawler requests take crawler filters only, not ${otherFilter?.dimension ?? 'a segment'}`,
+        )
+      }
+    }
     const eventDims = dimensions.filter((d) => d.startsWith('event:'))
     const goal = filtersOn('event:goal') || dimensions.includes('event:goal')
     for (const metric of SESSION_METRICS) {

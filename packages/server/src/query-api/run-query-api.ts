@@ -17,6 +17,7 @@ import type { Clock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { buildReportQuery } from './build-report-query.js'
+import { crawlerPlan, isCrawlerQuery } from './crawler-sql.js'
 import { extraParts, type RevenueSeen } from './extra-parts.js'
 import {
   type ImportedRow,
@@ -68,7 +69,7 @@ export async function runQueryApi(
   const importsNow = wantsImports ? await importedRows(deps.events, query, query.range) : null
   const importsBefore =
     wantsImports && query.comparison ? await importedRows(deps.events, query, query.comparison) : null
-  const plan = planQuery(query, options)
+  const plan = isCrawlerQuery(query) ? crawlerPlan() : planQuery(query, options)
   // The engagement and revenue parts (`extra-parts.ts`) join every plan.
   const revenueSeen: RevenueSeen = { currencies: [] }
   plan.current.push(...extraParts(query, revenueSeen))
