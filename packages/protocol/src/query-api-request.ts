@@ -76,6 +76,7 @@ export const visitDimensions = [
   'visit:country_name',
   'visit:region_name',
   'visit:city_name',
+  'visit:user_id',
 ] as const
 /**
  * The dimensions of a crawler request (a site's access log, read apart from visits): the agent's
@@ -111,6 +112,12 @@ export const MAX_QUERY_API_LIMIT = 10_000
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * `user:trait:<key>`: a trait of an identified user's profile (filters only; key 1 to 64 characters).
+ * The server resolves it to the users whose trait matches.
+ */
+export const TRAIT_FILTER = /^user:trait:.{1,64}$/s
 
 /** Whether `name` is a dimension a filter or a breakdown may name (no time ones). */
 export const isFilterDimension = (name: string): boolean =>
@@ -232,7 +239,12 @@ export const queryApiBody = documentAs(
     const filters: QueryApiFilter[] = []
     const count = { conditions: 0 }
     for (const [i, raw] of body.filters.entries()) {
-      const parsed = parseQueryApiFilter(raw, isFilterDimension, 0, count)
+      const parsed = parseQueryApiFilter(
+        raw,
+        (name) => isFilterDimension(name) || TRAIT_FILTER.test(name),
+        0,
+        count,
+      )
       if (!parsed.ok) return problem(['filters', i, ...parsed.problem.path], parsed.problem.message)
       filters.push(parsed.filter)
     }

@@ -38,6 +38,7 @@ export const visitColumns: Record<string, string> = {
   'visit:city': 'city',
   'visit:city_name': 'city',
   'visit:language': 'language',
+  'visit:user_id': 'user_id',
 }
 
 /** The stored `events` column behind each event dimension. */
