@@ -17,6 +17,7 @@ export type QueryFilter =
   | ['is', 'segment', [number]]
   | ['and' | 'or', QueryFilter[]]
   | ['not', QueryFilter]
+  | ['has_done' | 'has_not_done', QueryFilter]
 
 /** Plausible's range names, or two ISO dates or date-times. */
 export type QueryDateRange =

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { documentAs } from './openapi-registry.js'
-import { conditionsOf, parseQueryApiFilter, type QueryApiFilter } from './query-api-filters.js'
+import { conditionsOf, holdsSegment, parseQueryApiFilter, type QueryApiFilter } from './query-api-filters.js'
 
 /** Plausible's metrics. */
 export const plausibleMetrics = [
@@ -215,13 +215,6 @@ export type QueryApiBody = Omit<z.output<typeof shape>, 'filters' | 'metrics'> &
   metrics: QueryApiMetric[]
   filters: QueryApiFilter[]
 }
-
-/** Whether a filter tree holds a saved segment. */
-const holdsSegment = (filter: QueryApiFilter): boolean =>
-  filter.kind === 'segment' ||
-  (filter.kind === 'not'
-    ? holdsSegment(filter.filter)
-    : 'filters' in filter && filter.filters.some(holdsSegment))
 
 /** Metrics computed over visits (sessions): Plausible refuses them with most event dimensions. */
 const SESSION_METRICS = ['bounce_rate', 'visit_duration', 'views_per_visit'] as const

@@ -110,7 +110,9 @@ async function resolveFilter(filter: QueryApiFilter, context: BuildContext, at: 
       return segmentNode(segment.filters as Filter[])
     }
     case 'not':
-      return { kind: 'not', filter: await resolveFilter(filter.filter, context, at) }
+    case 'has_done':
+    case 'has_not_done':
+      return { kind: filter.kind, filter: await resolveFilter(filter.filter, context, at) }
     default: {
       const filters: FilterNode[] = []
       for (const child of filter.filters) filters.push(await resolveFilter(child, context, at))

@@ -177,7 +177,9 @@ function toWire(filter: QueryApiBody['filters'][number]): unknown {
     case 'segment':
       return ['is', 'segment', [filter.segmentId]]
     case 'not':
-      return ['not', toWire(filter.filter)]
+    case 'has_done':
+    case 'has_not_done':
+      return [filter.kind, toWire(filter.filter)]
     default:
       return [filter.kind, filter.filters.map(toWire)]
   }
