@@ -91,7 +91,14 @@ const answer = async (body: Record<string, unknown>) => {
 }
 
 /** The day of the first own event in the zone: imported days before it count. */
-const firstOwnDay = (timeZone: string) => own.map((e) => dayOf(e.timestamp, timeZone)).sort()[0] as string
+const firstDays = new Map<string, string>()
+const firstOwnDay = (timeZone: string) => {
+  const known = firstDays.get(timeZone)
+  if (known !== undefined) return known
+  const day = own.map((e) => dayOf(e.timestamp, timeZone)).sort()[0] as string
+  firstDays.set(timeZone, day)
+  return day
+}
 const importedDays = (timeZone: string) =>
   rowsOf('imported_visitors').filter((row) => (row.date ?? '') < firstOwnDay(timeZone))
 const sum = (rows: readonly Record<string, string>[], column: string) =>
