@@ -17,6 +17,7 @@ export type QueryFilter =
   | ['is', 'segment', [number]]
   | ['and' | 'or', QueryFilter[]]
   | ['not', QueryFilter]
+  | ['has_done' | 'has_not_done', QueryFilter]
 
 /** Plausible's range names, or two ISO dates or date-times. */
 export type QueryDateRange =
@@ -35,7 +36,10 @@ export type QueryDateRange =
 /** The body of `query()`; `site_id` defaults to the client's site. */
 export interface QueryRequest {
   site_id?: number | string
-  /** e.g. `visitors`, `visits`, `pageviews`, `bounce_rate`, `lcp_p75`, `errors` (1 to 20). */
+  /**
+   * e.g. `visitors`, `visits`, `pageviews`, `bounce_rate`, `scroll_depth`, `total_revenue`,
+   * `revenue:EUR`, `engaged_time`, `lcp_p75`, `errors` (1 to 20).
+   */
   metrics: string[]
   date_range: QueryDateRange
   /** e.g. `visit:country`, `event:page`, `event:props:plan`, `time:day`. */
@@ -70,6 +74,13 @@ export interface QueryAnswer {
     total_rows?: number
     time_zone: string
     imports_included: boolean
+    /** With `include.imports`: why imported days were left out. */
+    imports_skip_reason?: 'no_imported_data' | 'out_of_range' | 'unsupported_query' | 'unsupported_interval'
+    imports_warning?: string
+    /** With `total_revenue` or `average_revenue`: the one currency they are in. */
+    revenue_currency?: string
+    /** Per metric answered null for a reason (several currencies: `no_single_revenue_currency`). */
+    metric_warnings?: Record<string, { code: string; warning: string }>
     comparison_date_range?: [string, string]
   }
   query: {

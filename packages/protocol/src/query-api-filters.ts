@@ -5,7 +5,9 @@
  *   `contains_not`, `matches`, `matches_not` (RE2, the server checks the pattern), `values` 1 to
  *   `MAX_QUERY_FILTER_VALUES` strings, `modifiers` `{case_sensitive?: boolean}` (default true);
  * - `["and", [filter, ...]]`, `["or", [filter, ...]]` (at least one each), `["not", filter]`;
- * - `["is", "segment", [id]]`: a saved segment of the site (the server expands it).
+ * - `["is", "segment", [id]]`: a saved segment of the site (the server expands it);
+ * - `["has_done", filter]`, `["has_not_done", filter]`: Plausible's behavioural filters, the visits
+ *   with (without) an event passing the inner filter, which names event dimensions only.
  * Dimensions are the filterable ones of `query-api-request.ts` (no `time*`).
  */
 
@@ -40,6 +42,7 @@ export type QueryApiFilter =
   | { kind: 'segment'; segmentId: number }
   | { kind: 'and' | 'or'; filters: QueryApiFilter[] }
   | { kind: 'not'; filter: QueryApiFilter }
+  | { kind: 'has_done' | 'has_not_done'; filter: QueryApiFilter }
 
 /** One problem of a filter: the path below `filters` (`[0, 1, 2]`) and the message. */
 export interface FilterProblem {
@@ -82,6 +85,16 @@ export function parseQueryApiFilter(
     }
     return { ok: true, filter: { kind: operator, filters } }
   }
+  if (operator === 'has_done' || operator === 'has_not_done') {
+    if (raw.length !== 2) return fail([], `${operator} takes one filter`)
+    const parsed = parseQueryApiFilter(raw[1], isDimension, depth + 1, count)
+    if (!parsed.ok) return fail([1, ...parsed.problem.path], parsed.problem.message)
+    const visit = conditionsOf(parsed.filter).find((c) => !c.dimension.startsWith('event:'))
+    if (visit || holdsSegment(parsed.filter)) {
+      return fail([1], `${operator} takes event dimensions only, not ${visit?.dimension ?? 'a segment'}`)
+    }
+    return { ok: true, filter: { kind: operator, filter: parsed.filter } }
+  }
   if (operator === 'not') {
     if (raw.length !== 2) return fail([], 'not takes one filter')
     const parsed = parseQueryApiFilter(raw[1], isDimension, depth + 1, count)
@@ -91,7 +104,7 @@ export function parseQueryApiFilter(
   if (typeof operator !== 'string' || !(queryApiOperators as readonly string[]).includes(operator)) {
     return fail(
       [0],
-      `unknown operator ${JSON.stringify(operator)}: one of and, or, not, ${queryApiOperators.join(', ')}`,
+      `unknown operator ${JSON.stringify(operator)}: one of and, or, not, has_done, has_not_done, ${queryApiOperators.join(', ')}`,
     )
   }
   if (raw.length < 3 || raw.length > 4)
@@ -136,6 +149,13 @@ export function parseQueryApiFilter(
   }
 }
 
+/** Whether a filter tree holds a saved segment. */
+export function holdsSegment(filter: QueryApiFilter): boolean {
+  if (filter.kind === 'segment') return true
+  if (filter.kind === 'condition') return false
+  return 'filters' in filter ? filter.filters.some(holdsSegment) : holdsSegment(filter.filter)
+}
+
 /** Every condition of a tree, depth first (segments not expanded). */
 export function conditionsOf(filter: QueryApiFilter): Extract<QueryApiFilter, { kind: 'condition' }>[] {
   switch (filter.kind) {
@@ -144,6 +164,8 @@ export function conditionsOf(filter: QueryApiFilter): Extract<QueryApiFilter, { 
     case 'segment':
       return []
     case 'not':
+    case 'has_done':
+    case 'has_not_done':
       return conditionsOf(filter.filter)
     default:
       return filter.filters.flatMap(conditionsOf)

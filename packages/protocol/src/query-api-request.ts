@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { documentAs } from './openapi-registry.js'
-import { conditionsOf, parseQueryApiFilter, type QueryApiFilter } from './query-api-filters.js'
+import { conditionsOf, holdsSegment, parseQueryApiFilter, type QueryApiFilter } from './query-api-filters.js'
 
 /** Plausible's metrics. */
 export const plausibleMetrics = [
@@ -21,9 +21,25 @@ export const plausibleMetrics = [
   'conversion_rate',
   'group_conversion_rate',
   'time_on_page',
+  'scroll_depth',
+  'total_revenue',
+  'average_revenue',
 ] as const
-/** Pathlight's own metrics: web vitals at the 75th percentile (ms; CLS unitless) and error events. */
-export const pathlightMetrics = ['lcp_p75', 'inp_p75', 'cls_p75', 'fcp_p75', 'ttfb_p75', 'errors'] as const
+/**
+ * Pathlight's own metrics: web vitals at the 75th percentile (ms; CLS unitless), error events and
+ * `engaged_time` (engaged seconds from engagement events), and `requests` (crawler requests: the only
+ * metric over them, with the crawler dimensions).
+ */
+export const pathlightMetrics = [
+  'lcp_p75',
+  'inp_p75',
+  'cls_p75',
+  'fcp_p75',
+  'ttfb_p75',
+  'errors',
+  'engaged_time',
+  'requests',
+] as const
 /** `revenue:<CUR>`: the revenue in one ISO 4217 currency (upper case), in that currency's units. */
 export const REVENUE_METRIC = /^revenue:[A-Z]{3}$/
 
@@ -60,6 +76,17 @@ export const visitDimensions = [
   'visit:country_name',
   'visit:region_name',
   'visit:city_name',
+  'visit:user_id',
+] as const
+/**
+ * The dimensions of a crawler request (a site's access log, read apart from visits): the agent's
+ * name, its operator, its category and whether its address was verified (`true`/`false`).
+ */
+export const crawlerDimensions = [
+  'crawler:name',
+  'crawler:operator',
+  'crawler:category',
+  'crawler:verified',
 ] as const
 /** The time dimensions (buckets in the request's time zone; `time` picks one by the range's length). */
 export const timeDimensions = ['time', 'time:hour', 'time:day', 'time:week', 'time:month'] as const
@@ -86,10 +113,17 @@ export const MAX_QUERY_API_LIMIT = 10_000
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/
 
+/**
+ * `user:trait:<key>`: a trait of an identified user's profile (filters only; key 1 to 64 characters).
+ * The server resolves it to the users whose trait matches.
+ */
+export const TRAIT_FILTER = /^user:trait:.{1,64}$/s
+
 /** Whether `name` is a dimension a filter or a breakdown may name (no time ones). */
 export const isFilterDimension = (name: string): boolean =>
   (eventDimensions as readonly string[]).includes(name) ||
   (visitDimensions as readonly string[]).includes(name) ||
+  (crawlerDimensions as readonly string[]).includes(name) ||
   PROPERTY_DIMENSION.test(name)
 
 const isDimension = (name: string) =>
@@ -198,7 +232,12 @@ export const queryApiBody = documentAs(
     const filters: QueryApiFilter[] = []
     const count = { conditions: 0 }
     for (const [i, raw] of body.filters.entries()) {
-      const parsed = parseQueryApiFilter(raw, isFilterDimension, 0, count)
+      const parsed = parseQueryApiFilter(
+        raw,
+        (name) => isFilterDimension(name) || TRAIT_FILTER.test(name),
+        0,
+        count,
+      )
       if (!parsed.ok) return problem(['filters', i, ...parsed.problem.path], parsed.problem.message)
       filters.push(parsed.filter)
     }
@@ -216,6 +255,28 @@ export const queryApiBody = documentAs(
     }
     const conditions = filters.flatMap(conditionsOf)
     const filtersOn = (name: string) => conditions.some((c) => c.dimension === name)
+    const crawler =
+      metrics.includes('requests') ||
+      dimensions.some((d) => d.startsWith('crawler:')) ||
+      conditions.some((c) => c.dimension.startsWith('crawler:'))
+    if (crawler) {
+      const visitMetric = metrics.find((m) => m !== 'requests')
+      if (visitMetric) {
+        return problem(
+          ['metrics'],
+          `metric ${visitMetric} cannot be queried over crawler requests (crawlers are not visitors): use requests`,
+        )
+      }
+      const other = dimensions.find((d) => !d.startsWith('crawler:') && !d.startsWith('time'))
+      if (other) return problem(['dimensions'], `dimension ${other} cannot be mixed with crawler dimensions`)
+      const otherFilter = conditions.find((c) => !c.dimension.startsWith('crawler:'))
+      if (otherFilter || filters.some(holdsSegment)) {
+        return problem(
+          ['filters'],
+          `crawler requests take crawler filters only, not ${otherFilter?.dimension ?? 'a segment'}`,
+        )
+      }
+    }
     const eventDims = dimensions.filter((d) => d.startsWith('event:'))
     const goal = filtersOn('event:goal') || dimensions.includes('event:goal')
     for (const metric of SESSION_METRICS) {
@@ -237,8 +298,10 @@ export const queryApiBody = documentAs(
     if (metrics.includes('group_conversion_rate') && dimensions.length === 0) {
       return problem(['metrics'], 'metric group_conversion_rate needs a dimension')
     }
-    if (metrics.includes('time_on_page') && !filtersOn('event:page') && !dimensions.includes('event:page')) {
-      return problem(['metrics'], 'metric time_on_page needs an event:page filter or dimension')
+    for (const metric of ['time_on_page', 'scroll_depth'] as const) {
+      if (metrics.includes(metric) && !filtersOn('event:page') && !dimensions.includes('event:page')) {
+        return problem(['metrics'], `metric ${metric} needs an event:page filter or dimension`)
+      }
     }
     for (const [i, [name]] of (body.order_by ?? []).entries()) {
       if (!(metrics as string[]).includes(name) && !dimensions.includes(name)) {

@@ -7,7 +7,9 @@
  * `include.comparisons`, `comparison` holds the same row over the compared range and `change` per
  * metric (a whole percentage; 100 when the previous value is 0 and the current one is not; for
  * `bounce_rate` and the rates, the difference in points). `query` is the request as run: its
- * `date_range` as the two ISO date-times of the resolved range in the time zone.
+ * `date_range` as the two ISO date-times of the resolved range in the time zone. With
+ * `include.imports`, `meta.imports_included` says whether imported days were added and, when they
+ * were not, `imports_skip_reason` and `imports_warning` say why.
  */
 import { z } from 'zod'
 
@@ -31,6 +33,16 @@ export const queryApiAnswer = z.object({
     total_rows: z.number().int().optional(),
     time_zone: z.string(),
     imports_included: z.boolean(),
+    /** With `include.imports`, why imported days were left out (Plausible's codes). */
+    imports_skip_reason: z
+      .enum(['no_imported_data', 'out_of_range', 'unsupported_query', 'unsupported_interval'])
+      .optional(),
+    /** With `include.imports`, a sentence saying why imported days were left out. */
+    imports_warning: z.string().optional(),
+    /** With `total_revenue` or `average_revenue`: the one currency they are in (ISO 4217). */
+    revenue_currency: z.string().optional(),
+    /** Per metric answered null for a reason: Plausible's `{code, warning}`. */
+    metric_warnings: z.record(z.string(), z.object({ code: z.string(), warning: z.string() })).optional(),
     comparison_date_range: z.tuple([z.string(), z.string()]).optional(),
   }),
   query: z.object({

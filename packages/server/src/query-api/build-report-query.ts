@@ -4,7 +4,7 @@
  * `["is", "segment", [id]]` replaced by its saved filters, and every `matches` pattern checked with
  * RE2. What needs neither the site nor the clock the protocol has checked already.
  */
-import type { QueryApiBody, QueryApiFilter } from '@pathlight/protocol'
+import { type QueryApiBody, type QueryApiFilter, TRAIT_FILTER } from '@pathlight/protocol'
 import { listGoals } from '../goals/goals.js'
 import { type Filter, regexProblem } from '../query/filters.js'
 import { canonicalTimeZone } from '../query/zoned-time.js'
@@ -14,6 +14,7 @@ import type { MetadataDb } from '../storage/metadata/db.js'
 import { autoBucket, comparedRange, resolveDateRange } from './date-range.js'
 import { conditionsIn, type FilterNode, type ReportQuery, type TimeBucket } from './report-query.js'
 import { segmentNode } from './segment-filters.js'
+import { traitCondition } from './trait-filters.js'
 
 /** What building a `ReportQuery` needs besides the body. */
 export interface BuildContext {
@@ -96,13 +97,22 @@ export async function buildReportQuery(body: QueryApiBody, context: BuildContext
 async function resolveFilter(filter: QueryApiFilter, context: BuildContext, at: string): Promise<FilterNode> {
   switch (filter.kind) {
     case 'condition':
-      return { ...filter }
+      if (!TRAIT_FILTER.test(filter.dimension)) return { ...filter }
+      if (filter.operator === 'matches' || filter.operator === 'matches_not') {
+        for (const pattern of filter.values) {
+          const problem = regexProblem(pattern)
+          if (problem !== null) throw invalid('filters', `${filter.dimension}: ${problem}`)
+        }
+      }
+      return traitCondition(context.db, context.siteId, { ...filter })
     case 'segment': {
       const segment = await findSegment(context.db, context.siteId, context.viewer, filter.segmentId)
       return segmentNode(segment.filters as Filter[])
     }
     case 'not':
-      return { kind: 'not', filter: await resolveFilter(filter.filter, context, at) }
+    case 'has_done':
+    case 'has_not_done':
+      return { kind: filter.kind, filter: await resolveFilter(filter.filter, context, at) }
     default: {
       const filters: FilterNode[] = []
       for (const child of filter.filters) filters.push(await resolveFilter(child, context, at))

@@ -38,6 +38,7 @@ export const visitColumns: Record<string, string> = {
   'visit:city': 'city',
   'visit:city_name': 'city',
   'visit:language': 'language',
+  'visit:user_id': 'user_id',
 }
 
 /** The stored `events` column behind each event dimension. */
@@ -45,6 +46,10 @@ const eventColumns: Record<string, string> = {
   'event:page': 'pathname',
   'event:hostname': 'hostname',
   'event:name': 'event_name',
+  // Columns of `crawler_requests`, read only by `crawler-sql.ts`.
+  'crawler:name': 'agent',
+  'crawler:operator': 'operator',
+  'crawler:category': 'category',
 }
 
 /** The Plausible-named value of a visit dimension. */
@@ -82,6 +87,7 @@ export function dimensionSql(dimension: string, options: { key?: string; stored?
   if (dimension === 'event:name' && !options.stored) {
     return "multiIf(type = 'pageview', 'pageview', type = 'outbound', 'Outbound Link: Click', event_name)"
   }
+  if (dimension === 'crawler:verified') return "if(verified, 'true', 'false')"
   const column = eventColumns[dimension]
   if (column === undefined) throw new Error(`No SQL for dimension ${dimension}`)
   return column

@@ -18,6 +18,8 @@ export interface Binder {
   /** The goals `event:goal` conditions and dimensions read. */
   goals: readonly QueryGoal[]
   bind(value: unknown, type: string): string
+  /** The range's condition on `events` (set by `raw-sql.ts` `scopeSql`), which `has_done` reads. */
+  scope?: string
 }
 
 /** A fresh binder (one per query). */
@@ -47,6 +49,13 @@ export function filterSql(node: FilterNode, binder: Binder, rewrite: Record<stri
       return `(${node.filters.map((f) => filterSql(f, binder, rewrite)).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
     case 'not':
       return `NOT (${filterSql(node.filter, binder, rewrite)})`
+    case 'has_done':
+    case 'has_not_done': {
+      // The visit's sessions with an event of the range passing the inner tree (event dimensions only).
+      if (binder.scope === undefined) throw new Error('has_done needs the scope (scopeSql binds it)')
+      const sessions = `cityHash64(session_id) IN (SELECT cityHash64(session_id) FROM events WHERE ${binder.scope} AND type IN ('pageview', 'custom_event', 'outbound') AND ${filterSql(node.filter, binder)})`
+      return node.kind === 'has_done' ? sessions : `NOT (${sessions})`
+    }
     case 'condition':
       return conditionSql({ ...node, dimension: rewrite[node.dimension] ?? node.dimension }, binder)
   }

@@ -14,6 +14,7 @@
 import type { QueryApiMetric } from '@pathlight/protocol'
 import type { CompiledQuery } from '../query/compiled-query.js'
 import { badRequest } from '../shared/errors.js'
+import { isExtraMetric } from './extra-parts.js'
 import { rawPartSql } from './raw-sql.js'
 import { conditionsIn, type ReportQuery, type ResolvedRange, withoutGoals } from './report-query.js'
 import { rollupPartSql, rollupServes } from './rollup-sql.js'
@@ -48,14 +49,17 @@ const keyBy = (row: Row, indexes: readonly number[]) => JSON.stringify(indexes.m
 /** @throws AppError 400 for a metric this server does not serve yet */
 export function planQuery(query: ReportQuery, options: { rollups?: boolean } = {}): QueryPlan {
   for (const metric of query.metrics) {
-    if (NOT_YET.includes(metric) || metric.startsWith('revenue:')) throw notServedYet(metric)
+    if (NOT_YET.includes(metric)) throw notServedYet(metric)
   }
   const byEntryPage =
     query.dimensions.includes('event:page') && query.metrics.some((m) => ENTRY_METRICS.includes(m))
   const entryMetrics = byEntryPage ? query.metrics.filter((m) => ENTRY_METRICS.includes(m)) : []
   const mainMetrics = query.metrics
     .map((m): QueryApiMetric => (SHARES.includes(m) ? 'visitors' : m))
-    .filter((m, i, list) => !entryMetrics.includes(m) && m !== 'time_on_page' && list.indexOf(m) === i)
+    .filter(
+      (m, i, list) =>
+        !entryMetrics.includes(m) && m !== 'time_on_page' && !isExtraMetric(m) && list.indexOf(m) === i,
+    )
   const orderBy = query.orderBy.map(([name, direction]): [string, 'asc' | 'desc'] => [
     SHARES.includes(name as QueryApiMetric) ? 'visitors' : name,
     direction,
@@ -66,7 +70,8 @@ export function planQuery(query: ReportQuery, options: { rollups?: boolean } = {
     ([name]) =>
       entryMetrics.includes(name as QueryApiMetric) ||
       name === 'group_conversion_rate' ||
-      name === 'time_on_page',
+      name === 'time_on_page' ||
+      isExtraMetric(name),
   )
   const sessionPage = conditionsIn(query.filters).some((c) => c.dimension === 'event:page')
   const rolled = rollupServes(query, mainMetrics, options)

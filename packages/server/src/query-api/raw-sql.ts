@@ -159,7 +159,8 @@ export function scopeSql(query: ReportQuery, range: ResolvedRange, binder: Binde
   if (query.timeBucket === 'week' || query.timeBucket === 'month') {
     binder.params.first_day = firstDayOf(range, query.timeZone)
   }
-  return `site_id = ${binder.bind(query.siteId, 'UInt32')} AND timestamp >= ${binder.bind(toClickHouseTime(range.from), "DateTime64(3, 'UTC')")} AND timestamp < ${binder.bind(toClickHouseTime(range.to), "DateTime64(3, 'UTC')")}`
+  binder.scope = `site_id = ${binder.bind(query.siteId, 'UInt32')} AND timestamp >= ${binder.bind(toClickHouseTime(range.from), "DateTime64(3, 'UTC')")} AND timestamp < ${binder.bind(toClickHouseTime(range.to), "DateTime64(3, 'UTC')")}`
+  return binder.scope
 }
 
 /** The SQL of each dimension over a joined row. */

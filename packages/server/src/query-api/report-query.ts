@@ -28,6 +28,7 @@ export type FilterNode =
   | Condition
   | { kind: 'and' | 'or'; filters: FilterNode[] }
   | { kind: 'not'; filter: FilterNode }
+  | { kind: 'has_done' | 'has_not_done'; filter: FilterNode }
 
 /**
  * A range: `from <= timestamp < to`, epoch ms, and, when it is whole days in the time zone, those
@@ -75,7 +76,7 @@ export function withoutGoals(nodes: readonly FilterNode[]): FilterNode[] {
   const strip = (node: FilterNode): FilterNode => {
     if (node.kind === 'condition')
       return node.dimension === 'event:goal' ? { kind: 'and', filters: [] } : node
-    if (node.kind === 'not') return { kind: 'not', filter: strip(node.filter) }
+    if ('filter' in node) return { kind: node.kind, filter: strip(node.filter) }
     return { kind: node.kind, filters: node.filters.map(strip) }
   }
   return nodes.map(strip)
@@ -85,7 +86,7 @@ export function withoutGoals(nodes: readonly FilterNode[]): FilterNode[] {
 export function conditionsIn(nodes: readonly FilterNode[]): Condition[] {
   return nodes.flatMap((node) => {
     if (node.kind === 'condition') return [node]
-    if (node.kind === 'not') return conditionsIn([node.filter])
+    if ('filter' in node) return conditionsIn([node.filter])
     return conditionsIn(node.filters)
   })
 }

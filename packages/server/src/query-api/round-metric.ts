@@ -1,6 +1,7 @@
 /**
- * Figures rounded as Plausible rounds them, and a comparison's change: `bounce_rate`, `visit_duration`
- * and `time_on_page` whole; `percentage` one decimal; `views_per_visit` and `conversion_rate` two;
+ * Figures rounded as Plausible rounds them, and a comparison's change: `bounce_rate`, `visit_duration`,
+ * `time_on_page`, `scroll_depth` and `engaged_time` whole; revenue as its part rounds it (the
+ * currency's minor unit); `percentage` one decimal; `views_per_visit` and `conversion_rate` two;
  * counts as they are; web vitals to whole milliseconds (CLS three decimals).
  */
 import type { QueryApiMetric } from '@pathlight/protocol'
@@ -17,6 +18,8 @@ export function roundMetric(metric: QueryApiMetric, value: number | null): numbe
     case 'bounce_rate':
     case 'visit_duration':
     case 'time_on_page':
+    case 'scroll_depth':
+    case 'engaged_time':
       return Math.round(value)
     case 'percentage':
       return round(value, 1)

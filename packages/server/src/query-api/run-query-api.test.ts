@@ -494,7 +494,8 @@ describe('POST /api/v2/query', () => {
       [{ metrics: ['visitors'], date_range: '7d', filters: [['and', []]] }, /filters/],
       [{ metrics: ['conversion_rate'], date_range: '7d' }, /conversion_rate/],
       [{ metrics: ['time_on_page'], date_range: '7d' }, /time_on_page needs an event:page/],
-      [{ metrics: ['revenue:EUR'], date_range: '7d' }, /revenue:EUR is not served/],
+      [{ metrics: ['revenue:eur'], date_range: '7d' }, /metrics/],
+      [{ metrics: ['scroll_depth'], date_range: '7d' }, /scroll_depth needs an event:page/],
       [{ metrics: ['visitors'], date_range: '7d', time_zone: 'Mars/Olympus' }, /time_zone/],
     ]
     for (const [body, message] of cases) {

@@ -4,13 +4,28 @@
  * route (`http/query-api.ts`) adds only the API key and the request budget. `options.rollups: false`
  * reads raw events where the rollups could answer (the tests and the bench compare both).
  */
-import type { QueryApiAnswer, QueryApiBody, QueryApiMetric, QueryApiRow } from '@pathlight/protocol'
+import {
+  MAX_QUERY_API_LIMIT,
+  type QueryApiAnswer,
+  type QueryApiBody,
+  type QueryApiMetric,
+  type QueryApiRow,
+} from '@pathlight/protocol'
 import { siteForMember } from '../auth/site-access.js'
 import { runReport } from '../query/run-report.js'
 import type { Clock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { buildReportQuery } from './build-report-query.js'
+import { crawlerPlan, isCrawlerQuery } from './crawler-sql.js'
+import { extraParts, type RevenueSeen } from './extra-parts.js'
+import {
+  type ImportedRow,
+  importedRows,
+  importsWarnings,
+  mergeImportedRows,
+  type OwnRow,
+} from './imported-rows.js'
 import { type PlannedPart, planQuery } from './plan.js'
 import type { ReportQuery, ResolvedRange } from './report-query.js'
 import { changeOf, roundMetric } from './round-metric.js'
@@ -50,11 +65,32 @@ export async function runQueryApi(
     nowMs: deps.clock(),
     firstEventDay: (timeZone) => firstEventDay(deps.events, site.site_id, timeZone),
   })
-  const plan = planQuery(query, options)
-  const current = await runPlan(deps.events, query, query.range, plan.current, true)
-  const compared = query.comparison
+  const wantsImports = body.include.imports === true
+  const importsNow = wantsImports ? await importedRows(deps.events, query, query.range) : null
+  const importsBefore =
+    wantsImports && query.comparison ? await importedRows(deps.events, query, query.comparison) : null
+  const plan = isCrawlerQuery(query) ? crawlerPlan() : planQuery(query, options)
+  // The engagement and revenue parts (`extra-parts.ts`) join every plan.
+  const revenueSeen: RevenueSeen = { currencies: [] }
+  plan.current.push(...extraParts(query, revenueSeen))
+  plan.compared.push(...extraParts(query))
+  const current =
+    importsNow && 'rows' in importsNow
+      ? withImported(
+          query,
+          await runPlan(deps.events, unpaged(query), query.range, plan.current, true),
+          importsNow.rows,
+        )
+      : await runPlan(deps.events, query, query.range, plan.current, true)
+  const ownCompared = query.comparison
     ? await runPlan(deps.events, query, query.comparison, plan.compared, false)
     : null
+  const compared =
+    ownCompared && importsBefore && 'rows' in importsBefore
+      ? { ...ownCompared, rows: mergeImportedRows(query.metrics, ownCompared.rows, importsBefore.rows) }
+      : ownCompared
+  const revenueWarning = revenueWarningOf(query.metrics, revenueSeen)
+  const skipReason = importsNow && 'skipReason' in importsNow ? importsNow.skipReason : undefined
   const labels = query.timeBucket ? timeLabels(query.range, query.timeBucket, query.timeZone) : []
   const comparedLabels =
     query.timeBucket && query.comparison ? timeLabels(query.comparison, query.timeBucket, query.timeZone) : []
@@ -81,8 +117,12 @@ export async function runQueryApi(
     results,
     meta: {
       time_zone: query.timeZone,
-      imports_included: false,
+      imports_included:
+        (importsNow !== null && 'rows' in importsNow) || (importsBefore !== null && 'rows' in importsBefore),
+      ...(skipReason && { imports_skip_reason: skipReason }),
+      ...(skipReason && importsWarnings[skipReason] && { imports_warning: importsWarnings[skipReason] }),
       ...(query.include.timeLabels && { time_labels: labels }),
+      ...revenueWarning,
       ...(query.include.totalRows && { total_rows: current.totalRows }),
       ...(query.comparison && { comparison_date_range: isoRange(query.comparison, query.timeZone) }),
     },
@@ -100,8 +140,26 @@ export async function runQueryApi(
   }
 }
 
-/** A metric's value when a compared row is missing: 0 for counts and rates, null for vitals. */
-const zeroOf = (metric: QueryApiMetric): number | null => (metric.endsWith('_p75') ? null : 0)
+/**
+ * Meta of the revenue totals: the one currency they are in, or Plausible's warning per metric when the
+ * answer's revenue events hold several currencies (then they are null).
+ */
+function revenueWarningOf(metrics: readonly QueryApiMetric[], seen: RevenueSeen) {
+  const totals = metrics.filter((m) => m === 'total_revenue' || m === 'average_revenue')
+  if (totals.length === 0) return {}
+  if (seen.currencies.length <= 1) {
+    return seen.currencies[0] ? { revenue_currency: seen.currencies[0] } : {}
+  }
+  const warning = {
+    code: 'no_single_revenue_currency',
+    warning: `Revenue metrics are null as the revenue events hold several currencies (${seen.currencies.join(', ')}): ask for revenue:<CUR> per currency.`,
+  }
+  return { metric_warnings: Object.fromEntries(totals.map((m) => [m, warning])) }
+}
+
+/** A metric's value when a compared row is missing: 0 for counts and rates, null for means and vitals. */
+const zeroOf = (metric: QueryApiMetric): number | null =>
+  metric.endsWith('_p75') || ['scroll_depth', 'engaged_time', 'average_revenue'].includes(metric) ? null : 0
 
 /** The request's filters as sent (the tree is for the SQL; the answer echoes the wire form). */
 const rawFilters = (body: QueryApiBody): unknown[] | undefined =>
@@ -119,7 +177,9 @@ function toWire(filter: QueryApiBody['filters'][number]): unknown {
     case 'segment':
       return ['is', 'segment', [filter.segmentId]]
     case 'not':
-      return ['not', toWire(filter.filter)]
+    case 'has_done':
+    case 'has_not_done':
+      return [filter.kind, toWire(filter.filter)]
     default:
       return [filter.kind, filter.filters.map(toWire)]
   }
@@ -157,7 +217,7 @@ async function runPlan(
   range: ResolvedRange,
   parts: PlannedPart[],
   paged: boolean,
-): Promise<{ rows: { dimensions: string[]; metrics: (number | null)[] }[]; totalRows: number }> {
+): Promise<{ rows: OwnRow[]; totalRows: number }> {
   const [main, ...rest] = parts as [PlannedPart, ...PlannedPart[]]
   const mainRows = await runReport<Row>(events, main.compile(query, range), 'query-api')
   const restRows = await Promise.all(
@@ -175,6 +235,7 @@ async function runPlan(
   let rows = merged.map((row) => ({
     dimensions: dimensionsOf(row),
     metrics: query.metrics.map((m) => figure(row, m)),
+    visits: Number(row.matched_visits ?? 0),
   }))
   if (paged && !main.pagedInSql) rows = pageInMemory(query, rows)
   const totalRows = main.pagedInSql ? Number(mainRows[0]?.total_rows ?? 0) : merged.length
@@ -187,7 +248,7 @@ function figure(row: Row, metric: QueryApiMetric): number | null {
   return value === undefined || value === null ? null : Number(value)
 }
 
-function pageInMemory(query: ReportQuery, rows: { dimensions: string[]; metrics: (number | null)[] }[]) {
+function pageInMemory(query: ReportQuery, rows: OwnRow[]) {
   const sorted = [...rows].sort((a, b) => {
     for (const [name, direction] of query.orderBy) {
       const di = query.dimensions.indexOf(name)
@@ -200,6 +261,19 @@ function pageInMemory(query: ReportQuery, rows: { dimensions: string[]; metrics:
     return JSON.stringify(a.dimensions) < JSON.stringify(b.dimensions) ? -1 : 1
   })
   return sorted.slice(query.offset, query.offset + query.limit)
+}
+
+/** The query with every own row on one page (imported rows are merged, then paged in memory). */
+const unpaged = (query: ReportQuery): ReportQuery => ({ ...query, limit: MAX_QUERY_API_LIMIT, offset: 0 })
+
+/** Own rows of every page with imported rows merged, then ordered and paged as the query asks. */
+function withImported(
+  query: ReportQuery,
+  own: { rows: OwnRow[]; totalRows: number },
+  imported: ImportedRow[],
+): { rows: OwnRow[]; totalRows: number } {
+  const merged = mergeImportedRows(query.metrics, own.rows, imported)
+  return { rows: pageInMemory(query, merged), totalRows: merged.length }
 }
 
 /** The day of a site's first event in the zone, or null. */

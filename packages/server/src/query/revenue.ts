@@ -25,9 +25,11 @@ import { type BucketUnit, bucketExpressions, bucketStarts } from './time-buckets
  * JSON number's text or a decimal string; null when it is neither or has more than 26 whole digits.
  * Summed as Decimal256, which no realistic total overflows.
  */
-const AMOUNT = `toDecimal256(toDecimal128OrNull(JSONExtractRaw(properties, 'revenue'), ${AMOUNT_SCALE}), ${AMOUNT_SCALE})`
-const AMOUNT_TEXT = `toDecimal256(toDecimal128OrNull(JSONExtractString(properties, 'revenue'), ${AMOUNT_SCALE}), ${AMOUNT_SCALE})`
-const CURRENCY = "upper(JSONExtractString(properties, 'currency'))"
+export const AMOUNT = `toDecimal256(toDecimal128OrNull(JSONExtractRaw(properties, 'revenue'), ${AMOUNT_SCALE}), ${AMOUNT_SCALE})`
+/** The same amount from a decimal string (`"12.50"`). */
+export const AMOUNT_TEXT = `toDecimal256(toDecimal128OrNull(JSONExtractString(properties, 'revenue'), ${AMOUNT_SCALE}), ${AMOUNT_SCALE})`
+/** An event's currency code as stored in its properties, upper-cased (not checked). */
+export const CURRENCY = "upper(JSONExtractString(properties, 'currency'))"
 
 /** The scope's revenue rows, as a subquery with columns amount, currency, event_name, pathname, bucket. */
 function revenueRows(scope: ReportScope, unit: BucketUnit): CompiledQuery {

@@ -72,6 +72,10 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   src('http/webhooks.test.ts'),
   src('http/track.test.ts'),
   src('query-api/run-query-api.test.ts'),
+  src('query-api/query-api-imports.test.ts'),
+  src('query-api/query-api-engagement-revenue.test.ts'),
+  src('query-api/query-api-has-done.test.ts'),
+  src('query-api/query-api-crawlers.test.ts'),
   // Crawler requests from access logs: their table, retention and deletion, the reports; the AI channel.
   src('crawlers/ingest-log.test.ts'),
   src('http/crawlers.test.ts'),
