@@ -7,7 +7,7 @@
  */
 
 import type { CompiledQuery } from '../query/compiled-query.js'
-import { CRAWLER_REQUESTS } from '../storage/events/migrations/014-ai-traffic.js'
+import { CRAWLER_REQUESTS } from '../storage/events/rollup-schema/crawler-requests.js'
 import { createBinder, filterSql } from './filter-sql.js'
 import type { PlannedPart, QueryPlan } from './plan.js'
 import { dimensionsSqlOf, scopeSql } from './raw-sql.js'

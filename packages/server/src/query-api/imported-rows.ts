@@ -14,7 +14,7 @@
  */
 import type { QueryApiMetric } from '@pathlight/protocol'
 import type { EventsStore } from '../storage/events/events-store.js'
-import { IMPORTED_DAYS } from '../storage/events/migrations/016-imported-days.js'
+import { IMPORTED_DAYS } from '../storage/events/rollup-schema/imported-days.js'
 import { visitValue } from './dimension-sql.js'
 import type { ReportQuery, ResolvedRange } from './report-query.js'
 
