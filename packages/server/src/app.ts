@@ -186,6 +186,7 @@ export const QUIET_ROUTES: ReadonlySet<string> = new Set([
   '/api/script.js',
   '/api/script-vitals.js',
   '/api/script-engagement.js',
+  '/api/script-heatmap.js',
   '/api/script-replay.js',
   '/api/sites/:siteId/tracker-config',
   '/api/health',

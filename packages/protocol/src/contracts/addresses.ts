@@ -163,6 +163,7 @@ export const organizationAuditLog = address(
 export const coreScript = address('coreScript', 'GET', '/api/script.js')
 export const vitalsScript = address('vitalsScript', 'GET', '/api/script-vitals.js')
 export const engagementScript = address('engagementScript', 'GET', '/api/script-engagement.js')
+export const heatmapScript = address('heatmapScript', 'GET', '/api/script-heatmap.js')
 export const replayScript = address('replayScript', 'GET', '/api/script-replay.js')
 export const trackerConfig = address('trackerConfig', 'GET', '/api/sites/:siteId/tracker-config')
 /** Where the tracking script and servers send events and recordings (`contracts/tracking.ts`). */

@@ -25,6 +25,8 @@ const fakeBuild: TrackerBuild = {
   vitalsHash: 'abc123abc123',
   engagement: '(()=>{/* engagement */})();\n',
   engagementHash: '0a1b2c3d4e5f',
+  heatmap: '(()=>{/* heatmap */})();\n',
+  heatmapHash: '1a2b3c4d5e6f',
   replay: '(()=>{/* replay */})();\n',
   replayHash: 'def456def456',
 }

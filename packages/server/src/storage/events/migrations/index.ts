@@ -19,6 +19,7 @@ import { propertyMapCanonical } from './013-property-map-canonical.js'
 import { aiTrafficTables } from './014-ai-traffic.js'
 import { engagementColumns } from './015-engagement-columns.js'
 import { importedDaysTable } from './016-imported-days.js'
+import { heatmapClickColumns } from './017-heatmap-click-columns.js'
 
 export interface EventsMigration {
   name: string
@@ -44,6 +45,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   aiTrafficTables,
   engagementColumns,
   importedDaysTable,
+  heatmapClickColumns,
 ]
 
 /** Apply every migration not yet recorded, in order. @throws naming the failing migration */

@@ -21,6 +21,7 @@ import { alertRecipients } from './015-alert-recipients.js'
 import { trackingSwitchesAndUsers } from './016-tracking-switches-and-users.js'
 import { sso } from './017-sso.js'
 import { mcpOAuth } from './018-mcp-oauth.js'
+import { heatmaps } from './020-heatmaps.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
 
@@ -48,4 +49,5 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   trackingSwitchesAndUsers,
   sso,
   mcpOAuth,
+  heatmaps,
 ]
