@@ -122,7 +122,7 @@ const sdkSwitchFields = () => ({
 const heatmapsField = () =>
   doc(
     z.boolean(),
-    'Clicks recorded against the clicked element for heatmaps (`heatmap_click`, by the script\'s heatmap chunk; default off)',
+    "Clicks recorded against the clicked element for heatmaps (`heatmap_click`, by the script's heatmap chunk; default off)",
   )
 
 export const trackerConfig = component(

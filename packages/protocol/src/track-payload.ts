@@ -121,9 +121,7 @@ export const trackPayloadSchema = z
     click_x: fraction.optional(),
     click_y: fraction.optional(),
     /** Type `heatmap_click`: the viewport's width class (under 768 CSS px mobile, under 1024 tablet). */
-    viewport: z
-      .enum(heatmapViewports, { error: `must be one of ${heatmapViewports.join(', ')}` })
-      .optional(),
+    viewport: z.enum(heatmapViewports, { error: `must be one of ${heatmapViewports.join(', ')}` }).optional(),
     /** Type `heatmap_click`: the third or later click on the element within a second. */
     rage_click: z.boolean({ error: 'must be a boolean' }).optional(),
     /** Type `heatmap_click`: no navigation, DOM change or URL change within a second after it. */

@@ -15,7 +15,8 @@ export const MAX_SELECTOR_LENGTH = 1024
 const DATA_ATTRIBUTES = ['data-pathlight-heatmap', 'data-testid', 'data-test', 'data-cy']
 
 /** An id made by a framework or a counter (`:r1:`, `ember123`, `a1b2c3d4`) is not stable. */
-const looksGenerated = (value: string) => /\d{3,}|^:|[0-9a-f]{8,}|^[a-z]{0,3}\d+$/i.test(value) || value.length > 64
+const looksGenerated = (value: string) =>
+  /\d{3,}|^:|[0-9a-f]{8,}|^[a-z]{0,3}\d+$/i.test(value) || value.length > 64
 
 const quoted = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`
 
@@ -34,7 +35,12 @@ export function selectorOf(element: Element): string {
     let part = ''
     for (const name of DATA_ATTRIBUTES) {
       const value = node.getAttribute(name)
-      if (value && value.length <= 100 && parent && parent.querySelectorAll(`:scope > ${tag}[${name}=${quoted(value)}]`).length === 1) {
+      if (
+        value &&
+        value.length <= 100 &&
+        parent &&
+        parent.querySelectorAll(`:scope > ${tag}[${name}=${quoted(value)}]`).length === 1
+      ) {
         part = `${tag}[${name}=${quoted(value)}]`
         break
       }

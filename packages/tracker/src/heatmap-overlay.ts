@@ -34,7 +34,8 @@ export function drawHeatmap(heatmap: OverlayHeatmap): void {
   const root = document.createElement('div')
   root.id = ROOT_ID
   root.setAttribute('data-pathlight-block', '')
-  root.style.cssText = 'position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none'
+  root.style.cssText =
+    'position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none'
   const max = Math.max(1, ...heatmap.elements.flatMap((e) => e.bins.map((b) => b.clicks)))
   const missing: OverlayElement[] = []
   for (const element of heatmap.elements) {

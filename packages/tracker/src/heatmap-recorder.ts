@@ -44,7 +44,6 @@ export function recordClicks(api: PathlightApi, path: () => string): void {
   const send = () => {
     const out = batch
     batch = []
-    // biome-ignore lint/complexity/useOptionalChain: `?.` is lowered to a longer form in the ES2017 output
     for (const fields of out) if (api._h) api._h(fields)
   }
   const settle = (click: Pending, leaving: boolean) => {

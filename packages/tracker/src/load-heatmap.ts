@@ -7,5 +7,10 @@ import { loadChunk } from './load-chunk.js'
  * recording). Called only when the visitor has not opted out.
  */
 export function loadHeatmap(client: Client, script: HTMLScriptElement): void {
-  loadChunk(client, script, __HEATMAP_FILE__, (config) => config.heatmaps || /pathlight-heatmap=/.test(location.hash))
+  loadChunk(
+    client,
+    script,
+    __HEATMAP_FILE__,
+    (config) => config.heatmaps || /pathlight-heatmap=/.test(location.hash),
+  )
 }

@@ -342,3 +342,9 @@ export const exportVisitor = address('exportVisitor', 'GET', '/api/sites/:siteId
 export const ingestStats = address('ingestStats', 'GET', '/api/admin/ingest-stats')
 export const setSiteLimits = address('setSiteLimits', 'PUT', '/api/admin/sites/:siteId/limits')
 export const eventsCount = address('eventsCount', 'GET', '/api/admin/events-count')
+
+/** Heatmaps (`contracts/heatmaps.ts`): a page's clicks by element, its signed viewing link, the overlay's read. */
+export const siteHeatmap = address('siteHeatmap', 'GET', '/api/sites/:siteId/heatmap')
+export const v1Heatmap = address('v1Heatmap', 'GET', '/api/v1/sites/:siteId/heatmap')
+export const heatmapLink = address('heatmapLink', 'GET', '/api/sites/:siteId/heatmap-link')
+export const heatmapView = address('heatmapView', 'GET', '/api/heatmap-view')
