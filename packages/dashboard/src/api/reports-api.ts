@@ -103,6 +103,15 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     /** A page of pathnames by pageviews with their engagement (scroll depth, engaged time; null without). */
     pageStats: (query: ReportQuery, page: PageRequest = {}) =>
       call(endpoints.reportPageStats, { params: site, query: { ...reportParams(query), ...page } }, options),
+    /** A signed link (10 minutes) to the site's page `pathname` with its heatmap over `query` drawn on it. */
+    heatmapLink: (query: ReportQuery, pathname: string) =>
+      data(
+        call(
+          endpoints.heatmapLink,
+          { params: site, query: { ...reportParams(query), page: pathname } },
+          options,
+        ),
+      ),
     /** A page of custom event names; with `metrics`, its rows carry those counts (and events) only. */
     eventNames: (query: ReportQuery, page: PageRequest = {}, metrics?: readonly EventNameMetric[]) =>
       call(
