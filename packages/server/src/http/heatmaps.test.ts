@@ -3,7 +3,8 @@
  * sends them (refused while the site's `heatmaps` switch is off, a 400 naming the field for a bad one),
  * then the page's heatmap read from the dashboard route and v1, its bins, rage and dead counts checked
  * against a count made here from the generated clicks; the signed viewing link's token opens the same
- * heatmap from any origin, and an altered or expired one does not.
+ * heatmap from any origin, and an altered or expired one does not. The clicks are in the site's export
+ * and go with their visitor's erasure.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROME_UA } from '../testing/browser.js'
@@ -216,5 +217,36 @@ describe('heatmaps', () => {
     now += 11 * 60_000
     expect((await t.app.inject({ url: `/api/heatmap-view?token=${token}` })).statusCode).toBe(401)
     now -= 11 * 60_000
+
+    // Clicks are events: in the site's export, and erased with their visitor.
+    const exported = await t.app.inject({
+      url: `/api/sites/${site.siteId}/export?${DAY}`,
+      headers: { cookie: owner.cookie },
+    })
+    expect(exported.statusCode, exported.body).toBe(200)
+    const exportedClicks = exported.body
+      .split('\n')
+      .filter((line) => line !== '')
+      .map(
+        (line) => JSON.parse(line) as { type: string; properties: Record<string, unknown>; userId: string },
+      )
+      .filter((line) => line.type === 'heatmap_click')
+    expect(exportedClicks).toHaveLength(clicks.length)
+    expect(exportedClicks.map((line) => line.properties.selector).sort()).toEqual(
+      clicks.map((c) => c.selector).sort(),
+    )
+    const visitors = [...new Set(exportedClicks.map((line) => line.userId))]
+    expect(visitors).toHaveLength(1)
+    const erased = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/sites/${site.siteId}/visitors/${visitors[0]}`,
+      headers: { cookie: owner.cookie, origin: 'http://localhost' },
+    })
+    expect(erased.statusCode, erased.body).toBeLessThan(300)
+    const after = await t.app.inject({
+      url: `/api/sites/${site.siteId}/heatmap?page=%2Fpricing&${DAY}`,
+      headers: { cookie: owner.cookie },
+    })
+    expect(after.json().data).toMatchObject({ total_clicks: 0, elements: [] })
   })
 })
