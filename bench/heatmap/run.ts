@@ -37,6 +37,9 @@ const flush = async () => {
 for (let i = 0; i < rows * 2; i++) {
   const click = i % 2 === 0
   const visitor = `u${i % 50_000}`
+  const k = i >> 1
+  // A 32-bit mix of the click's number: positions spread over each box, not periodic in the element.
+  const h = Math.imul(k ^ (k >>> 7), 0x9e3779b1) >>> 0
   batch.push(
     eventRow({
       site_id: SITE,
@@ -47,12 +50,12 @@ for (let i = 0; i < rows * 2; i++) {
       session_id: `${visitor}-${Math.floor(i / 200_000)}`,
       properties: click
         ? JSON.stringify({
-            selector: `#main > section:nth-of-type(${(i * 31) % ELEMENTS}) > button`,
-            x: ((i * 37) % 1000) / 1000,
-            y: ((i * 53) % 1000) / 1000,
-            viewport: viewports[i % 3],
-            rage: i % 10 === 0 ? 1 : 0,
-            dead: i % 10 === 4 ? 1 : 0,
+            selector: `#main > section:nth-of-type(${(k * 31) % ELEMENTS}) > button`,
+            x: (h % 1000) / 1000,
+            y: ((h >>> 12) % 1000) / 1000,
+            viewport: viewports[k % 3],
+            rage: k % 10 === 0 ? 1 : 0,
+            dead: k % 10 === 4 ? 1 : 0,
           })
         : '',
     }),
@@ -60,6 +63,7 @@ for (let i = 0; i < rows * 2; i++) {
   if (batch.length === 100_000) await flush()
 }
 if (batch.length > 0) await flush()
+log('inserted; timing')
 
 const scope = {
   siteId: SITE,
