@@ -911,6 +911,7 @@ describe.each(stores)('fuzzed surface on %s', (store, postgres) => {
       'POST /api/mcp': 403, // the owner's key is `full`: only the mcp: scopes open the MCP server
       'GET /api/mcp': 405, // stateless: messages are POSTed, no stream to open or session to end
       'DELETE /api/mcp': 405,
+      'GET /api/heatmap-view': 401, // a made-up token: only a signed viewing link's opens it
     }
     it.each(entries.map((entry) => [entry.key, entry] as const))('%s', async (key, entry) => {
       const valid = validRequestOf(entry)
