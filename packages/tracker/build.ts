@@ -1,6 +1,6 @@
 /**
  * Build of the browser tracking script with esbuild's JS API: the core (`src/tracker.ts`), the
- * web-vitals chunk (`src/vitals.ts`), the engagement chunk (`src/engagement.ts`) and the session replay recorder (`src/replay.ts`, with rrweb's
+ * web-vitals chunk (`src/vitals.ts`), the engagement chunk (`src/engagement.ts`), the heatmap chunk (`src/heatmap.ts`) and the session replay recorder (`src/replay.ts`, with rrweb's
  * `record`), each one minified ES2017 IIFE. The server calls it once and caches
  * the result, so `npm ci && npm start` serves the script without a separate build step.
  */
@@ -22,6 +22,10 @@ export interface TrackerBuild {
   engagement: string
   /** Its content hash (12 hex digits); the core requests `script-engagement.js?v=<engagementHash>`. */
   engagementHash: string
+  /** The heatmap chunk (click recording, the viewing link's overlay), served at `/api/script-heatmap.js`. */
+  heatmap: string
+  /** Its content hash (12 hex digits); the core requests `script-heatmap.js?v=<heatmapHash>`. */
+  heatmapHash: string
   /** The session replay recorder, served at `/api/script-replay.js`. */
   replay: string
   /** The recorder's content hash (12 hex digits); the core requests `script-replay.js?v=<replayHash>`. */
@@ -91,21 +95,24 @@ async function bundle(entry: string, define: Record<string, string> = {}, banner
 }
 
 /**
- * Build the four files. @throws the esbuild error when a source does not compile
+ * Build the five files. @throws the esbuild error when a source does not compile
  */
 export async function buildTracker(): Promise<TrackerBuild> {
-  const [vitals, engagement, replay] = await Promise.all([
+  const [vitals, engagement, heatmap, replay] = await Promise.all([
     bundle('vitals.ts', {}, VITALS_BANNER),
     bundle('engagement.ts'),
+    bundle('heatmap.ts'),
     bundle('replay.ts', {}, REPLAY_BANNER),
   ])
   const vitalsHash = hashOf(vitals)
   const engagementHash = hashOf(engagement)
+  const heatmapHash = hashOf(heatmap)
   const replayHash = hashOf(replay)
   const core = await bundle('tracker.ts', {
     __VITALS_FILE__: JSON.stringify(`script-vitals.js?v=${vitalsHash}`),
     __ENGAGEMENT_FILE__: JSON.stringify(`script-engagement.js?v=${engagementHash}`),
+    __HEATMAP_FILE__: JSON.stringify(`script-heatmap.js?v=${heatmapHash}`),
     __REPLAY_FILE__: JSON.stringify(`script-replay.js?v=${replayHash}`),
   })
-  return { core, vitals, vitalsHash, engagement, engagementHash, replay, replayHash }
+  return { core, vitals, vitalsHash, engagement, engagementHash, heatmap, heatmapHash, replay, replayHash }
 }

@@ -135,7 +135,10 @@ export const goalTypes = ['path', 'event'] as const
 /** 'path' or 'event'. */
 export type GoalType = (typeof goalTypes)[number]
 
-/** The event types of the tracking endpoint and of stored events. */
+/**
+ * The event types of the tracking endpoint and of stored events. `heatmap_click` is one click recorded
+ * against the clicked element for heatmaps (the tracker's heatmap chunk, site switch `heatmaps`).
+ */
 export const eventTypes = [
   'pageview',
   'custom_event',
@@ -143,6 +146,7 @@ export const eventTypes = [
   'outbound',
   'error',
   'engagement',
+  'heatmap_click',
 ] as const
 export type EventType = (typeof eventTypes)[number]
 
@@ -153,6 +157,10 @@ export type EventType = (typeof eventTypes)[number]
  */
 export const interactionEventTypes = ['button_click', 'copy', 'form_submit', 'input_change'] as const
 export type InteractionEventType = (typeof interactionEventTypes)[number]
+
+/** The viewport width classes of heatmap clicks: under 768 CSS px mobile, under 1024 tablet, else desktop. */
+export const heatmapViewports = ['desktop', 'tablet', 'mobile'] as const
+export type HeatmapViewport = (typeof heatmapViewports)[number]
 
 /** The `type` values the tracking endpoint takes: the stored types and the interaction types. */
 export const trackEventTypes = [...eventTypes, ...interactionEventTypes] as const

@@ -126,6 +126,13 @@ const sdkSwitchFields = () => ({
   ),
 })
 
+/** The heatmaps switch, of Site and SiteConfig. */
+const heatmapsField = () =>
+  doc(
+    z.boolean(),
+    "Clicks recorded against the clicked element for heatmaps (`heatmap_click`, by the script's heatmap chunk; default off)",
+  )
+
 export const trackerConfig = component(
   'TrackerConfig',
   z.object({
@@ -141,6 +148,7 @@ export const trackerConfig = component(
       z.number().min(0).max(1),
       'The share of sessions recorded (0-1); the server samples each session, the script only skips loading at 0',
     ),
+    heatmaps: doc(z.boolean(), 'Heatmaps on: the script loads its heatmap chunk (`/api/script-heatmap.js`)'),
   }),
   'The switches the tracking script needs (nothing else of the site: they are public to anyone with the id).',
 )
@@ -189,6 +197,7 @@ export const site = component(
     trackOutbound: z.boolean(),
     trackUrlParams: z.boolean(),
     ...sdkSwitchFields(),
+    heatmaps: heatmapsField(),
     retentionDays: retentionDays(),
     replaySampleRate: doc(z.number().min(0).max(1), 'The share of sessions recorded (0-1), as in SiteConfig'),
     replayRetentionDays: doc(z.int().min(1).max(365), 'Whole days a recording is kept, as in SiteConfig'),
@@ -213,6 +222,7 @@ export const siteConfig = component(
     trackOutbound: z.boolean(),
     trackUrlParams: z.boolean(),
     ...sdkSwitchFields(),
+    heatmaps: heatmapsField(),
     retentionDays: retentionDays(),
     replaySampleRate: doc(
       z.number().min(0).max(1),

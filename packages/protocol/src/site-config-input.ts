@@ -96,6 +96,7 @@ export const siteConfigUpdate = z
       trackButtonClicks: bool,
       trackCopy: bool,
       trackFormInteractions: bool,
+      heatmaps: bool,
       retentionDays: z
         .int({
           error: `must be a whole number of days (${MIN_RETENTION_DAYS}-${MAX_RETENTION_DAYS}) or null`,

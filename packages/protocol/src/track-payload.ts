@@ -9,10 +9,15 @@
  */
 import { z } from 'zod'
 import { canonicalPropertiesOf, canonicalPropertiesText } from './canonical-properties.js'
-import { trackEventTypes } from './enums.js'
+import { heatmapViewports, trackEventTypes } from './enums.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`)
 const metric = z.number().finite().min(0, 'must be a non-negative number').max(3_600_000, 'is too large')
+const fraction = z
+  .number({ error: 'must be a number' })
+  .finite()
+  .min(0, 'must be at least 0')
+  .max(1, 'must be at most 1')
 const screen = z
   .number()
   .int('must be an integer')
@@ -108,6 +113,20 @@ export const trackPayloadSchema = z
       .max(86_400_000, 'must be at most 86400000 (a day)')
       .optional(),
     /**
+     * Type `heatmap_click`: the clicked element's selector path (ids, data attributes, tag and
+     * nth-of-type, joined by ` > `; `packages/tracker/src/element-selector.ts`).
+     */
+    selector: text(1024).optional(),
+    /** Type `heatmap_click`: the click's position inside the element's box, fractions 0-1 from its left and top. */
+    click_x: fraction.optional(),
+    click_y: fraction.optional(),
+    /** Type `heatmap_click`: the viewport's width class (under 768 CSS px mobile, under 1024 tablet). */
+    viewport: z.enum(heatmapViewports, { error: `must be one of ${heatmapViewports.join(', ')}` }).optional(),
+    /** Type `heatmap_click`: the third or later click on the element within a second. */
+    rage_click: z.boolean({ error: 'must be a boolean' }).optional(),
+    /** Type `heatmap_click`: no navigation, DOM change or URL change within a second after it. */
+    dead_click: z.boolean({ error: 'must be a boolean' }).optional(),
+    /**
      * A UUID the client makes per event and sends on every attempt: a repeat within 24 hours is
      * acknowledged and stored once (idempotent retries).
      */
@@ -116,6 +135,12 @@ export const trackPayloadSchema = z
   .superRefine((body, ctx) => {
     if (body.type === 'custom_event' && !body.event_name?.trim()) {
       ctx.addIssue({ code: 'custom', message: 'custom_event requires event_name' })
+    }
+    if (body.type === 'heatmap_click') {
+      for (const field of ['selector', 'click_x', 'click_y'] as const) {
+        if (body[field] === undefined || body[field] === '')
+          ctx.addIssue({ code: 'custom', path: [field], message: `heatmap_click requires ${field}` })
+      }
     }
     if (
       body.properties !== undefined &&

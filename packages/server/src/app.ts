@@ -34,6 +34,7 @@ import { exportRoutes } from './http/export.js'
 import { funnelRoutes } from './http/funnels.js'
 import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
+import { heatmapRoutes, heatmapViewRoutes, v1HeatmapRoutes } from './http/heatmaps.js'
 import { importRoutes } from './http/import.js'
 import { instanceRoutes } from './http/instance.js'
 import { invitationRoutes } from './http/invitations.js'
@@ -188,6 +189,7 @@ export const QUIET_ROUTES: ReadonlySet<string> = new Set([
   '/api/script.js',
   '/api/script-vitals.js',
   '/api/script-engagement.js',
+  '/api/script-heatmap.js',
   '/api/script-replay.js',
   '/api/sites/:siteId/tracker-config',
   '/api/health',
@@ -274,6 +276,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(alertLinkRoutes, {
     subscriptions: createAlertSubscriptions(deps.metadata.db, deps.clock),
   })
+  await app.register(heatmapViewRoutes, {
+    db: deps.metadata.db,
+    events: deps.events,
+    clock: deps.clock,
+    secret: deps.ingest.deps.salts.instance,
+  })
   await app.register(openApiRoutes)
   await app.register(dashboardRoutes)
 
@@ -315,6 +323,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(sessionReplayRoutes, { ...analytics, replayLimits: deps.replayLimits })
     await scope.register(segmentRoutes, analytics)
     await scope.register(crawlerReportRoutes, analytics)
+    await scope.register(heatmapRoutes, { ...analytics, secret: deps.ingest.deps.salts.instance })
   })
 
   // Invitations: the link's routes take whoever holds the token; the organization's need an admin.
@@ -348,6 +357,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(queryApiRoutes, v1)
     await scope.register(v1UserRoutes, v1)
     await scope.register(v1CrawlerRoutes, v1)
+    await scope.register(v1HeatmapRoutes, v1)
   })
 
   if (deps.mcpEnabled !== false) {

@@ -117,10 +117,35 @@ describe('the Engagement card in Chromium', () => {
         formatSeconds(figures.seconds),
         `${Math.round(figures.median)} %`,
         formatPercent(figures.read75),
+        'Heatmap',
       ]
     }
     // By pageviews (both 2 and 1), /none left out: it has no engagement.
     expect(rows).toEqual([want('/guide'), want('/short')])
+
+    // A row's Heatmap action opens the site's page from a signed viewing link in a new tab.
+    const context = page.context()
+    const domain = (
+      await t.services.metadata.db
+        .selectFrom('site')
+        .select('domain')
+        .where('site_id', '=', siteId)
+        .executeTakeFirstOrThrow()
+    ).domain
+    await context.route(`https://${domain}/**`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>The site</title>' }),
+    )
+    const opened = context.waitForEvent('page')
+    await card.getByRole('button', { name: 'Heatmap of /guide' }).click()
+    const tab = await opened
+    await tab.waitForURL(/#pathlight-heatmap=/)
+    const url = new URL(tab.url())
+    expect(url.origin + url.pathname).toBe(`https://${domain}/guide`)
+    const token = url.hash.replace('#pathlight-heatmap=', '')
+    const view = await t.app.inject({ url: `/api/heatmap-view?token=${token}` })
+    expect(view.statusCode, view.body).toBe(200)
+    expect(view.json().data).toMatchObject({ page: '/guide' })
+    await tab.close()
     expect(pageErrors).toEqual([])
   })
 

@@ -923,8 +923,9 @@ describe.each(stores)('fuzzed surface on %s', (store, postgres) => {
       'POST /api/mcp': 403, // the owner's key is `full`: only the mcp: scopes open the MCP server
       'GET /api/mcp': 405, // stateless: messages are POSTed, no stream to open or session to end
       'DELETE /api/mcp': 405,
-      // Nothing answers discovery at the issuer: checked last, after every other field.
+      // The issuer is on loopback, refused at saving (SSO_ALLOW_PRIVATE_ISSUERS is off), after every other field.
       'PUT /api/organizations/{organizationId}/sso/provider': 400,
+      'GET /api/heatmap-view': 401, // a made-up token: only a signed viewing link's opens it
     }
     it.each(entries.map((entry) => [entry.key, entry] as const))('%s', async (key, entry) => {
       const valid = validRequestOf(entry)

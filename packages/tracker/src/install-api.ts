@@ -20,6 +20,7 @@ export function installApi(client: Client): PathlightApi {
     },
     _v: (vitals) => client.send('performance', vitals),
     _g: (fields) => client.send('engagement', fields),
+    _h: (fields) => client.send('heatmap_click', fields),
   }
   window.pathlight = api
   for (const call of queued) api.event(call[0] as string, call[1] as Properties | undefined)

@@ -2,6 +2,7 @@ import { createClient } from './create-client.js'
 import { installApi } from './install-api.js'
 import { isOptedOut } from './is-opted-out.js'
 import { loadEngagement } from './load-engagement.js'
+import { loadHeatmap } from './load-heatmap.js'
 import { loadReplay } from './load-replay.js'
 import { loadVitals } from './load-vitals.js'
 import { trackClicks } from './track-clicks.js'
@@ -11,7 +12,8 @@ import { trackPageviews } from './track-pageviews.js'
 /**
  * Start tracking for the script tag `script`: unless the visitor opted out (then `pathlight.event` is a
  * no-op, nothing is sent and no chunk is loaded), install the API, count pageviews, watch clicks and
- * errors, load the engagement chunk, and the web-vitals and session replay chunks on sites that use them. A second copy of the
+ * errors, load the engagement chunk, and the web-vitals, heatmap and session replay chunks on sites that use them
+ * (the heatmap chunk also on a heatmap viewing link). A second copy of the
  * script on the same page does nothing.
  */
 export function startTracker(script: HTMLScriptElement): void {
@@ -29,5 +31,6 @@ export function startTracker(script: HTMLScriptElement): void {
   trackPageviews(client, hashMode)
   loadVitals(client, script)
   loadEngagement(client, script)
+  loadHeatmap(client, script)
   loadReplay(client, script, api)
 }

@@ -4,7 +4,14 @@
  */
 
 /** The event types of the tracking endpoint. */
-export type EventType = 'pageview' | 'custom_event' | 'performance' | 'outbound' | 'error' | 'engagement'
+export type EventType =
+  | 'pageview'
+  | 'custom_event'
+  | 'performance'
+  | 'outbound'
+  | 'error'
+  | 'engagement'
+  | 'heatmap_click'
 
 /**
  * The public, non-secret switches of a site, as `GET /api/sites/{id}/tracker-config` answers them.
@@ -19,6 +26,8 @@ export interface TrackerConfig {
   sessionReplay: boolean
   /** The share of sessions the server records, 0-1; at 0 the recorder is not even loaded. */
   replaySampleRate: number
+  /** Heatmaps on: the core loads the heatmap chunk, which records clicks against the clicked element. */
+  heatmaps: boolean
 }
 
 /** A switch that gates one kind of event. */
@@ -44,8 +53,24 @@ export interface EngagementFields {
   pathname?: string
 }
 
-/** What an event adds to the page fields: a name, a properties JSON object string, vitals or engagement. */
-export interface EventFields extends Vitals, Partial<EngagementFields> {
+/**
+ * A `heatmap_click` event's figures: the clicked element's selector path, the click's position inside
+ * the element's box as fractions (0-1, from its left and top edges), the viewport's width class, whether
+ * it was a rage click (the third or later within a second on the element) or a dead click (no
+ * navigation, DOM change or URL change within a second), and the tracked path of the page clicked.
+ */
+export interface HeatmapClickFields {
+  selector: string
+  click_x: number
+  click_y: number
+  viewport: 'desktop' | 'tablet' | 'mobile'
+  rage_click: boolean
+  dead_click: boolean
+  pathname: string
+}
+
+/** What an event adds to the page fields: a name, a properties JSON object string, vitals, engagement or a heatmap click. */
+export interface EventFields extends Vitals, Partial<EngagementFields>, Partial<HeatmapClickFields> {
   event_name?: string
   /** A JSON object as a string (at most 2048 characters, 4096 for errors; longer is refused). */
   properties?: string
@@ -67,6 +92,8 @@ export interface PathlightApi {
   _g?(fields: EngagementFields): void
   /** Internal, set by the engagement chunk: called with the path left before an SPA navigation's pageview. */
   _e?(pathname: string): void
+  /** Internal: the heatmap chunk hands over one click here (sends a `heatmap_click` event). */
+  _h?(fields: HeatmapClickFields): void
   /** Internal: what the core hands the replay chunk before adding it (see `load-replay.ts`). */
   _r?: ReplayHandoff
 }
@@ -94,6 +121,8 @@ declare global {
   const __VITALS_FILE__: string
   /** The file name (relative to the script's URL) of the engagement chunk, set by the build. */
   const __ENGAGEMENT_FILE__: string
+  /** The file name (relative to the script's URL) of the heatmap chunk, set by the build. */
+  const __HEATMAP_FILE__: string
   /** The file name (relative to the script's URL) of the session replay chunk, set by the build. */
   const __REPLAY_FILE__: string
 }

@@ -13,13 +13,13 @@ const REPLAY_GZIP_BUDGET = 30_000
 
 describe('tracker build', () => {
   it(`keeps the core script within ${CORE_GZIP_BUDGET} bytes gzipped`, async () => {
-    const { core, vitals, engagement, replay } = await buildTracker()
+    const { core, vitals, engagement, heatmap, replay } = await buildTracker()
     const gzip = (code: string) => zlib.gzipSync(code, { level: 9 }).length
     const brotli = (code: string) => zlib.brotliCompressSync(code).length
     console.log(
       `tracker core: ${Buffer.byteLength(core)} B minified, ${gzip(core)} B gzip, ${brotli(core)} B brotli ` +
         `(budget ${CORE_GZIP_BUDGET} B gzip); vitals chunk: ${Buffer.byteLength(vitals)} B minified, ` +
-        `${gzip(vitals)} B gzip, ${brotli(vitals)} B brotli; engagement chunk: ${gzip(engagement)} B gzip; replay chunk: ${Buffer.byteLength(replay)} B ` +
+        `${gzip(vitals)} B gzip, ${brotli(vitals)} B brotli; engagement chunk: ${gzip(engagement)} B gzip; heatmap chunk: ${gzip(heatmap)} B gzip; replay chunk: ${Buffer.byteLength(replay)} B ` +
         `minified, ${gzip(replay)} B gzip, ${brotli(replay)} B brotli (budget ${REPLAY_GZIP_BUDGET} B gzip)`,
     )
     expect(gzip(core)).toBeLessThanOrEqual(CORE_GZIP_BUDGET)
@@ -40,6 +40,13 @@ describe('tracker build', () => {
     expect(core).toContain(`script-engagement.js?v=${engagementHash}`)
   })
 
+  it('keeps heatmaps out of the core and in their own chunk, loaded by content hash', async () => {
+    const { core, heatmap, heatmapHash } = await buildTracker()
+    expect(core).not.toContain('nth-of-type')
+    expect(heatmap).toContain('nth-of-type')
+    expect(core).toContain(`script-heatmap.js?v=${heatmapHash}`)
+  })
+
   it('keeps rrweb out of the core, and PostCSS out of the replay chunk', async () => {
     const { core, replay, replayHash } = await buildTracker()
     expect(core).not.toContain('rr_width')
@@ -50,8 +57,8 @@ describe('tracker build', () => {
   })
 
   it('emits ES2017: no optional chaining, nullish coalescing or object spread', async () => {
-    const { core, vitals, engagement, replay } = await buildTracker()
-    for (const code of [core, vitals, engagement, replay])
+    const { core, vitals, engagement, heatmap, replay } = await buildTracker()
+    for (const code of [core, vitals, engagement, heatmap, replay])
       expect(code).not.toMatch(/\?\.[a-zA-Z_$[(]|\?\?|\{\.\.\./)
   })
 })

@@ -106,6 +106,15 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     /** Site-wide engaged seconds per visit with engagement data (null without any), and those visits. */
     engagement: (query: ReportQuery) =>
       data(call(endpoints.reportEngagement, { params: site, query: reportParams(query) }, options)),
+    /** A signed link (10 minutes) to the site's page `pathname` with its heatmap over `query` drawn on it. */
+    heatmapLink: (query: ReportQuery, pathname: string) =>
+      data(
+        call(
+          endpoints.heatmapLink,
+          { params: site, query: { ...reportParams(query), page: pathname } },
+          options,
+        ),
+      ),
     /** A page of custom event names; with `metrics`, its rows carry those counts (and events) only. */
     eventNames: (query: ReportQuery, page: PageRequest = {}, metrics?: readonly EventNameMetric[]) =>
       call(

@@ -19,6 +19,7 @@ describe('changedConfig', () => {
     trackButtonClicks: false,
     trackCopy: false,
     trackFormInteractions: false,
+    heatmaps: false,
     retentionDays: null,
     replaySampleRate: 1,
     replayRetentionDays: 30,

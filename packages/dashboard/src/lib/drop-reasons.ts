@@ -65,6 +65,10 @@ const EXPLANATIONS: Record<string, { what: string; fix: string }> = {
     what: 'form submits and input changes from Rybbit’s web SDK, which the site settings turn off',
     fix: 'Turn on “Form submits and input changes” in the site settings.',
   },
+  'disabled:heatmaps': {
+    what: 'heatmap clicks, which the site settings turn off',
+    fix: 'Turn on “Heatmaps” in the site settings.',
+  },
   access_denied: {
     what: 'sent with an API key whose owner is not a member of the site’s organization',
     fix: 'Use a key of a member of this site’s organization.',

@@ -9,6 +9,7 @@ export const eventTypeLabels: Record<ListedEvent['type'], string> = {
   error: 'Error',
   performance: 'Web vitals',
   engagement: 'Engagement',
+  heatmap_click: 'Heatmap click',
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
@@ -36,6 +37,11 @@ export function describeEvent(event: ListedEvent | SessionEvent): string {
     case 'engagement': {
       const { scroll_depth: depth, engagement_time: time } = event.properties
       return `Read ${typeof depth === 'number' ? depth : 0} % of ${event.pathname}, ${Math.round((typeof time === 'number' ? time : 0) / 1000)} s engaged`
+    }
+    case 'heatmap_click': {
+      const { selector, rage, dead } = event.properties
+      const marks = [rage === 1 ? 'rage' : '', dead === 1 ? 'dead' : ''].filter(Boolean).join(', ')
+      return `Clicked ${text(selector ?? '')} on ${event.pathname}${marks ? ` (${marks})` : ''}`
     }
     case 'performance': {
       if (!('lcp' in event)) return 'Web vitals'

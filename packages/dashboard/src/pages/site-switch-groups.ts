@@ -75,6 +75,14 @@ export const switchGroups: {
           'masked, password fields and [data-pathlight-block] elements left out, [data-pathlight-mask] ' +
           'text shown as asterisks. Loads the recorder script.',
       },
+      {
+        name: 'heatmaps',
+        label: 'Heatmaps',
+        description:
+          'Records where visitors click, against the element clicked (not screen coordinates), with rage ' +
+          'and dead clicks marked, for the heatmap of each page (Pages report, Heatmap). No text is ' +
+          'read; nothing inside [data-pathlight-block] and no password field. Loads a small extra script.',
+      },
     ],
   },
   {

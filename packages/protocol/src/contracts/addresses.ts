@@ -181,6 +181,7 @@ export const organizationAuditLog = address(
 export const coreScript = address('coreScript', 'GET', '/api/script.js')
 export const vitalsScript = address('vitalsScript', 'GET', '/api/script-vitals.js')
 export const engagementScript = address('engagementScript', 'GET', '/api/script-engagement.js')
+export const heatmapScript = address('heatmapScript', 'GET', '/api/script-heatmap.js')
 export const replayScript = address('replayScript', 'GET', '/api/script-replay.js')
 export const trackerConfig = address('trackerConfig', 'GET', '/api/sites/:siteId/tracker-config')
 /** Where the tracking script and servers send events and recordings (`contracts/tracking.ts`). */
@@ -359,3 +360,9 @@ export const exportVisitor = address('exportVisitor', 'GET', '/api/sites/:siteId
 export const ingestStats = address('ingestStats', 'GET', '/api/admin/ingest-stats')
 export const setSiteLimits = address('setSiteLimits', 'PUT', '/api/admin/sites/:siteId/limits')
 export const eventsCount = address('eventsCount', 'GET', '/api/admin/events-count')
+
+/** Heatmaps (`contracts/heatmaps.ts`): a page's clicks by element, its signed viewing link, the overlay's read. */
+export const siteHeatmap = address('siteHeatmap', 'GET', '/api/sites/:siteId/heatmap')
+export const v1Heatmap = address('v1Heatmap', 'GET', '/api/v1/sites/:siteId/heatmap')
+export const heatmapLink = address('heatmapLink', 'GET', '/api/sites/:siteId/heatmap-link')
+export const heatmapView = address('heatmapView', 'GET', '/api/heatmap-view')

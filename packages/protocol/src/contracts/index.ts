@@ -11,6 +11,7 @@ import { experimentEndpoints } from './experiments.js'
 import { funnelEndpoints } from './funnels.js'
 import { goalEndpoints } from './goals.js'
 import { healthEndpoints } from './health.js'
+import { heatmapEndpoints } from './heatmaps.js'
 import { instanceEndpoints } from './instance.js'
 import { invitationEndpoints } from './invitations.js'
 import { mailEndpoints } from './mail.js'
@@ -46,6 +47,7 @@ export * from './experiments.js'
 export * from './funnels.js'
 export * from './goals.js'
 export * from './health.js'
+export * from './heatmaps.js'
 export * from './instance.js'
 export * from './invitations.js'
 export * from './mail.js'
@@ -104,4 +106,5 @@ export const endpoints = [
   ...crawlerEndpoints,
   ...referenceEndpoints,
   ...ssoEndpoints,
+  ...heatmapEndpoints,
 ] as const

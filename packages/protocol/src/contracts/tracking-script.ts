@@ -56,6 +56,21 @@ export const engagementScriptEndpoint = endpoint({
   responses: { 200: script('The chunk'), 304: notModified },
 })
 
+/** `GET /api/script-heatmap.js`. */
+export const heatmapScriptEndpoint = endpoint({
+  ...at.heatmapScript,
+  summary: 'The heatmap chunk of the tracking script',
+  description:
+    'Records clicks against the clicked element (selector path and position inside it), loaded by the ' +
+    'script only on sites with `heatmaps` on, and draws the heatmap over the page when opened from a ' +
+    'signed viewing link; immutable at its content-hashed URL.',
+  tag: 'Tracking',
+  access: 'public',
+  raw: true,
+  query: chunkQuery,
+  responses: { 200: script('The chunk'), 304: notModified },
+})
+
 /** `GET /api/script-replay.js`. */
 export const replayScriptEndpoint = endpoint({
   ...at.replayScript,
@@ -91,6 +106,7 @@ export const trackingScriptEndpoints = [
   coreScriptEndpoint,
   vitalsScriptEndpoint,
   engagementScriptEndpoint,
+  heatmapScriptEndpoint,
   replayScriptEndpoint,
   trackerConfigEndpoint,
 ] as const
@@ -100,6 +116,7 @@ declare module './addresses.js' {
     coreScript: typeof coreScriptEndpoint
     vitalsScript: typeof vitalsScriptEndpoint
     engagementScript: typeof engagementScriptEndpoint
+    heatmapScript: typeof heatmapScriptEndpoint
     replayScript: typeof replayScriptEndpoint
     trackerConfig: typeof trackerConfigEndpoint
   }

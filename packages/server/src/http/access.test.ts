@@ -100,6 +100,7 @@ describe('organizations and sites', () => {
         'trackButtonClicks',
         'trackCopy',
         'trackFormInteractions',
+        'heatmaps',
         'retentionDays',
         'replaySampleRate',
         'replayRetentionDays',

@@ -368,6 +368,19 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/script-heatmap.js',
+    expect: access.public(200),
+    request: async () => ({ url: '/api/script-heatmap.js' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/heatmap-view',
+    // No credential opens it: only a signed token does (a forged one is 401 for everyone).
+    expect: access.public(401),
+    request: async () => ({ url: '/api/heatmap-view?token=e30.forged' }),
+  },
+  {
+    method: 'GET',
     url: '/api/script-replay.js',
     expect: access.public(200),
     request: async () => ({ url: '/api/script-replay.js' }),
@@ -730,6 +743,18 @@ const table: Row[] = [
   },
   {
     method: 'GET',
+    url: '/api/sites/:siteId/heatmap',
+    expect: access.reader(200),
+    request: sitePath('/heatmap?page=%2Fpricing&start_date=2026-01-01&end_date=2026-01-02'),
+  },
+  {
+    method: 'GET',
+    url: '/api/sites/:siteId/heatmap-link',
+    expect: access.reader(200),
+    request: sitePath('/heatmap-link?page=%2Fpricing'),
+  },
+  {
+    method: 'GET',
     url: '/api/sites/:siteId/crawlers',
     expect: access.reader(200),
     request: sitePath('/crawlers?start_date=2026-01-01&end_date=2026-01-02'),
@@ -812,6 +837,12 @@ const table: Row[] = [
     url: '/api/sites/:siteId/breakdown/properties',
     expect: access.reader(200),
     request: sitePath('/breakdown/properties?property=plan'),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/sites/:siteId/heatmap',
+    expect: access.v1(200),
+    request: async (w) => ({ url: `/api/v1/sites/${w.siteId}/heatmap?page=%2Fpricing` }),
   },
   {
     method: 'GET',

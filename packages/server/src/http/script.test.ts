@@ -25,6 +25,8 @@ const fakeBuild: TrackerBuild = {
   vitalsHash: 'abc123abc123',
   engagement: '(()=>{/* engagement */})();\n',
   engagementHash: '0a1b2c3d4e5f',
+  heatmap: '(()=>{/* heatmap */})();\n',
+  heatmapHash: '1a2b3c4d5e6f',
   replay: '(()=>{/* replay */})();\n',
   replayHash: 'def456def456',
 }
@@ -45,6 +47,7 @@ const siteRow = (siteId: number, switches: Partial<Record<string, number>> = {})
     block_bots: 1,
     session_replay: 0,
     replay_sample_rate: 1,
+    heatmaps: 0,
     ...switches,
   }) as unknown as SiteRow
 
@@ -156,6 +159,24 @@ describe('GET /api/script.js', () => {
     expect(built.replay).toContain('MIT')
     const replay = await app.inject({ url: `/api/script-replay.js?v=${built.replayHash}` })
     expect(replay.body).toBe(built.replay)
+    expect(built.core).toContain(`script-heatmap.js?v=${built.heatmapHash}`)
+    expect(built.core).not.toContain('nth-of-type')
+    expect(built.heatmap).toContain('nth-of-type')
+    const heatmap = await app.inject({ url: `/api/script-heatmap.js?v=${built.heatmapHash}` })
+    expect(heatmap.body).toBe(built.heatmap)
+    await app.close()
+  })
+})
+
+describe('GET /api/script-heatmap.js', () => {
+  it('is immutable at its content-hashed URL and short-lived at any other', async () => {
+    const app = await appWith()
+    const hashed = await app.inject({ url: `/api/script-heatmap.js?v=${fakeBuild.heatmapHash}` })
+    expect(hashed.statusCode).toBe(200)
+    expect(hashed.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL)
+    expect(hashed.body).toBe(fakeBuild.heatmap)
+    const stale = await app.inject({ url: '/api/script-heatmap.js?v=000000000000' })
+    expect(stale.headers['cache-control']).toBe(SCRIPT_CACHE_CONTROL)
     await app.close()
   })
 })
@@ -217,6 +238,7 @@ describe('GET /api/sites/:siteId/tracker-config', () => {
       trackUrlParams: true,
       sessionReplay: false,
       replaySampleRate: 1,
+      heatmaps: false,
     })
     expect(response.headers).toMatchObject({
       'access-control-allow-origin': '*',

@@ -6,10 +6,12 @@
  *   requested as `?v=<content hash>`, which makes it immutable for a year;
  * - `GET /api/script-engagement.js`: the engagement chunk (scroll depth, engaged time) the core loads on
  *   every site; content-hashed like the vitals chunk;
+ * - `GET /api/script-heatmap.js`: the heatmap chunk (click recording, and the overlay of a signed viewing
+ *   link) the core loads on sites with `heatmaps` and on a viewing link; content-hashed like the vitals chunk;
  * - `GET /api/script-replay.js`: the session replay recorder (rrweb) the core loads only on sites with
  *   `sessionReplay` and a `replaySampleRate` above 0; content-hashed like the vitals chunk;
  * - `GET /api/sites/:siteId/tracker-config`: the site's public switches (`trackOutbound`, `trackErrors`,
- *   `webVitals`, `trackUrlParams`, `sessionReplay`, `replaySampleRate`), fetched by the script in parallel with the first pageview; cached
+ *   `webVitals`, `trackUrlParams`, `sessionReplay`, `replaySampleRate`, `heatmaps`), fetched by the script in parallel with the first pageview; cached
  *   60 s by browsers and `configTtlMs` here (a site change announced on `changes` drops it at once;
  *   other processes' changes arrive within `configTtlMs`).
  * The scripts are built with esbuild on first use (or when the server starts listening), then served
@@ -21,6 +23,7 @@ import zlib from 'node:zlib'
 import {
   coreScriptEndpoint,
   engagementScriptEndpoint,
+  heatmapScriptEndpoint,
   replayScriptEndpoint,
   trackerConfigEndpoint,
   vitalsScriptEndpoint,
@@ -64,6 +67,8 @@ interface Assets {
   vitalsHash: string
   engagement: Asset
   engagementHash: string
+  heatmap: Asset
+  heatmapHash: string
   replay: Asset
   replayHash: string
 }
@@ -90,10 +95,11 @@ export async function scriptRoutes(
   const getAssets = () => {
     assets ??= build().then(
       async (built): Promise<Assets> => {
-        const [core, vitals, engagement, replay] = await Promise.all([
+        const [core, vitals, engagement, heatmap, replay] = await Promise.all([
           toAsset(built.core),
           toAsset(built.vitals),
           toAsset(built.engagement),
+          toAsset(built.heatmap),
           toAsset(built.replay),
         ])
         return {
@@ -102,6 +108,8 @@ export async function scriptRoutes(
           vitalsHash: built.vitalsHash,
           engagement,
           engagementHash: built.engagementHash,
+          heatmap,
+          heatmapHash: built.heatmapHash,
           replay,
           replayHash: built.replayHash,
         }
@@ -135,6 +143,12 @@ export async function scriptRoutes(
     const { engagement, engagementHash } = await getAssets()
     const cacheControl = query.v === engagementHash ? IMMUTABLE_CACHE_CONTROL : SCRIPT_CACHE_CONTROL
     return sendAsset(request, reply, engagement, cacheControl)
+  })
+
+  route(app, heatmapScriptEndpoint, async ({ request, reply, query }) => {
+    const { heatmap, heatmapHash } = await getAssets()
+    const cacheControl = query.v === heatmapHash ? IMMUTABLE_CACHE_CONTROL : SCRIPT_CACHE_CONTROL
+    return sendAsset(request, reply, heatmap, cacheControl)
   })
 
   route(app, replayScriptEndpoint, async ({ request, reply, query }) => {
@@ -185,6 +199,7 @@ export function trackerConfigOf(row: SiteRow): TrackerConfig {
     trackUrlParams: site.trackUrlParams,
     sessionReplay: site.sessionReplay,
     replaySampleRate: Number(row.replay_sample_rate),
+    heatmaps: site.heatmaps,
   }
 }
 

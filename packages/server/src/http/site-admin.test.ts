@@ -67,6 +67,7 @@ describe.each([
         trackButtonClicks: true,
         trackCopy: true,
         trackFormInteractions: true,
+        heatmaps: true,
         retentionDays: 400,
         replaySampleRate: 0.5,
         replayRetentionDays: 7,
@@ -89,6 +90,7 @@ describe.each([
         blockBots: false,
         webVitals: false,
         trackOutbound: false,
+        heatmaps: true,
         retentionDays: 400,
       })
       expect((await call('GET', `/api/sites/${site.siteId}/excluded-ips`, owner.cookie)).json()).toEqual({

@@ -72,6 +72,7 @@ export function ingestSite(settings: SiteSettings = {}): IngestSite {
     track_button_clicks: flag(settings.trackButtonClicks, siteDefaults.trackButtonClicks),
     track_copy: flag(settings.trackCopy, siteDefaults.trackCopy),
     track_form_interactions: flag(settings.trackFormInteractions, siteDefaults.trackFormInteractions),
+    heatmaps: flag(settings.heatmaps, siteDefaults.heatmaps),
     excluded_ips: JSON.stringify(settings.excludedIps ?? []),
     excluded_countries: JSON.stringify(settings.excludedCountries ?? []),
     monthly_pageview_limit: settings.monthlyPageviewLimit ?? null,

@@ -27,6 +27,8 @@ export interface IngestSite {
   trackButtonClicks: boolean
   trackCopy: boolean
   trackFormInteractions: boolean
+  /** Heatmap clicks (`heatmap_click`) are recorded. */
+  heatmaps: boolean
   /** Session replay is on: `POST /api/replay` stores batches. */
   sessionReplay: boolean
   /** The share of sessions whose replay is recorded, 0-1. */
@@ -54,6 +56,7 @@ export function toIngestSite(row: SiteRow): IngestSite {
     trackButtonClicks: toBool(row.track_button_clicks),
     trackCopy: toBool(row.track_copy),
     trackFormInteractions: toBool(row.track_form_interactions),
+    heatmaps: toBool(row.heatmaps),
     sessionReplay: toBool(row.session_replay),
     replaySampleRate: Number(row.replay_sample_rate),
     replayRetentionDays: Number(row.replay_retention_days),

@@ -27,6 +27,7 @@ export type RejectReason =
         | 'trackButtonClicks'
         | 'trackCopy'
         | 'trackFormInteractions'
+        | 'heatmaps'
     }
   | { kind: 'store_unavailable' }
   | { kind: 'repeated_event' }

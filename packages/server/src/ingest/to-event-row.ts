@@ -2,7 +2,8 @@
  * The event row as the payload alone defines it, before enrichment: page fields, the event name and
  * properties, web vitals (type performance), error fields (type error, from `properties`) and, for type
  * engagement, `properties` made of the body's `scroll_depth` and `engagement_time` (what the events
- * table's materialized columns of the same names read; see events migration 015).
+ * table's materialized columns of the same names read; see events migration 015), and for type
+ * heatmap_click `properties` made of the click's fields (read by the `click_*` columns of events migration 017).
  */
 import crypto from 'node:crypto'
 import { type EventType, type InteractionEventType, interactionEventTypes } from '@pathlight/protocol'
@@ -33,7 +34,9 @@ export function toEventRow(payload: TrackPayload, siteId: number, now: number): 
           scroll_depth: payload.scroll_depth ?? 0,
           engagement_time: payload.engagement_time ?? 0,
         })
-      : (payload.properties ?? '')
+      : payload.type === 'heatmap_click'
+        ? heatmapClickProperties(payload)
+        : (payload.properties ?? '')
   const stored = storedTypeOf(payload)
   const row: EventRow = {
     event_id: payload.event_id?.toLowerCase() ?? crypto.randomUUID(),
@@ -89,6 +92,21 @@ export function toEventRow(payload: TrackPayload, siteId: number, now: number): 
     row.error_column = asLineNumber(p.columnNumber)
   }
   return row
+}
+
+/**
+ * A heatmap click's stored properties: `selector`, `x` and `y` (fractions 0-1 of the element's box),
+ * `viewport` (width class, 'desktop' when absent), `rage` and `dead` (0 or 1).
+ */
+function heatmapClickProperties(payload: TrackPayload): string {
+  return JSON.stringify({
+    selector: payload.selector ?? '',
+    x: payload.click_x ?? 0,
+    y: payload.click_y ?? 0,
+    viewport: payload.viewport ?? 'desktop',
+    rage: payload.rage_click ? 1 : 0,
+    dead: payload.dead_click ? 1 : 0,
+  })
 }
 
 const asText = (value: unknown, max: number): string =>

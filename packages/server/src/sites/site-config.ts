@@ -32,6 +32,7 @@ export function toSiteConfig(row: SiteRow): SiteConfig {
     trackOutbound: toBool(row.track_outbound),
     trackUrlParams: toBool(row.track_url_params),
     ...sdkSwitchesOf(row),
+    heatmaps: toBool(row.heatmaps),
     retentionDays: row.retention_days === null ? null : Number(row.retention_days),
     replaySampleRate: Number(row.replay_sample_rate),
     replayRetentionDays: Number(row.replay_retention_days),
@@ -65,6 +66,7 @@ export async function updateSiteConfig(
     trackButtonClicks: 'track_button_clicks',
     trackCopy: 'track_copy',
     trackFormInteractions: 'track_form_interactions',
+    heatmaps: 'heatmaps',
   } as const satisfies Record<string, keyof SiteTable>
   for (const [field, column] of Object.entries(boolColumns) as [
     keyof typeof boolColumns,

@@ -33,6 +33,7 @@ export function toSite(row: SiteRow, role: Role | null): Site {
     trackOutbound: toBool(row.track_outbound),
     trackUrlParams: toBool(row.track_url_params),
     ...sdkSwitchesOf(row),
+    heatmaps: toBool(row.heatmaps),
     retentionDays: row.retention_days === null ? null : Number(row.retention_days),
     replaySampleRate: Number(row.replay_sample_rate),
     replayRetentionDays: Number(row.replay_retention_days),

@@ -25,6 +25,7 @@ export const siteDefaults = {
   trackButtonClicks: false,
   trackCopy: false,
   trackFormInteractions: false,
+  heatmaps: false,
 } as const
 
 /** Session replay settings of a new site (and of sites made before them): every session, kept 30 days. */
@@ -63,6 +64,7 @@ export async function createSite(
         track_button_clicks: fromBool(siteDefaults.trackButtonClicks),
         track_copy: fromBool(siteDefaults.trackCopy),
         track_form_interactions: fromBool(siteDefaults.trackFormInteractions),
+        heatmaps: fromBool(siteDefaults.heatmaps),
         excluded_ips: '[]',
         excluded_countries: '[]',
         monthly_pageview_limit: null,

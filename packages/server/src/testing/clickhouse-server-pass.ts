@@ -80,6 +80,8 @@ export const CLICKHOUSE_SERVER_PASS_FILES: readonly string[] = [
   src('crawlers/ingest-log.test.ts'),
   src('http/crawlers.test.ts'),
   src('query/rederive-channels.test.ts'),
+  // Heatmap clicks: their columns, the heatmap query, v1 and the viewing link.
+  src('http/heatmaps.test.ts'),
 ]
 
 /**

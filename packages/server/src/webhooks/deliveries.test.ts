@@ -70,6 +70,7 @@ describe('two workers on PostgreSQL', () => {
         track_button_clicks: false,
         track_copy: false,
         track_form_interactions: false,
+        heatmaps: false,
         excluded_ips: '[]',
         excluded_countries: '[]',
         monthly_pageview_limit: null,

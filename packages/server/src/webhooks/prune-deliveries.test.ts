@@ -60,6 +60,7 @@ async function seedSite(store: MetadataStore): Promise<number> {
       track_button_clicks: 0,
       track_copy: 0,
       track_form_interactions: 0,
+      heatmaps: 0,
       excluded_ips: '[]',
       excluded_countries: '[]',
       monthly_pageview_limit: null,

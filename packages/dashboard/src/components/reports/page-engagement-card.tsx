@@ -3,9 +3,13 @@
  * (median scroll depth, the share reaching 75 %) and how long they were engaged per pageview, from the
  * tracker's engagement events (`GET .../page-stats`), under the site-wide engaged time per visit
  * (`GET .../engagement`). Pages without engagement data show a dash.
+ * Each row's Heatmap action opens the site's page with the heatmap of the range drawn on it (a signed
+ * link valid 10 minutes, `GET .../heatmap-link`); the tab is opened at the click so that no popup
+ * blocker stops it, and sent to the link once it is made.
  */
 import { reportLabels } from '@pathlight/protocol'
-import { useId } from 'react'
+import { useId, useState } from 'react'
+import { type ApiError, asApiError } from '../../api/api-error'
 import { formatPercent, formatSeconds } from '../../lib/report-format'
 import { useReport } from '../../lib/use-report'
 import type { ReportContext } from '../../pages/report-context'
@@ -24,12 +28,29 @@ export function PageEngagementCard({ ctx }: { ctx: ReportContext }) {
   const rows = (report.data?.data ?? []).filter((row) => row.engaged_time !== null)
   const perVisit = summary.data?.engaged_time_per_visit ?? null
   const dash = '–'
+  const [linkError, setLinkError] = useState<ApiError | undefined>(undefined)
+  const openHeatmap = (pathname: string) => {
+    const tab = window.open('', '_blank')
+    setLinkError(undefined)
+    ctx.reports.heatmapLink(ctx.query, pathname).then(
+      ({ url }) => {
+        if (!tab) return window.location.assign(url)
+        tab.opener = null
+        tab.location.href = url
+      },
+      (error: unknown) => {
+        tab?.close()
+        setLinkError(asApiError(error))
+      },
+    )
+  }
   return (
     <section className="card report-card" aria-labelledby={id} aria-busy={report.loading}>
       <div className="card-head">
         <h2 id={id}>Engagement</h2>
       </div>
       <FormError error={report.error ?? summary.error} />
+      <FormError error={linkError} />
       {perVisit === null ? null : (
         <p className="engagement-per-visit" data-engaged-visits={summary.data?.engaged_visits}>
           <strong>{formatSeconds(perVisit)}</strong> engaged time per visit
@@ -46,6 +67,9 @@ export function PageEngagementCard({ ctx }: { ctx: ReportContext }) {
               <th scope="col">Engaged time</th>
               <th scope="col">Scroll depth</th>
               <th scope="col">Read 75 %</th>
+              <th scope="col">
+                <span className="visually-hidden">Heatmap</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -57,6 +81,16 @@ export function PageEngagementCard({ ctx }: { ctx: ReportContext }) {
                 <td>{row.engaged_time === null ? dash : formatSeconds(row.engaged_time)}</td>
                 <td>{row.scroll_depth === null ? dash : `${Math.round(row.scroll_depth)} %`}</td>
                 <td>{row.scroll_75 === null ? dash : formatPercent(row.scroll_75)}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="link-button"
+                    aria-label={`Heatmap of ${row.pathname}`}
+                    onClick={() => openHeatmap(row.pathname)}
+                  >
+                    Heatmap
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -7,10 +7,11 @@ const governed = [
   ['outbound', { type: 'outbound', properties: '{"url":"https://elsewhere.test/"}' }, 'trackOutbound'],
   ['error', { type: 'error', properties: '{"message":"x"}' }, 'trackErrors'],
   ['performance', { type: 'performance', lcp: 1200 }, 'webVitals'],
+  ['heatmap_click', { type: 'heatmap_click', selector: '#buy', click_x: 0.5, click_y: 0.5 }, 'heatmaps'],
 ] as const
 
-const allOff: SiteSettings = { trackOutbound: false, trackErrors: false, webVitals: false }
-const allOn: SiteSettings = { trackOutbound: true, trackErrors: true, webVitals: true }
+const allOff: SiteSettings = { trackOutbound: false, trackErrors: false, webVitals: false, heatmaps: false }
+const allOn: SiteSettings = { trackOutbound: true, trackErrors: true, webVitals: true, heatmaps: true }
 
 describe('dropDisabledTypes', () => {
   it.each(governed)('does not record a keyless %s event while %s is off', (_type, body, switchName) => {

@@ -34,4 +34,11 @@ describe('dropOrphanEngagement', () => {
     })
     expect(await eventAt('linus', 0, { type: 'custom_event', event_name: 'signup' })).toEqual({ ok: true })
   })
+
+  it('drops a heatmap click that would open a session, and keeps one of a live session', async () => {
+    const click = { type: 'heatmap_click', selector: '#buy', click_x: 0.5, click_y: 0.5 }
+    expect(await eventAt('hopper', 0, click)).toEqual({ ok: false, reason: { kind: 'no_session' } })
+    expect(await eventAt('turing', 0, { type: 'pageview' })).toEqual({ ok: true })
+    expect(await eventAt('turing', 2, click)).toEqual({ ok: true })
+  })
 })

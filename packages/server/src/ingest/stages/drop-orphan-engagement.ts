@@ -6,7 +6,11 @@ import { ok, reject, type StageResult } from '../outcome.js'
  * shown again and hidden after more than 30 minutes in the background, or no pageview recorded) is not
  * recorded (200 `tracked:false`, reason `no_session`). Recorded, it would count a session without a
  * pageview, which changes sessions, bounce rate and session duration. Runs after `putSession`.
+ * A `heatmap_click` likewise: a click belongs to a page being viewed.
  */
 export function dropOrphanEngagement(draft: Draft): StageResult {
-  return draft.payload.type === 'engagement' && draft.newSession ? reject({ kind: 'no_session' }) : ok
+  const type = draft.payload.type
+  return (type === 'engagement' || type === 'heatmap_click') && draft.newSession
+    ? reject({ kind: 'no_session' })
+    : ok
 }

@@ -45,6 +45,8 @@ export function eventsStoreContract(name: string, open: () => Promise<EventsStor
         '014-ai-traffic',
         '015-engagement-columns',
         '016-imported-days',
+        '017-heatmap-click-columns',
+        '018-session-first-visit',
       ])
     })
 

@@ -88,6 +88,8 @@ export interface SiteTable {
   track_button_clicks: DbBool
   track_copy: DbBool
   track_form_interactions: DbBool
+  /** Heatmap clicks recorded (migration 020). */
+  heatmaps: DbBool
 }
 
 export interface ApiKeyTable {

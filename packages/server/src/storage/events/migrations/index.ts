@@ -19,6 +19,7 @@ import { propertyMapCanonical } from './013-property-map-canonical.js'
 import { aiTrafficTables } from './014-ai-traffic.js'
 import { engagementColumns } from './015-engagement-columns.js'
 import { importedDaysTable } from './016-imported-days.js'
+import { heatmapClickColumns } from './017-heatmap-click-columns.js'
 import { sessionFirstVisitColumns } from './018-session-first-visit.js'
 
 export interface EventsMigration {
@@ -45,6 +46,7 @@ export const eventsMigrations: readonly EventsMigration[] = [
   aiTrafficTables,
   engagementColumns,
   importedDaysTable,
+  heatmapClickColumns,
   sessionFirstVisitColumns,
 ]
 

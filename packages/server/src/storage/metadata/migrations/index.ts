@@ -22,6 +22,7 @@ import { trackingSwitchesAndUsers } from './016-tracking-switches-and-users.js'
 import { sso } from './017-sso.js'
 import { mcpOAuth } from './018-mcp-oauth.js'
 import { organizationOidc } from './019-organization-oidc.js'
+import { heatmaps } from './020-heatmaps.js'
 import { crawlerAlerts } from './021-crawler-alerts.js'
 
 export type MetadataDialect = 'sqlite' | 'postgres'
@@ -51,5 +52,6 @@ export const metadataMigrations: readonly MetadataMigration[] = [
   sso,
   mcpOAuth,
   organizationOidc,
+  heatmaps,
   crawlerAlerts,
 ]
