@@ -6,6 +6,7 @@ import {
   CLICKHOUSE_CLUSTER_PASS_FILES,
   CLICKHOUSE_SERVER_PASS_FILES,
 } from './packages/server/src/testing/clickhouse-server-pass.js'
+import { LongestFirstSequencer } from './packages/server/src/testing/longest-first-sequencer.js'
 import { filesToSkip, prepareTestServices } from './packages/server/src/testing/test-services.js'
 
 const include = ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts']
@@ -79,6 +80,8 @@ export default defineConfig(async () => {
       // two other files (vitest's default gives up after one second).
       expect: { poll: { timeout: 10_000, interval: 100 } },
       pool: 'forks',
+      // The longest files start first: one started late would run alone at the end of the pass.
+      sequence: { sequencer: LongestFirstSequencer },
       // Vitest's default is one worker per core less one: a single worker on a 2-core machine. Most
       // files wait (spawned servers, Chromium, polling, SQL round trips) more than they compute, so
       // files run three at a time there; VITEST_MAX_WORKERS overrides.

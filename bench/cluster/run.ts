@@ -16,10 +16,12 @@
  *
  *   npx tsx bench/cluster/run.ts
  *   BENCH_EVENTS=2000000 npx tsx bench/cluster/run.ts
+ *   BENCH_EVENTS=10000000 BENCH_SKIP_INGEST=1 npx tsx bench/cluster/run.ts
  *
  * Environment (defaults): BENCH_EVENTS (200,000), BENCH_ITERATIONS (3), BENCH_SECONDS (10),
- * BENCH_CONNECTIONS (8), BENCH_SKIP_INGEST (unset). Progress on stderr; tables, then the figures as
- * one JSON line (the last stdout line).
+ * BENCH_CONNECTIONS (8), BENCH_BATCH (100,000 rows per insert), BENCH_LOAD_SECONDS (unset: no limit),
+ * BENCH_SKIP_INGEST (unset). Progress on stderr; tables, then the figures as one JSON line (the last
+ * stdout line).
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -48,6 +50,8 @@ const events = positiveInteger('BENCH_EVENTS', 200_000)
 const iterations = positiveInteger('BENCH_ITERATIONS', 3)
 const seconds = positiveInteger('BENCH_SECONDS', 10)
 const connections = positiveInteger('BENCH_CONNECTIONS', 8)
+// Rows per insert: large blocks keep 10 M events within minutes (each insert is one part per store).
+const batchSize = positiveInteger('BENCH_BATCH', 100_000)
 const END = new Date('2026-04-01T00:00:00.000Z')
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
@@ -136,17 +140,33 @@ try {
     shardUrls: cluster.servers.map((s) => s.url),
   })
   const vocabulary = loadVocabulary(demoLog)
-  const generated = await generateEvents({
+  const loadStarted = performance.now()
+  let inserted = 0
+  // BENCH_LOAD_SECONDS: a load that runs past it stops at the next batch (the generator goes in day
+  // order, so the reports then cover the days loaded); the figures say how many events were loaded.
+  const loadLimitMs = positiveInteger('BENCH_LOAD_SECONDS', Number.POSITIVE_INFINITY) * 1000
+  const stopped = new Error('load time limit')
+  await generateEvents({
     totalEvents: events,
     days: 365,
     end: END,
-    batchSize: 20_000,
+    batchSize,
     vocabulary,
     sink: async (rows) => {
+      if (performance.now() - loadStarted > loadLimitMs) throw stopped
       await Promise.all(Object.values(stores).map((store) => store.insert(rows)))
+      inserted += rows.length
+      if (inserted % 1_000_000 < rows.length)
+        log(`  ${inserted} rows into each, ${((performance.now() - loadStarted) / 1000).toFixed(0)} s`)
     },
+  }).catch((error) => {
+    if (error !== stopped) throw error
+    log(`  stopped loading after BENCH_LOAD_SECONDS: ${inserted} of ${events} events`)
   })
-  log(`inserted ${generated} rows into each`)
+  const generated = inserted
+  const loadSeconds = (performance.now() - loadStarted) / 1000
+  log(`inserted ${generated} rows into each in ${loadSeconds.toFixed(0)} s`)
+  figures.load_seconds = Number(loadSeconds.toFixed(0))
   const query = { start_date: '2025-04-01', end_date: '2026-03-31' }
   const scope: ReportScope = { siteId: 1, params: parseQueryParams(query, END.getTime()) }
   console.log(`\nreports over 365 days, ${generated} events, median of ${iterations} (ms), ratio to chDB`)

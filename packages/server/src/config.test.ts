@@ -71,6 +71,13 @@ describe('loadConfig', () => {
     })
   })
 
+  it('looks for due e-mail reports every 10 minutes unless EMAIL_REPORT_INTERVAL_MS says otherwise', () => {
+    expect(loadConfig({}).emailReportIntervalMs).toBe(600_000)
+    expect(loadConfig({ EMAIL_REPORT_INTERVAL_MS: '300' }).emailReportIntervalMs).toBe(300)
+    expect(() => loadConfig({ EMAIL_REPORT_INTERVAL_MS: '0' })).toThrow(/EMAIL_REPORT_INTERVAL_MS/)
+    expect(() => loadConfig({ EMAIL_REPORT_INTERVAL_MS: 'hourly' })).toThrow(ConfigError)
+  })
+
   it('degrades health after 60 s of pending ingest unless HEALTH_MAX_PENDING_AGE_S says otherwise', () => {
     expect(loadConfig({}).healthMaxPendingAgeMs).toBe(60_000)
     expect(loadConfig({ HEALTH_MAX_PENDING_AGE_S: '2.5' }).healthMaxPendingAgeMs).toBe(2500)

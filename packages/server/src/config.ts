@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import { type OidcSettings, oidcEnvShape, oidcSettings } from './auth/oidc-settings.js'
+import { EMAIL_REPORT_INTERVAL_MS } from './email-reports/due-reports-pass.js'
 import { type MailSettings, mailFromSchema, mailSettings, smtpUrlSchema } from './mail/mail-settings.js'
 import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from './retention/retention-period.js'
 
@@ -164,6 +165,8 @@ const envSchema = z.object({
   MAIL_BUDGET_PER_ORGANIZATION: z.coerce.number().int().positive().default(200),
   /** How often alert rules are evaluated. */
   ALERT_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
+  /** How often the e-mail reports' schedule looks for due reports (`email-reports/due-reports-pass.ts`). */
+  EMAIL_REPORT_INTERVAL_MS: z.coerce.number().int().positive().default(EMAIL_REPORT_INTERVAL_MS),
   /** Whole UTC days of events kept for sites without their own period; unset: forever. */
   RETENTION_DAYS: z.coerce.number().int().min(MIN_RETENTION_DAYS).max(MAX_RETENTION_DAYS).optional(),
   /** How often the retention job runs (it also runs at start). */
@@ -247,6 +250,8 @@ export interface Config {
   /** Organizations' own OIDC issuers may be on private addresses (SSO_ALLOW_PRIVATE_ISSUERS). */
   ssoAllowPrivateIssuers: boolean
   alertIntervalMs: number
+  /** How often due e-mail reports are looked for (also at start), ms. */
+  emailReportIntervalMs: number
   /** Outgoing mail (`mail/mail-settings.ts`) from SMTP_URL and MAIL_FROM; undefined: no e-mail is sent. */
   mail: MailSettings | undefined
   /** The instance-wide OpenID Connect provider (`auth/oidc-settings.ts`); undefined without OIDC_ISSUER. */
@@ -367,6 +372,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     ssoAllowPrivateIssuers: e.SSO_ALLOW_PRIVATE_ISSUERS,
     alertIntervalMs: e.ALERT_INTERVAL_MS,
+    emailReportIntervalMs: e.EMAIL_REPORT_INTERVAL_MS,
     mail: mailSettings({
       smtpUrl: e.SMTP_URL,
       mailFrom: e.MAIL_FROM,

@@ -17,7 +17,7 @@ import { withOAuthTokens } from './auth/mcp-oauth-tokens.js'
 import { createOriginPolicy, type OriginPolicy } from './auth/origin-policy.js'
 import { createRedisAttemptCounter } from './auth/redis-attempt-counter.js'
 import type { Config } from './config.js'
-import { dueReportsPass, EMAIL_REPORT_INTERVAL_MS } from './email-reports/due-reports-pass.js'
+import { dueReportsPass } from './email-reports/due-reports-pass.js'
 import { createEmailReportSender, type EmailReportSender } from './email-reports/email-report-sender.js'
 import { createEmailReports, type EmailReports } from './email-reports/email-reports.js'
 import type { Goal } from './goals/goal.js'
@@ -337,7 +337,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
             ...(config.mail
               ? [
                   startPeriodicJob(dueReportsPass(emailReportSender, redis), {
-                    intervalMs: EMAIL_REPORT_INTERVAL_MS,
+                    intervalMs: config.emailReportIntervalMs,
                     onError: (error) => console.error('e-mail reports:', error),
                   }),
                 ]

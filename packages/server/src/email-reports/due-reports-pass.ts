@@ -1,8 +1,9 @@
 /**
- * The e-mail reports' schedule as the server runs it: `sendDue` every `EMAIL_REPORT_INTERVAL_MS`
- * through `workers/periodic-job.ts`, started only when mail is configured. With Redis (several
- * processes) a pass runs only while it holds the lock `pl:lock:email-reports` (under the configured
- * key prefix); a pass that finds it taken skips. Each period's row in `email_report_send` keeps a
+ * The e-mail reports' schedule as the server runs it: `sendDue` at start and then every
+ * EMAIL_REPORT_INTERVAL_MS (config; default the constant below) through `workers/periodic-job.ts`,
+ * started only when mail is configured. With Redis (several processes) a pass runs only while it
+ * holds the lock `pl:lock:email-reports` (under the configured key prefix); a pass that finds it
+ * taken skips. Each period's row in `email_report_send` keeps a
  * period from going out twice even so.
  */
 import type { Redis } from 'ioredis'
