@@ -29,6 +29,9 @@ const BYPASSING: Readonly<Record<string, string>> = {
   'GET /api/sites/:siteId/goals': OWN,
   'GET /api/sites/:siteId/goals/:goalId/sessions': OWN,
   'GET /api/sites/:siteId/crawlers': OWN,
+  'GET /api/sites/:siteId/heatmap': OWN,
+  'GET /api/sites/:siteId/heatmap-link':
+    'a signed viewing link over the range and filters, not figures; its route checks them itself',
   'GET /api/sites/:siteId/funnels/:funnelId': FUNNEL,
   'GET /api/sites/:siteId/funnels/:funnelId/sessions': FUNNEL,
   'POST /api/sites/:siteId/funnels/query': FUNNEL,
@@ -38,6 +41,7 @@ const BYPASSING: Readonly<Record<string, string>> = {
   'GET /api/v1/sites/:siteId/events': V1,
   'GET /api/v1/sites/:siteId/experiments': V1,
   'GET /api/v1/sites/:siteId/funnels': V1,
+  'GET /api/v1/sites/:siteId/heatmap': V1,
   'GET /api/v1/sites/:siteId/pages': V1,
   'GET /api/v1/sites/:siteId/properties': V1,
   'GET /api/v1/sites/:siteId/retention': V1,
