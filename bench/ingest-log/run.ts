@@ -1,7 +1,8 @@
 /**
  * Access log ingest speed: `BENCH_LINES` lines (default 1,000,000), made by repeating the demo's real
- * access log (packages/server/demo-data/elastic-examples-apache_logs.txt, 10,000 lines, 30 % bots),
- * timestamps shifted per repetition, written to a temporary file, then:
+ * access log (packages/server/demo-data/elastic-examples-apache_logs.txt, 10,000 lines over 4 days,
+ * 30 % bots), each repetition 4 days after the one before, so 1 M lines are about 400 days of one site's
+ * log (13 or 14 monthly partitions, as a real year of logs fills), written to a temporary file, then:
  * 1. baseline: the file read line by line (node:readline) and nothing else;
  * 2. parse + classify: each line parsed and its agent classified (`crawlers/` without the store, with
  *    the ingest's cache per user agent);
@@ -29,13 +30,21 @@ const base = fs
   .split('\n')
   .filter((line) => line.trim() !== '')
 const out = fs.createWriteStream(file)
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+const STAMP = /\[(\d{2})\/(\w{3})\/(\d{4}):(\d{2}:\d{2}:\d{2}) \+0000\]/
+const pad = (n: number) => String(n).padStart(2, '0')
+/** The line with its `[dd/Mon/yyyy:hh:mm:ss +0000]` time moved `days` later. */
+const shifted = (line: string, days: number) =>
+  line.replace(STAMP, (_, day: string, month: string, year: string, time: string) => {
+    const date = new Date(Date.UTC(Number(year), MONTHS.indexOf(month), Number(day) + days))
+    return `[${pad(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:${time} +0000]`
+  })
 for (let written = 0, round = 0; written < LINES; round += 1) {
-  // Each repetition a year later (same day and time), so that the requests do not repeat exactly.
-  const year = String(2015 + round)
+  // Each repetition the log's own span (4 days) later, so that the requests do not repeat exactly.
   const chunk: string[] = []
   for (const line of base) {
     if (written >= LINES) break
-    chunk.push(line.replace('/2015:', `/${year}:`))
+    chunk.push(round === 0 ? line : shifted(line, 4 * round))
     written += 1
   }
   if (!out.write(`${chunk.join('\n')}\n`))

@@ -62,7 +62,7 @@ const branchesOf = (schema: JsonSchema): JsonSchema[] =>
     Array.isArray(list) ? (list as JsonSchema[]) : [],
   )
 
-const exampleStrings = ['fuzz', 'fuzz@example.com', 'https://example.com/fuzz', '/fuzz', 'a']
+const exampleStrings = ['fuzz', 'fuzz@example.com', 'https://example.com/fuzz', '/fuzz', 'example.com', 'a']
 
 /**
  * The smallest value a schema accepts, as far as its keywords say: `const`, the first of an `enum`,
@@ -117,7 +117,12 @@ function exampleString(s: JsonSchema): string {
   const pattern = typeof s.pattern === 'string' ? new RegExp(s.pattern) : undefined
   const fits = (text: string) =>
     text.length >= min && text.length <= max && (pattern === undefined || pattern.test(text))
-  const candidates = s.format === 'email' ? ['fuzz@example.com'] : exampleStrings
+  const candidates =
+    s.format === 'email'
+      ? ['fuzz@example.com']
+      : s.format === 'uri'
+        ? ['https://example.com/fuzz']
+        : exampleStrings
   return candidates.find(fits) ?? 'x'.repeat(Math.max(min, 1))
 }
 
