@@ -10,6 +10,7 @@ import type { CrawlerCategory } from '../crawlers/crawler-agents.js'
 import { type CrawlerRequestRow, insertCrawlerRequests } from '../crawlers/crawler-store.js'
 import type { Site } from '../sites/site.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+import { queryApiClient } from './query-api-client.fixture.js'
 import { dayOf, midnightIn } from './query-api-events.fixture.js'
 
 const NOW = Date.parse('2026-05-20T12:00:00.000Z')
@@ -53,18 +54,9 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => t?.close())
 
-const query = (body: Record<string, unknown>) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/v2/query',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    payload: { site_id: site.siteId, date_range: ['2026-05-02', '2026-05-05'], ...body },
-  })
-const answer = async (body: Record<string, unknown>) => {
-  const response = await query(body)
-  expect(response.statusCode, response.body).toBe(200)
-  return response.json()
-}
+const { query, answer } = queryApiClient(() => ({ t, key, siteId: site.siteId }), {
+  date_range: ['2026-05-02', '2026-05-05'],
+})
 
 const countBy = (list: readonly CrawlerRequestRow[], key: (row: CrawlerRequestRow) => string) => {
   const counts = new Map<string, number>()

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Site } from '../sites/site.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+import { queryApiClient } from './query-api-client.fixture.js'
 import { dayOf, exportedLine, fixtureEvents, midnightIn } from './query-api-events.fixture.js'
 
 const NOW = Date.parse('2026-03-20T12:00:00.000Z')
@@ -81,18 +82,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => t?.close())
 
-const query = (body: Record<string, unknown>) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/v2/query',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    payload: { site_id: site.siteId, ...body },
-  })
-const answer = async (body: Record<string, unknown>) => {
-  const response = await query(body)
-  expect(response.statusCode, response.body).toBe(200)
-  return response.json()
-}
+const { query, answer } = queryApiClient(() => ({ t, key, siteId: site.siteId }))
 
 const inRange = (first: string, last: string, timeZone: string) => {
   const from = midnightIn(first, timeZone)

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Site } from '../sites/site.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+import { queryApiClient } from './query-api-client.fixture.js'
 import {
   exportedLine,
   type FixtureSession,
@@ -43,18 +44,9 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => t?.close())
 
-const query = (body: Record<string, unknown>) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/v2/query',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    payload: { site_id: site.siteId, date_range: ['2026-03-02', '2026-03-08'], ...body },
-  })
-const answer = async (body: Record<string, unknown>) => {
-  const response = await query(body)
-  expect(response.statusCode, response.body).toBe(200)
-  return response.json()
-}
+const { query, answer } = queryApiClient(() => ({ t, key, siteId: site.siteId }), {
+  date_range: ['2026-03-02', '2026-03-08'],
+})
 
 const figures = (sessions: readonly FixtureSession[]) => [
   new Set(sessions.map((s) => s.first.userId)).size,

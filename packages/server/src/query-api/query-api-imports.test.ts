@@ -10,6 +10,7 @@ import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Site } from '../sites/site.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+import { queryApiClient } from './query-api-client.fixture.js'
 import { dayOf, exportedLine, fixtureEvents, midnightIn, sessionsIn } from './query-api-events.fixture.js'
 
 const NOW = Date.parse('2024-04-15T12:00:00.000Z')
@@ -79,16 +80,9 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => t?.close())
 
-const answer = async (body: Record<string, unknown>) => {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v2/query',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    payload: { site_id: site.siteId, date_range: ['2024-02-01', '2024-02-29'], ...body },
-  })
-  expect(response.statusCode, response.body).toBe(200)
-  return response.json()
-}
+const { answer } = queryApiClient(() => ({ t, key, siteId: site.siteId }), {
+  date_range: ['2024-02-01', '2024-02-29'],
+})
 
 /** The day of the first own event in the zone: imported days before it count. */
 const firstDays = new Map<string, string>()

@@ -10,6 +10,7 @@ import { queryApiBody } from '@pathlight/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Site } from '../sites/site.js'
 import { openTestInstance, type TestInstance } from '../testing/test-instance.js'
+import { queryApiClient } from './query-api-client.fixture.js'
 import {
   dayOf,
   exportedLine,
@@ -53,19 +54,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const query = (body: Record<string, unknown>) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/v2/query',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    payload: { site_id: site.siteId, ...body },
-  })
-
-const answer = async (body: Record<string, unknown>) => {
-  const response = await query(body)
-  expect(response.statusCode, response.body).toBe(200)
-  return response.json()
-}
+const { query, answer } = queryApiClient(() => ({ t, key, siteId: site.siteId }))
 
 const PLAUSIBLE_OS: Record<string, string> = { 'Mac OS': 'Mac', Linux: 'GNU/Linux' }
 const browserName = (b: string) => (b === 'Mobile Safari' ? 'Safari' : b)
