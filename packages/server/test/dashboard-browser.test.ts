@@ -519,7 +519,7 @@ describe('dashboard in Chromium', () => {
         .click()
       await other.getByRole('link', { name: /Acme shop/ }).waitFor()
       expect(await other.getByRole('link', { name: 'Add a site' }).count()).toBe(0)
-      // The role comes from the organization's request, which may answer after the sites list.
+      // The role comes from the session's organizations, loaded apart from the sites list.
       await other.getByText('Your role: member').waitFor()
     } finally {
       await context.close()
