@@ -10,14 +10,12 @@
 import {
   type AnalyticsQuery,
   type breakdownEndpoint,
-  type EndpointSpec,
   type engagementEndpoint,
   type eventNamesEndpoint,
   type eventsEndpoint,
   type liveEndpoint,
   type pageStatsEndpoint,
   type QueryOf,
-  type ResponseOf,
   type seriesEndpoint,
   seriesMetrics,
   type sessionsEndpoint,
@@ -34,50 +32,28 @@ import { withImportedBreakdown, withImportedStats } from '../query/imported-tota
 import { queryLiveVisitors } from '../query/live-visitors.js'
 import { queryEngagementSummary } from '../query/page-engagement.js'
 import { queryPageStats } from '../query/page-stats.js'
-import { resolveQueryParams } from '../query/params.js'
 import { comparedPeriod, comparisonAsked } from '../query/previous-period.js'
 import { withReplayFlags } from '../query/replay.js'
-import type { ReportScope } from '../query/report-scope.js'
 import { querySessionList } from '../query/session-list.js'
 import { queryStatsReport } from '../query/stats-report.js'
 import { queryTimeseries } from '../query/timeseries.js'
 import { queryWebVitals, queryWebVitalsBy, webVitalThresholds } from '../query/web-vitals.js'
-import type { Clock } from '../shared/time.js'
-import type { EventsStore } from '../storage/events/events-store.js'
-import type { MetadataDb } from '../storage/metadata/db.js'
 import { pageMeta } from './page-meta.js'
+import {
+  metadataOf,
+  type Prepared,
+  type PreparedReport,
+  type ReportPartDeps,
+  reportScope,
+} from './report-part.js'
 import { wholeList } from './whole-list.js'
 
-/**
- * What the reports read from: the events store, the metadata store (annotations), and the clock
- * (default ranges, live visitors).
- */
-export interface ReportPartDeps {
-  events: EventsStore
-  /** The annotations' store: the routes always give it; a benchmark of the events alone may not. */
-  db?: MetadataDb
-  clock: Clock
-}
-
-/** A report's answer, as its GET route sends it. */
-export interface ReportAnswer {
-  data: unknown
-  meta: Record<string, unknown>
-}
-
-/** A validated report: calling it runs its queries. */
-export type PreparedReport = () => Promise<ReportAnswer>
-
-/** A validated report of `E`'s contract: calling it runs its queries and answers `E`'s success answer. */
-export type Prepared<E extends EndpointSpec> = () => Promise<ResponseOf<E>>
+export type { Prepared, PreparedReport, ReportAnswer, ReportPartDeps, ReportPath } from './report-part.js'
 
 /** Whether `name` is a breakdown dimension (`query/breakdown.ts`). */
 export const isBreakdown = (name: string): name is BreakdownName => Object.hasOwn(breakdowns, name)
 
-const scopeOf = (deps: ReportPartDeps, siteId: number, query: AnalyticsQuery): ReportScope => ({
-  siteId,
-  params: resolveQueryParams(query, deps.clock()),
-})
+const scopeOf = reportScope
 
 /**
  * The reports, by the name of their GET route (`breakdown` takes the dimension apart, as its route
@@ -85,7 +61,7 @@ const scopeOf = (deps: ReportPartDeps, siteId: number, query: AnalyticsQuery): R
  * parameters and the report's own.
  * @throws AppError 400 naming the invalid parameter (a time zone, filters, a range), before anything runs
  */
-export const reportParts = {
+const coreReportParts = {
   stats(
     deps: ReportPartDeps,
     siteId: number,
@@ -249,8 +225,7 @@ export const reportParts = {
   /** The annotations on the days of the range (as `GET .../annotations` with the range's days). */
   annotations(deps: ReportPartDeps, siteId: number, query: AnalyticsQuery): PreparedReport {
     const { startDate, endDate } = scopeOf(deps, siteId, query).params
-    const { db } = deps
-    if (!db) throw new Error('the annotations report needs the metadata store')
+    const db = metadataOf(deps, 'annotations')
     return async () => wholeList(await listAnnotations(db, siteId, { startDate, endDate }))
   },
 
@@ -258,4 +233,12 @@ export const reportParts = {
   live(deps: ReportPartDeps, siteId: number): Prepared<typeof liveEndpoint> {
     return async () => ({ data: await queryLiveVisitors(deps.events, siteId, deps.clock()), meta: {} })
   },
+}
+
+/**
+ * Every registered report's function, by its name in the registry (`contracts/report-registry.ts` of
+ * the protocol): the core reports above, then each group's own file.
+ */
+export const reportParts = {
+  ...coreReportParts,
 }

@@ -60,7 +60,8 @@ import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 import { pageMeta } from './page-meta.js'
 import { runReportBatch } from './report-batch.js'
-import { isBreakdown, type PreparedReport, type ReportPartDeps, reportParts } from './report-parts.js'
+import type { PreparedReport, ReportPartDeps, ReportPath } from './report-part.js'
+import { isBreakdown, reportParts } from './report-parts.js'
 import { route } from './route.js'
 
 /** What the report routes need: the metadata store (access) and the events store (figures). */
@@ -101,10 +102,12 @@ export async function reportRoutes(
       deps: ReportPartDeps,
       siteId: number,
       query: unknown,
+      path: ReportPath,
     ) => PreparedReport
     route(app, reportRegistry[name].endpoint as SiteReport, {
       resolve,
-      handle: async ({ query, resolved: { site } }) => (await run(deps, site.site_id, query)()) as never,
+      handle: async ({ params: { siteId: _, ...params }, query, body, resolved: { site } }) =>
+        (await run(deps, site.site_id, query, { params, body })()) as never,
     })
   }
 

@@ -36,7 +36,8 @@ import type { EventsStore } from '../../storage/events/events-store.js'
 import type { MetadataDb } from '../../storage/metadata/db.js'
 import type { Caller } from '../caller.js'
 import { pageMeta } from '../page-meta.js'
-import { type PreparedReport, type ReportPartDeps, reportParts } from '../report-parts.js'
+import type { PreparedReport, ReportPartDeps, ReportPath } from '../report-part.js'
+import { reportParts } from '../report-parts.js'
 import { route } from '../route.js'
 
 /** A v1 report of a site: its site in the path, for an API key. */
@@ -59,10 +60,16 @@ export async function v1ReportRoutes(
   // cannot tie one name's contract to its function for TypeScript, hence the cast).
   const deps = { events, db, clock }
   for (const name of v1ReportNames) {
-    const run = reportParts[name] as (deps: ReportPartDeps, siteId: number, query: unknown) => PreparedReport
+    const run = reportParts[name] as (
+      deps: ReportPartDeps,
+      siteId: number,
+      query: unknown,
+      path: ReportPath,
+    ) => PreparedReport
     route(app, reportRegistry[name].v1 as V1SiteReport, {
       resolve,
-      handle: async ({ query, resolved }) => (await run(deps, resolved, query)()) as never,
+      handle: async ({ params: { siteId: _, ...params }, query, body, resolved }) =>
+        (await run(deps, resolved, query, { params, body })()) as never,
     })
   }
 
