@@ -328,6 +328,11 @@ export const reportLabels = {
   'page-stats': 'Pages',
   live: 'Live visitors',
   engagement: 'Engaged time',
+  'error-names': 'JavaScript errors',
+  'error-events': 'Error occurrences',
+  'error-bucketed': 'Error over time',
+  journeys: 'Journeys',
+  retention: 'Retention',
 } as const
 
 /** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */

@@ -27,7 +27,6 @@ import { requireCaller } from './http/caller.js'
 import { crawlerReportRoutes, logIngestRoutes, v1CrawlerRoutes } from './http/crawlers.js'
 import { dashboardRoutes } from './http/dashboard.js'
 import { emailReportLinkRoutes, emailReportRoutes } from './http/email-reports.js'
-import { errorAnalyticsRoutes } from './http/error-analytics.js'
 import { errorHandler } from './http/error-handler.js'
 import { experimentRoutes } from './http/experiments.js'
 import { exportRoutes } from './http/export.js'
@@ -38,7 +37,6 @@ import { heatmapRoutes, heatmapViewRoutes, v1HeatmapRoutes } from './http/heatma
 import { importRoutes } from './http/import.js'
 import { instanceRoutes } from './http/instance.js'
 import { invitationRoutes } from './http/invitations.js'
-import { journeyRoutes } from './http/journeys.js'
 import { registerJsonBodyParser } from './http/json-body-parser.js'
 import { createKeyBudget } from './http/key-budget.js'
 import { mailRoutes } from './http/mail.js'
@@ -57,7 +55,6 @@ import { replayRoutes } from './http/replay.js'
 import { reportRoutes } from './http/reports.js'
 import { loggerOptions, logRequest } from './http/request-log.js'
 import { registerRequestMetrics } from './http/request-metrics.js'
-import { retentionRoutes } from './http/retention.js'
 import { rybbitSdkRoutes } from './http/rybbit-sdk.js'
 import { scriptRoutes } from './http/script.js'
 import { registerHsts } from './http/security-headers.js'
@@ -74,7 +71,6 @@ import { v1EventRoutes } from './http/v1/events.js'
 import { v1ExperimentRoutes } from './http/v1/experiments.js'
 import { v1FunnelRoutes } from './http/v1/funnels.js'
 import { v1ReportRoutes } from './http/v1/reports.js'
-import { v1RetentionRoutes } from './http/v1/retention.js'
 import { v1SiteRoutes } from './http/v1/sites.js'
 import { userRoutes, v1UserRoutes } from './http/v1/users.js'
 import { registerV1Guard } from './http/v1/v1-scope.js'
@@ -314,11 +310,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
     await scope.register(propertyRoutes, analytics)
     await scope.register(annotationRoutes, analytics)
-    await scope.register(errorAnalyticsRoutes, analytics)
     await scope.register(reportRoutes, analytics)
     await scope.register(funnelRoutes, analytics)
-    await scope.register(retentionRoutes, analytics)
-    await scope.register(journeyRoutes, analytics)
     await scope.register(exportRoutes, analytics)
     await scope.register(sessionReplayRoutes, { ...analytics, replayLimits: deps.replayLimits })
     await scope.register(segmentRoutes, analytics)
@@ -349,7 +342,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1SiteRoutes, { db: deps.metadata.db })
     await scope.register(v1EventRoutes, v1)
     await scope.register(v1ReportRoutes, v1)
-    await scope.register(v1RetentionRoutes, v1)
     await scope.register(v1ExperimentRoutes, v1)
     await scope.register(v1FunnelRoutes, v1)
     await scope.register(v1AnnotationRoutes, v1)

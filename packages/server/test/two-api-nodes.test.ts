@@ -280,6 +280,10 @@ function reportPaths(siteId: number, sessionId: string, query: string): string[]
     if (name === 'breakdown')
       for (const dimension of breakdownNames) paths.push(`${path.replace(':name', dimension)}?${query}`)
     else if (name === 'series') paths.push(`${path}?${query}&bucket=day`)
+    else if (name === 'error-events' || name === 'error-bucketed')
+      paths.push(`${path}?${query}&errorMessage=${encodeURIComponent('x is undefined')}`)
+    // The journeys' own `limit` (at most 200) counts journeys, not a page: their default instead.
+    else if (name === 'journeys') paths.push(`${path}?${query.replace(/&limit=\d+/, '')}`)
     else paths.push(`${path}?${query}`)
   }
   for (const name of v1ReportNames) paths.push(`${fill(reportRegistry[name].v1.path)}?${query}`)

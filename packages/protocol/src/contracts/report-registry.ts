@@ -8,6 +8,8 @@
  */
 import type { EndpointSpec } from '../contract.js'
 import { reportLabels } from '../enums.js'
+import { journeysEndpoint, retentionEndpoint, v1RetentionEndpoint } from './behaviour.js'
+import { errorBucketsEndpoint, errorEventsEndpoint, errorNamesEndpoint } from './errors.js'
 import {
   breakdownEndpoint,
   engagementEndpoint,
@@ -77,6 +79,16 @@ export const reportRegistry = {
     label: reportLabels.engagement,
     batch: true,
     v1: v1EngagementEndpoint,
+  },
+  'error-names': { endpoint: errorNamesEndpoint, label: reportLabels['error-names'], batch: false },
+  'error-events': { endpoint: errorEventsEndpoint, label: reportLabels['error-events'], batch: false },
+  'error-bucketed': { endpoint: errorBucketsEndpoint, label: reportLabels['error-bucketed'], batch: false },
+  journeys: { endpoint: journeysEndpoint, label: reportLabels.journeys, batch: false },
+  retention: {
+    endpoint: retentionEndpoint,
+    label: reportLabels.retention,
+    batch: false,
+    v1: v1RetentionEndpoint,
   },
 } as const satisfies Record<keyof typeof reportLabels, ReportRegistration>
 

@@ -38,6 +38,7 @@ import { querySessionList } from '../query/session-list.js'
 import { queryStatsReport } from '../query/stats-report.js'
 import { queryTimeseries } from '../query/timeseries.js'
 import { queryWebVitals, queryWebVitalsBy, webVitalThresholds } from '../query/web-vitals.js'
+import { behaviourReportParts } from './behaviour-report-parts.js'
 import { pageMeta } from './page-meta.js'
 import {
   metadataOf,
@@ -241,4 +242,5 @@ const coreReportParts = {
  */
 export const reportParts = {
   ...coreReportParts,
+  ...behaviourReportParts,
 }

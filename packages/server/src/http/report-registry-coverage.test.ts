@@ -21,11 +21,6 @@ const V1 = 'a v1 read without a registered dashboard twin, resolving the range a
 const BYPASSING: Readonly<Record<string, string>> = {
   'GET /api/sites/:siteId/breakdown/properties': OWN,
   'GET /api/sites/:siteId/properties': OWN,
-  'GET /api/sites/:siteId/error-bucketed': OWN,
-  'GET /api/sites/:siteId/error-events': OWN,
-  'GET /api/sites/:siteId/error-names': OWN,
-  'GET /api/sites/:siteId/journeys': OWN,
-  'GET /api/sites/:siteId/retention': OWN,
   'GET /api/sites/:siteId/goals': OWN,
   'GET /api/sites/:siteId/goals/:goalId/sessions': OWN,
   'GET /api/sites/:siteId/crawlers': OWN,
@@ -44,7 +39,6 @@ const BYPASSING: Readonly<Record<string, string>> = {
   'GET /api/v1/sites/:siteId/heatmap': V1,
   'GET /api/v1/sites/:siteId/pages': V1,
   'GET /api/v1/sites/:siteId/properties': V1,
-  'GET /api/v1/sites/:siteId/retention': V1,
   'GET /api/v1/sites/:siteId/revenue': V1,
   'GET /api/sites/:siteId/export': "the raw events' export, not a report",
   'POST /api/sites/:siteId/reports':

@@ -1,9 +1,10 @@
 /**
- * v1 report routes, registered from their contracts (`@pathlight/protocol` `contracts/v1-reports.ts`),
- * which parse the query string; stats, sessions and events/names are the v1 twins of registered reports
- * (`contracts/report-registry.ts`) and answer through the dashboard's report functions. Every one takes
- * the common query parameters (`start_date`, `end_date`, `time_zone`, `filters`, `page`, `limit`;
- * docs/api.md "Query parameters") and answers `{data, meta}`:
+ * v1 report routes, registered from their contracts (`@pathlight/protocol` `contracts/v1-reports.ts`,
+ * retention's `contracts/behaviour.ts`), which parse the query string; stats, sessions, events/names
+ * and retention are the v1 twins of registered reports (`contracts/report-registry.ts`) and answer
+ * through the dashboard's report functions. Every one takes the common query parameters (`start_date`,
+ * `end_date`, `time_zone`, `filters`, `page`, `limit`; docs/api.md "Query parameters") and answers
+ * `{data, meta}`:
  * - `GET /api/v1/sites/{siteId}/stats[?bucket=hour|day|week|month]`: `data: {current, previous,
  *   change, series?}`: overview totals (visitors, sessions, pageviews, bounce_rate, session_duration in
  *   seconds, pages_per_session, events) for the range and for the period of equal length just before
@@ -15,6 +16,8 @@
  *   only those with a session replay recording.
  * - `GET .../events/names`: custom event names with events, sessions and visitors, paginated.
  * - `GET .../revenue[?bucket=day]`: revenue per currency (see query/revenue.ts).
+ * - `GET .../retention[?period=day|week|month]`: the retention cohorts, as the dashboard's
+ *   (`behaviour-report-parts.ts`).
  */
 import {
   type EndpointSpec,

@@ -7,7 +7,7 @@
  */
 import { breakdownNames, reportRegistry } from '@pathlight/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { reportRows } from '../../query/report-data.fixture.js'
+import { reportRows, TYPE_ERROR } from '../../query/report-data.fixture.js'
 import { type ClickHouseCluster, startClickHouseCluster } from '../../testing/clickhouse-server.js'
 import { openTestInstance, type TestInstance } from '../../testing/test-instance.js'
 import { CLICKHOUSE_CLUSTER_ENV, CLICKHOUSE_SHARDS_ENV } from '../../testing/test-run-env.js'
@@ -238,7 +238,11 @@ describe('every registry report and v1 on the cluster equal one embedded process
 
   const range = 'start_date=2026-03-01&end_date=2026-03-31'
   /** Parameters a report requires beyond the range. */
-  const required: Record<string, string> = { series: '&bucket=day' }
+  const required: Record<string, string> = {
+    series: '&bucket=day',
+    'error-events': `&errorMessage=${encodeURIComponent(TYPE_ERROR)}`,
+    'error-bucketed': `&errorMessage=${encodeURIComponent(TYPE_ERROR)}&bucket=day`,
+  }
   const paths = (siteId: number): { name: string; url: string; v1?: string }[] =>
     Object.entries(reportRegistry).flatMap(([name, registration]) => {
       const path = registration.endpoint.path.replace(':siteId', String(siteId))
