@@ -328,6 +328,8 @@ export const reportLabels = {
   'page-stats': 'Pages',
   live: 'Live visitors',
   engagement: 'Engaged time',
+  'v1-events': 'Events',
+  'v1-revenue': 'Revenue',
 } as const
 
 /** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */

@@ -46,6 +46,7 @@ import {
   type ReportPartDeps,
   reportScope,
 } from './report-part.js'
+import { v1ReportParts } from './v1-report-parts.js'
 import { wholeList } from './whole-list.js'
 
 export type { Prepared, PreparedReport, ReportAnswer, ReportPartDeps, ReportPath } from './report-part.js'
@@ -241,4 +242,5 @@ const coreReportParts = {
  */
 export const reportParts = {
   ...coreReportParts,
+  ...v1ReportParts,
 }
