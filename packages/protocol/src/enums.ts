@@ -333,6 +333,8 @@ export const reportLabels = {
   'error-bucketed': 'Error over time',
   journeys: 'Journeys',
   retention: 'Retention',
+  'v1-events': 'Events',
+  'v1-revenue': 'Revenue',
 } as const
 
 /** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */

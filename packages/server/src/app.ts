@@ -67,7 +67,6 @@ import { ssoSettingsRoutes } from './http/sso-settings.js'
 import { createTenantReads } from './http/tenant-reads.js'
 import { trackRoutes } from './http/track.js'
 import { createSiteOriginCheck } from './http/tracking-cors.js'
-import { v1EventRoutes } from './http/v1/events.js'
 import { v1ExperimentRoutes } from './http/v1/experiments.js'
 import { v1FunnelRoutes } from './http/v1/funnels.js'
 import { v1ReportRoutes } from './http/v1/reports.js'
@@ -340,7 +339,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'member' }))
     const v1 = { db: deps.metadata.db, events: readEvents, clock: deps.clock ?? systemClock }
     await scope.register(v1SiteRoutes, { db: deps.metadata.db })
-    await scope.register(v1EventRoutes, v1)
     await scope.register(v1ReportRoutes, v1)
     await scope.register(v1ExperimentRoutes, v1)
     await scope.register(v1FunnelRoutes, v1)

@@ -5,8 +5,14 @@
  * these endpoints and parses each batch part with its report's query schema, so a part is validated
  * and answers exactly as its GET route; a report with a `v1` twin gets that route too, answered by
  * the same report function.
+ *
+ * A report of the public API alone (no dashboard route answers the same) is an entry whose `endpoint`
+ * is its v1 endpoint (access `apiKey`), with no `v1` and `batch: false` (the batch is the dashboard's),
+ * named `v1-` and its route's last segment. Each surface registers the endpoints of its own access
+ * (`reportEndpointsFor`): the dashboard's routes those of `reader`, the v1 API's those of `apiKey`, a
+ * v1-only `endpoint` and a `v1` twin alike.
  */
-import type { EndpointSpec } from '../contract.js'
+import type { Access, EndpointSpec } from '../contract.js'
 import { reportLabels } from '../enums.js'
 import { journeysEndpoint, retentionEndpoint, v1RetentionEndpoint } from './behaviour.js'
 import { errorBucketsEndpoint, errorEventsEndpoint, errorNamesEndpoint } from './errors.js'
@@ -27,13 +33,19 @@ import {
 import {
   v1EngagementEndpoint,
   v1EventNamesEndpoint,
+  v1EventsEndpoint,
+  v1PagesEndpoint,
+  v1RevenueEndpoint,
   v1SessionsEndpoint,
   v1StatsEndpoint,
 } from './v1-reports.js'
 
 /** One registered report. */
 export interface ReportRegistration {
-  /** Its GET endpoint: parameters (`query`), answer (`responses[200]`), access. */
+  /**
+   * Its GET endpoint: parameters (`query`), answer (`responses[200]`), access (`reader` for the
+   * dashboard's reports, `apiKey` for a report of the v1 API alone).
+   */
   endpoint: EndpointSpec
   /** What people call it: its entry in the protocol's `reportLabels`. */
   label: string
@@ -49,7 +61,10 @@ export interface ReportRegistration {
   v1?: EndpointSpec
 }
 
-/** Every report of a site, by the name its batch part and its route's last segment share. */
+/**
+ * Every report of a site, by the name its batch part and its route's last segment share (a report of
+ * the v1 API alone: `v1-` and its route's last segment).
+ */
 export const reportRegistry = {
   summary: { endpoint: reportSummaryEndpoint, label: reportLabels.summary, batch: false },
   stats: { endpoint: statsEndpoint, label: reportLabels.stats, batch: true, v1: v1StatsEndpoint },
@@ -72,7 +87,13 @@ export const reportRegistry = {
     v1: v1EventNamesEndpoint,
   },
   'web-vitals': { endpoint: webVitalsEndpoint, label: reportLabels['web-vitals'], batch: true, paged: true },
-  'page-stats': { endpoint: pageStatsEndpoint, label: reportLabels['page-stats'], batch: true, paged: true },
+  'page-stats': {
+    endpoint: pageStatsEndpoint,
+    label: reportLabels['page-stats'],
+    batch: true,
+    paged: true,
+    v1: v1PagesEndpoint,
+  },
   live: { endpoint: liveEndpoint, label: reportLabels.live, batch: true },
   engagement: {
     endpoint: engagementEndpoint,
@@ -90,6 +111,8 @@ export const reportRegistry = {
     batch: false,
     v1: v1RetentionEndpoint,
   },
+  'v1-events': { endpoint: v1EventsEndpoint, label: reportLabels['v1-events'], batch: false },
+  'v1-revenue': { endpoint: v1RevenueEndpoint, label: reportLabels['v1-revenue'], batch: false },
 } as const satisfies Record<keyof typeof reportLabels, ReportRegistration>
 
 /** A registered report's name. */
@@ -104,6 +127,25 @@ export type V1ReportName = {
 export const v1ReportNames = (Object.keys(reportRegistry) as ReportName[]).filter(
   (name): name is V1ReportName => 'v1' in reportRegistry[name],
 )
+
+/** A registered report's endpoint of one access, with the report's name. */
+export interface RegisteredEndpoint {
+  name: ReportName
+  endpoint: EndpointSpec
+}
+
+/**
+ * The registered reports' endpoints of `access`, in the registry's order: each entry's `endpoint` and
+ * its `v1` twin, those whose access is `access` (`reader`: the dashboard's report routes; `apiKey`: the
+ * v1 API's, the twins and the reports of the v1 API alone).
+ */
+export const reportEndpointsFor = (access: Access): RegisteredEndpoint[] =>
+  (Object.keys(reportRegistry) as ReportName[]).flatMap((name) => {
+    const { endpoint, v1 } = reportRegistry[name] as ReportRegistration
+    return [endpoint, v1]
+      .filter((spec): spec is EndpointSpec => spec?.access === access)
+      .map((spec) => ({ name, endpoint: spec }))
+  })
 
 /** The registered reports a batch runs (the batch's `annotations` part is the annotations list's). */
 export type BatchReportName = {

@@ -1,23 +1,26 @@
 /**
- * The figures of a report mail, from the same query functions as the API's reports, so that they equal
- * what `GET /api/v1/sites/{siteId}/stats` (and `.../pages`, the breakdowns, the goals) answer for the
- * same `start_date`, `end_date`, `time_zone` and comparison (`compare=custom` with the compared
- * period's days): the headline figures of the period with their change against the compared period
- * (`query/stats-report.ts`), the top pages by
- * pageviews (`query/page-stats.ts`), the top sources (referrer domains) and countries by visitors
- * (`query/breakdown.ts`), the conversions of every goal of the site (`query/goal-conversions.ts`), and
- * the engaged time per visit (`query/page-engagement.ts`, as `GET /api/v1/sites/{siteId}/engagement`).
+ * The figures of a report mail, read through the report registry's functions (`http/report-parts.ts`)
+ * with each report's query built as its contract parses it (`contracts/report-registry.ts` of the
+ * protocol), so that they equal what the dashboard's reports (and their v1 twins) answer for the same
+ * `start_date`, `end_date` and `time_zone`: the headline figures of the period with their change
+ * against the compared period (`stats` with `compare=custom` and the compared period's days), the top
+ * pages by pageviews (`page-stats`), the top sources (referrer domains) and countries by visitors (the
+ * `referrers` and `countries` breakdowns, visitors only) and the engaged time per visit (`engagement`).
+ * The conversions of every goal of the site come from the goals list's query (`query/goal-conversions.ts`,
+ * as `GET /api/sites/{siteId}/goals`), which has no report function yet.
  */
-import type { EmailReportPeriod } from '@pathlight/protocol'
+import {
+  type AnalyticsQuery,
+  type EmailReportPeriod,
+  listGoalsEndpoint,
+  reportRegistry,
+} from '@pathlight/protocol'
 import { listGoals } from '../goals/goals.js'
-import { queryBreakdown } from '../query/breakdown.js'
+import { reportScope } from '../http/report-part.js'
+import { reportParts } from '../http/report-parts.js'
 import { queryGoalConversions } from '../query/goal-conversions.js'
-import { withImportedBreakdown, withImportedStats } from '../query/imported-totals.js'
-import { queryEngagementSummary } from '../query/page-engagement.js'
-import { queryPageStats } from '../query/page-stats.js'
-import { resolveQueryParams } from '../query/params.js'
-import { comparedPeriod } from '../query/previous-period.js'
-import { queryStatsReport } from '../query/stats-report.js'
+import { offsetOf, parseParams } from '../query/params.js'
+import { type Clock, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
 
@@ -68,49 +71,65 @@ export interface ReportFigures {
 /**
  * The figures of `period` for one site, compared with `comparedWith`.
  * @param timeZone canonical IANA name of the report's calendar
+ * @param deps.clock the current time (the range is given: it only fills a missing end date); the
+ *   system clock when omitted
  */
 export async function queryReportFigures(
-  deps: { db: MetadataDb; events: EventsStore },
+  deps: { db: MetadataDb; events: EventsStore; clock?: Clock },
   siteId: number,
   period: EmailReportPeriod,
   comparedWith: EmailReportPeriod,
   timeZone: string,
 ): Promise<ReportFigures> {
-  const params = resolveQueryParams(
-    {
-      start_date: period.startDate,
-      end_date: period.endDate,
-      time_zone: timeZone,
-      limit: TOP_ROWS,
-      compare: 'custom',
-      compare_start_date: comparedWith.startDate,
-      compare_end_date: comparedWith.endDate,
-    },
-    // The range is given: the clock only fills a missing end date.
-    Date.now(),
-  )
-  const scope = { siteId, params }
-  const { goals } = await listGoals(deps.db, siteId, { offset: 0, limit: MAX_GOALS })
-  const [stats, pages, sources, countries, conversions, engagement] = await Promise.all([
-    // Imported daily totals (a Plausible import) count for the days before the site's own events.
-    queryStatsReport(deps.events, scope).then((report) =>
-      withImportedStats(deps.events, scope, comparedPeriod(scope.params), report),
+  const parts = { events: deps.events, db: deps.db, clock: deps.clock ?? systemClock }
+  // The query string each report's route would get for the mail's range.
+  const range = { start_date: period.startDate, end_date: period.endDate, time_zone: timeZone }
+  const top = { ...range, limit: String(TOP_ROWS) }
+  const compared = {
+    ...range,
+    compare: 'custom',
+    compare_start_date: comparedWith.startDate,
+    compare_end_date: comparedWith.endDate,
+  }
+  const breakdownQuery = parseParams(reportRegistry.breakdown.endpoint.query, { ...top, metrics: 'visitors' })
+  const prepared = {
+    stats: reportParts.stats(parts, siteId, parseParams(reportRegistry.stats.endpoint.query, compared)),
+    pages: reportParts['page-stats'](
+      parts,
+      siteId,
+      parseParams(reportRegistry['page-stats'].endpoint.query, { ...top, sort: 'pageviews', order: 'desc' }),
     ),
-    queryPageStats(deps.events, scope, { field: 'pageviews', order: 'desc' }),
-    withImportedBreakdown(deps.events, scope, 'referrers', ['visitors'], (one) =>
-      queryBreakdown(deps.events, one, 'referrers', ['visitors']),
+    sources: reportParts.breakdown(parts, siteId, breakdownQuery, 'referrers'),
+    countries: reportParts.breakdown(parts, siteId, breakdownQuery, 'countries'),
+    engagement: reportParts.engagement(
+      parts,
+      siteId,
+      parseParams(reportRegistry.engagement.endpoint.query, range),
     ),
-    withImportedBreakdown(deps.events, scope, 'countries', ['visitors'], (one) =>
-      queryBreakdown(deps.events, one, 'countries', ['visitors']),
-    ),
-    queryGoalConversions(deps.events, scope, goals),
-    queryEngagementSummary(deps.events, scope),
+  }
+  const goalsQuery: AnalyticsQuery = parseParams(listGoalsEndpoint.query, {
+    ...range,
+    limit: String(MAX_GOALS),
+  })
+  const goalsScope = reportScope(parts, siteId, goalsQuery)
+  const { goals } = await listGoals(deps.db, siteId, {
+    offset: offsetOf(goalsScope.params),
+    limit: goalsScope.params.limit,
+  })
+  const [stats, pages, sources, countries, engagement, conversions] = await Promise.all([
+    prepared.stats(),
+    prepared.pages(),
+    prepared.sources(),
+    prepared.countries(),
+    prepared.engagement(),
+    queryGoalConversions(deps.events, goalsScope, goals),
   ])
+  const { current, previous, change } = stats.data
+  const { previousStartDate, previousEndDate } = stats.meta
   // A custom comparison always answers its figures.
-  if (!('previous' in stats.data) || !('previousStartDate' in stats.meta)) {
+  if (!previous || !change || previousStartDate === undefined || previousEndDate === undefined) {
     throw new Error('the stats report answered without its comparison')
   }
-  const { current, previous, change } = stats.data
   const figure = (key: 'visitors' | 'pageviews' | 'bounce_rate' | 'session_duration'): Figure => ({
     current: current[key],
     previous: previous[key],
@@ -118,12 +137,12 @@ export async function queryReportFigures(
   })
   return {
     period,
-    previousPeriod: { startDate: stats.meta.previousStartDate, endDate: stats.meta.previousEndDate },
+    previousPeriod: { startDate: previousStartDate, endDate: previousEndDate },
     visitors: figure('visitors'),
     pageviews: figure('pageviews'),
     bounceRate: figure('bounce_rate'),
     visitDuration: figure('session_duration'),
-    engagedTimePerVisit: engagement.engaged_time_per_visit,
+    engagedTimePerVisit: engagement.data.engaged_time_per_visit,
     topPages: pages.data.map((p) => ({
       pathname: p.pathname,
       pageviews: p.pageviews,
@@ -131,8 +150,8 @@ export async function queryReportFigures(
       engagedTime: p.engaged_time,
       scrollDepth: p.scroll_depth,
     })),
-    topSources: sources.rows.map((r) => ({ source: r.value, visitors: r.visitors ?? 0 })),
-    topCountries: countries.rows.map((r) => ({ country: r.value, visitors: r.visitors ?? 0 })),
+    topSources: sources.data.map((r) => ({ source: r.value, visitors: r.visitors ?? 0 })),
+    topCountries: countries.data.map((r) => ({ country: r.value, visitors: r.visitors ?? 0 })),
     goals: conversions.map((g) => ({
       name: g.name,
       conversions: g.total_conversions,

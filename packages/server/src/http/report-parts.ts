@@ -47,6 +47,7 @@ import {
   type ReportPartDeps,
   reportScope,
 } from './report-part.js'
+import { v1ReportParts } from './v1-report-parts.js'
 import { wholeList } from './whole-list.js'
 
 export type { Prepared, PreparedReport, ReportAnswer, ReportPartDeps, ReportPath } from './report-part.js'
@@ -243,4 +244,5 @@ const coreReportParts = {
 export const reportParts = {
   ...coreReportParts,
   ...behaviourReportParts,
+  ...v1ReportParts,
 }

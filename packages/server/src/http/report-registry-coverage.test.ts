@@ -33,13 +33,10 @@ const BYPASSING: Readonly<Record<string, string>> = {
   'POST /api/sites/:siteId/funnels/sessions': FUNNEL,
   'GET /api/v1/sites/:siteId/breakdown/properties': V1,
   'GET /api/v1/sites/:siteId/crawlers': V1,
-  'GET /api/v1/sites/:siteId/events': V1,
   'GET /api/v1/sites/:siteId/experiments': V1,
   'GET /api/v1/sites/:siteId/funnels': V1,
   'GET /api/v1/sites/:siteId/heatmap': V1,
-  'GET /api/v1/sites/:siteId/pages': V1,
   'GET /api/v1/sites/:siteId/properties': V1,
-  'GET /api/v1/sites/:siteId/revenue': V1,
   'GET /api/sites/:siteId/export': "the raw events' export, not a report",
   'POST /api/sites/:siteId/reports':
     "the batch: its parts are the registry's reports (`report-batch.ts`), its own query string only the shared defaults",

@@ -32,17 +32,16 @@
  *
  * Page meta is `{total, page, pageSize, totalPages}`. Breakdown names: `query/breakdown.ts`. The GET
  * routes are registered from their contracts (`@pathlight/protocol` `contracts/reports.ts`), which
- * parse the query string; those of the report registry (`contracts/report-registry.ts`) with a report
- * function in `report-parts.ts` are registered from it. Routes only translate: figures come from
- * `query/`.
+ * parse the query string; those of the report registry (`contracts/report-registry.ts`) of access
+ * reader with a report function in `report-parts.ts` are registered from it. Routes only translate:
+ * figures come from `query/`.
  */
 import {
   breakdownEndpoint,
   type EndpointSpec,
-  type ReportName,
   type ResponseOf,
   reportBatchEndpoint,
-  reportRegistry,
+  reportEndpointsFor,
   reportSummaryEndpoint,
   sessionEventsEndpoint,
   type siteParams,
@@ -75,9 +74,6 @@ export interface ReportRouteOptions {
 /** A report of a site: its site in the path, for any reader. */
 type SiteReport = EndpointSpec & { params: typeof siteParams; access: 'reader' }
 
-/** The registered reports' names. */
-const reportNames = Object.keys(reportRegistry) as ReportName[]
-
 /** Register the routes of the table above, each from its contract. */
 export async function reportRoutes(
   app: FastifyInstance,
@@ -92,11 +88,12 @@ export async function reportRoutes(
     reader: { userId?: string; privateKey?: string }
   }) => siteForReader(db, reader, params.siteId)
 
-  // Every registered report with a report function (`report-parts.ts`) but the breakdown, whose
-  // dimension is in the path: its route is the registration's endpoint, answered by that function.
+  // Every registered report endpoint of access reader (those of the v1 API are `v1/reports.ts`'s) with
+  // a report function (`report-parts.ts`) but the breakdown, whose dimension is in the path: its route
+  // is that endpoint, answered by that function.
   // Each function's answer is typed by its own contract there (`Prepared`); over a loop of names
   // TypeScript cannot tie one name's contract to the same name's function, hence the cast.
-  for (const name of reportNames) {
+  for (const { name, endpoint } of reportEndpointsFor('reader')) {
     if (name === 'breakdown' || !Object.hasOwn(reportParts, name)) continue
     const run = reportParts[name as keyof typeof reportParts] as (
       deps: ReportPartDeps,
@@ -104,7 +101,7 @@ export async function reportRoutes(
       query: unknown,
       path: ReportPath,
     ) => PreparedReport
-    route(app, reportRegistry[name].endpoint as SiteReport, {
+    route(app, endpoint as SiteReport, {
       resolve,
       handle: async ({ params: { siteId: _, ...params }, query, body, resolved: { site } }) =>
         (await run(deps, site.site_id, query, { params, body })()) as never,
