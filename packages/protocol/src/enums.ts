@@ -328,6 +328,10 @@ export const reportLabels = {
   'page-stats': 'Pages',
   live: 'Live visitors',
   engagement: 'Engaged time',
+  properties: 'Custom properties',
+  'property-breakdown': 'Custom property values',
+  crawlers: 'Crawlers',
+  heatmap: 'Heatmap',
 } as const
 
 /** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */

@@ -271,6 +271,13 @@ async function read(deployment: Deployment, node: SpawnedServer, path: string) {
   }
 }
 
+/** Parameters a report requires beyond the range, by its name in the registry. */
+const required: Record<string, string> = {
+  series: '&bucket=day',
+  'property-breakdown': '&property=plan',
+  heatmap: '&page=/',
+}
+
 /** Every registered report's address (each breakdown dimension, a session's events) and its v1 twin's. */
 function reportPaths(siteId: number, sessionId: string, query: string): string[] {
   const paths: string[] = []
@@ -279,10 +286,10 @@ function reportPaths(siteId: number, sessionId: string, query: string): string[]
     const path = fill(registration.endpoint.path)
     if (name === 'breakdown')
       for (const dimension of breakdownNames) paths.push(`${path.replace(':name', dimension)}?${query}`)
-    else if (name === 'series') paths.push(`${path}?${query}&bucket=day`)
-    else paths.push(`${path}?${query}`)
+    else paths.push(`${path}?${query}${required[name] ?? ''}`)
   }
-  for (const name of v1ReportNames) paths.push(`${fill(reportRegistry[name].v1.path)}?${query}`)
+  for (const name of v1ReportNames)
+    paths.push(`${fill(reportRegistry[name].v1.path)}?${query}${required[name] ?? ''}`)
   return paths
 }
 

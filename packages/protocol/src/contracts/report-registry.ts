@@ -8,6 +8,14 @@
  */
 import type { EndpointSpec } from '../contract.js'
 import { reportLabels } from '../enums.js'
+import { siteCrawlersEndpoint } from './crawlers.js'
+import { siteHeatmapEndpoint, v1HeatmapEndpoint } from './heatmaps.js'
+import {
+  listPropertyKeysEndpoint,
+  propertyBreakdownEndpoint,
+  v1ListPropertyKeysEndpoint,
+  v1PropertyBreakdownEndpoint,
+} from './properties.js'
 import {
   breakdownEndpoint,
   engagementEndpoint,
@@ -77,6 +85,25 @@ export const reportRegistry = {
     label: reportLabels.engagement,
     batch: true,
     v1: v1EngagementEndpoint,
+  },
+  properties: {
+    endpoint: listPropertyKeysEndpoint,
+    label: reportLabels.properties,
+    batch: false,
+    v1: v1ListPropertyKeysEndpoint,
+  },
+  'property-breakdown': {
+    endpoint: propertyBreakdownEndpoint,
+    label: reportLabels['property-breakdown'],
+    batch: false,
+    v1: v1PropertyBreakdownEndpoint,
+  },
+  crawlers: { endpoint: siteCrawlersEndpoint, label: reportLabels.crawlers, batch: false },
+  heatmap: {
+    endpoint: siteHeatmapEndpoint,
+    label: reportLabels.heatmap,
+    batch: false,
+    v1: v1HeatmapEndpoint,
   },
 } as const satisfies Record<keyof typeof reportLabels, ReportRegistration>
 

@@ -39,6 +39,7 @@ import { queryStatsReport } from '../query/stats-report.js'
 import { queryTimeseries } from '../query/timeseries.js'
 import { queryWebVitals, queryWebVitalsBy, webVitalThresholds } from '../query/web-vitals.js'
 import { pageMeta } from './page-meta.js'
+import { pageReportParts } from './page-report-parts.js'
 import {
   metadataOf,
   type Prepared,
@@ -241,4 +242,5 @@ const coreReportParts = {
  */
 export const reportParts = {
   ...coreReportParts,
+  ...pageReportParts,
 }

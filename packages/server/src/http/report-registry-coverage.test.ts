@@ -19,8 +19,6 @@ const V1 = 'a v1 read without a registered dashboard twin, resolving the range a
 
 /** The analytics reads that do not come from the registry, each with why (the aim: none). */
 const BYPASSING: Readonly<Record<string, string>> = {
-  'GET /api/sites/:siteId/breakdown/properties': OWN,
-  'GET /api/sites/:siteId/properties': OWN,
   'GET /api/sites/:siteId/error-bucketed': OWN,
   'GET /api/sites/:siteId/error-events': OWN,
   'GET /api/sites/:siteId/error-names': OWN,
@@ -28,22 +26,18 @@ const BYPASSING: Readonly<Record<string, string>> = {
   'GET /api/sites/:siteId/retention': OWN,
   'GET /api/sites/:siteId/goals': OWN,
   'GET /api/sites/:siteId/goals/:goalId/sessions': OWN,
-  'GET /api/sites/:siteId/crawlers': OWN,
-  'GET /api/sites/:siteId/heatmap': OWN,
   'GET /api/sites/:siteId/heatmap-link':
     'a signed viewing link over the range and filters, not figures; its route checks them itself',
   'GET /api/sites/:siteId/funnels/:funnelId': FUNNEL,
   'GET /api/sites/:siteId/funnels/:funnelId/sessions': FUNNEL,
   'POST /api/sites/:siteId/funnels/query': FUNNEL,
   'POST /api/sites/:siteId/funnels/sessions': FUNNEL,
-  'GET /api/v1/sites/:siteId/breakdown/properties': V1,
-  'GET /api/v1/sites/:siteId/crawlers': V1,
+  'GET /api/v1/sites/:siteId/crawlers':
+    "a v1 read answering a page of agents, not its dashboard twin's Crawlers report, so not that entry's v1",
   'GET /api/v1/sites/:siteId/events': V1,
   'GET /api/v1/sites/:siteId/experiments': V1,
   'GET /api/v1/sites/:siteId/funnels': V1,
-  'GET /api/v1/sites/:siteId/heatmap': V1,
   'GET /api/v1/sites/:siteId/pages': V1,
-  'GET /api/v1/sites/:siteId/properties': V1,
   'GET /api/v1/sites/:siteId/retention': V1,
   'GET /api/v1/sites/:siteId/revenue': V1,
   'GET /api/sites/:siteId/export': "the raw events' export, not a report",

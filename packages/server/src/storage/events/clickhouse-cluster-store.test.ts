@@ -238,7 +238,11 @@ describe('every registry report and v1 on the cluster equal one embedded process
 
   const range = 'start_date=2026-03-01&end_date=2026-03-31'
   /** Parameters a report requires beyond the range. */
-  const required: Record<string, string> = { series: '&bucket=day' }
+  const required: Record<string, string> = {
+    series: '&bucket=day',
+    'property-breakdown': '&property=plan',
+    heatmap: '&page=/',
+  }
   const paths = (siteId: number): { name: string; url: string; v1?: string }[] =>
     Object.entries(reportRegistry).flatMap(([name, registration]) => {
       const path = registration.endpoint.path.replace(':siteId', String(siteId))
