@@ -335,6 +335,10 @@ export const reportLabels = {
   retention: 'Retention',
   'v1-events': 'Events',
   'v1-revenue': 'Revenue',
+  properties: 'Custom properties',
+  'property-breakdown': 'Custom property values',
+  crawlers: 'Crawlers',
+  heatmap: 'Heatmap',
 } as const
 
 /** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */

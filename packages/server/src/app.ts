@@ -24,7 +24,7 @@ import { annotationRoutes, v1AnnotationRoutes } from './http/annotations.js'
 import { apiKeyRoutes } from './http/api-keys.js'
 import { authRoutes } from './http/auth-routes.js'
 import { requireCaller } from './http/caller.js'
-import { crawlerReportRoutes, logIngestRoutes, v1CrawlerRoutes } from './http/crawlers.js'
+import { logIngestRoutes, v1CrawlerRoutes } from './http/crawlers.js'
 import { dashboardRoutes } from './http/dashboard.js'
 import { emailReportLinkRoutes, emailReportRoutes } from './http/email-reports.js'
 import { errorHandler } from './http/error-handler.js'
@@ -33,7 +33,7 @@ import { exportRoutes } from './http/export.js'
 import { funnelRoutes } from './http/funnels.js'
 import { goalRoutes } from './http/goals.js'
 import { healthRoutes } from './http/health.js'
-import { heatmapRoutes, heatmapViewRoutes, v1HeatmapRoutes } from './http/heatmaps.js'
+import { heatmapRoutes, heatmapViewRoutes } from './http/heatmaps.js'
 import { importRoutes } from './http/import.js'
 import { instanceRoutes } from './http/instance.js'
 import { invitationRoutes } from './http/invitations.js'
@@ -47,7 +47,6 @@ import { serverVersion } from './http/openapi/build-document.js'
 import { openApiRoutes } from './http/openapi/openapi-routes.js'
 import type { RouteDoc } from './http/openapi/route-doc.js'
 import { organizationRoutes } from './http/organizations.js'
-import { propertyRoutes, v1PropertyRoutes } from './http/properties.js'
 import { queryApiRoutes } from './http/query-api.js'
 import { createReadBudget } from './http/read-budget.js'
 import { optionalCaller } from './http/reader.js'
@@ -307,14 +306,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'reader' }))
     const analytics = { db: deps.metadata.db, events: readEvents, clock: deps.clock }
     await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
-    await scope.register(propertyRoutes, analytics)
     await scope.register(annotationRoutes, analytics)
     await scope.register(reportRoutes, analytics)
     await scope.register(funnelRoutes, analytics)
     await scope.register(exportRoutes, analytics)
     await scope.register(sessionReplayRoutes, { ...analytics, replayLimits: deps.replayLimits })
     await scope.register(segmentRoutes, analytics)
-    await scope.register(crawlerReportRoutes, analytics)
     await scope.register(heatmapRoutes, { ...analytics, secret: deps.ingest.deps.salts.instance })
   })
 
@@ -343,11 +340,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(v1ExperimentRoutes, v1)
     await scope.register(v1FunnelRoutes, v1)
     await scope.register(v1AnnotationRoutes, v1)
-    await scope.register(v1PropertyRoutes, v1)
     await scope.register(queryApiRoutes, v1)
     await scope.register(v1UserRoutes, v1)
     await scope.register(v1CrawlerRoutes, v1)
-    await scope.register(v1HeatmapRoutes, v1)
   })
 
   if (deps.mcpEnabled !== false) {

@@ -271,6 +271,15 @@ async function read(deployment: Deployment, node: SpawnedServer, path: string) {
   }
 }
 
+/** Parameters a report requires beyond the range, by its name in the registry. */
+const required: Record<string, string> = {
+  series: '&bucket=day',
+  'property-breakdown': '&property=plan',
+  heatmap: '&page=/',
+  'error-events': `&errorMessage=${encodeURIComponent('x is undefined')}`,
+  'error-bucketed': `&errorMessage=${encodeURIComponent('x is undefined')}`,
+}
+
 /** Every registered report's address (each breakdown dimension, a session's events) and its v1 twin's. */
 function reportPaths(siteId: number, sessionId: string, query: string): string[] {
   const paths: string[] = []
@@ -279,14 +288,12 @@ function reportPaths(siteId: number, sessionId: string, query: string): string[]
     const path = fill(registration.endpoint.path)
     if (name === 'breakdown')
       for (const dimension of breakdownNames) paths.push(`${path.replace(':name', dimension)}?${query}`)
-    else if (name === 'series') paths.push(`${path}?${query}&bucket=day`)
-    else if (name === 'error-events' || name === 'error-bucketed')
-      paths.push(`${path}?${query}&errorMessage=${encodeURIComponent('x is undefined')}`)
     // The journeys' own `limit` (at most 200) counts journeys, not a page: their default instead.
     else if (name === 'journeys') paths.push(`${path}?${query.replace(/&limit=\d+/, '')}`)
-    else paths.push(`${path}?${query}`)
+    else paths.push(`${path}?${query}${required[name] ?? ''}`)
   }
-  for (const name of v1ReportNames) paths.push(`${fill(reportRegistry[name].v1.path)}?${query}`)
+  for (const name of v1ReportNames)
+    paths.push(`${fill(reportRegistry[name].v1.path)}?${query}${required[name] ?? ''}`)
   return paths
 }
 

@@ -15,7 +15,15 @@
 import type { Access, EndpointSpec } from '../contract.js'
 import { reportLabels } from '../enums.js'
 import { journeysEndpoint, retentionEndpoint, v1RetentionEndpoint } from './behaviour.js'
+import { siteCrawlersEndpoint } from './crawlers.js'
 import { errorBucketsEndpoint, errorEventsEndpoint, errorNamesEndpoint } from './errors.js'
+import { siteHeatmapEndpoint, v1HeatmapEndpoint } from './heatmaps.js'
+import {
+  listPropertyKeysEndpoint,
+  propertyBreakdownEndpoint,
+  v1ListPropertyKeysEndpoint,
+  v1PropertyBreakdownEndpoint,
+} from './properties.js'
 import {
   breakdownEndpoint,
   engagementEndpoint,
@@ -113,6 +121,25 @@ export const reportRegistry = {
   },
   'v1-events': { endpoint: v1EventsEndpoint, label: reportLabels['v1-events'], batch: false },
   'v1-revenue': { endpoint: v1RevenueEndpoint, label: reportLabels['v1-revenue'], batch: false },
+  properties: {
+    endpoint: listPropertyKeysEndpoint,
+    label: reportLabels.properties,
+    batch: false,
+    v1: v1ListPropertyKeysEndpoint,
+  },
+  'property-breakdown': {
+    endpoint: propertyBreakdownEndpoint,
+    label: reportLabels['property-breakdown'],
+    batch: false,
+    v1: v1PropertyBreakdownEndpoint,
+  },
+  crawlers: { endpoint: siteCrawlersEndpoint, label: reportLabels.crawlers, batch: false },
+  heatmap: {
+    endpoint: siteHeatmapEndpoint,
+    label: reportLabels.heatmap,
+    batch: false,
+    v1: v1HeatmapEndpoint,
+  },
 } as const satisfies Record<keyof typeof reportLabels, ReportRegistration>
 
 /** A registered report's name. */

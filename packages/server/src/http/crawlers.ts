@@ -3,14 +3,16 @@
  * - `POST /api/sites/{siteId}/logs` (admin or owner; a session, or a key with the `logs` or `full`
  *   scope): access log lines, `text/plain` or `application/x-ndjson`, read as they stream in
  *   (`crawlers/ingest-log.ts`), at most `LOGS_MAX_BYTES` per request and 1 MiB per line;
- * - `GET /api/sites/{siteId}/crawlers` (any reader): the Crawlers page's report;
- * - `GET /api/v1/sites/{siteId}/crawlers` (API key): a page of agents.
+ * - `GET /api/sites/{siteId}/crawlers` (any reader): the Crawlers page's report, registered from the
+ *   report registry (`reports.ts`, its function in `page-report-parts.ts`);
+ * - `GET /api/v1/sites/{siteId}/crawlers` (API key): a page of agents (not the dashboard's answer, so
+ *   not its registered v1 twin).
  */
 import type { Readable } from 'node:stream'
-import { ingestSiteLogsEndpoint, siteCrawlersEndpoint, v1CrawlersEndpoint } from '@pathlight/protocol'
+import { ingestSiteLogsEndpoint, v1CrawlersEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
-import { siteForAdmin, siteForMember, siteForReader } from '../auth/site-access.js'
-import { queryCrawlerAgents, queryCrawlerReport } from '../crawlers/crawler-report.js'
+import { siteForAdmin, siteForMember } from '../auth/site-access.js'
+import { queryCrawlerAgents } from '../crawlers/crawler-report.js'
 import { estimateUnseen, ingestLog } from '../crawlers/ingest-log.js'
 import { resolveQueryParams } from '../query/params.js'
 import { AppError } from '../shared/errors.js'
@@ -58,20 +60,6 @@ export async function logIngestRoutes(app: FastifyInstance, { db, events }: Craw
       const estimate =
         query.estimate === true ? { estimate: await estimateUnseen(events, site.site_id, summary) } : {}
       return { success: true as const, ...summary, ...estimate }
-    },
-  })
-}
-
-/** `GET .../crawlers` (in the analytics scope, for readers). */
-export async function crawlerReportRoutes(
-  app: FastifyInstance,
-  { db, events, clock = systemClock }: CrawlerRouteOptions,
-) {
-  route(app, siteCrawlersEndpoint, {
-    resolve: async ({ params, reader }) => (await siteForReader(db, reader, params.siteId)).site,
-    handle: async ({ query, resolved: site }) => {
-      const params = resolveQueryParams(query, clock())
-      return { success: true as const, data: await queryCrawlerReport(events, site.site_id, params) }
     },
   })
 }

@@ -1,30 +1,24 @@
 /**
  * Heatmap routes (contracts: `@pathlight/protocol` `contracts/heatmaps.ts`):
  * - `GET /api/sites/{siteId}/heatmap` (any reader) and `GET /api/v1/sites/{siteId}/heatmap` (API key): a
- *   page's heatmap (`query/heatmap.ts`);
+ *   page's heatmap, registered from the report registry (`reports.ts`, `v1/reports.ts`; its function
+ *   `heatmap` in `page-report-parts.ts`, over `query/heatmap.ts`);
  * - `GET /api/sites/{siteId}/heatmap-link` (any reader): a signed viewing link to the site's page, valid
  *   10 minutes (`heatmaps/view-token.ts`), for the same query;
  * - `GET /api/heatmap-view?token=...` (public, any origin): the heatmap a token names, for the tracker's
  *   overlay on the site's page; 401 for a forged, altered or expired token, 404 once the site is gone.
  */
-import {
-  heatmapLinkEndpoint,
-  heatmapQuery,
-  heatmapViewEndpoint,
-  siteHeatmapEndpoint,
-  v1HeatmapEndpoint,
-} from '@pathlight/protocol'
+import { heatmapLinkEndpoint, heatmapQuery, heatmapViewEndpoint } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
-import { siteForMember, siteForReader } from '../auth/site-access.js'
+import { siteForReader } from '../auth/site-access.js'
 import { createViewToken, VIEW_TOKEN_TTL_MS, verifyViewToken } from '../heatmaps/view-token.js'
-import { queryHeatmap } from '../query/heatmap.js'
 import { resolveQueryParams } from '../query/params.js'
 import { AppError } from '../shared/errors.js'
 import { type Clock, systemClock } from '../shared/time.js'
-import type { SiteRow } from '../sites/site.js'
 import { findSite } from '../sites/sites.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import { pageReportParts } from './page-report-parts.js'
 import { route } from './route.js'
 
 export interface HeatmapRouteOptions {
@@ -39,13 +33,6 @@ type HeatmapQuery = typeof heatmapQuery._output
 const paramsOf = (clock: Clock, { page: _page, viewport: _viewport, ...common }: HeatmapQuery) =>
   resolveQueryParams(common, clock())
 
-const heatmapOf = (events: EventsStore, clock: Clock, site: SiteRow, query: HeatmapQuery) =>
-  queryHeatmap(
-    events,
-    { siteId: site.site_id, params: paramsOf(clock, query) },
-    { page: query.page, viewport: query.viewport },
-  )
-
 /** The query string as sent, for the token: single text values only (the contract parsed them already). */
 function sentQuery(raw: unknown): Record<string, string> {
   const out: Record<string, string> = {}
@@ -54,19 +41,11 @@ function sentQuery(raw: unknown): Record<string, string> {
   return out
 }
 
-/** The dashboard's heatmap and its viewing link (in the analytics scope); `secret` signs the links. */
+/** The heatmap's viewing link (in the analytics scope); `secret` signs the links. */
 export async function heatmapRoutes(
   app: FastifyInstance,
-  { db, events, clock = systemClock, secret }: HeatmapRouteOptions & { secret: string },
+  { db, clock = systemClock, secret }: HeatmapRouteOptions & { secret: string },
 ) {
-  route(app, siteHeatmapEndpoint, {
-    resolve: async ({ params, reader }) => (await siteForReader(db, reader, params.siteId)).site,
-    handle: async ({ query, resolved: site }) => ({
-      success: true as const,
-      data: await heatmapOf(events, clock, site, query),
-    }),
-  })
-
   route(app, heatmapLinkEndpoint, {
     resolve: async ({ params, reader }) => (await siteForReader(db, reader, params.siteId)).site,
     handle: async ({ query, request, resolved: site }) => {
@@ -89,20 +68,6 @@ export async function heatmapRoutes(
   })
 }
 
-/** `GET /api/v1/.../heatmap` (in the v1 scope). */
-export async function v1HeatmapRoutes(
-  app: FastifyInstance,
-  { db, events, clock = systemClock }: HeatmapRouteOptions,
-) {
-  route(app, v1HeatmapEndpoint, {
-    resolve: async ({ params, caller }) => (await siteForMember(db, caller.userId, params.siteId)).site,
-    handle: async ({ query, resolved: site }) => ({
-      success: true as const,
-      data: await heatmapOf(events, clock, site, query),
-    }),
-  })
-}
-
 /** `GET /api/heatmap-view` (public scope): the heatmap of a viewing token, readable from any origin. */
 export async function heatmapViewRoutes(
   app: FastifyInstance,
@@ -116,6 +81,6 @@ export async function heatmapViewRoutes(
     if (!site) throw new AppError(404, 'Site not found')
     const parsed = heatmapQuery.safeParse(grant.query)
     if (!parsed.success) throw new AppError(401, 'The heatmap link is invalid or has expired')
-    return { success: true as const, data: await heatmapOf(events, clock, site, parsed.data) }
+    return pageReportParts.heatmap({ events, db, clock }, site.site_id, parsed.data)()
   })
 }

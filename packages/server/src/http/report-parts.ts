@@ -40,6 +40,7 @@ import { queryTimeseries } from '../query/timeseries.js'
 import { queryWebVitals, queryWebVitalsBy, webVitalThresholds } from '../query/web-vitals.js'
 import { behaviourReportParts } from './behaviour-report-parts.js'
 import { pageMeta } from './page-meta.js'
+import { pageReportParts } from './page-report-parts.js'
 import {
   metadataOf,
   type Prepared,
@@ -245,4 +246,5 @@ export const reportParts = {
   ...coreReportParts,
   ...behaviourReportParts,
   ...v1ReportParts,
+  ...pageReportParts,
 }

@@ -19,24 +19,16 @@ const V1 = 'a v1 read without a registered dashboard twin, resolving the range a
 
 /** The analytics reads that do not come from the registry, each with why (the aim: none). */
 const BYPASSING: Readonly<Record<string, string>> = {
-  'GET /api/sites/:siteId/breakdown/properties': OWN,
-  'GET /api/sites/:siteId/properties': OWN,
   'GET /api/sites/:siteId/goals': OWN,
   'GET /api/sites/:siteId/goals/:goalId/sessions': OWN,
-  'GET /api/sites/:siteId/crawlers': OWN,
-  'GET /api/sites/:siteId/heatmap': OWN,
   'GET /api/sites/:siteId/heatmap-link':
     'a signed viewing link over the range and filters, not figures; its route checks them itself',
   'GET /api/sites/:siteId/funnels/:funnelId': FUNNEL,
   'GET /api/sites/:siteId/funnels/:funnelId/sessions': FUNNEL,
   'POST /api/sites/:siteId/funnels/query': FUNNEL,
   'POST /api/sites/:siteId/funnels/sessions': FUNNEL,
-  'GET /api/v1/sites/:siteId/breakdown/properties': V1,
-  'GET /api/v1/sites/:siteId/crawlers': V1,
   'GET /api/v1/sites/:siteId/experiments': V1,
   'GET /api/v1/sites/:siteId/funnels': V1,
-  'GET /api/v1/sites/:siteId/heatmap': V1,
-  'GET /api/v1/sites/:siteId/properties': V1,
   'GET /api/sites/:siteId/export': "the raw events' export, not a report",
   'POST /api/sites/:siteId/reports':
     "the batch: its parts are the registry's reports (`report-batch.ts`), its own query string only the shared defaults",

@@ -242,6 +242,8 @@ describe('every registry report and v1 on the cluster equal one embedded process
     series: '&bucket=day',
     'error-events': `&errorMessage=${encodeURIComponent(TYPE_ERROR)}`,
     'error-bucketed': `&errorMessage=${encodeURIComponent(TYPE_ERROR)}&bucket=day`,
+    'property-breakdown': '&property=plan',
+    heatmap: '&page=/',
   }
   const paths = (siteId: number): { name: string; url: string; v1?: string }[] =>
     Object.entries(reportRegistry).flatMap(([name, registration]) => {
