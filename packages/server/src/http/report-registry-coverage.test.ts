@@ -27,6 +27,8 @@ const BYPASSING: Readonly<Record<string, string>> = {
   'GET /api/sites/:siteId/funnels/:funnelId/sessions': FUNNEL,
   'POST /api/sites/:siteId/funnels/query': FUNNEL,
   'POST /api/sites/:siteId/funnels/sessions': FUNNEL,
+  'GET /api/v1/sites/:siteId/crawlers':
+    "a v1 read answering a page of agents, not its dashboard twin's Crawlers report, so not that entry's v1",
   'GET /api/v1/sites/:siteId/experiments': V1,
   'GET /api/v1/sites/:siteId/funnels': V1,
   'GET /api/sites/:siteId/export': "the raw events' export, not a report",
