@@ -328,6 +328,12 @@ export const reportLabels = {
   'page-stats': 'Pages',
   live: 'Live visitors',
   engagement: 'Engaged time',
+  goals: 'Goals',
+  'goal-sessions': 'Goal sessions',
+  'saved-funnel': 'Saved funnel',
+  'saved-funnel-sessions': 'Saved funnel sessions',
+  'funnel-figures': 'Funnel figures',
+  'funnel-sessions': 'Funnel sessions',
 } as const
 
 /** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */

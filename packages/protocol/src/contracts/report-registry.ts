@@ -9,6 +9,13 @@
 import type { EndpointSpec } from '../contract.js'
 import { reportLabels } from '../enums.js'
 import {
+  funnelFiguresEndpoint,
+  funnelSessionsEndpoint,
+  getFunnelEndpoint,
+  savedFunnelSessionsEndpoint,
+} from './funnels.js'
+import { goalSessionsEndpoint, listGoalsEndpoint } from './goals.js'
+import {
   breakdownEndpoint,
   engagementEndpoint,
   eventNamesEndpoint,
@@ -31,7 +38,10 @@ import {
 
 /** One registered report. */
 export interface ReportRegistration {
-  /** Its GET endpoint: parameters (`query`), answer (`responses[200]`), access. */
+  /**
+   * Its endpoint: parameters (`query`; a POST's body too), answer (`responses[200]`), access. A GET,
+   * or a POST that only reads (its body the report's definition: an ad-hoc funnel's steps).
+   */
   endpoint: EndpointSpec
   /** What people call it: its entry in the protocol's `reportLabels`. */
   label: string
@@ -77,6 +87,20 @@ export const reportRegistry = {
     label: reportLabels.engagement,
     batch: true,
     v1: v1EngagementEndpoint,
+  },
+  goals: { endpoint: listGoalsEndpoint, label: reportLabels.goals, batch: false },
+  'goal-sessions': { endpoint: goalSessionsEndpoint, label: reportLabels['goal-sessions'], batch: false },
+  'saved-funnel': { endpoint: getFunnelEndpoint, label: reportLabels['saved-funnel'], batch: false },
+  'saved-funnel-sessions': {
+    endpoint: savedFunnelSessionsEndpoint,
+    label: reportLabels['saved-funnel-sessions'],
+    batch: false,
+  },
+  'funnel-figures': { endpoint: funnelFiguresEndpoint, label: reportLabels['funnel-figures'], batch: false },
+  'funnel-sessions': {
+    endpoint: funnelSessionsEndpoint,
+    label: reportLabels['funnel-sessions'],
+    batch: false,
   },
 } as const satisfies Record<keyof typeof reportLabels, ReportRegistration>
 

@@ -38,11 +38,13 @@ import { querySessionList } from '../query/session-list.js'
 import { queryStatsReport } from '../query/stats-report.js'
 import { queryTimeseries } from '../query/timeseries.js'
 import { queryWebVitals, queryWebVitalsBy, webVitalThresholds } from '../query/web-vitals.js'
+import { conversionReportLookups, conversionReportParts } from './conversion-report-parts.js'
 import { pageMeta } from './page-meta.js'
 import {
   metadataOf,
   type Prepared,
   type PreparedReport,
+  type ReportLookup,
   type ReportPartDeps,
   reportScope,
 } from './report-part.js'
@@ -241,4 +243,13 @@ const coreReportParts = {
  */
 export const reportParts = {
   ...coreReportParts,
+  ...conversionReportParts,
+}
+
+/**
+ * The lookups of the registered reports whose path names a saved definition (`ReportLookup`), by
+ * report name: each group's own, spread in as its report functions are.
+ */
+export const reportLookups: Partial<Record<keyof typeof reportParts, ReportLookup>> = {
+  ...conversionReportLookups,
 }

@@ -14,7 +14,6 @@ const key = (route: { method: string; path: string }) => `${route.method} ${rout
 
 /** Why most of the listed reads bypass the registry. */
 const OWN = 'its route resolves the range and filters itself (`resolveQueryParams`), outside the registry'
-const FUNNEL = "a funnel's report, its route resolving the range and filters itself"
 const V1 = 'a v1 read without a registered dashboard twin, resolving the range and filters itself'
 
 /** The analytics reads that do not come from the registry, each with why (the aim: none). */
@@ -26,16 +25,10 @@ const BYPASSING: Readonly<Record<string, string>> = {
   'GET /api/sites/:siteId/error-names': OWN,
   'GET /api/sites/:siteId/journeys': OWN,
   'GET /api/sites/:siteId/retention': OWN,
-  'GET /api/sites/:siteId/goals': OWN,
-  'GET /api/sites/:siteId/goals/:goalId/sessions': OWN,
   'GET /api/sites/:siteId/crawlers': OWN,
   'GET /api/sites/:siteId/heatmap': OWN,
   'GET /api/sites/:siteId/heatmap-link':
     'a signed viewing link over the range and filters, not figures; its route checks them itself',
-  'GET /api/sites/:siteId/funnels/:funnelId': FUNNEL,
-  'GET /api/sites/:siteId/funnels/:funnelId/sessions': FUNNEL,
-  'POST /api/sites/:siteId/funnels/query': FUNNEL,
-  'POST /api/sites/:siteId/funnels/sessions': FUNNEL,
   'GET /api/v1/sites/:siteId/breakdown/properties': V1,
   'GET /api/v1/sites/:siteId/crawlers': V1,
   'GET /api/v1/sites/:siteId/events': V1,
