@@ -2,9 +2,9 @@
  * What every registered report function shares (`report-parts.ts` and the group files it gathers):
  * what a report reads from, the shape of its answer, and the scope it reads. A report function takes
  * `(deps, siteId, query, path)`: `query` is the query string as its contract parsed it, `path` the
- * route's other parameters and body (`{params, body}`, both as their contract parsed them); it
- * resolves the range first and returns the report ready to run, so a batch checks every part before
- * it runs any.
+ * route's other parameters and body (`{params, body}`, both as their contract parsed them) and, for a
+ * report whose path names a saved goal or funnel, what its lookup found there (`found`); it resolves
+ * the range first and returns the report ready to run, so a batch checks every part before it runs any.
  */
 import type { AnalyticsQuery, BodyOf, EndpointSpec, ParamsOf, ResponseOf } from '@pathlight/protocol'
 import { resolveQueryParams } from '../query/params.js'

@@ -33,8 +33,9 @@
  * Page meta is `{total, page, pageSize, totalPages}`. Breakdown names: `query/breakdown.ts`. The GET
  * routes are registered from their contracts (`@pathlight/protocol` `contracts/reports.ts`), which
  * parse the query string; those of the report registry (`contracts/report-registry.ts`) with a report
- * function in `report-parts.ts` are registered from it. Routes only translate: figures come from
- * `query/`.
+ * function in `report-parts.ts` are registered from it, among them the goals' and funnels' reads
+ * (`conversion-report-parts.ts`, each with its own contract's method and access). Routes only
+ * translate: figures come from `query/`.
  */
 import {
   breakdownEndpoint,
