@@ -339,6 +339,12 @@ export const reportLabels = {
   'property-breakdown': 'Custom property values',
   crawlers: 'Crawlers',
   heatmap: 'Heatmap',
+  goals: 'Goals',
+  'goal-sessions': 'Goal sessions',
+  'saved-funnel': 'Saved funnel',
+  'saved-funnel-sessions': 'Saved funnel sessions',
+  'funnel-figures': 'Funnel figures',
+  'funnel-sessions': 'Funnel sessions',
 } as const
 
 /** The groupings of the web vitals report (`by` of `GET .../web-vitals`). */

@@ -258,17 +258,53 @@ async function eventCount(deployment: Deployment, node: SpawnedServer): Promise<
   return Number(((await response.json()) as { count: number }).count)
 }
 
-/** GET `path` on `node` as the deployment's owner (its cookie; v1 with its key). @returns status and JSON */
-async function read(deployment: Deployment, node: SpawnedServer, path: string) {
+/**
+ * GET `path` on `node` as the deployment's owner (its cookie; v1 with its key), or POST `body` there
+ * (the ad-hoc funnels' reads). @returns status and JSON
+ */
+async function read(deployment: Deployment, node: SpawnedServer, path: string, body?: unknown) {
   const v1 = path.startsWith('/api/v1/')
   const response = await fetch(`${node.baseUrl}${path}`, {
-    headers: v1 ? { authorization: `Bearer ${deployment.apiKey}` } : { cookie: deployment.cookie },
+    ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
+    headers: v1
+      ? { authorization: `Bearer ${deployment.apiKey}` }
+      : {
+          cookie: deployment.cookie,
+          ...(body === undefined ? {} : { 'content-type': 'application/json', origin: node.baseUrl }),
+        },
   })
   const text = await response.text()
   return {
     status: response.status,
     body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
   }
+}
+
+/** The saved goal of the goal's reports. */
+const GOAL = { name: 'Pricing', goalType: 'path', config: { pathPattern: '/pricing' } }
+/** The steps of the funnels' reports, saved and ad hoc: /pricing, then the signup event. */
+const FUNNEL_STEPS = [
+  { type: 'path', pathPattern: '/pricing' },
+  { type: 'event', eventName: 'signup' },
+]
+
+/** Save the goal and the funnel of the reports on `deployment` through `node`. @returns their ids */
+async function saveDefinitions(deployment: Deployment, node: SpawnedServer) {
+  const save = async (what: string, body: unknown) => {
+    const response = await fetch(`${node.baseUrl}/api/sites/${deployment.siteId}/${what}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: deployment.cookie, origin: node.baseUrl },
+      body: JSON.stringify(body),
+    })
+    const text = await response.text()
+    if (response.status !== 201) throw new Error(`${what}: ${response.status} ${text}`)
+    return JSON.parse(text)
+  }
+  const goal = (await save('goals', GOAL)) as { goalId: number }
+  const funnel = (await save('funnels', { name: 'Pricing to signup', steps: FUNNEL_STEPS })) as {
+    data: { funnelId: number }
+  }
+  return { goalId: goal.goalId, funnelId: funnel.data.funnelId }
 }
 
 /** Parameters a report requires beyond the range, by its name in the registry. */
@@ -280,31 +316,69 @@ const required: Record<string, string> = {
   'error-bucketed': `&errorMessage=${encodeURIComponent('x is undefined')}`,
 }
 
-/** Every registered report's address (each breakdown dimension, a session's events) and its v1 twin's. */
-function reportPaths(siteId: number, sessionId: string, query: string): string[] {
-  const paths: string[] = []
-  const fill = (path: string) => path.replace(':siteId', String(siteId)).replace(':sessionId', sessionId)
-  for (const [name, registration] of Object.entries(reportRegistry)) {
-    const path = fill(registration.endpoint.path)
-    if (name === 'breakdown')
-      for (const dimension of breakdownNames) paths.push(`${path.replace(':name', dimension)}?${query}`)
-    // The journeys' own `limit` (at most 200) counts journeys, not a page: their default instead.
-    else if (name === 'journeys') paths.push(`${path}?${query.replace(/&limit=\d+/, '')}`)
-    else paths.push(`${path}?${query}${required[name] ?? ''}`)
-  }
-  for (const name of v1ReportNames)
-    paths.push(`${fill(reportRegistry[name].v1.path)}?${query}${required[name] ?? ''}`)
-  return paths
+/** A report's request: its address and, for a POST, its body. */
+interface ReportRequest {
+  path: string
+  body?: unknown
 }
 
-/** The live report's window is the last minutes before each request: its bounds differ, its count not. */
+/**
+ * Every registered report's request (each breakdown dimension, a session's events, the saved goal's
+ * and funnel's reports, the ad-hoc funnels' POSTs) and its v1 twin's.
+ */
+function reportRequests(
+  siteId: number,
+  sessionId: string,
+  saved: { goalId: number; funnelId: number },
+  query: string,
+): ReportRequest[] {
+  const requests: ReportRequest[] = []
+  const fill = (path: string) =>
+    path
+      .replace(':siteId', String(siteId))
+      .replace(':sessionId', sessionId)
+      .replace(':goalId', String(saved.goalId))
+      .replace(':funnelId', String(saved.funnelId))
+  for (const [name, registration] of Object.entries(reportRegistry)) {
+    const path = fill(registration.endpoint.path)
+    const body = registration.endpoint.method === 'POST' ? { steps: FUNNEL_STEPS } : undefined
+    if (name === 'breakdown')
+      for (const dimension of breakdownNames)
+        requests.push({ path: `${path.replace(':name', dimension)}?${query}` })
+    // The journeys' own `limit` (at most 200) counts journeys, not a page: their default instead.
+    else if (name === 'journeys') requests.push({ path: `${path}?${query.replace(/&limit=\d+/, '')}` })
+    else if (name.endsWith('funnel-sessions')) requests.push({ path: `${path}?${query}&step=2`, body })
+    else requests.push({ path: `${path}?${query}${required[name] ?? ''}`, body })
+  }
+  for (const name of v1ReportNames)
+    requests.push({ path: `${fill(reportRegistry[name].v1.path)}?${query}${required[name] ?? ''}` })
+  return requests
+}
+
+/**
+ * The live report's window is the last minutes before each request: its bounds differ, its count not.
+ * A saved goal's or funnel's `createdAt` and `updatedAt` are when each deployment saved it.
+ */
 function withoutClock(
   path: string,
   answer: { status: number; body: { data?: { from?: string; to?: string } } },
 ) {
-  if (!path.includes('/live?') || !answer.body.data) return answer
+  if (!answer.body.data) return answer
+  if (/\/(goals|funnels)\b/.test(path)) return { ...answer, body: withoutSavedTimes(answer.body) }
+  if (!path.includes('/live?')) return answer
   const { from: _from, to: _to, ...data } = answer.body.data
   return { ...answer, body: { ...answer.body, data } }
+}
+
+/** `value` without the `createdAt` and `updatedAt` fields of its objects, at any depth. */
+function withoutSavedTimes<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutSavedTimes) as T
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'createdAt' && key !== 'updatedAt')
+      .map(([key, field]) => [key, withoutSavedTimes(field)]),
+  ) as T
 }
 
 describe('two API nodes on PostgreSQL, Redis and a ClickHouse server', () => {
@@ -341,14 +415,16 @@ describe('two API nodes on PostgreSQL, Redis and a ClickHouse server', () => {
 
     const sessionId = rows[0]?.session_id ?? ''
     const query = 'start_date=2026-03-01&end_date=2026-03-31&limit=1000'
-    const paths = reportPaths(cluster.siteId, sessionId, query)
     expect(single.siteId).toBe(cluster.siteId)
+    const saved = await saveDefinitions(cluster, a)
+    expect(await saveDefinitions(single, embedded)).toEqual(saved)
+    const requests = reportRequests(cluster.siteId, sessionId, saved, query)
     const differing: string[] = []
-    for (const path of paths) {
-      const expected = withoutClock(path, await read(single, embedded, path))
+    for (const { path, body } of requests) {
+      const expected = withoutClock(path, await read(single, embedded, path, body))
       expect(expected.status, path).toBe(200)
       for (const node of [a, b]) {
-        const answer = withoutClock(path, await read(cluster, node, path))
+        const answer = withoutClock(path, await read(cluster, node, path, body))
         if (JSON.stringify(answer) !== JSON.stringify(expected))
           differing.push(
             `${path} on ${node.baseUrl}: ${JSON.stringify(answer).slice(0, 300)}\n  embedded: ${JSON.stringify(expected).slice(0, 300)}`,

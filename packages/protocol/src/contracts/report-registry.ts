@@ -17,6 +17,13 @@ import { reportLabels } from '../enums.js'
 import { journeysEndpoint, retentionEndpoint, v1RetentionEndpoint } from './behaviour.js'
 import { siteCrawlersEndpoint } from './crawlers.js'
 import { errorBucketsEndpoint, errorEventsEndpoint, errorNamesEndpoint } from './errors.js'
+import {
+  funnelFiguresEndpoint,
+  funnelSessionsEndpoint,
+  getFunnelEndpoint,
+  savedFunnelSessionsEndpoint,
+} from './funnels.js'
+import { goalSessionsEndpoint, listGoalsEndpoint } from './goals.js'
 import { siteHeatmapEndpoint, v1HeatmapEndpoint } from './heatmaps.js'
 import {
   listPropertyKeysEndpoint,
@@ -53,6 +60,8 @@ export interface ReportRegistration {
   /**
    * Its GET endpoint: parameters (`query`), answer (`responses[200]`), access (`reader` for the
    * dashboard's reports, `apiKey` for a report of the v1 API alone).
+   * Its endpoint: parameters (`query`; a POST's body too), answer (`responses[200]`), access. A GET,
+   * or a POST that only reads (its body the report's definition: an ad-hoc funnel's steps).
    */
   endpoint: EndpointSpec
   /** What people call it: its entry in the protocol's `reportLabels`. */
@@ -140,6 +149,20 @@ export const reportRegistry = {
     batch: false,
     v1: v1HeatmapEndpoint,
   },
+  goals: { endpoint: listGoalsEndpoint, label: reportLabels.goals, batch: false },
+  'goal-sessions': { endpoint: goalSessionsEndpoint, label: reportLabels['goal-sessions'], batch: false },
+  'saved-funnel': { endpoint: getFunnelEndpoint, label: reportLabels['saved-funnel'], batch: false },
+  'saved-funnel-sessions': {
+    endpoint: savedFunnelSessionsEndpoint,
+    label: reportLabels['saved-funnel-sessions'],
+    batch: false,
+  },
+  'funnel-figures': { endpoint: funnelFiguresEndpoint, label: reportLabels['funnel-figures'], batch: false },
+  'funnel-sessions': {
+    endpoint: funnelSessionsEndpoint,
+    label: reportLabels['funnel-sessions'],
+    batch: false,
+  },
 } as const satisfies Record<keyof typeof reportLabels, ReportRegistration>
 
 /** A registered report's name. */
@@ -162,15 +185,15 @@ export interface RegisteredEndpoint {
 }
 
 /**
- * The registered reports' endpoints of `access`, in the registry's order: each entry's `endpoint` and
- * its `v1` twin, those whose access is `access` (`reader`: the dashboard's report routes; `apiKey`: the
- * v1 API's, the twins and the reports of the v1 API alone).
+ * The registered reports' endpoints of the given accesses, in the registry's order: each entry's
+ * `endpoint` and its `v1` twin, those whose access is one of `accesses` (`reader` and `member`: the
+ * dashboard's report routes; `apiKey`: the v1 API's, the twins and the reports of the v1 API alone).
  */
-export const reportEndpointsFor = (access: Access): RegisteredEndpoint[] =>
+export const reportEndpointsFor = (...accesses: Access[]): RegisteredEndpoint[] =>
   (Object.keys(reportRegistry) as ReportName[]).flatMap((name) => {
     const { endpoint, v1 } = reportRegistry[name] as ReportRegistration
     return [endpoint, v1]
-      .filter((spec): spec is EndpointSpec => spec?.access === access)
+      .filter((spec): spec is EndpointSpec => spec !== undefined && accesses.includes(spec.access))
       .map((spec) => ({ name, endpoint: spec }))
   })
 

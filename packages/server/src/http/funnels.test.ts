@@ -312,4 +312,36 @@ describe.each([
     ).toBe(404)
     expect((await call('GET', base, {})).statusCode).toBe(401)
   })
+
+  it("reads a saved funnel's figures for members only, an unknown funnel's 404 before invalid input", async () => {
+    const base = `/api/sites/${site.siteId}/funnels`
+    const created = await call('POST', base, asOwner(), { name: 'Members only', steps: STEPS })
+    expect(created.statusCode, created.body).toBe(201)
+    const funnelId = created.json().data.funnelId as number
+    // An unknown or malformed id wins over an invalid step or breakdown; with the funnel, they are 400.
+    for (const id of ['99999', 'nope']) {
+      expect((await call('GET', `${base}/${id}?breakdown=nope`, asOwner())).statusCode).toBe(404)
+      expect((await call('GET', `${base}/${id}/sessions?step=0`, asOwner())).statusCode).toBe(404)
+    }
+    const refused = await call('GET', `${base}/${funnelId}/sessions?${RANGE}&step=4`, asOwner())
+    expect([refused.statusCode, refused.json().error]).toEqual([400, 'Invalid step: step must be at most 3'])
+    // A private link key reads the ad-hoc funnel, not the saved one (members only): no caller, 401.
+    const key = (
+      await call('POST', `/api/sites/${site.siteId}/private-link-config`, asOwner(), {
+        action: 'generate_private_link_key',
+      })
+    ).json().data.privateLinkKey as string
+    const withKey = { 'x-private-key': key }
+    const adHoc = await call('POST', `${base}/query?${RANGE}`, withKey, { steps: STEPS })
+    expect(adHoc.statusCode, adHoc.body).toBe(200)
+    expect((await call('GET', `${base}/${funnelId}?${RANGE}`, withKey)).statusCode).toBe(401)
+    expect((await call('GET', `${base}/${funnelId}/sessions?${RANGE}&step=1`, withKey)).statusCode).toBe(401)
+    const outsider = await t.signUp('outsider-saved-funnel@example.com')
+    expect((await call('GET', `${base}/${funnelId}?${RANGE}`, { cookie: outsider.cookie })).statusCode).toBe(
+      404,
+    )
+    const read = await call('GET', `${base}/${funnelId}?${RANGE}`, asOwner())
+    expect(read.statusCode, read.body).toBe(200)
+    expect(read.json().data.results.steps).toEqual(expected(NAMES, [6, 4, 3], [null, 15, 60]))
+  })
 })

@@ -2,11 +2,11 @@
  * What every registered report function shares (`report-parts.ts` and the group files it gathers):
  * what a report reads from, the shape of its answer, and the scope it reads. A report function takes
  * `(deps, siteId, query, path)`: `query` is the query string as its contract parsed it, `path` the
- * route's other parameters and body (`{params, body}`, both as their contract parsed them); it
- * resolves the range first and returns the report ready to run, so a batch checks every part before
- * it runs any.
+ * route's other parameters and body (`{params, body}`, both as their contract parsed them) and, for a
+ * report whose path names a saved goal or funnel, what its lookup found there (`found`); it resolves
+ * the range first and returns the report ready to run, so a batch checks every part before it runs any.
  */
-import type { AnalyticsQuery, EndpointSpec, ResponseOf } from '@pathlight/protocol'
+import type { AnalyticsQuery, BodyOf, EndpointSpec, ParamsOf, ResponseOf } from '@pathlight/protocol'
 import { resolveQueryParams } from '../query/params.js'
 import type { ReportScope } from '../query/report-scope.js'
 import type { Clock } from '../shared/time.js'
@@ -38,12 +38,34 @@ export type Prepared<E extends EndpointSpec> = () => Promise<ResponseOf<E>>
 
 /**
  * A report route's parameters besides the site and query string: the path's others (a goal's or a
- * funnel's id) and the body, each as its contract parsed it (`{}` and undefined when it has none).
+ * funnel's id) and the body, each as its contract parsed it (`{}` and undefined when it has none),
+ * and what the report's lookup found in the metadata store (`ReportLookup`; undefined without one).
  */
 export interface ReportPath {
   params: Record<string, unknown>
   body?: unknown
+  found?: unknown
 }
+
+/** The `path` of `E`'s report function, typed by its contract, with `Found` from its lookup. */
+export interface PathOf<E extends EndpointSpec, Found = undefined> extends ReportPath {
+  params: Omit<ParamsOf<E>, 'siteId'>
+  body: BodyOf<E>
+  found: Found
+}
+
+/**
+ * The lookup of a report whose path names a saved definition (a goal, a funnel): the route runs it
+ * with the access check, once the site is granted and before the query string and the body are
+ * parsed, so that an id naming nothing answers 404 before invalid input answers 400; the report
+ * function gets its answer as `path.found`. `params` are the path's parameters but the site.
+ * @throws AppError 404 when the path names nothing of the site's
+ */
+export type ReportLookup = (
+  deps: ReportPartDeps,
+  siteId: number,
+  params: Record<string, unknown>,
+) => Promise<unknown>
 
 /**
  * The scope a report reads: the site and the query string's common parameters resolved.

@@ -39,12 +39,14 @@ import { queryStatsReport } from '../query/stats-report.js'
 import { queryTimeseries } from '../query/timeseries.js'
 import { queryWebVitals, queryWebVitalsBy, webVitalThresholds } from '../query/web-vitals.js'
 import { behaviourReportParts } from './behaviour-report-parts.js'
+import { conversionReportLookups, conversionReportParts } from './conversion-report-parts.js'
 import { pageMeta } from './page-meta.js'
 import { pageReportParts } from './page-report-parts.js'
 import {
   metadataOf,
   type Prepared,
   type PreparedReport,
+  type ReportLookup,
   type ReportPartDeps,
   reportScope,
 } from './report-part.js'
@@ -247,4 +249,13 @@ export const reportParts = {
   ...behaviourReportParts,
   ...v1ReportParts,
   ...pageReportParts,
+  ...conversionReportParts,
+}
+
+/**
+ * The lookups of the registered reports whose path names a saved definition (`ReportLookup`), by
+ * report name: each group's own, spread in as its report functions are.
+ */
+export const reportLookups: Partial<Record<keyof typeof reportParts, ReportLookup>> = {
+  ...conversionReportLookups,
 }

@@ -12,21 +12,13 @@ import { describe, expect, it } from 'vitest'
 
 const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`
 
-/** Why most of the listed reads bypass the registry. */
-const OWN = 'its route resolves the range and filters itself (`resolveQueryParams`), outside the registry'
-const FUNNEL = "a funnel's report, its route resolving the range and filters itself"
+/** Why the listed v1 reads bypass the registry. */
 const V1 = 'a v1 read without a registered dashboard twin, resolving the range and filters itself'
 
 /** The analytics reads that do not come from the registry, each with why (the aim: none). */
 const BYPASSING: Readonly<Record<string, string>> = {
-  'GET /api/sites/:siteId/goals': OWN,
-  'GET /api/sites/:siteId/goals/:goalId/sessions': OWN,
   'GET /api/sites/:siteId/heatmap-link':
     'a signed viewing link over the range and filters, not figures; its route checks them itself',
-  'GET /api/sites/:siteId/funnels/:funnelId': FUNNEL,
-  'GET /api/sites/:siteId/funnels/:funnelId/sessions': FUNNEL,
-  'POST /api/sites/:siteId/funnels/query': FUNNEL,
-  'POST /api/sites/:siteId/funnels/sessions': FUNNEL,
   'GET /api/v1/sites/:siteId/crawlers':
     "a v1 read answering a page of agents, not its dashboard twin's Crawlers report, so not that entry's v1",
   'GET /api/v1/sites/:siteId/experiments': V1,

@@ -33,8 +33,9 @@
  * Page meta is `{total, page, pageSize, totalPages}`. Breakdown names: `query/breakdown.ts`. The GET
  * routes are registered from their contracts (`@pathlight/protocol` `contracts/reports.ts`), which
  * parse the query string; those of the report registry (`contracts/report-registry.ts`) of access
- * reader with a report function in `report-parts.ts` are registered from it. Routes only translate:
- * figures come from `query/`.
+ * reader or member with a report function in `report-parts.ts` are registered from it, among them the
+ * goals' and funnels' reads (`conversion-report-parts.ts`, each with its own contract's method and
+ * access). Routes only translate: figures come from `query/`.
  */
 import {
   breakdownEndpoint,
@@ -48,19 +49,20 @@ import {
 } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import type { z } from 'zod'
-import { siteForReader } from '../auth/site-access.js'
+import { siteForMember, siteForReader } from '../auth/site-access.js'
 import { breakdowns } from '../query/breakdown.js'
 import { importedDayRange } from '../query/imported-totals.js'
 import { resolveQueryParams } from '../query/params.js'
 import { querySessionEvents } from '../query/session-events.js'
-import { notFound } from '../shared/errors.js'
+import { notFound, unauthorized } from '../shared/errors.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
+import type { Caller } from './caller.js'
 import { pageMeta } from './page-meta.js'
 import { runReportBatch } from './report-batch.js'
 import type { PreparedReport, ReportPartDeps, ReportPath } from './report-part.js'
-import { isBreakdown, reportParts } from './report-parts.js'
+import { isBreakdown, reportLookups, reportParts } from './report-parts.js'
 import { route } from './route.js'
 
 /** What the report routes need: the metadata store (access) and the events store (figures). */
@@ -71,7 +73,10 @@ export interface ReportRouteOptions {
   clock?: Clock
 }
 
-/** A report of a site: its site in the path, for any reader. */
+/**
+ * A report of a site: its site in the path, for any reader (typed as such: the loop below checks a
+ * member's reports as theirs).
+ */
 type SiteReport = EndpointSpec & { params: typeof siteParams; access: 'reader' }
 
 /** Register the routes of the table above, each from its contract. */
@@ -87,24 +92,44 @@ export async function reportRoutes(
     params: z.output<typeof siteParams>
     reader: { userId?: string; privateKey?: string }
   }) => siteForReader(db, reader, params.siteId)
+  /** A member's user id: `route()` answers 401 before a member's route resolves without a caller. */
+  const callerOf = ({ caller }: { caller: Caller | null }) => {
+    if (!caller) throw unauthorized()
+    return caller.userId
+  }
 
-  // Every registered report endpoint of access reader (those of the v1 API are `v1/reports.ts`'s) with
-  // a report function (`report-parts.ts`) but the breakdown, whose dimension is in the path: its route
-  // is that endpoint, answered by that function.
+  // Every registered report with a report function (`report-parts.ts`) but the breakdown, whose
+  // dimension is in the path: its route is the registration's endpoint (its method, access and key
+  // use), answered by that function. The access check is the endpoint's: any reader, or a member
+  // (`route()` answers 401 without a caller before it); a report with a lookup (`reportLookups`: a
+  // saved goal or funnel in the path) runs it with the check, before the query and body are parsed.
   // Each function's answer is typed by its own contract there (`Prepared`); over a loop of names
   // TypeScript cannot tie one name's contract to the same name's function, hence the cast.
-  for (const { name, endpoint } of reportEndpointsFor('reader')) {
+  for (const { name, endpoint: registered } of reportEndpointsFor('reader', 'member')) {
     if (name === 'breakdown' || !Object.hasOwn(reportParts, name)) continue
-    const run = reportParts[name as keyof typeof reportParts] as (
+    const part = name as keyof typeof reportParts
+    const run = reportParts[part] as (
       deps: ReportPartDeps,
       siteId: number,
       query: unknown,
       path: ReportPath,
     ) => PreparedReport
+    const endpoint = registered as EndpointSpec
+    const access = endpoint.access
+    if (access !== 'reader' && access !== 'member')
+      throw new Error(`${name}: a report's access is reader or member, not ${access}`)
+    const lookup = reportLookups[part]
     route(app, endpoint as SiteReport, {
-      resolve,
-      handle: async ({ params: { siteId: _, ...params }, query, body, resolved: { site } }) =>
-        (await run(deps, site.site_id, query, { params, body })()) as never,
+      resolve: async (input) => {
+        const { site } =
+          access === 'reader'
+            ? await resolve(input)
+            : await siteForMember(db, callerOf(input), input.params.siteId)
+        const { siteId: _, ...params } = input.params
+        return { site, found: lookup ? await lookup(deps, site.site_id, params) : undefined }
+      },
+      handle: async ({ params: { siteId: _, ...params }, query, body, resolved: { site, found } }) =>
+        (await run(deps, site.site_id, query, { params, body, found })()) as never,
     })
   }
 

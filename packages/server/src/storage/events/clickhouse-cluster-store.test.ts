@@ -200,11 +200,20 @@ describe('ClickHouse cluster store', () => {
   })
 })
 
+/** The saved goal of the goal's reports: the fixture's sessions that saw /pricing. */
+const GOAL = { name: 'Pricing', goalType: 'path', config: { pathPattern: '/pricing' } }
+/** The steps of the funnels' reports, saved and ad hoc: /pricing, then the signup event. */
+const FUNNEL_STEPS = [
+  { type: 'path', pathPattern: '/pricing' },
+  { type: 'event', eventName: 'signup' },
+]
+
 describe('every registry report and v1 on the cluster equal one embedded process', () => {
   const database = databaseName()
   let embedded: TestInstance
   let sharded: TestInstance
   const seeds: Awaited<ReturnType<TestInstance['seed']>>[] = []
+  const saved: { goalId: number; funnelId: number }[] = []
   beforeAll(async () => {
     const none = { CLICKHOUSE_URL: '', CLICKHOUSE_CLUSTER: '', CLICKHOUSE_SHARD_URLS: '' }
     // One clock for both, a few minutes after the fixture's last session began (the live report).
@@ -229,6 +238,23 @@ describe('every registry report and v1 on the cluster equal one embedded process
       )
     }
     expect(seeds[0]?.site.siteId).toBe(seeds[1]?.site.siteId)
+    // The saved goal and funnel the goal's and the saved funnel's reports read, alike on both.
+    for (const [i, t] of [embedded, sharded].entries()) {
+      const base = `/api/sites/${seeds[i]?.site.siteId}`
+      const cookie = seeds[i]?.cookie ?? ''
+      const created = await Promise.all([
+        t.app.inject({ method: 'POST', url: `${base}/goals`, headers: { cookie }, payload: GOAL }),
+        t.app.inject({
+          method: 'POST',
+          url: `${base}/funnels`,
+          headers: { cookie },
+          payload: { name: 'Pricing to signup', steps: FUNNEL_STEPS },
+        }),
+      ])
+      expect(created.map((response) => response.statusCode)).toEqual([201, 201])
+      saved.push({ goalId: created[0].json().goalId, funnelId: created[1].json().data.funnelId })
+    }
+    expect(saved[0]).toEqual(saved[1])
   }, 120_000)
   afterAll(async () => {
     await embedded?.close()
@@ -244,10 +270,16 @@ describe('every registry report and v1 on the cluster equal one embedded process
     'error-bucketed': `&errorMessage=${encodeURIComponent(TYPE_ERROR)}&bucket=day`,
     'property-breakdown': '&property=plan',
     heatmap: '&page=/',
+    'saved-funnel-sessions': '&step=2',
+    'funnel-sessions': '&step=2',
   }
-  const paths = (siteId: number): { name: string; url: string; v1?: string }[] =>
+  /** Each report's request: a GET, or a POST with its funnel's steps (the ad-hoc funnels' reads). */
+  const paths = (siteId: number): { name: string; url: string; body?: unknown; v1?: string }[] =>
     Object.entries(reportRegistry).flatMap(([name, registration]) => {
-      const path = registration.endpoint.path.replace(':siteId', String(siteId))
+      const path = registration.endpoint.path
+        .replace(':siteId', String(siteId))
+        .replace(':goalId', String(saved[0]?.goalId))
+        .replace(':funnelId', String(saved[0]?.funnelId))
       const v1 = 'v1' in registration ? registration.v1.path.replace(':siteId', String(siteId)) : undefined
       if (path.includes(':name'))
         return breakdownNames.map((dimension) => ({
@@ -260,7 +292,8 @@ describe('every registry report and v1 on the cluster equal one embedded process
           url: `${path.replace(':sessionId', session)}?${range}`,
         }))
       const query = `${range}${required[name] ?? ''}`
-      return [{ name, url: `${path}?${query}`, v1: v1 && `${v1}?${query}` }]
+      const body = registration.endpoint.method === 'POST' ? { steps: FUNNEL_STEPS } : undefined
+      return [{ name, url: `${path}?${query}`, body, v1: v1 && `${v1}?${query}` }]
     })
 
   it('answers every report alike', async () => {
@@ -271,11 +304,12 @@ describe('every registry report and v1 on the cluster equal one embedded process
         [embedded, sharded].map(async (t, i) => {
           // A report of the v1 API alone (its endpoint's access apiKey) is read with the key.
           const response = await t.app.inject({
-            method: 'GET',
+            method: report.body === undefined ? 'GET' : 'POST',
             url: report.url,
             headers: report.url.startsWith('/api/v1/')
               ? { authorization: `Bearer ${seeds[i]?.apiKey}` }
               : { cookie: seeds[i]?.cookie ?? '' },
+            ...(report.body === undefined ? {} : { payload: report.body as object }),
           })
           return { status: response.statusCode, body: response.json() as unknown }
         }),
