@@ -98,6 +98,50 @@ export async function findSegment(
   return toSegment(row)
 }
 
+/**
+ * The segment `segment=ID` of an analytics read names, for a reader the site's access step admitted
+ * (`auth/site-access.ts`): one statement, keyed by that site's id, and no second look at the site's
+ * access. A `site` segment serves every reader; a `personal` one its creator alone, while they are a
+ * member of the site's organization (a private link key or a public site does not lend it to a
+ * creator who has left).
+ * @param userId the reader's user (session or API key), null for a private link key or an anonymous reader
+ * @param segmentId the parsed `segment` parameter (1 to `MAX_SEGMENT_ID`)
+ * @throws AppError 404 `Segment not found` when it names no segment of the site this reader may use
+ */
+export async function findReadSegment(
+  db: MetadataDb,
+  siteId: number,
+  userId: string | null,
+  segmentId: number,
+): Promise<Segment> {
+  const row = await db
+    .selectFrom('segment')
+    .selectAll('segment')
+    .where('segment.site_id', '=', siteId)
+    .where('segment.segment_id', '=', segmentId)
+    .where((eb) =>
+      userId === null
+        ? eb('segment.visibility', '=', 'site')
+        : eb.or([
+            eb('segment.visibility', '=', 'site'),
+            eb.and([
+              eb('segment.created_by', '=', userId),
+              eb.exists(
+                eb
+                  .selectFrom('member')
+                  .innerJoin('site', 'site.organization_id', 'member.organization_id')
+                  .select('member.user_id')
+                  .whereRef('site.site_id', '=', 'segment.site_id')
+                  .where('member.user_id', '=', userId),
+              ),
+            ]),
+          ]),
+    )
+    .executeTakeFirst()
+  if (!row) throw segmentNotFound()
+  return toSegment(row)
+}
+
 const sharedNeedsAdmin = () =>
   forbidden('A shared (site) segment is created and changed by admins and owners only')
 
