@@ -6,7 +6,7 @@
  * itself is the caller's (`auth/site-access.ts`); every statement is keyed by the site id it is given.
  * Each write is audited (`segment.created`, `segment.updated`, `segment.deleted`) in its transaction.
  */
-import type { SegmentInput, SegmentUpdate } from '@pathlight/protocol'
+import { MAX_SEGMENT_ID, type SegmentInput, type SegmentUpdate } from '@pathlight/protocol'
 import type { Transaction } from 'kysely'
 import { type AuditAction, recordAudit } from '../audit/audit-log.js'
 import { isAdminRole } from '../organizations/organizations.js'
@@ -41,7 +41,7 @@ export interface SegmentCommandDeps {
   clock?: Clock
 }
 
-/** A `{segmentId}` (path segment or number) as an id, or null unless a positive 32-bit integer. */
+/** A `{segmentId}` (path segment or number) as an id, or null unless 1 to `MAX_SEGMENT_ID`. */
 export function parseSegmentId(value: unknown): number | null {
   const n =
     typeof value === 'number'
@@ -49,7 +49,7 @@ export function parseSegmentId(value: unknown): number | null {
       : typeof value === 'string' && /^\d{1,10}$/.test(value)
         ? Number(value)
         : Number.NaN
-  return Number.isSafeInteger(n) && n > 0 && n <= 0x7fffffff ? n : null
+  return Number.isSafeInteger(n) && n > 0 && n <= MAX_SEGMENT_ID ? n : null
 }
 
 /** The segments of a site `viewer` sees, oldest first. */
