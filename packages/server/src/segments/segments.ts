@@ -100,10 +100,10 @@ export async function findSegment(
 
 /**
  * The segment `segment=ID` of an analytics read names, for a reader the site's access step admitted
- * (`auth/site-access.ts`): one statement, keyed by that site's id, and no second look at the site's
- * access. A `site` segment serves every reader; a `personal` one its creator alone, while they are a
- * member of the site's organization (a private link key or a public site does not lend it to a
- * creator who has left).
+ * (`auth/site-access.ts`): one statement, keyed by the site id that step admitted, which also checks
+ * the membership a personal segment needs (no second site lookup). A `site` segment serves every
+ * reader; a `personal` one its creator alone, while they are a member of the site's organization (a
+ * private link key or a public site does not lend it to a creator who has left).
  * @param userId the reader's user (session or API key), null for a private link key or an anonymous reader
  * @param segmentId the parsed `segment` parameter (1 to `MAX_SEGMENT_ID`)
  * @throws AppError 404 `Segment not found` when it names no segment of the site this reader may use
