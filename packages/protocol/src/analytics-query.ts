@@ -240,9 +240,9 @@ export const segmentQuery = z.object({
 /**
  * The common parameters of every analytics read: `start_date`, `end_date` (calendar days),
  * `time_zone` (text; the server checks the name), `filters` (JSON text, parsed here into its value,
- * `FiltersJson`; the server checks it),
- * `page` and `limit` (integers), and the comparison (`compare`, `compare_start_date`,
- * `compare_end_date`, `match_day_of_week`), and `segment`. All optional; unknown parameters are ignored.
+ * `FiltersJson`, which the server checks), `page` and `limit` (integers), the comparison (`compare`,
+ * `compare_start_date`, `compare_end_date`, `match_day_of_week`), and `segment`. All optional; unknown
+ * parameters are ignored.
  */
 export const analyticsQuery = z.object({
   start_date: day(
