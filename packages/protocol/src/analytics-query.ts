@@ -16,10 +16,11 @@ export const MAX_PAGE = 100_000
 export const DEFAULT_RANGE_DAYS = 30
 export const MAX_RANGE_DAYS = 3660
 
-/** Filters per request, values per filter, characters per value. */
+/** Filters per request, values per filter, characters per value and per `regex` value. */
 export const MAX_FILTERS = 20
 export const MAX_FILTER_VALUES = 100
 export const MAX_VALUE_LENGTH = 2048
+export const MAX_REGEX_LENGTH = 256
 
 /**
  * A query-string value given once: `<label> is required` when absent, `must be given once` for a
@@ -37,7 +38,8 @@ export const single = (label: string) =>
 
 /**
  * An integer query parameter within bounds, from its decimal text (at most nine digits); documented
- * as an integer, and in JSON (a batch part) an integer of at least `min`. Failures say `<name> must be an integer from <min> to <max>` (or, like `single`,
+ * as an integer, and in JSON (a batch part) an integer of at least `min`, checked against both bounds
+ * (`jsonCheckOf`). Failures say `<name> must be an integer from <min> to <max>` (or, like `single`,
  * required / given once / a string).
  */
 export const integerParam = (name: string, min: number, max: number) => {
@@ -58,8 +60,12 @@ export const integerParam = (name: string, min: number, max: number) => {
       .min(min, message)
       .max(max, message),
   )
-  // In JSON a number; the upper bound stays the parser's, whose 400 names the parameter.
-  return jsonValueAs(parser, z.int(message).min(min, message))
+  // In JSON a number, documented without the upper bound: its 400 names the parameter, as the text's does.
+  return jsonValueAs(
+    parser,
+    z.int(message).min(min, message),
+    z.int(message).min(min, message).max(max, message),
+  )
 }
 
 /**
@@ -150,6 +156,24 @@ const filterList = z
   )
   .max(MAX_FILTERS)
 
+/**
+ * The `filters` parameter as its contract parses it: the JSON value its text holds (`json`), or
+ * `notJson` for text that is not JSON; an empty text is no filters (undefined). The value is checked by
+ * the server (`query/filters.ts`: the filters' shape, their count with a saved segment's, the regular
+ * expressions), which names its problems beside those of the other parameters it checks.
+ */
+export type FiltersJson = { json: unknown } | { notJson: true }
+
+/** The JSON value of the `filters` text (see `FiltersJson`). */
+function filtersJsonOf(text: string): FiltersJson | undefined {
+  if (text === '') return undefined
+  try {
+    return { json: JSON.parse(text) }
+  } catch {
+    return { notJson: true }
+  }
+}
+
 const { $schema: _dialect, ...filterListSchema } = z.toJSONSchema(filterList, {
   target: 'draft-2020-12',
   io: 'input',
@@ -215,9 +239,10 @@ export const segmentQuery = z.object({
 
 /**
  * The common parameters of every analytics read: `start_date`, `end_date` (calendar days),
- * `time_zone` (text; the server checks the name), `filters` (JSON text; the server parses it),
- * `page` and `limit` (integers), and the comparison (`compare`, `compare_start_date`,
- * `compare_end_date`, `match_day_of_week`), and `segment`. All optional; unknown parameters are ignored.
+ * `time_zone` (text; the server checks the name), `filters` (JSON text, parsed here into its value,
+ * `FiltersJson`, which the server checks), `page` and `limit` (integers), the comparison (`compare`,
+ * `compare_start_date`, `compare_end_date`, `match_day_of_week`), and `segment`. All optional; unknown
+ * parameters are ignored.
  */
 export const analyticsQuery = z.object({
   start_date: day(
@@ -233,7 +258,7 @@ export const analyticsQuery = z.object({
     single('time_zone'),
     'IANA time zone name (case-insensitive), e.g. Europe/Berlin; default UTC',
   ).optional(),
-  filters: doc(single('filters'), {
+  filters: doc(single('filters').transform(filtersJsonOf), {
     description:
       'JSON array of `{parameter, type, value:[...]}` (URL-encoded); filters combine with AND. ' +
       'Example: `[{"parameter":"country","type":"equals","value":["US","CA"]}]`',

@@ -9,6 +9,7 @@
  * path alone pulls in nothing but the contracts' own modules.
  */
 import type { z } from 'zod'
+import type { FiltersJson } from './analytics-query.js'
 
 /**
  * Who may call an endpoint, as the OpenAPI document states it (the server's `access-rules.ts` gives
@@ -151,17 +152,19 @@ export type BodyOf<E extends EndpointSpec> = E extends { rawBody: true }
 
 /**
  * A query-string value as a client gives it: text, a number or a boolean (sent as text); a list
- * parameter as its values (sent comma-separated) or as the text.
+ * parameter as its values (sent comma-separated) or as the text; JSON text (`filters`) as the text.
  */
-type QueryValue<T> = T extends string
+type QueryValue<T> = T extends FiltersJson
   ? string
-  : T extends number
-    ? number | string
-    : T extends boolean
-      ? boolean | string
-      : T extends readonly (infer U extends string)[]
-        ? readonly U[] | string
-        : T
+  : T extends string
+    ? string
+    : T extends number
+      ? number | string
+      : T extends boolean
+        ? boolean | string
+        : T extends readonly (infer U extends string)[]
+          ? readonly U[] | string
+          : T
 
 /** What a client sends for an endpoint: path parameters, query parameters and body, where it has them. */
 export type RequestOf<E extends EndpointSpec> = (E['params'] extends z.ZodType

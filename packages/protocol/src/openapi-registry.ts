@@ -61,15 +61,17 @@ export function documentAs<T extends z.ZodType, Shape extends z.ZodType>(
 /** A schema whose input type is narrowed to its documented shape's (what clients are typed to send). */
 export type Documented<T extends z.ZodType, Shape extends z.ZodType> = T & { _zod: { input: z.input<Shape> } }
 
-const jsonValues = new WeakMap<z.ZodType, z.ZodType>()
+const jsonValues = new WeakMap<z.ZodType, { value: z.ZodType; check: z.ZodType }>()
 
 /**
  * Record the JSON value a query-string parser stands for, where a JSON body carries the same
- * parameter (a batch part's `params`): a list for a comma-separated list, a number for an integer's
- * text. @returns `schema` itself
+ * parameter (a batch part's `params`): `value`, as the document shows it (a list for a comma-separated
+ * list, a number for an integer's text), and `check`, that value with every check the parser makes of
+ * the text and its messages, where the document shows fewer (an integer's upper bound, whose 400 names
+ * the parameter). @returns `schema` itself
  */
-export function jsonValueAs<T extends z.ZodType>(schema: T, value: z.ZodType): T {
-  jsonValues.set(schema, value)
+export function jsonValueAs<T extends z.ZodType>(schema: T, value: z.ZodType, check: z.ZodType = value): T {
+  jsonValues.set(schema, { value, check })
   return schema
 }
 
@@ -78,9 +80,20 @@ export function jsonValueAs<T extends z.ZodType>(schema: T, value: z.ZodType): T
  * `.optional()`; otherwise the schema itself (a text or an enumeration is its own JSON value).
  */
 export function jsonValueOf(schema: z.ZodType): z.ZodType {
-  const value = jsonValues.get(schema)
-  if (value) return value
+  const recorded = jsonValues.get(schema)
+  if (recorded) return recorded.value
   return schema instanceof z.ZodOptional ? jsonValueOf(schema.unwrap() as z.ZodType) : schema
+}
+
+/**
+ * The parser of a query-string parameter's JSON value with the checks and messages of the parser of
+ * its text (`jsonValueAs`'s `check`), through `.optional()`; otherwise the schema itself (a text or an
+ * enumeration parses its JSON value as it parses the text).
+ */
+export function jsonCheckOf(schema: z.ZodType): z.ZodType {
+  const recorded = jsonValues.get(schema)
+  if (recorded) return recorded.check
+  return schema instanceof z.ZodOptional ? jsonCheckOf(schema.unwrap() as z.ZodType) : schema
 }
 
 /** The shape `documentAs` gave `schema`, if any. */

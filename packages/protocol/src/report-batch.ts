@@ -15,7 +15,7 @@ import {
   type ReportRegistration,
   reportRegistry,
 } from './contracts/report-registry.js'
-import { doc, jsonValueOf, openApiRegistry } from './openapi-registry.js'
+import { doc, jsonCheckOf, jsonValueOf, openApiRegistry } from './openapi-registry.js'
 import { successList } from './schemas.js'
 
 /** Most parts in one batch. */
@@ -60,23 +60,30 @@ export type ReportPart =
   | { id?: string | undefined; name: 'annotations'; params?: Record<never, never> | undefined }
 
 /**
- * A registered report's part parameters, derived from its GET contract: its query's own parameters
- * (those `analyticsQuery` does not hold), `page` and `limit` where it is `paged` and its query has
- * them, and its path parameters but the site (the breakdown's `name`); each as the JSON value its
- * parser stands for (`jsonValueOf`), optional where the GET parameter is. The server lays them over
- * the query string and parses them with the GET contract's query, so the bounds and their messages
- * are the GET route's.
+ * The names of a registered report's own query parameters, in its GET query's order: those
+ * `analyticsQuery` does not hold, and `page` and `limit` where it is `paged` and its query has them.
  */
-function partParams(name: BatchReportName): Record<string, z.ZodType> {
+function ownQueryKeys(name: BatchReportName): string[] {
   const { endpoint, ...registration } = reportRegistry[name] as ReportRegistration
-  const query = endpoint.query?.shape ?? {}
-  const own = Object.keys(query).filter(
+  return Object.keys(endpoint.query?.shape ?? {}).filter(
     (key) =>
       !(key in analyticsQuery.shape) || (registration.paged === true && (key === 'page' || key === 'limit')),
   )
+}
+
+/**
+ * A registered report's part parameters, derived from its GET contract: its own query parameters
+ * (`ownQueryKeys`) and its path parameters but the site (the breakdown's `name`); each as the JSON
+ * value its parser stands for (`jsonValueOf`), optional where the GET parameter is. The server checks
+ * the query's ones again with `partQueryChecks` (the bounds the document leaves out, with the GET
+ * route's messages) and lays them over the common parameters, as values.
+ */
+function partParams(name: BatchReportName): Record<string, z.ZodType> {
+  const { endpoint } = reportRegistry[name] as ReportRegistration
+  const query = endpoint.query?.shape ?? {}
   const path = Object.keys(endpoint.params?.shape ?? {}).filter((key) => key !== 'siteId')
   const shape: Record<string, z.ZodType> = {}
-  for (const key of own) {
+  for (const key of ownQueryKeys(name)) {
     const parameter = query[key] as z.ZodType
     const value = jsonValueOf(parameter)
     const list = value instanceof z.ZodArray
@@ -88,6 +95,40 @@ function partParams(name: BatchReportName): Record<string, z.ZodType> {
   }
   for (const key of path) shape[key] = endpoint.params?.shape[key] as z.ZodType
   return shape
+}
+
+/**
+ * A registered report's own query parameters (`ownQueryKeys`) as a batch part's JSON carries them,
+ * each parsed with every check its GET route makes of its text and the same messages (`jsonCheckOf`:
+ * `limit` 5000 is `limit must be an integer from 1 to 1000`), optional where the GET parameter is.
+ * Their values are the GET route's parsed values: a number a number, a list an array.
+ */
+export function partQueryChecks(name: BatchReportName): z.ZodObject {
+  const query = (reportRegistry[name] as ReportRegistration).endpoint.query?.shape ?? {}
+  const shape: Record<string, z.ZodType> = {}
+  for (const key of ownQueryKeys(name)) {
+    const parameter = query[key] as z.ZodType
+    const check = jsonCheckOf(parameter)
+    shape[key] = parameter.safeParse(undefined).success ? check.optional() : check
+  }
+  return z.object(shape)
+}
+
+/**
+ * The common parameters a registered report's part takes from the batch's query string, as the
+ * batch's contract parsed them (`analyticsQuery`): those its GET query holds (a `paged` part's own
+ * `page` and `limit` over them).
+ * @throws Error when its GET query parses one of them otherwise than `analyticsQuery` (the part would
+ *   not answer as its GET route)
+ */
+export function partCommonKeys(name: BatchReportName): string[] {
+  const query = (reportRegistry[name] as ReportRegistration).endpoint.query?.shape ?? {}
+  const common = Object.keys(query).filter((key) => key in analyticsQuery.shape)
+  for (const key of common) {
+    if (query[key] !== analyticsQuery.shape[key as keyof typeof analyticsQuery.shape])
+      throw new Error(`the batch part ${name}: its query parses ${key} otherwise than analyticsQuery`)
+  }
+  return common
 }
 
 /** A query parameter's description, through `.optional()`. */

@@ -57,7 +57,7 @@ import { registerRequestMetrics } from './http/request-metrics.js'
 import { rybbitSdkRoutes } from './http/rybbit-sdk.js'
 import { scriptRoutes } from './http/script.js'
 import { registerHsts } from './http/security-headers.js'
-import { applySegment } from './http/segment-query.js'
+import { applySegments } from './http/segment-query.js'
 import { segmentRoutes } from './http/segments.js'
 import { sessionReplayRoutes } from './http/session-replay.js'
 import { siteStatusRoutes } from './http/site-status.js'
@@ -303,7 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.addHook('onRequest', readBudget.session)
     scope.addHook('preHandler', optionalCaller(callers))
     scope.addHook('preHandler', readBudget.user)
-    scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'reader' }))
+    applySegments(scope, deps.metadata.db)
     const analytics = { db: deps.metadata.db, events: readEvents, clock: deps.clock }
     await scope.register(goalRoutes, { ...analytics, changes: deps.changes })
     await scope.register(annotationRoutes, analytics)
@@ -333,7 +333,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Public REST API v1: API keys only, on the key's budget.
   await app.register(async (scope) => {
     await registerV1Guard(scope, { apiKeys: deps.apiKeys, budget: keyBudget })
-    scope.addHook('preHandler', applySegment({ db: deps.metadata.db, access: 'member' }))
+    applySegments(scope, deps.metadata.db)
     const v1 = { db: deps.metadata.db, events: readEvents, clock: deps.clock ?? systemClock }
     await scope.register(v1SiteRoutes, { db: deps.metadata.db })
     await scope.register(v1ReportRoutes, v1)

@@ -5,11 +5,11 @@
  * `filters` and/or `segment`, only the events that pass them (event filters).
  */
 import { Readable } from 'node:stream'
-import { exportQuery, exportSiteEndpoint } from '@pathlight/protocol'
+import { exportQuery, exportSiteEndpoint, type FiltersJson } from '@pathlight/protocol'
 import type { FastifyInstance } from 'fastify'
 import { siteForReader } from '../auth/site-access.js'
 import type { SqlFragment } from '../query/compiled-query.js'
-import { compileFilters, parseFilters, sessionFilterColumns } from '../query/filters.js'
+import { checkFiltersParam, compileFilters, sessionFilterColumns } from '../query/filters.js'
 import { invalidParameters, resolveQueryParams } from '../query/params.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import type { EventsStore } from '../storage/events/events-store.js'
@@ -56,14 +56,14 @@ export async function exportRoutes(
 }
 
 /**
- * The export's `filters` (a segment's already appended by the scope's `segment` hook) as one
+ * The export's `filters` as its contract parsed them (a named segment's after them, `route()`) as one
  * condition on the events: the events that pass them, as the events list selects. Session filters
  * (`entry_page`, `exit_page`) select sessions of a range and are refused here.
  * @throws AppError 400 naming `filters`
  */
-function exportSelection(filters: string | undefined): SqlFragment | null {
-  if (filters === undefined || filters === '') return null
-  const parsed = parseFilters(filters)
+function exportSelection(filters: FiltersJson | undefined): SqlFragment | null {
+  if (filters === undefined) return null
+  const parsed = checkFiltersParam(filters)
   if (!parsed.ok) throw invalidParameters({ filters: parsed.problems })
   const session = parsed.filters.filter((filter) => filter.parameter in sessionFilterColumns)
   if (session.length > 0) {

@@ -218,6 +218,35 @@ describe('heatmaps', () => {
     expect((await t.app.inject({ url: `/api/heatmap-view?token=${token}` })).statusCode).toBe(401)
     now -= 11 * 60_000
 
+    // A saved segment travels in the link as its filters: its view is the segmented heatmap.
+    const segment = await t.app.inject({
+      method: 'POST',
+      url: `/api/sites/${site.siteId}/segments`,
+      headers: { cookie: owner.cookie, origin: 'http://localhost' },
+      payload: {
+        name: 'Elsewhere',
+        filters: [{ parameter: 'pathname', type: 'equals', value: ['/about'] }],
+        visibility: 'site',
+      },
+    })
+    expect(segment.statusCode, segment.body).toBe(201)
+    const segmented = `page=%2Fpricing&${DAY}&segment=${segment.json().data.segmentId}`
+    const segmentedLink = await t.app.inject({
+      url: `/api/sites/${site.siteId}/heatmap-link?${segmented}`,
+      headers: { cookie: owner.cookie },
+    })
+    expect(segmentedLink.statusCode, segmentedLink.body).toBe(200)
+    const segmentedView = await t.app.inject({
+      url: `/api/heatmap-view?token=${segmentedLink.json().data.token}`,
+    })
+    expect(segmentedView.statusCode, segmentedView.body).toBe(200)
+    const segmentedHeatmap = await t.app.inject({
+      url: `/api/sites/${site.siteId}/heatmap?${segmented}`,
+      headers: { cookie: owner.cookie },
+    })
+    expect(segmentedView.json().data).toEqual(segmentedHeatmap.json().data)
+    expect(segmentedView.json().data).toMatchObject({ total_clicks: 0, elements: [] })
+
     // Clicks are events: in the site's export, and erased with their visitor.
     const exported = await t.app.inject({
       url: `/api/sites/${site.siteId}/export?${DAY}`,

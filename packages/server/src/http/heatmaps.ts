@@ -12,6 +12,7 @@ import { heatmapLinkEndpoint, heatmapQuery, heatmapViewEndpoint } from '@pathlig
 import type { FastifyInstance } from 'fastify'
 import { siteForReader } from '../auth/site-access.js'
 import { createViewToken, VIEW_TOKEN_TTL_MS, verifyViewToken } from '../heatmaps/view-token.js'
+import type { Filter } from '../query/filters.js'
 import { resolveQueryParams } from '../query/params.js'
 import { AppError } from '../shared/errors.js'
 import { type Clock, systemClock } from '../shared/time.js'
@@ -33,11 +34,19 @@ type HeatmapQuery = typeof heatmapQuery._output
 const paramsOf = (clock: Clock, { page: _page, viewport: _viewport, ...common }: HeatmapQuery) =>
   resolveQueryParams(common, clock())
 
-/** The query string as sent, for the token: single text values only (the contract parsed them already). */
-function sentQuery(raw: unknown): Record<string, string> {
+/**
+ * The query string as sent, for the token: single text values only (the contract parsed them already).
+ * A named segment travels as its filters, after the request's own (`filters`), so the link shows what
+ * the request did whatever becomes of the segment.
+ */
+function sentQuery(raw: unknown, segmented?: readonly Filter[]): Record<string, string> {
   const out: Record<string, string> = {}
   if (raw && typeof raw === 'object')
     for (const [key, value] of Object.entries(raw)) if (typeof value === 'string') out[key] = value
+  if (segmented) {
+    delete out.segment
+    out.filters = JSON.stringify(segmented)
+  }
   return out
 }
 
@@ -50,11 +59,11 @@ export async function heatmapRoutes(
     resolve: async ({ params, reader }) => (await siteForReader(db, reader, params.siteId)).site,
     handle: async ({ query, request, resolved: site }) => {
       // The range must resolve now (a 400 naming the field here rather than a broken link later).
-      paramsOf(clock, query)
+      const { filters } = paramsOf(clock, query)
       const expiresAt = clock() + VIEW_TOKEN_TTL_MS
       const token = createViewToken(secret, {
         siteId: site.site_id,
-        query: sentQuery(request.query),
+        query: sentQuery(request.query, query.segment === undefined ? undefined : filters),
         expiresAt,
       })
       const url = new URL(`https://${site.domain}`)

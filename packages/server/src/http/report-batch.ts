@@ -1,11 +1,13 @@
 /**
  * `POST /api/sites/{siteId}/reports`: several reports of one site in one request (its contract,
  * `contracts/reports.ts` of the protocol, parses the common parameters and the body).
- * The query string carries the common parameters (start_date, end_date, time_zone, filters; `page` and
- * `limit` there are defaults for every part); the body lists the parts (`reportBatchBody` of the
- * protocol), each with its own parameters, which are laid over the query string and parsed exactly as
- * the GET route of that report parses its query string (`report-parts.ts`), so a part answers what its
- * GET route answers.
+ * The query string carries the common parameters (start_date, end_date, time_zone, filters, segment;
+ * `page` and `limit` there are defaults for every part), parsed once by the batch's contract (a named
+ * segment's filters already after the request's own, `route.ts`); the body lists the parts
+ * (`reportBatchBody` of the protocol), each with its own parameters as JSON values, which are checked
+ * as the GET route of that report checks its query string (`partQueryChecks`: the same bounds and
+ * messages) and laid over the common ones, as values (`report-parts.ts`), so a part answers what its
+ * GET route answers. Nothing here parses text.
  *
  * Every part is validated before any runs: an invalid one is AppError 400 naming it, e.g.
  * `Invalid reports[3].params.limit: limit must be an integer from 1 to 1000` with
@@ -15,7 +17,16 @@
  * bench/README.md "query: chDB parallelism"), on a ClickHouse server (`CLICKHOUSE_URL`) side by side. The
  * answer comes once all are done.
  */
-import { analyticsQuery, type ReportBatchBody, type ReportPart, reportRegistry } from '@pathlight/protocol'
+import {
+  type AnalyticsQuery,
+  type BatchReportName,
+  batchReportNames,
+  partCommonKeys,
+  partQueryChecks,
+  type ReportBatchBody,
+  type ReportPart,
+} from '@pathlight/protocol'
+import type { z } from 'zod'
 import { breakdowns } from '../query/breakdown.js'
 import { invalidParameters, parseParams } from '../query/params.js'
 import { AppError } from '../shared/errors.js'
@@ -27,19 +38,31 @@ import {
   reportParts,
 } from './report-parts.js'
 
-/** A part's own parameters as a query string would carry them (`type` lists joined with commas). */
-function asQueryValues(params: Record<string, unknown>): Record<string, string> {
-  const values: Record<string, string> = {}
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined) continue
-    values[key] = Array.isArray(value) ? value.join(',') : String(value)
-  }
-  return values
+/** How a registered report's part gets its query: its own parameters' checks, and the common ones it takes. */
+interface PartQuery {
+  checks: z.ZodObject
+  common: readonly string[]
 }
 
-/** The shared query string as an object (Fastify's `request.query`; anything else counts as empty). */
-const queryObject = (query: unknown): Record<string, unknown> =>
-  typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {}
+/** Each batch report's `PartQuery`, derived from its GET contract once (`@pathlight/protocol` `report-batch.ts`). */
+const partQueries = new Map<BatchReportName, PartQuery>(
+  batchReportNames.map((name) => [name, { checks: partQueryChecks(name), common: partCommonKeys(name) }]),
+)
+
+/**
+ * A part's query as its GET route would have parsed it: the common parameters it takes, as the batch's
+ * contract parsed them, with its own over them, checked as values.
+ * @throws AppError 400 naming the part's own invalid parameter (`limit`, before it is renamed)
+ */
+function partQuery(name: BatchReportName, shared: AnalyticsQuery, own: Record<string, unknown>): unknown {
+  const { checks, common } = partQueries.get(name) as PartQuery
+  const query: Record<string, unknown> = {}
+  for (const key of common) {
+    const value = shared[key as keyof AnalyticsQuery]
+    if (value !== undefined) query[key] = value
+  }
+  return Object.assign(query, parseParams(checks, own))
+}
 
 /**
  * Validate one part and return it ready to run.
@@ -48,19 +71,18 @@ const queryObject = (query: unknown): Record<string, unknown> =>
 function preparePart(
   deps: ReportPartDeps,
   siteId: number,
-  query: Record<string, unknown>,
+  shared: AnalyticsQuery,
   part: ReportPart,
   index: number,
 ): PreparedReport {
   const { name: dimension, ...own } = (part.params ?? {}) as Record<string, unknown>
-  const params = part.name === 'breakdown' ? own : (part.params ?? {})
-  const merged = { ...query, ...asQueryValues(params) }
+  const params = part.name === 'breakdown' ? own : ((part.params ?? {}) as Record<string, unknown>)
   const prefix = `reports[${index}].params`
   const rename = (error: unknown) =>
     renamed(error, (field) => (field in params || field === 'name' ? `${prefix}.${field}` : field))
   let run: PreparedReport
   try {
-    run = prepareKind(deps, siteId, merged, part, dimension)
+    run = prepareKind(deps, siteId, shared, params, part, dimension)
   } catch (error) {
     throw rename(error)
   }
@@ -72,32 +94,32 @@ function preparePart(
 }
 
 /**
- * Parse a part's query string (the shared one with the part's own parameters over it) with its
- * report's registered query schema, exactly as its GET route does, and prepare it.
+ * Build a part's query (the common parameters with the part's own over them, `partQuery`), as its
+ * report's GET route would have parsed it, and prepare it.
  */
 function prepareKind(
   deps: ReportPartDeps,
   siteId: number,
-  query: Record<string, unknown>,
+  shared: AnalyticsQuery,
+  own: Record<string, unknown>,
   part: ReportPart,
   dimension: unknown,
 ): PreparedReport {
   const name = part.name
-  if (name === 'annotations') return reportParts.annotations(deps, siteId, parseParams(analyticsQuery, query))
+  if (name === 'annotations') return reportParts.annotations(deps, siteId, shared)
   if (name === 'live') return reportParts.live(deps, siteId)
   if (name === 'breakdown') {
     const dimensionName = String(dimension)
     if (!isBreakdown(dimensionName)) {
       throw invalidParameters({ name: [`Unknown breakdown "${dimensionName}"; one of ${breakdownNames()}`] })
     }
-    const parsed = parseParams(reportRegistry.breakdown.endpoint.query, query)
-    return reportParts.breakdown(deps, siteId, parsed, dimensionName)
+    const query = partQuery(name, shared, own) as Parameters<typeof reportParts.breakdown>[2]
+    return reportParts.breakdown(deps, siteId, query, dimensionName)
   }
-  const parsed = parseParams(reportRegistry[name].endpoint.query, query)
   return (reportParts[name] as (d: ReportPartDeps, s: number, q: unknown) => PreparedReport)(
     deps,
     siteId,
-    parsed,
+    partQuery(name, shared, own),
   )
 }
 
@@ -117,7 +139,7 @@ function renamed(error: unknown, rename: (field: string) => string): unknown {
 
 /**
  * Run a batch for a site the caller may read.
- * @param query the request's query string as sent (the common parameters, which its contract parsed)
+ * @param query the common parameters, as the batch's contract parsed them (with a named segment's filters)
  * @param body the request's body, parsed by its contract
  * @returns `{success:true, data:{[id or name]: {data, meta}}}`
  * @throws AppError 400 for a duplicate id or an invalid part, before any query runs
@@ -125,10 +147,9 @@ function renamed(error: unknown, rename: (field: string) => string): unknown {
 export async function runReportBatch(
   deps: ReportPartDeps,
   siteId: number,
-  query: unknown,
+  query: AnalyticsQuery,
   body: ReportBatchBody,
 ): Promise<{ success: true; data: Record<string, ReportAnswer> }> {
-  const shared = queryObject(query)
   const ids = new Set<string>()
   const prepared = body.reports.map((part, index) => {
     const id = part.id ?? part.name
@@ -139,7 +160,7 @@ export async function runReportBatch(
       })
     }
     ids.add(id)
-    return [id, preparePart(deps, siteId, shared, part, index)] as const
+    return [id, preparePart(deps, siteId, query, part, index)] as const
   })
   // Settled, not `Promise.all`: a part that fails as it starts must not leave the others' queries
   // running after the answer (they would outlive the request, and a closing server's events store).

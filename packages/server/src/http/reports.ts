@@ -166,9 +166,7 @@ export async function reportRoutes(
 
   route(app, reportBatchEndpoint, {
     resolve,
-    handle: ({ body, request, resolved: { site } }) =>
-      runReportBatch(deps, site.site_id, request.query, body) as Promise<
-        ResponseOf<typeof reportBatchEndpoint>
-      >,
+    handle: ({ body, query, resolved: { site } }) =>
+      runReportBatch(deps, site.site_id, query, body) as Promise<ResponseOf<typeof reportBatchEndpoint>>,
   })
 }

@@ -13,6 +13,12 @@
  * absent. A failure is the service's usual 400: `Invalid <parameter>: <problem>` for the path and the
  * query (`invalidParameters`), `Invalid <bodySubject>: <field>: <problem>` for the body
  * (`invalidBody`), with `details.fieldErrors`.
+ *
+ * In a scope that applies saved segments (`segment-query.ts`), a contract whose query takes `segment`
+ * gets its segment here, once `resolve` has admitted the caller to the site: `segment` is parsed and
+ * the segment found first (its 400 and 404), then the other parameters, and the handler's `query`
+ * holds the segment's filters after the request's own in its parsed `filters`. This is the one place
+ * a segment joins a request, for every report route, the report batch and every v1 read.
  */
 import {
   type Access,
@@ -32,6 +38,7 @@ import { fieldPath, invalidBody } from '../shared/invalid-body.js'
 import type { Caller } from './caller.js'
 import { empty, json, media, type RouteDoc, type Tag, tags } from './openapi/route-doc.js'
 import { readerOf } from './reader.js'
+import { namedSegment, segmentedQuery, segmentQuerySchemas } from './segment-query.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -103,6 +110,12 @@ export function route<const E extends EndpointSpec, R = undefined>(
     typeof handler === 'function'
       ? { resolve: undefined, handle: handler as unknown as RouteHandler<E, R> }
       : (handler as unknown as ResolvingHandler<E, R>)
+  const segmentsDb = app.segmentsDb
+  const segmented = segmentsDb ? segmentQuerySchemas(contract.query) : undefined
+  if (segmented && (!resolve || !contract.params || !('siteId' in contract.params.shape)))
+    throw new Error(
+      `${contract.method} ${contract.path}: segment needs a site in the path and its access step`,
+    )
   app.route({
     method: contract.method,
     url: contract.path,
@@ -119,8 +132,24 @@ export function route<const E extends EndpointSpec, R = undefined>(
       const caller = request.caller as CallerOf<E>
       const reader = readerOf(request)
       const resolved = (resolve ? await resolve({ params, caller, reader, request }) : undefined) as R
+      const segment =
+        segmented && segmentsDb
+          ? await namedSegment(
+              segmentsDb,
+              segmented,
+              request.query,
+              (params as { siteId?: unknown }).siteId,
+              reader.userId ?? null,
+            )
+          : undefined
       const answer = async () => {
-        const query = (contract.query ? parseParams(contract.query, request.query) : {}) as QueryOf<E>
+        const query = (
+          segmented && segment
+            ? segmentedQuery(segmented, request.query, segment)
+            : contract.query
+              ? parseParams(contract.query, request.query)
+              : {}
+        ) as QueryOf<E>
         const body = (
           contract.rawBody ? request.body : contract.body ? parseBody(contract, request.body) : undefined
         ) as BodyOf<E>

@@ -1,87 +1,120 @@
 /**
- * `segment=ID` of every analytics read, resolved once per request for the whole scope: a preHandler
- * that finds the saved segment the caller may use and ANDs its filters with the request's `filters`
- * (the segment's filters are appended to the `filters` JSON the route then parses as usual), so every
- * report route, the report batch and every v1 route apply it without a line of their own.
+ * `segment=ID` of every analytics read: the saved segment's filters ANDed with the request's own, as
+ * parsed values. A scope applies it by `applySegments` (the analytics scope and v1); there `route()`
+ * splits the query of every contract that takes `segment` (the protocol's `analyticsQuery` and the
+ * queries built on it) and, once the route's access step has admitted the caller to the site in the
+ * path:
+ * 1. parses `segment` alone (`segmentQuerySchemas`): an invalid id is a 400 naming `segment`;
+ * 2. finds the segment with that site's id and the reader (`namedSegment`: one statement, no second
+ *    look at the site): an id that names no segment of the site, or another user's personal segment, a 404;
+ * 3. parses the other parameters and puts the segment's filters after the request's own in the parsed
+ *    `filters` value (`withSegmentFilters`), so every report, the report batch and every v1 route
+ *    resolves them (`query/params.ts`) without a line of their own, and nothing parses text again.
  *
- * It acts on the routes whose documented query takes `segment` (the protocol's `analyticsQuery` and
- * those built on it), when the request names one. The site access answers first (the route's own
- * 401/404), then an invalid id is a 400 naming `segment`, and an id that names no segment of the site,
- * or another user's personal segment, a 404. Who may use which segment:
+ * So the site access answers first (the route's 401/404), then the segment's 400 and 404, then the
+ * other parameters' 400s. Who may use which segment (`findReadSegment`):
  * - a member of the site's organization (session or API key): the site's shared segments and their own
  *   personal ones;
  * - a private link key, an anonymous reader of a public site: the shared segments only.
  */
-import { segmentQuery, tooDeepAt } from '@pathlight/protocol'
-import type { FastifyRequest } from 'fastify'
-import { siteForMember, siteForReader } from '../auth/site-access.js'
+import type { FiltersJson } from '@pathlight/protocol'
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
 import type { Filter } from '../query/filters.js'
 import { parseParams } from '../query/params.js'
-import { findSegment, type SegmentViewer } from '../segments/segments.js'
-import { unauthorized } from '../shared/errors.js'
+import { findReadSegment } from '../segments/segments.js'
+import { siteNotFound } from '../shared/errors.js'
+import { parseSiteId } from '../sites/sites.js'
 import type { MetadataDb } from '../storage/metadata/db.js'
-import { readerOf } from './reader.js'
 
-/**
- * How the scope's routes reach a site: `reader` (the analytics scope: `siteForReader`) or `member`
- * (v1: the API key's user must be a member, `siteForMember`).
- */
-export type SegmentAccess = 'reader' | 'member'
-
-/**
- * The preHandler that applies `segment` on a scope; register it after the hook that resolves the caller.
- * @throws AppError 401/404 of the site access, 400 `Invalid segment: ...`, 404 `Segment not found`
- */
-export function applySegment({ db, access }: { db: MetadataDb; access: SegmentAccess }) {
-  return async (request: FastifyRequest) => {
-    const query = request.query as Record<string, unknown> | null | undefined
-    const rawSiteId = (request.params as { siteId?: unknown } | undefined)?.siteId
-    if (!query || query.segment === undefined || rawSiteId === undefined || !takesSegment(request)) return
-    const { siteId, viewer } = await siteAndViewer(db, access, request, rawSiteId)
-    const { segment: segmentId } = parseParams(segmentQuery, query)
-    const segment = await findSegment(db, siteId, viewer, segmentId)
-    query.filters = withSegmentFilters(query.filters, segment.filters as Filter[])
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Where the scope's reads find the segment `segment=ID` names (`applySegments`); absent in scopes
+     * that do not apply segments (a route there parses `segment` and ignores it).
+     */
+    segmentsDb?: MetadataDb
   }
 }
 
-/** The site's id and whose personal segments the caller may use. */
-async function siteAndViewer(
+/**
+ * Make the routes of `scope` apply `segment=ID` (`route()` reads it as it registers them): call it
+ * before registering them.
+ */
+export function applySegments(scope: FastifyInstance, db: MetadataDb): void {
+  scope.decorate('segmentsDb', db)
+}
+
+/** A contract's query split for `route()`: `segment` alone, and every other parameter. */
+export interface SegmentQuerySchemas {
+  segment: z.ZodObject<{ segment: z.ZodType<number | undefined> }>
+  others: z.ZodObject
+}
+
+/**
+ * The query schema of a contract split around `segment`, or undefined when it takes none.
+ * @throws Error when it takes `segment` but not `filters` (the segment would have nothing to join)
+ */
+export function segmentQuerySchemas(query: z.ZodType | undefined): SegmentQuerySchemas | undefined {
+  if (!(query instanceof z.ZodObject) || !('segment' in query.shape)) return undefined
+  if (!('filters' in query.shape)) throw new Error('a query that takes segment must take filters')
+  return {
+    segment: query.pick({ segment: true }) as SegmentQuerySchemas['segment'],
+    others: query.omit({ segment: true }),
+  }
+}
+
+/** The segment a request names: its id and its filters (as stored, checked when it was saved). */
+export interface NamedSegment {
+  segment: number
+  filters: readonly Filter[]
+}
+
+/**
+ * The segment the request's `segment` names, for a reader the route's access step admitted to the site.
+ * @param rawQuery the query string as Fastify gives it
+ * @param rawSiteId the site's path parameter, which the access step resolved
+ * @param userId the reader's user (session or API key), null for a private link key or an anonymous reader
+ * @returns undefined when the request names no segment
+ * @throws AppError 400 `Invalid segment: ...`, 404 `Segment not found`
+ */
+export async function namedSegment(
   db: MetadataDb,
-  access: SegmentAccess,
-  request: FastifyRequest,
+  schemas: SegmentQuerySchemas,
+  rawQuery: unknown,
   rawSiteId: unknown,
-): Promise<{ siteId: number; viewer: SegmentViewer }> {
-  if (access === 'member') {
-    if (!request.caller) throw unauthorized()
-    const { site } = await siteForMember(db, request.caller.userId, rawSiteId)
-    return { siteId: site.site_id, viewer: { userId: request.caller.userId } }
-  }
-  const reader = readerOf(request)
-  const { site, via } = await siteForReader(db, reader, rawSiteId)
-  return { siteId: site.site_id, viewer: { userId: via === 'member' ? (reader.userId ?? null) : null } }
-}
-
-/** Whether the route's query (its contract's, or its documented one) takes `segment`. */
-function takesSegment(request: FastifyRequest): boolean {
-  const { contract, doc } = request.routeOptions.config
-  const schema = (contract?.query ?? doc?.query) as { shape?: Record<string, unknown> } | undefined
-  return schema?.shape !== undefined && 'segment' in schema.shape
+  userId: string | null,
+): Promise<NamedSegment | undefined> {
+  const { segment } = parseParams(schemas.segment, rawQuery)
+  if (segment === undefined) return undefined
+  const siteId = parseSiteId(rawSiteId)
+  if (siteId === null) throw siteNotFound()
+  const found = await findReadSegment(db, siteId, userId, segment)
+  return { segment, filters: found.filters as Filter[] }
 }
 
 /**
- * The `filters` text with the segment's filters after the request's own. Text the route will refuse
- * anyway (not JSON, not an array, a repeated parameter) is left as it is, for its 400.
+ * The query's other parameters parsed, with the named segment's id and its filters after the request's.
+ * @throws AppError 400 naming the invalid parameters (as the contract's whole query would)
  */
-export function withSegmentFilters(inline: unknown, segmentFilters: readonly Filter[]): unknown {
-  if (inline === undefined || inline === '') return JSON.stringify(segmentFilters)
-  if (typeof inline !== 'string') return inline
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(inline)
-  } catch {
-    return inline
-  }
-  // Too deep to serialize again: `parseFilters` refuses it, naming `filters`.
-  if (tooDeepAt(parsed) !== undefined) return inline
-  return Array.isArray(parsed) ? JSON.stringify([...parsed, ...segmentFilters]) : inline
+export function segmentedQuery(
+  schemas: SegmentQuerySchemas,
+  rawQuery: unknown,
+  named: NamedSegment,
+): Record<string, unknown> {
+  const others = parseParams(schemas.others, rawQuery) as { filters?: FiltersJson }
+  return { ...others, segment: named.segment, filters: withSegmentFilters(others.filters, named.filters) }
+}
+
+/**
+ * The parsed `filters` with the segment's filters after the request's own. A value the filters' check
+ * refuses anyway (text that is not JSON, JSON that is not a list) is left as it is, for its 400.
+ */
+export function withSegmentFilters(
+  inline: FiltersJson | undefined,
+  segmentFilters: readonly Filter[],
+): FiltersJson {
+  if (inline === undefined) return { json: [...segmentFilters] }
+  if ('json' in inline && Array.isArray(inline.json)) return { json: [...inline.json, ...segmentFilters] }
+  return inline
 }

@@ -40,6 +40,7 @@ describe.each([
   let otherSite: Site
   let apiKey: string
   let privateKey: string
+  let organizationId: string
 
   const call = (
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
@@ -82,6 +83,7 @@ describe.each([
     owner = { cookie: seeded.cookie, userId: seeded.userId }
     site = seeded.site
     apiKey = seeded.apiKey
+    organizationId = seeded.organizationId
     otherSite = await t.createSite(owner.cookie, seeded.organizationId, 'other.example.com')
     admin = await memberWith(seeded.organizationId, 'admin')
     member = await memberWith(seeded.organizationId, 'member')
@@ -395,5 +397,16 @@ describe.each([
     expect((await stats(`segment=${ownersOwn}`, {})).statusCode).toBe(404)
     expect(await listIds({})).toEqual(expect.arrayContaining([docs]))
     expect(await listIds({})).not.toContain(ownersOwn)
+
+    // A personal segment serves its creator while they are a member: not once they have left, though
+    // they still read the public site (and its shared segments) signed in.
+    const leaver = await memberWith(organizationId, 'member')
+    const theirs = await create(leaver, { name: 'Mine', filters: [docsFilter], visibility: 'personal' })
+    expect((await stats(`segment=${theirs}`, as(leaver))).statusCode).toBe(200)
+    await t.services.metadata.db.deleteFrom('member').where('user_id', '=', leaver.userId).execute()
+    const gone = await stats(`segment=${theirs}`, as(leaver))
+    expect(gone.statusCode, gone.body).toBe(404)
+    expect(gone.json().error).toBe('Segment not found')
+    expect((await stats(`segment=${docs}`, as(leaver))).statusCode).toBe(200)
   })
 })

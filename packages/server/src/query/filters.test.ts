@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compileFilters, type Filter, parseFilters, regexProblem } from './filters.js'
+import { checkFilters, checkFiltersParam, compileFilters, type Filter, regexProblem } from './filters.js'
 import { EVENT_ORDER_KEY } from './metrics.js'
 
 describe('compileFilters', () => {
@@ -62,7 +62,7 @@ describe('property filters', () => {
   })
 
   it('parse with [] for is_set and refuse bad keys, naming the filter', () => {
-    const parse = (filters: unknown[]) => parseFilters(JSON.stringify(filters))
+    const parse = (filters: unknown[]) => checkFilters(filters)
     expect(parse([{ parameter: 'properties.plan', type: 'is_not_set', value: [] }])).toEqual({
       ok: true,
       filters: [{ parameter: 'properties.plan', type: 'is_not_set', value: [] }],
@@ -78,7 +78,7 @@ describe('property filters', () => {
   })
 })
 
-describe('parseFilters', () => {
+describe('checkFilters', () => {
   it('accepts every parameter and type', () => {
     const parameters = [
       'pathname',
@@ -105,20 +105,42 @@ describe('parseFilters', () => {
     const all = parameters.flatMap((parameter) => types.map((type) => ({ parameter, type, value: ['x'] })))
     for (let i = 0; i < all.length; i += 20) {
       const chunk = all.slice(i, i + 20)
-      expect(parseFilters(JSON.stringify(chunk))).toEqual({ ok: true, filters: chunk })
+      expect(checkFilters(chunk)).toEqual({ ok: true, filters: chunk })
     }
   })
 
   it('names the filter and field of each problem', () => {
     expect(
-      parseFilters(
-        '[{"parameter":"country","type":"equals","value":["US"]},{"parameter":"x","type":"equals","value":["1"]}]',
-      ),
+      checkFilters([
+        { parameter: 'country', type: 'equals', value: ['US'] },
+        { parameter: 'x', type: 'equals', value: ['1'] },
+      ]),
     ).toEqual({
       ok: false,
       problems: [
         expect.stringMatching(/^filter 1 \(parameter\): unknown parameter "x"; one of pathname, hostname/),
       ],
+    })
+  })
+
+  it('refuses a list nested too deeply, and a value that is not a list', () => {
+    let deep: unknown = []
+    for (let i = 0; i < 600; i++) deep = [deep]
+    expect(checkFilters(deep)).toEqual({ ok: false, problems: [expect.stringMatching(/^filters: /)] })
+    expect(checkFilters({ parameter: 'pathname' })).toEqual({
+      ok: false,
+      problems: ['filters must be a JSON array'],
+    })
+  })
+})
+
+describe('checkFiltersParam', () => {
+  it('checks the JSON value of the parameter, and names text that is not JSON', () => {
+    const filters = [{ parameter: 'country', type: 'equals', value: ['US'] }]
+    expect(checkFiltersParam({ json: filters })).toEqual({ ok: true, filters })
+    expect(checkFiltersParam({ notJson: true })).toEqual({
+      ok: false,
+      problems: ['filters must be JSON: an array of {parameter, type, value}'],
     })
   })
 })
@@ -127,7 +149,7 @@ describe('regex filters', () => {
   it('refuses values that compile alone but not together, naming the filter', () => {
     const values = Array.from({ length: 2 }, (_, i) => `${i}\\pL{300}`)
     expect(values.map((value) => regexProblem(value))).toEqual([null, null])
-    const parsed = parseFilters(JSON.stringify([{ parameter: 'pathname', type: 'regex', value: values }]))
+    const parsed = checkFilters([{ parameter: 'pathname', type: 'regex', value: values }])
     expect(parsed).toEqual({
       ok: false,
       problems: [

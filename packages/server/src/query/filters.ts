@@ -28,11 +28,13 @@
  */
 import {
   canonicalNumberText,
+  type FiltersJson,
   filterParameters,
   filterTypes,
   MAX_FILTER_VALUES,
   MAX_FILTERS,
   MAX_PROPERTY_KEY_LENGTH,
+  MAX_REGEX_LENGTH,
   MAX_VALUE_LENGTH,
   PROPERTY_FILTER_PREFIX,
   propertyFilterTypes,
@@ -115,9 +117,8 @@ export function propertyKeyProblem(key: string): string | null {
   return null
 }
 
-/** Bounds: filters per request, values per filter, characters per value and per regex. */
-export { MAX_FILTER_VALUES, MAX_FILTERS, MAX_VALUE_LENGTH }
-export const MAX_REGEX_LENGTH = 256
+/** Bounds: filters per request, values per filter, characters per value and per regex (the protocol's). */
+export { MAX_FILTER_VALUES, MAX_FILTERS, MAX_REGEX_LENGTH, MAX_VALUE_LENGTH }
 
 /**
  * General category names in long form (`\p{Letter}`), which JavaScript has and RE2 spells short
@@ -247,20 +248,27 @@ const filtersSchema = z
   .array(filterSchema, { error: 'filters must be a JSON array' })
   .max(MAX_FILTERS, `at most ${MAX_FILTERS} filters`)
 
+/** The problem of a `filters` text that is not JSON. */
+const NOT_JSON = 'filters must be JSON: an array of {parameter, type, value}'
+
+/** What checking filters finds: the filters, or the problems (each naming the filter's index). */
+export type CheckedFilters = { ok: true; filters: Filter[] } | { ok: false; problems: string[] }
+
 /**
- * Parse the `filters` query parameter.
- * @param text the JSON text, e.g. '[{"parameter":"country","type":"equals","value":["US"]}]'
+ * Check the `filters` parameter as its contract parsed it (the protocol's `FiltersJson`), with a saved
+ * segment's filters after the request's own when it names one (`segment-query.ts` puts them there).
  * @returns the filters, or the problems found (each naming the filter's index)
  */
-export function parseFilters(
-  text: string,
-): { ok: true; filters: Filter[] } | { ok: false; problems: string[] } {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    return { ok: false, problems: ['filters must be JSON: an array of {parameter, type, value}'] }
-  }
+export function checkFiltersParam(param: FiltersJson): CheckedFilters {
+  return 'notJson' in param ? { ok: false, problems: [NOT_JSON] } : checkFilters(param.json)
+}
+
+/**
+ * Check a JSON value as a list of filters (the `filters` parameter's value, a segment's body).
+ * @param json e.g. `[{parameter: 'country', type: 'equals', value: ['US']}]`
+ * @returns the filters, or the problems found (each naming the filter's index)
+ */
+export function checkFilters(json: unknown): CheckedFilters {
   if (tooDeepAt(json) !== undefined) return { ok: false, problems: [`filters: ${tooDeepMessage()}`] }
   const parsed = filtersSchema.safeParse(json)
   if (parsed.success) return { ok: true, filters: parsed.data }

@@ -15,8 +15,9 @@
  *
  * Days are calendar days in `time_zone`: the range is `[start of start_date, start of the day after
  * end_date)` in that zone, as UTC instants (so a range over a DST change is 23 or 25 hours longer or
- * shorter, as the wall clock says). A range may span at most 3,660 days. Invalid values answer 400
- * with `details.fieldErrors` keyed by parameter name; unknown parameters are ignored.
+ * shorter, as the wall clock says). A range may span at most `MAX_RANGE_DAYS` days (the protocol's).
+ * Invalid values answer 400 with `details.fieldErrors` keyed by parameter name; unknown parameters are
+ * ignored.
  */
 import {
   type AnalyticsQuery,
@@ -30,7 +31,7 @@ import {
 import type { z } from 'zod'
 import { badRequest } from '../shared/errors.js'
 import { type CompareRequest, type DayRange, defaultComparison } from './compared-range.js'
-import { type Filter, parseFilters } from './filters.js'
+import { checkFiltersParam, type Filter } from './filters.js'
 import {
   addDays,
   canonicalTimeZone,
@@ -100,7 +101,9 @@ function namedZone(named: string | undefined, timeZone: string): { timeZoneName?
 
 /**
  * Resolve parsed common parameters (`analyticsQuery` of the protocol, as a contract's route gets
- * them) against the clock: the default range, the time zone's canonical name, the filters.
+ * them: `filters` already the JSON value of its text, a saved segment's filters after the request's
+ * own when it named `segment`) against the clock: the default range, the time zone's canonical name,
+ * the filters checked. Nothing here parses text.
  * @param nowMs the current time, epoch ms (the default range ends today in the zone)
  * @throws AppError 400 as `parseQueryParams`, for an unknown time zone, invalid filters or a range
  *   that runs backwards or spans too long
@@ -116,10 +119,10 @@ export function resolveQueryParams(raw: AnalyticsQuery, nowMs: number): QueryPar
     problem('time_zone', 'time_zone must be an IANA time zone name such as Europe/Berlin')
 
   let filters: Filter[] = []
-  if (raw.filters !== undefined && raw.filters !== '') {
-    const parsed = parseFilters(raw.filters)
-    if (parsed.ok) filters = parsed.filters
-    else for (const message of parsed.problems) problem('filters', message)
+  if (raw.filters !== undefined) {
+    const checked = checkFiltersParam(raw.filters)
+    if (checked.ok) filters = checked.filters
+    else for (const message of checked.problems) problem('filters', message)
   }
 
   const endDate = raw.end_date ?? dayIn(nowMs, timeZone ?? 'UTC')

@@ -2,7 +2,7 @@
  * A segment's filters, checked by the parser of the `filters` query parameter (`query/filters.ts`),
  * so a segment holds exactly the filters a request could name inline.
  */
-import { type Filter, parseFilters } from '../query/filters.js'
+import { checkFilters, type Filter } from '../query/filters.js'
 import { badRequest } from '../shared/errors.js'
 
 /**
@@ -12,7 +12,7 @@ import { badRequest } from '../shared/errors.js'
  *   `details.fieldErrors.filters`
  */
 export function segmentFilters(filters: unknown): Filter[] {
-  const parsed = parseFilters(JSON.stringify(filters))
+  const parsed = checkFilters(filters)
   if (parsed.ok) return parsed.filters
   throw badRequest(`Invalid segment: filters: ${parsed.problems[0]}`, {
     fieldErrors: { filters: parsed.problems },

@@ -6,7 +6,7 @@
  * itself is the caller's (`auth/site-access.ts`); every statement is keyed by the site id it is given.
  * Each write is audited (`segment.created`, `segment.updated`, `segment.deleted`) in its transaction.
  */
-import type { SegmentInput, SegmentUpdate } from '@pathlight/protocol'
+import { MAX_SEGMENT_ID, type SegmentInput, type SegmentUpdate } from '@pathlight/protocol'
 import type { Transaction } from 'kysely'
 import { type AuditAction, recordAudit } from '../audit/audit-log.js'
 import { isAdminRole } from '../organizations/organizations.js'
@@ -41,7 +41,7 @@ export interface SegmentCommandDeps {
   clock?: Clock
 }
 
-/** A `{segmentId}` (path segment or number) as an id, or null unless a positive 32-bit integer. */
+/** A `{segmentId}` (path segment or number) as an id, or null unless 1 to `MAX_SEGMENT_ID`. */
 export function parseSegmentId(value: unknown): number | null {
   const n =
     typeof value === 'number'
@@ -49,7 +49,7 @@ export function parseSegmentId(value: unknown): number | null {
       : typeof value === 'string' && /^\d{1,10}$/.test(value)
         ? Number(value)
         : Number.NaN
-  return Number.isSafeInteger(n) && n > 0 && n <= 0x7fffffff ? n : null
+  return Number.isSafeInteger(n) && n > 0 && n <= MAX_SEGMENT_ID ? n : null
 }
 
 /** The segments of a site `viewer` sees, oldest first. */
@@ -95,6 +95,50 @@ export async function findSegment(
           .where('segment_id', '=', segmentId)
           .executeTakeFirst()
   if (!row || (row.visibility === 'personal' && row.created_by !== viewer.userId)) throw segmentNotFound()
+  return toSegment(row)
+}
+
+/**
+ * The segment `segment=ID` of an analytics read names, for a reader the site's access step admitted
+ * (`auth/site-access.ts`): one statement, keyed by the site id that step admitted, which also checks
+ * the membership a personal segment needs (no second site lookup). A `site` segment serves every
+ * reader; a `personal` one its creator alone, while they are a member of the site's organization (a
+ * private link key or a public site does not lend it to a creator who has left).
+ * @param userId the reader's user (session or API key), null for a private link key or an anonymous reader
+ * @param segmentId the parsed `segment` parameter (1 to `MAX_SEGMENT_ID`)
+ * @throws AppError 404 `Segment not found` when it names no segment of the site this reader may use
+ */
+export async function findReadSegment(
+  db: MetadataDb,
+  siteId: number,
+  userId: string | null,
+  segmentId: number,
+): Promise<Segment> {
+  const row = await db
+    .selectFrom('segment')
+    .selectAll('segment')
+    .where('segment.site_id', '=', siteId)
+    .where('segment.segment_id', '=', segmentId)
+    .where((eb) =>
+      userId === null
+        ? eb('segment.visibility', '=', 'site')
+        : eb.or([
+            eb('segment.visibility', '=', 'site'),
+            eb.and([
+              eb('segment.created_by', '=', userId),
+              eb.exists(
+                eb
+                  .selectFrom('member')
+                  .innerJoin('site', 'site.organization_id', 'member.organization_id')
+                  .select('member.user_id')
+                  .whereRef('site.site_id', '=', 'segment.site_id')
+                  .where('member.user_id', '=', userId),
+              ),
+            ]),
+          ]),
+    )
+    .executeTakeFirst()
+  if (!row) throw segmentNotFound()
   return toSegment(row)
 }
 

@@ -3,7 +3,14 @@
  * the site, the date range and time zone, filters, a saved segment, and paging. Their descriptions say
  * the units and ranges; the route each tool calls checks them again and names the field it refuses.
  */
-import { compareModes, filterParameters, propertyFilterTypes } from '@pathlight/protocol'
+import {
+  compareModes,
+  filterParameters,
+  MAX_FILTER_VALUES,
+  MAX_FILTERS,
+  MAX_PAGE,
+  propertyFilterTypes,
+} from '@pathlight/protocol'
 import { z } from 'zod'
 
 /** The most rows a tool answers per page, whatever `limit` asks: answers stay small for a model. */
@@ -43,10 +50,10 @@ export const rangeArgs = {
           .string()
           .describe(`One of ${filterParameters.join(', ')}, or properties.<key> for a custom property`),
         type: z.enum(propertyFilterTypes).describe('How the value compares'),
-        value: z.array(z.string()).max(100).describe('Values; any one matches (OR)'),
+        value: z.array(z.string()).max(MAX_FILTER_VALUES).describe('Values; any one matches (OR)'),
       }),
     )
-    .max(20)
+    .max(MAX_FILTERS)
     .describe('Filters, combined with AND. Example: [{"parameter":"country","type":"equals","value":["US"]}]')
     .optional(),
   segment: z.number().int().min(1).describe('A saved segment id (list_segments) to apply').optional(),
@@ -54,7 +61,7 @@ export const rangeArgs = {
 
 /** Paging of a list: `page` from 1, `limit` rows per page (1-100, default 25). */
 export const pageArgs = {
-  page: z.number().int().min(1).max(100_000).describe('1-based page; default 1').optional(),
+  page: z.number().int().min(1).max(MAX_PAGE).describe('1-based page; default 1').optional(),
   limit: z
     .number()
     .int()
