@@ -49,6 +49,31 @@ describe('parseReportView', () => {
     expect(parseReportView('filters=not-json')).toEqual({ period: '30d', filters: [] })
     expect(parseReportView('period=custom&from=2026-03-02&to=2026-03-01').period).toBe('30d')
   })
+
+  it("keeps only days, ranges and filters the API takes, by the protocol's rules", () => {
+    // Calendar days from 1970 to 2100; a range of at most 3,660 days.
+    expect(parseReportView('period=custom&from=1969-12-31&to=1970-01-05').period).toBe('30d')
+    expect(parseReportView('period=custom&from=2016-01-01&to=2026-01-08').period).toBe('30d')
+    expect(parseReportView('period=custom&from=2016-01-01&to=2026-01-07')).toMatchObject({
+      period: 'custom',
+      from: '2016-01-01',
+      to: '2026-01-07',
+    })
+    expect(
+      parseReportView('compare=custom&compare_from=2016-01-01&compare_to=2026-01-08').compare,
+    ).toBeUndefined()
+    // A filter with more than 100 values, or a value over 2,048 characters, is left out.
+    const many = Array.from({ length: 101 }, (_, i) => `/p${i}`)
+    const filters = [
+      { parameter: 'pathname', type: 'equals', value: many },
+      { parameter: 'pathname', type: 'contains', value: ['x'.repeat(2049)] },
+      { parameter: 'properties.plan', type: 'equals', value: ['pro'], extra: true },
+      { parameter: 'country', type: 'is_set', value: [] },
+    ]
+    expect(parseReportView(`filters=${encodeURIComponent(JSON.stringify(filters))}`).filters).toEqual([
+      { parameter: 'properties.plan', type: 'equals', value: ['pro'] },
+    ])
+  })
 })
 
 describe('segment', () => {
