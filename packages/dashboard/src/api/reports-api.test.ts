@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import type { ReportQuery } from '../lib/report-query'
 import type { Transport } from './client'
-import { createReportsApi, type ReportQuery } from './reports-api'
+import { createReportsApi } from './reports-api'
 
 /** A transport that records each request's method, path and headers and answers an empty page. */
 function recording() {
@@ -15,9 +16,10 @@ function recording() {
 }
 
 const query: ReportQuery = {
-  start_date: '2026-03-01',
-  end_date: '2026-03-31',
-  time_zone: 'UTC',
+  siteId: 4,
+  startDate: '2026-03-01',
+  endDate: '2026-03-31',
+  timeZone: 'UTC',
   filters: [{ parameter: 'properties.plan', type: 'equals', value: ['pro'] }],
 }
 const filters = encodeURIComponent(JSON.stringify(query.filters))
@@ -71,6 +73,28 @@ describe('the report reads, by their contracts', () => {
       `GET /api/sites/4/sessions?${common}&page=2&has_replay=true`,
       `GET /api/sites/4/breakdown/utm_source?${common}&limit=8&metrics=visitors`,
       'GET /api/sites/4/live',
+    ])
+  })
+})
+
+describe('the query string of a query', () => {
+  it('writes the days, zone, filters, segment and comparison, in that order, each left out when absent', async () => {
+    const { calls, transport } = recording()
+    const reports = createReportsApi(4, undefined, transport)
+    await reports.stats({
+      ...query,
+      segment: 7,
+      compare: {
+        mode: 'custom',
+        custom: { startDate: '2026-02-01', endDate: '2026-02-28' },
+        matchDayOfWeek: true,
+      },
+    })
+    await reports.stats({ ...query, filters: [], compare: { mode: 'previous_year' } })
+    expect(calls.map((c) => c.path)).toEqual([
+      `/api/sites/4/stats?start_date=2026-03-01&end_date=2026-03-31&time_zone=UTC&filters=${filters}` +
+        '&segment=7&compare=custom&compare_start_date=2026-02-01&compare_end_date=2026-02-28&match_day_of_week=true',
+      '/api/sites/4/stats?start_date=2026-03-01&end_date=2026-03-31&time_zone=UTC&compare=previous_year',
     ])
   })
 })

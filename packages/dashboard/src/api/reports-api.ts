@@ -6,14 +6,14 @@
 import type {
   AnnotationInput,
   BreakdownMetric,
-  CompareMode,
+  ContractAt,
   EventNameMetric,
   EventType,
   FunnelStep,
   GoalInput,
   Paged,
-  ReportFilter,
   ReportPart,
+  RequestOf,
   RetentionPeriod,
   SegmentInput,
   SegmentUpdate,
@@ -24,31 +24,12 @@ import type {
   WebVitalThresholds,
 } from '@pathlight/protocol'
 import * as endpoints from '@pathlight/protocol/addresses'
+import type { ReportQuery } from '../lib/report-query'
 import { type Transport, transport } from './client'
 import { createClient } from './contract-client'
 
-/** The common query parameters of every report, as the dashboard holds them (filters decoded). */
-export interface ReportQuery {
-  start_date: string
-  end_date: string
-  time_zone: string
-  filters: ReportFilter[]
-  /** A saved segment's id: its filters apply besides `filters`. */
-  segment?: number
-  /** The comparison chosen (absent: the API's default, and no compared series or rows). */
-  compare?: { mode: CompareMode; startDate?: string; endDate?: string; matchDayOfWeek?: boolean }
-}
-
-/** The comparison of `query` as query values (none: all left out). */
-function compareParams(query: ReportQuery) {
-  const { compare } = query
-  return {
-    compare: compare?.mode,
-    compare_start_date: compare?.startDate,
-    compare_end_date: compare?.endDate,
-    match_day_of_week: compare?.matchDayOfWeek ? ('true' as const) : undefined,
-  }
-}
+/** The common analytics parameters as query values, as the contracts type them (the batch's query). */
+export type ReportParams = NonNullable<RequestOf<ContractAt<typeof endpoints.reportBatch>>['query']>
 
 /** Page and size of a paginated read. */
 export interface PageRequest {
@@ -56,16 +37,24 @@ export interface PageRequest {
   limit?: number
 }
 
-/** The common parameters as query values (filters as JSON text; none: left out). */
+/**
+ * The query string of `query`, the one place it is written: its days and zone, its filters as JSON
+ * text, its segment and its comparison, each left out when absent (`filters` when empty). The site
+ * goes in the path.
+ */
 export function reportParams(query: ReportQuery) {
+  const { compare } = query
   return {
-    start_date: query.start_date,
-    end_date: query.end_date,
-    time_zone: query.time_zone,
+    start_date: query.startDate,
+    end_date: query.endDate,
+    time_zone: query.timeZone,
     filters: query.filters.length > 0 ? JSON.stringify(query.filters) : undefined,
     segment: query.segment,
-    ...compareParams(query),
-  }
+    compare: compare?.mode,
+    compare_start_date: compare?.custom?.startDate,
+    compare_end_date: compare?.custom?.endDate,
+    match_day_of_week: compare?.matchDayOfWeek ? ('true' as const) : undefined,
+  } satisfies ReportParams
 }
 
 /** Build the reports API of `siteId`; with `privateKey`, every read sends it as `X-Private-Key`. */
@@ -213,7 +202,7 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       data(
         call(
           endpoints.listAnnotations,
-          { params: site, query: { start_date: query.start_date, end_date: query.end_date } },
+          { params: site, query: { start_date: query.startDate, end_date: query.endDate } },
           options,
         ),
       ),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { isPropertyFilter, propertyParameter, withPropertyValue } from './property-filters'
 import { filterText } from './report-labels'
-import { parseReportView, type ReportView, reportQuery, reportViewSearch } from './report-view'
+import { reportQueryOf } from './report-query'
+import { parseReportView, type ReportView, reportViewSearch } from './report-view'
 
 describe('property parameters', () => {
   it('maps a key to its parameter, and tells a column from a property', () => {
@@ -58,7 +59,7 @@ describe('property filters in the view', () => {
     }
     const parsed = parseReportView(reportViewSearch(view))
     expect(parsed).toEqual(view)
-    expect(reportQuery(parsed, Date.parse('2026-03-10T12:00:00Z')).filters).toEqual(view.filters)
+    expect(reportQueryOf(1, parsed, Date.parse('2026-03-10T12:00:00Z')).filters).toEqual(view.filters)
   })
 
   it('drops malformed property filters from the URL and keeps the rest', () => {

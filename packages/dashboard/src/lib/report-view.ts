@@ -34,7 +34,6 @@ import {
   MAX_SEGMENT_ID,
   toReportFilter,
 } from '@pathlight/protocol/query-rules'
-import type { ReportQuery } from '../api/reports-api'
 import { addDays, browserTimeZone, dayIn, daysBetween, isTimeZone } from './dates'
 
 export const periods = ['today', '7d', '30d', '90d', 'month', 'custom'] as const
@@ -262,27 +261,6 @@ export function rangeOf(view: ReportView, nowMs: number): { startDate: string; e
       return view.from && view.to
         ? { startDate: view.from, endDate: view.to }
         : { startDate: addDays(today, -29), endDate: today }
-  }
-}
-
-/** The API's common parameters for the view at `nowMs`. */
-export function reportQuery(view: ReportView, nowMs: number): ReportQuery {
-  const { startDate, endDate } = rangeOf(view, nowMs)
-  return {
-    start_date: startDate,
-    end_date: endDate,
-    time_zone: zoneOf(view),
-    filters: view.filters,
-    ...(view.segment ? { segment: view.segment } : {}),
-    ...(view.compare
-      ? {
-          compare: {
-            mode: view.compare,
-            ...(view.compare === 'custom' ? { startDate: view.compareFrom, endDate: view.compareTo } : {}),
-            ...(view.matchDayOfWeek ? { matchDayOfWeek: true } : {}),
-          },
-        }
-      : {}),
   }
 }
 

@@ -64,8 +64,7 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
       batch: createReportBatch(
         overviewParts(bucket, metric),
         (parts) =>
-          (ctx.shared ? null : takeOverview(ctx.siteId, ctx.query, parts)) ??
-          ctx.reports.batch(ctx.query, parts),
+          (ctx.shared ? null : takeOverview(ctx.query, parts)) ?? ctx.reports.batch(ctx.query, parts),
       ),
     }),
     [ctx.queryKey, ctx.reports],
@@ -79,7 +78,7 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
     return bucket === first.bucket && metric === first.metric ? batch.load('series', single) : single()
   })
   const annotations = useResource(
-    `annotations:${ctx.siteId}:${ctx.query.start_date}:${ctx.query.end_date}`,
+    `annotations:${ctx.siteId}:${ctx.query.startDate}:${ctx.query.endDate}`,
     () => ctx.reports.annotations(ctx.query),
   )
   const firstLive = () =>
@@ -138,7 +137,7 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
             }))}
             annotations={annotations.data ?? []}
             createdAt={createdAt}
-            lastDay={ctx.query.end_date}
+            lastDay={ctx.query.endDate}
             zone={zoneOf(view)}
             bucket={series.meta.bucket}
             days={ctx.days}
