@@ -1,24 +1,24 @@
 /**
  * The report routes of one site, for a member (session cookie) or a shared view (`X-Private-Key`,
- * or nothing for a public site): one function per route, the common query parameters encoded once.
- * Goal and saved-funnel writes are here too (they need a member with the admin role; the server decides).
+ * or nothing for a public site): one function per route, the common query parameters written once
+ * (`report-params.ts`), and `part` for any registered report's part (`part-request.ts`), the request
+ * of an overview card. Goal and saved-funnel writes are here too (they need a member with the admin
+ * role; the server decides).
  */
 import type {
+  Address,
   AnnotationInput,
   BreakdownMetric,
-  ContractAt,
   EventNameMetric,
   EventType,
   FunnelStep,
   GoalInput,
   Paged,
   ReportPart,
-  RequestOf,
   RetentionPeriod,
   SegmentInput,
   SegmentUpdate,
   SeriesBucket,
-  SeriesMetric,
   WebVitals,
   WebVitalsRow,
   WebVitalThresholds,
@@ -26,35 +26,14 @@ import type {
 import * as endpoints from '@pathlight/protocol/addresses'
 import type { ReportQuery } from '../lib/report-query'
 import { type Transport, transport } from './client'
-import { createClient } from './contract-client'
-
-/** The common analytics parameters as query values, as the contracts type them (the batch's query). */
-export type ReportParams = NonNullable<RequestOf<ContractAt<typeof endpoints.reportBatch>>['query']>
+import { type CallOptions, createClient } from './contract-client'
+import { type PartAnswer, partRequest, type RegisteredPart } from './part-request'
+import { reportParams } from './report-params'
 
 /** Page and size of a paginated read. */
 export interface PageRequest {
   page?: number
   limit?: number
-}
-
-/**
- * The query string of `query`, the one place it is written: its days and zone, its filters as JSON
- * text, its segment and its comparison, each left out when absent (`filters` when empty). The site
- * goes in the path.
- */
-export function reportParams(query: ReportQuery) {
-  const { compare } = query
-  return {
-    start_date: query.startDate,
-    end_date: query.endDate,
-    time_zone: query.timeZone,
-    filters: query.filters.length > 0 ? JSON.stringify(query.filters) : undefined,
-    segment: query.segment,
-    compare: compare?.mode,
-    compare_start_date: compare?.custom?.startDate,
-    compare_end_date: compare?.custom?.endDate,
-    match_day_of_week: compare?.matchDayOfWeek ? ('true' as const) : undefined,
-  } satisfies ReportParams
 }
 
 /** Build the reports API of `siteId`; with `privateKey`, every read sends it as `X-Private-Key`. */
@@ -68,15 +47,6 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
 
   return {
     summary: () => data(call(endpoints.reportSummary, { params: site }, options)),
-    stats: (query: ReportQuery, bucket?: SeriesBucket) =>
-      call(endpoints.reportStats, { params: site, query: { ...reportParams(query), bucket } }, options),
-    /** The time series alone in `bucket`s, each point with `metrics` only (default all three). */
-    series: (query: ReportQuery, bucket: SeriesBucket, metrics?: readonly SeriesMetric[]) =>
-      call(
-        endpoints.reportSeries,
-        { params: site, query: { ...reportParams(query), bucket, metrics } },
-        options,
-      ),
     /** A breakdown's page; with `metrics`, its rows carry those counts (and the one they rank by) only. */
     breakdown: (
       name: string,
@@ -126,6 +96,16 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
         options,
       ),
     live: () => data(call(endpoints.reportLive, { params: site }, options)),
+    /**
+     * One part alone, with its report's GET route at the query's site (`part-request.ts`): the
+     * `{data, meta}` the same part answers in a batch.
+     */
+    part: <P extends RegisteredPart>(query: ReportQuery, part: P): Promise<PartAnswer<P['name']>> => {
+      const request = partRequest(query, part)
+      // The request is the contract's: the part's parameters are its GET query's own, as the protocol types them.
+      const untyped = call as (address: Address, request: object, options: CallOptions) => Promise<unknown>
+      return untyped(request.address, request, options) as Promise<PartAnswer<P['name']>>
+    },
     /**
      * Several reports in one request (`POST .../reports`): each part's `{data, meta}` under its id (its
      * name when it has none), as its GET route answers; the common parameters go in the query string.

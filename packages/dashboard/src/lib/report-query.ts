@@ -2,8 +2,8 @@
  * What a page's reports are asked, as one value: the site, the range of days resolved in its time
  * zone, the filters and the saved segment as structured values, and the comparison. It is derived
  * once from the URL's view (`reportQueryOf`, at the moment the view changes), and every request a
- * report makes comes from it: its query string (`reportParams` of `api/reports-api.ts`, the one
- * place that writes it as text), a part of the page's batch or the part's own GET
+ * report makes comes from it: its query string (`api/report-params.ts`, the one place that writes
+ * it as text), a part of the page's batch or the part's own GET
  * (`report-request.ts`), and the key under which its answer is kept.
  */
 import type { CompareMode, ReportFilter } from '@pathlight/protocol'
