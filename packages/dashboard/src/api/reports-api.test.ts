@@ -68,7 +68,7 @@ describe('the report reads, by their contracts', () => {
       { ...query, filters: [] },
       { name: 'series', params: { bucket: 'day', metrics: ['visitors', 'pageviews'] } },
     )
-    await reports.sessions({ ...query, filters: [] }, { page: 2 }, { onlyReplayed: true })
+    await reports.part({ ...query, filters: [] }, { name: 'sessions', params: { page: 2, has_replay: true } })
     await reports.breakdown('utm_source', { ...query, filters: [] }, { limit: 8 }, ['visitors'])
     await reports.live()
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
@@ -117,6 +117,23 @@ describe('a report part alone', () => {
         headers: { 'x-private-key': 'secret' },
       },
       { method: 'GET', path: '/api/sites/4/live', headers: { 'x-private-key': 'secret' } },
+    ])
+  })
+
+  it("is the sessions page's request: its page and size, and has_replay only when asked", async () => {
+    const { calls, transport } = recording()
+    const reports = createReportsApi(4, undefined, transport)
+    const bare = { ...query, filters: [] }
+    const common = 'start_date=2026-03-01&end_date=2026-03-31&time_zone=UTC'
+    await reports.part(bare, { name: 'sessions', params: { page: 3, limit: 50, has_replay: undefined } })
+    await reports.part(bare, { name: 'sessions', params: { page: 1, limit: 50, has_replay: true } })
+    await reports.part(bare, { name: 'page-stats', params: { limit: 8 } })
+    await reports.part(bare, { name: 'engagement' })
+    expect(calls.map((c) => c.path)).toEqual([
+      `/api/sites/4/sessions?${common}&page=3&limit=50`,
+      `/api/sites/4/sessions?${common}&page=1&limit=50&has_replay=true`,
+      `/api/sites/4/page-stats?${common}&limit=8`,
+      `/api/sites/4/engagement?${common}`,
     ])
   })
 

@@ -59,12 +59,6 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
         { params: { siteId, name }, query: { ...reportParams(query), ...page, metrics } },
         options,
       ),
-    /** A page of pathnames by pageviews with their engagement (scroll depth, engaged time; null without). */
-    pageStats: (query: ReportQuery, page: PageRequest = {}) =>
-      call(endpoints.reportPageStats, { params: site, query: { ...reportParams(query), ...page } }, options),
-    /** Site-wide engaged seconds per visit with engagement data (null without any), and those visits. */
-    engagement: (query: ReportQuery) =>
-      data(call(endpoints.reportEngagement, { params: site, query: reportParams(query) }, options)),
     /** A signed link (10 minutes) to the site's page `pathname` with its heatmap over `query` drawn on it. */
     heatmapLink: (query: ReportQuery, pathname: string) =>
       data(
@@ -113,16 +107,6 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
     batch: (query: ReportQuery, reports: ReportPart[]) =>
       data(
         call(endpoints.reportBatch, { params: site, query: reportParams(query), body: { reports } }, options),
-      ),
-    /** With `onlyReplayed`, only the sessions with a session replay recording (`has_replay=true`). */
-    sessions: (query: ReportQuery, page: PageRequest = {}, options: { onlyReplayed?: boolean } = {}) =>
-      call(
-        endpoints.reportSessions,
-        {
-          params: site,
-          query: { ...reportParams(query), ...page, has_replay: options.onlyReplayed || undefined },
-        },
-        { headers },
       ),
     sessionEvents: (sessionId: string, query: ReportQuery, page: PageRequest = {}) =>
       call(
