@@ -8,19 +8,34 @@
 import { z } from 'zod'
 import { compareModes, filterParameters, propertyFilterTypes } from './enums.js'
 import { doc, documentAs, jsonValueAs, openApiRegistry } from './openapi-registry.js'
+import {
+  DEFAULT_LIMIT,
+  DEFAULT_RANGE_DAYS,
+  isCalendarDay,
+  MAX_FILTER_VALUES,
+  MAX_FILTERS,
+  MAX_LIMIT,
+  MAX_PAGE,
+  MAX_RANGE_DAYS,
+  MAX_REGEX_LENGTH,
+  MAX_SEGMENT_ID,
+  MAX_VALUE_LENGTH,
+} from './query-rules.js'
 
-/** Page size default and cap, page cap, default range (days) and longest range (days). */
-export const DEFAULT_LIMIT = 50
-export const MAX_LIMIT = 1000
-export const MAX_PAGE = 100_000
-export const DEFAULT_RANGE_DAYS = 30
-export const MAX_RANGE_DAYS = 3660
-
-/** Filters per request, values per filter, characters per value and per `regex` value. */
-export const MAX_FILTERS = 20
-export const MAX_FILTER_VALUES = 100
-export const MAX_VALUE_LENGTH = 2048
-export const MAX_REGEX_LENGTH = 256
+/** The bounds and the calendar day of the common parameters (`query-rules.ts`, free of zod). */
+export {
+  DEFAULT_LIMIT,
+  DEFAULT_RANGE_DAYS,
+  isCalendarDay,
+  MAX_FILTER_VALUES,
+  MAX_FILTERS,
+  MAX_LIMIT,
+  MAX_PAGE,
+  MAX_RANGE_DAYS,
+  MAX_REGEX_LENGTH,
+  MAX_SEGMENT_ID,
+  MAX_VALUE_LENGTH,
+}
 
 /**
  * A query-string value given once: `<label> is required` when absent, `must be given once` for a
@@ -119,15 +134,6 @@ export const listParam = <const Values extends readonly [string, ...string[]]>(
     z.array(z.enum(values)).min(1),
   )
 
-/** Whether `text` is a calendar day YYYY-MM-DD from 1970 to 2100 (no month 13, no 30 February). */
-export function isCalendarDay(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
-  const ms = Date.parse(`${text}T00:00:00Z`)
-  if (Number.isNaN(ms)) return false
-  const year = Number(text.slice(0, 4))
-  return year >= 1970 && year <= 2100 && new Date(ms).toISOString().slice(0, 10) === text
-}
-
 const day = (name: string, description: string) =>
   doc(
     single(name).refine(isCalendarDay, `${name} must be a calendar date YYYY-MM-DD between 1970 and 2100`),
@@ -220,9 +226,6 @@ const comparisonQuery = {
       '(previous_period: earlier by up to 6 days; previous_year and custom: by up to 3 days either way)',
   ).optional(),
 }
-
-/** The largest id a saved segment may have (a 32-bit signed integer). */
-export const MAX_SEGMENT_ID = 2_147_483_647
 
 /**
  * `segment`: a saved segment's id, whose filters are ANDed with `filters` (the server resolves it once

@@ -1,8 +1,8 @@
 /**
  * Pathlight's wire shapes: the response schemas (zod, registered for the OpenAPI document), their
  * inferred types, the body of the tracking endpoint, the enums they use and the documentation
- * registry, and the endpoint contracts (`contracts/`). Browser code imports types only from here, and values from `@pathlight/protocol/enums`,
- * which is free of zod.
+ * registry, and the endpoint contracts (`contracts/`). Browser code imports types only from here, and values from the
+ * modules free of zod: `@pathlight/protocol/enums`, `/addresses` and `/query-rules`.
  */
 export * from './account-input.js'
 export * from './admin-input.js'
@@ -32,6 +32,7 @@ export * from './openapi-registry.js'
 export * from './query-api-filters.js'
 export * from './query-api-request.js'
 export * from './query-api-response.js'
+export * from './query-rules.js'
 export * from './replay-batch.js'
 export * from './report-batch.js'
 export * from './rybbit-schemas.js'

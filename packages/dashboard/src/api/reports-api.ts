@@ -1,71 +1,39 @@
 /**
  * The report routes of one site, for a member (session cookie) or a shared view (`X-Private-Key`,
- * or nothing for a public site): one function per route, the common query parameters encoded once.
- * Goal and saved-funnel writes are here too (they need a member with the admin role; the server decides).
+ * or nothing for a public site): one function per route, the common query parameters written once
+ * (`report-params.ts`), and `part` for any registered report's part (`part-request.ts`), the request
+ * of an overview card. Goal and saved-funnel writes are here too (they need a member with the admin
+ * role; the server decides).
  */
 import type {
+  Address,
   AnnotationInput,
   BreakdownMetric,
-  CompareMode,
   EventNameMetric,
   EventType,
   FunnelStep,
   GoalInput,
   Paged,
-  ReportFilter,
   ReportPart,
   RetentionPeriod,
   SegmentInput,
   SegmentUpdate,
   SeriesBucket,
-  SeriesMetric,
   WebVitals,
   WebVitalsRow,
   WebVitalThresholds,
 } from '@pathlight/protocol'
 import * as endpoints from '@pathlight/protocol/addresses'
+import type { ReportQuery } from '../lib/report-query'
 import { type Transport, transport } from './client'
-import { createClient } from './contract-client'
-
-/** The common query parameters of every report, as the dashboard holds them (filters decoded). */
-export interface ReportQuery {
-  start_date: string
-  end_date: string
-  time_zone: string
-  filters: ReportFilter[]
-  /** A saved segment's id: its filters apply besides `filters`. */
-  segment?: number
-  /** The comparison chosen (absent: the API's default, and no compared series or rows). */
-  compare?: { mode: CompareMode; startDate?: string; endDate?: string; matchDayOfWeek?: boolean }
-}
-
-/** The comparison of `query` as query values (none: all left out). */
-function compareParams(query: ReportQuery) {
-  const { compare } = query
-  return {
-    compare: compare?.mode,
-    compare_start_date: compare?.startDate,
-    compare_end_date: compare?.endDate,
-    match_day_of_week: compare?.matchDayOfWeek ? ('true' as const) : undefined,
-  }
-}
+import { type CallOptions, createClient } from './contract-client'
+import { type PartAnswer, partRequest, type RegisteredPart } from './part-request'
+import { reportParams } from './report-params'
 
 /** Page and size of a paginated read. */
 export interface PageRequest {
   page?: number
   limit?: number
-}
-
-/** The common parameters as query values (filters as JSON text; none: left out). */
-export function reportParams(query: ReportQuery) {
-  return {
-    start_date: query.start_date,
-    end_date: query.end_date,
-    time_zone: query.time_zone,
-    filters: query.filters.length > 0 ? JSON.stringify(query.filters) : undefined,
-    segment: query.segment,
-    ...compareParams(query),
-  }
 }
 
 /** Build the reports API of `siteId`; with `privateKey`, every read sends it as `X-Private-Key`. */
@@ -79,15 +47,6 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
 
   return {
     summary: () => data(call(endpoints.reportSummary, { params: site }, options)),
-    stats: (query: ReportQuery, bucket?: SeriesBucket) =>
-      call(endpoints.reportStats, { params: site, query: { ...reportParams(query), bucket } }, options),
-    /** The time series alone in `bucket`s, each point with `metrics` only (default all three). */
-    series: (query: ReportQuery, bucket: SeriesBucket, metrics?: readonly SeriesMetric[]) =>
-      call(
-        endpoints.reportSeries,
-        { params: site, query: { ...reportParams(query), bucket, metrics } },
-        options,
-      ),
     /** A breakdown's page; with `metrics`, its rows carry those counts (and the one they rank by) only. */
     breakdown: (
       name: string,
@@ -100,12 +59,6 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
         { params: { siteId, name }, query: { ...reportParams(query), ...page, metrics } },
         options,
       ),
-    /** A page of pathnames by pageviews with their engagement (scroll depth, engaged time; null without). */
-    pageStats: (query: ReportQuery, page: PageRequest = {}) =>
-      call(endpoints.reportPageStats, { params: site, query: { ...reportParams(query), ...page } }, options),
-    /** Site-wide engaged seconds per visit with engagement data (null without any), and those visits. */
-    engagement: (query: ReportQuery) =>
-      data(call(endpoints.reportEngagement, { params: site, query: reportParams(query) }, options)),
     /** A signed link (10 minutes) to the site's page `pathname` with its heatmap over `query` drawn on it. */
     heatmapLink: (query: ReportQuery, pathname: string) =>
       data(
@@ -138,22 +91,22 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       ),
     live: () => data(call(endpoints.reportLive, { params: site }, options)),
     /**
+     * One part alone, with its report's GET route at the query's site (`part-request.ts`): the
+     * `{data, meta}` the same part answers in a batch.
+     */
+    part: <P extends RegisteredPart>(query: ReportQuery, part: P): Promise<PartAnswer<P['name']>> => {
+      const request = partRequest(query, part)
+      // The request is the contract's: the part's parameters are its GET query's own, as the protocol types them.
+      const untyped = call as (address: Address, request: object, options: CallOptions) => Promise<unknown>
+      return untyped(request.address, request, options) as Promise<PartAnswer<P['name']>>
+    },
+    /**
      * Several reports in one request (`POST .../reports`): each part's `{data, meta}` under its id (its
      * name when it has none), as its GET route answers; the common parameters go in the query string.
      */
     batch: (query: ReportQuery, reports: ReportPart[]) =>
       data(
         call(endpoints.reportBatch, { params: site, query: reportParams(query), body: { reports } }, options),
-      ),
-    /** With `onlyReplayed`, only the sessions with a session replay recording (`has_replay=true`). */
-    sessions: (query: ReportQuery, page: PageRequest = {}, options: { onlyReplayed?: boolean } = {}) =>
-      call(
-        endpoints.reportSessions,
-        {
-          params: site,
-          query: { ...reportParams(query), ...page, has_replay: options.onlyReplayed || undefined },
-        },
-        { headers },
       ),
     sessionEvents: (sessionId: string, query: ReportQuery, page: PageRequest = {}) =>
       call(
@@ -213,7 +166,7 @@ export function createReportsApi(siteId: number | string, privateKey?: string, t
       data(
         call(
           endpoints.listAnnotations,
-          { params: site, query: { start_date: query.start_date, end_date: query.end_date } },
+          { params: site, query: { start_date: query.startDate, end_date: query.endDate } },
           options,
         ),
       ),

@@ -5,12 +5,6 @@
 
 const DAY_MS = 86_400_000
 
-/** True for a real calendar date 'YYYY-MM-DD' (not '2026-02-30'). */
-export function isDay(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
-  return new Date(`${text}T12:00:00Z`).toISOString().slice(0, 10) === text
-}
-
 /** The day `days` after `day` (negative: before). */
 export function addDays(day: string, days: number): string {
   return new Date(Date.parse(`${day}T12:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)

@@ -6,36 +6,32 @@
  * (`prefetch-once.ts`).
  */
 import type { ReportPart } from '@pathlight/protocol'
-import type { ReportQuery } from '../api/reports-api'
 import { createReportsApi } from '../api/reports-api'
-import { daysBetween } from './dates'
 import { overviewParts } from './overview-parts'
 import { createPrefetchOnce } from './prefetch-once'
-import { bucketOf, parseReportView, reportQuery } from './report-view'
+import { daysOf, type ReportQuery, reportQueryOf } from './report-query'
+import { bucketOf, parseReportView } from './report-view'
 
 const prefetch = createPrefetchOnce<Record<string, unknown>>()
 
-const keyOf = (siteId: number, query: ReportQuery, parts: readonly ReportPart[]) =>
-  JSON.stringify([siteId, query, parts])
+const keyOf = (query: ReportQuery, parts: readonly ReportPart[]) => JSON.stringify([query, parts])
 
-/** Start loading the batch of `parts` for `query` of `siteId` (signed-in member: no private key). */
-export function prefetchOverview(siteId: number, query: ReportQuery, parts: readonly ReportPart[]): void {
-  prefetch.start(keyOf(siteId, query, parts), () => createReportsApi(siteId).batch(query, [...parts]))
+/** Start loading the batch of `parts` for `query` (signed-in member: no private key). */
+export function prefetchOverview(query: ReportQuery, parts: readonly ReportPart[]): void {
+  prefetch.start(keyOf(query, parts), () => createReportsApi(query.siteId).batch(query, [...parts]))
 }
 
 /** Start the overview's batch for the view in `search` (the location's query string, without `?`). */
 export function prefetchOverviewOf(siteId: number, search: string): void {
   const view = parseReportView(search)
-  const query = reportQuery(view, Date.now())
-  const days = daysBetween(query.start_date, query.end_date) + 1
-  prefetchOverview(siteId, query, overviewParts(bucketOf(view, days), view.metric ?? 'visitors'))
+  const query = reportQueryOf(siteId, view, Date.now())
+  prefetchOverview(query, overviewParts(bucketOf(view, daysOf(query)), view.metric ?? 'visitors'))
 }
 
 /** The prefetched answer for exactly these arguments (once), or null. */
 export function takeOverview(
-  siteId: number,
   query: ReportQuery,
   parts: readonly ReportPart[],
 ): Promise<Record<string, unknown>> | null {
-  return prefetch.take(keyOf(siteId, query, parts))
+  return prefetch.take(keyOf(query, parts))
 }

@@ -5,7 +5,8 @@
  */
 import type { FilterParameter, PropertyFilterType, ReportFilter } from '@pathlight/protocol'
 import { type BreakdownName, breakdownDimensions } from '@pathlight/protocol/enums'
-import { isPropertyFilter, propertyKeyOf } from './property-filters'
+import { propertyKeyOf } from '@pathlight/protocol/query-rules'
+import { isPropertyFilter } from './property-filters'
 
 export const filterLabels: Record<FilterParameter, string> = {
   pathname: 'Page',

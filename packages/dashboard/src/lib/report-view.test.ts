@@ -1,12 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { reportQueryOf } from './report-query'
 import {
   bucketOf,
   parseReportView,
   type ReportView,
   rangeOf,
   replaceView,
-  reportQuery,
   reportViewParameters,
   reportViewSearch,
   withFilter,
@@ -49,6 +49,31 @@ describe('parseReportView', () => {
     expect(parseReportView('filters=not-json')).toEqual({ period: '30d', filters: [] })
     expect(parseReportView('period=custom&from=2026-03-02&to=2026-03-01').period).toBe('30d')
   })
+
+  it("keeps only days, ranges and filters the API takes, by the protocol's rules", () => {
+    // Calendar days from 1970 to 2100; a range of at most 3,660 days.
+    expect(parseReportView('period=custom&from=1969-12-31&to=1970-01-05').period).toBe('30d')
+    expect(parseReportView('period=custom&from=2016-01-01&to=2026-01-08').period).toBe('30d')
+    expect(parseReportView('period=custom&from=2016-01-01&to=2026-01-07')).toMatchObject({
+      period: 'custom',
+      from: '2016-01-01',
+      to: '2026-01-07',
+    })
+    expect(
+      parseReportView('compare=custom&compare_from=2016-01-01&compare_to=2026-01-08').compare,
+    ).toBeUndefined()
+    // A filter with more than 100 values, or a value over 2,048 characters, is left out.
+    const many = Array.from({ length: 101 }, (_, i) => `/p${i}`)
+    const filters = [
+      { parameter: 'pathname', type: 'equals', value: many },
+      { parameter: 'pathname', type: 'contains', value: ['x'.repeat(2049)] },
+      { parameter: 'properties.plan', type: 'equals', value: ['pro'], extra: true },
+      { parameter: 'country', type: 'is_set', value: [] },
+    ]
+    expect(parseReportView(`filters=${encodeURIComponent(JSON.stringify(filters))}`).filters).toEqual([
+      { parameter: 'properties.plan', type: 'equals', value: ['pro'] },
+    ])
+  })
 })
 
 describe('segment', () => {
@@ -58,8 +83,8 @@ describe('segment', () => {
     expect(reportViewSearch(view)).toBe(
       'filters=%5B%7B%22parameter%22%3A%22country%22%2C%22type%22%3A%22equals%22%2C%22value%22%3A%5B%22DE%22%5D%7D%5D&segment=12',
     )
-    expect(reportQuery(view, NOW)).toMatchObject({ filters: [country], segment: 12 })
-    expect(reportQuery({ period: '30d', filters: [] }, NOW)).not.toHaveProperty('segment')
+    expect(reportQueryOf(3, view, NOW)).toMatchObject({ filters: [country], segment: 12 })
+    expect(reportQueryOf(3, { period: '30d', filters: [] }, NOW)).not.toHaveProperty('segment')
     for (const invalid of ['0', '-3', '1.5', 'abc', '99999999999']) {
       expect(parseReportView(`segment=${invalid}`)).toEqual({ period: '30d', filters: [] })
     }
@@ -77,8 +102,12 @@ describe('rangeOf', () => {
     // 23:30 UTC is already the 11th in Berlin.
     expect(rangeOf({ period: 'today', filters: [], tz: 'Europe/Berlin' }, NOW).startDate).toBe('2026-03-11')
     expect(
-      reportQuery({ period: 'custom', from: '2026-01-01', to: '2026-01-31', tz: 'UTC', filters: [] }, NOW),
-    ).toEqual({ start_date: '2026-01-01', end_date: '2026-01-31', time_zone: 'UTC', filters: [] })
+      reportQueryOf(
+        3,
+        { period: 'custom', from: '2026-01-01', to: '2026-01-31', tz: 'UTC', filters: [] },
+        NOW,
+      ),
+    ).toEqual({ siteId: 3, startDate: '2026-01-01', endDate: '2026-01-31', timeZone: 'UTC', filters: [] })
   })
 
   it('picks a bucket that fits the range', () => {
@@ -128,13 +157,12 @@ describe('the comparison of a view', () => {
     const search = reportViewSearch(view)
     expect(search).toBe('period=7d&tz=UTC&compare=custom&compare_from=2025-02-27&compare_to=2025-03-02&dow=1')
     expect(parseReportView(search)).toEqual(view)
-    expect(reportQuery(view, NOW).compare).toEqual({
+    expect(reportQueryOf(3, view, NOW).compare).toEqual({
       mode: 'custom',
-      startDate: '2025-02-27',
-      endDate: '2025-03-02',
+      custom: { startDate: '2025-02-27', endDate: '2025-03-02' },
       matchDayOfWeek: true,
     })
-    expect(reportQuery({ period: '7d', filters: [] }, NOW).compare).toBeUndefined()
+    expect(reportQueryOf(3, { period: '7d', filters: [] }, NOW).compare).toBeUndefined()
   })
 
   it('drops an unknown mode, a custom one without valid days, and weekday matching with none', () => {

@@ -6,14 +6,14 @@
  * | Parameter | Values | Default |
  * |---|---|---|
  * | `period` | `today`, `7d`, `30d`, `90d`, `month` (this month so far), `custom` | `30d` |
- * | `from`, `to` | YYYY-MM-DD (custom period, both included) | |
+ * | `from`, `to` | YYYY-MM-DD (custom period, both included; at most `MAX_RANGE_DAYS` days) | |
  * | `tz` | IANA zone | the browser's |
  * | `filters` | JSON array of `{parameter, type, value}` (the API's, `properties.<key>` included) | none |
  * | `segment` | a saved segment's id (its filters apply besides `filters`) | none |
  * | `bucket` | `hour`, `day`, `week`, `month` | by range length |
  * | `metric` | `visitors`, `sessions`, `pageviews` (the chart) | `visitors` |
  * | `compare` | `previous_period`, `previous_year`, `custom`, `none` (the API's; given, the chart draws the compared series) | none: the API's default, no compared series |
- * | `compare_from`, `compare_to` | YYYY-MM-DD (custom comparison, both included) | |
+ * | `compare_from`, `compare_to` | YYYY-MM-DD (custom comparison, both included; at most `MAX_RANGE_DAYS` days) | |
  * | `dow` | `1`: match the compared range's weekdays | |
  * | `event` | a custom event's name: its properties are open in the custom events card | the list of events |
  * | `property` | the property key chosen in that panel (with `event`) | the most frequent key |
@@ -22,19 +22,19 @@
  * | `key` | the private link key | none |
  *
  * Parsing never fails: an invalid value falls back to its default; a parameter given more than once
- * counts with its last value (the one a link appended last).
+ * counts with its last value (the one a link appended last). What a day, a range, a filter and a
+ * segment id may be is the protocol's (`@pathlight/protocol/query-rules`), so a view only ever asks
+ * the API what it takes.
  */
+import type { CompareMode, ReportFilter, SeriesBucket, SeriesMetric } from '@pathlight/protocol'
+import { compareModes, seriesBuckets, seriesMetrics } from '@pathlight/protocol/enums'
 import {
-  type CompareMode,
-  type ReportFilter,
-  type SeriesBucket,
-  type SeriesMetric,
-  seriesMetrics,
-} from '@pathlight/protocol'
-import { compareModes, filterParameters, filterTypes, seriesBuckets } from '@pathlight/protocol/enums'
-import type { ReportQuery } from '../api/reports-api'
-import { addDays, browserTimeZone, dayIn, daysBetween, isDay, isTimeZone } from './dates'
-import { parsePropertyFilter } from './property-filters'
+  isCalendarDay,
+  MAX_RANGE_DAYS,
+  MAX_SEGMENT_ID,
+  toReportFilter,
+} from '@pathlight/protocol/query-rules'
+import { addDays, browserTimeZone, dayIn, daysBetween, isTimeZone } from './dates'
 
 export const periods = ['today', '7d', '30d', '90d', 'month', 'custom'] as const
 export type Period = (typeof periods)[number]
@@ -81,8 +81,6 @@ export interface ReportView {
   key?: string
 }
 
-/** Most days a range may span (the server's limit is 3,660). */
-export const MAX_RANGE_DAYS = 3660
 const DEFAULT_PERIOD: Period = '30d'
 
 /**
@@ -129,22 +127,21 @@ export function parseFilters(text: string | null): ReportFilter[] {
   return toReportFilters(json)
 }
 
-/** The well-formed filters of `json` (an array of `{parameter, type, value}`; anything else: none). */
+/**
+ * The filters of `json` (an array of `{parameter, type, value}`; anything else: none) that the API
+ * takes, by the protocol's rules (`reportFilterProblem`); the others are left out.
+ */
 export function toReportFilters(json: unknown): ReportFilter[] {
   if (!Array.isArray(json)) return []
-  return json.flatMap((item: unknown): ReportFilter[] => {
-    if (typeof item !== 'object' || item === null) return []
-    const { parameter, type, value } = item as Record<string, unknown>
-    if (typeof parameter !== 'string' || typeof type !== 'string' || !Array.isArray(value)) return []
-    if (!value.every((v) => typeof v === 'string')) return []
-    const property = parsePropertyFilter(parameter, type, value)
-    if (property) return [property]
-    const p = oneOf(filterParameters, parameter)
-    const t = oneOf(filterTypes, type)
-    if (!p || !t || value.length === 0) return []
-    return [{ parameter: p, type: t, value }]
-  })
+  return json.flatMap((item: unknown) => toReportFilter(item) ?? [])
 }
+
+/** Whether `from`..`to` are calendar days of a range the API takes (forwards, at most `MAX_RANGE_DAYS`). */
+const isRange = (from: string, to: string): boolean =>
+  isCalendarDay(from) &&
+  isCalendarDay(to) &&
+  daysBetween(from, to) >= 0 &&
+  daysBetween(from, to) < MAX_RANGE_DAYS
 
 /** The comparison of a view's query string; a custom one without valid days is left out. */
 function parseComparison(query: URLSearchParams): Partial<ReportView> {
@@ -152,7 +149,7 @@ function parseComparison(query: URLSearchParams): Partial<ReportView> {
   if (!compare) return {}
   const from = lastOf(query, 'compare_from') ?? ''
   const to = lastOf(query, 'compare_to') ?? ''
-  if (compare === 'custom' && !(isDay(from) && isDay(to) && daysBetween(from, to) >= 0)) return {}
+  if (compare === 'custom' && !isRange(from, to)) return {}
   return {
     compare,
     ...(compare === 'custom' ? { compareFrom: from, compareTo: to } : {}),
@@ -167,7 +164,7 @@ export function parseReportView(search: string): ReportView {
   if (view.period === 'custom') {
     const from = lastOf(query, 'from') ?? ''
     const to = lastOf(query, 'to') ?? ''
-    if (isDay(from) && isDay(to) && daysBetween(from, to) >= 0 && daysBetween(from, to) < MAX_RANGE_DAYS) {
+    if (isRange(from, to)) {
       view.from = from
       view.to = to
     } else view.period = DEFAULT_PERIOD
@@ -176,7 +173,7 @@ export function parseReportView(search: string): ReportView {
   if (tz && isTimeZone(tz)) view.tz = tz
   view.filters = parseFilters(lastOf(query, 'filters'))
   const segment = Number(lastOf(query, 'segment'))
-  if (Number.isInteger(segment) && segment > 0 && segment <= 0x7fffffff) view.segment = segment
+  if (Number.isInteger(segment) && segment > 0 && segment <= MAX_SEGMENT_ID) view.segment = segment
   const bucket = oneOf(seriesBuckets, lastOf(query, 'bucket'))
   if (bucket) view.bucket = bucket
   const metric = oneOf(chartMetrics, lastOf(query, 'metric'))
@@ -264,27 +261,6 @@ export function rangeOf(view: ReportView, nowMs: number): { startDate: string; e
       return view.from && view.to
         ? { startDate: view.from, endDate: view.to }
         : { startDate: addDays(today, -29), endDate: today }
-  }
-}
-
-/** The API's common parameters for the view at `nowMs`. */
-export function reportQuery(view: ReportView, nowMs: number): ReportQuery {
-  const { startDate, endDate } = rangeOf(view, nowMs)
-  return {
-    start_date: startDate,
-    end_date: endDate,
-    time_zone: zoneOf(view),
-    filters: view.filters,
-    ...(view.segment ? { segment: view.segment } : {}),
-    ...(view.compare
-      ? {
-          compare: {
-            mode: view.compare,
-            ...(view.compare === 'custom' ? { startDate: view.compareFrom, endDate: view.compareTo } : {}),
-            ...(view.matchDayOfWeek ? { matchDayOfWeek: true } : {}),
-          },
-        }
-      : {}),
   }
 }
 

@@ -10,7 +10,7 @@
  * property) pass no pageview: a notice says which figures are the matching sessions' and which count
  * matching pageviews only (`custom-event-filters.ts`), and the Pages card says why it is empty.
  */
-import type { LiveVisitors as Live, SeriesBucket } from '@pathlight/protocol'
+import type { SeriesBucket } from '@pathlight/protocol'
 import { useMemo } from 'react'
 
 import { FormError } from '../components/form-error'
@@ -30,12 +30,12 @@ import type { ChartAnnotation } from '../lib/chart-annotations'
 import { fromSiteStart } from '../lib/chart-start'
 import { selectsCustomEventsOnly } from '../lib/custom-event-filters'
 import { dayIn, formatDay } from '../lib/dates'
-import { overviewParts } from '../lib/overview-parts'
+import { livePart, overviewParts, seriesPart, statsPart } from '../lib/overview-parts'
 import { takeOverview } from '../lib/overview-prefetch'
 import { createReportBatch } from '../lib/report-batch'
 import { breakdownCards } from '../lib/report-labels'
 import { bucketOf, bucketsFor, type ChartMetric, chartMetrics, zoneOf } from '../lib/report-view'
-import { useReport } from '../lib/use-report'
+import { useReportPart } from '../lib/use-report-part'
 import { useResource } from '../lib/use-resource'
 import type { ReportContext } from './report-context'
 
@@ -54,36 +54,26 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
   const { view, setView } = ctx
   const bucket = bucketOf(view, ctx.days)
   const metric = view.metric ?? 'visitors'
-  // One batch per range and filters, with the chart's bucket and figure of that moment; a later change
-  // of either loads the series alone.
+  // One batch per query, with the chart's bucket and figure of that moment; a later change of either
+  // asks for another series part, which the batch does not hold, so it is loaded alone.
   // biome-ignore lint/correctness/useExhaustiveDependencies: queryKey stands for query; bucket and metric deliberately left out
-  const first = useMemo(
-    () => ({
-      bucket,
-      metric,
-      batch: createReportBatch(
+  const batch = useMemo(
+    () =>
+      createReportBatch(
         overviewParts(bucket, metric),
         (parts) =>
-          (ctx.shared ? null : takeOverview(ctx.siteId, ctx.query, parts)) ??
-          ctx.reports.batch(ctx.query, parts),
+          (ctx.shared ? null : takeOverview(ctx.query, parts)) ?? ctx.reports.batch(ctx.query, parts),
+        (part) => ctx.reports.part(ctx.query, part),
       ),
-    }),
     [ctx.queryKey, ctx.reports],
   )
-  const { batch } = first
-  const stats = useReport(`stats:${ctx.queryKey}`, () =>
-    batch.load('stats', () => ctx.reports.stats(ctx.query)),
-  )
-  const seriesReport = useReport(`series:${bucket}:${metric}:${ctx.queryKey}`, () => {
-    const single = () => ctx.reports.series(ctx.query, bucket, [metric])
-    return bucket === first.bucket && metric === first.metric ? batch.load('series', single) : single()
-  })
+  const stats = useReportPart(ctx, statsPart, batch)
+  const seriesReport = useReportPart(ctx, seriesPart(bucket, metric), batch)
   const annotations = useResource(
-    `annotations:${ctx.siteId}:${ctx.query.start_date}:${ctx.query.end_date}`,
+    `annotations:${ctx.siteId}:${ctx.query.startDate}:${ctx.query.endDate}`,
     () => ctx.reports.annotations(ctx.query),
   )
-  const firstLive = () =>
-    batch.load<{ data: Live }>('live', async () => ({ data: await ctx.reports.live() })).then((a) => a.data)
+  const firstLive = () => batch.load(livePart).then((answer) => answer.data)
   const meta = stats.data?.meta
   const customEventsOnly = selectsCustomEventsOnly(ctx.query.filters)
   // While another figure or bucket loads, the chart keeps the one it has, under that figure's name.
@@ -138,7 +128,7 @@ export function OverviewPage({ ctx, createdAt }: { ctx: ReportContext; createdAt
             }))}
             annotations={annotations.data ?? []}
             createdAt={createdAt}
-            lastDay={ctx.query.end_date}
+            lastDay={ctx.query.endDate}
             zone={zoneOf(view)}
             bucket={series.meta.bucket}
             days={ctx.days}

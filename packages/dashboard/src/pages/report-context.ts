@@ -3,9 +3,9 @@
  * view), the view of the URL and its resolved range, and whether the reader may change goals.
  */
 import { useMemo } from 'react'
-import { createReportsApi, type ReportQuery, type ReportsApi } from '../api/reports-api'
-import { daysBetween } from '../lib/dates'
-import { type ReportView, reportQuery, withView } from '../lib/report-view'
+import { createReportsApi, type ReportsApi } from '../api/reports-api'
+import { daysOf, queryKeyOf, type ReportQuery, reportQueryOf } from '../lib/report-query'
+import { type ReportView, withView } from '../lib/report-view'
 import { useReportView } from '../lib/use-report-view'
 import { type Route, routePath } from '../router/routes'
 
@@ -13,7 +13,7 @@ export interface ReportContext {
   siteId: number
   reports: ReportsApi
   view: ReportView
-  /** The view's range, zone and filters as the API takes them. */
+  /** What the page's reports are asked: the site, the view's range, zone, filters and comparison. */
   query: ReportQuery
   /** A stable key of `query`, for resources that depend on it. */
   queryKey: string
@@ -42,15 +42,15 @@ export function useReportContext(
   // The range is resolved once per view (a preset's "today" moves only when the view changes).
   const viewKey = JSON.stringify(view)
   // biome-ignore lint/correctness/useExhaustiveDependencies: viewKey stands for view
-  const query = useMemo(() => reportQuery(view, Date.now()), [viewKey])
+  const query = useMemo(() => reportQueryOf(siteId, view, Date.now()), [siteId, viewKey])
   return useMemo(
     () => ({
       siteId,
       reports,
       view,
       query,
-      queryKey: JSON.stringify(query),
-      days: daysBetween(query.start_date, query.end_date) + 1,
+      queryKey: queryKeyOf(query),
+      days: daysOf(query),
       setView,
       link: (route: Route, next: ReportView = view) =>
         withView(routePath(route), { ...next, page: undefined, event: undefined, property: undefined }),

@@ -10,7 +10,7 @@ import { ReportToolbar } from '../components/reports/report-toolbar'
 import { SessionTable } from '../components/reports/session-table'
 import { formatCount } from '../lib/report-format'
 import { withView } from '../lib/report-view'
-import { useReport } from '../lib/use-report'
+import { useReportPart } from '../lib/use-report-part'
 import { Link } from '../router/link'
 import { routePath } from '../router/routes'
 import type { ReportContext } from './report-context'
@@ -21,9 +21,10 @@ const PAGE_SIZE = 50
 export function SessionsPage({ ctx }: { ctx: ReportContext }) {
   const page = ctx.view.page ?? 1
   const onlyReplayed = ctx.view.replay === true
-  const sessions = useReport(`sessions:${page}:${onlyReplayed}:${ctx.queryKey}`, () =>
-    ctx.reports.sessions(ctx.query, { page, limit: PAGE_SIZE }, { onlyReplayed }),
-  )
+  const sessions = useReportPart(ctx, {
+    name: 'sessions',
+    params: { page, limit: PAGE_SIZE, has_replay: onlyReplayed || undefined },
+  })
   const siteId = String(ctx.siteId)
   const meta = sessions.data?.meta
   return (

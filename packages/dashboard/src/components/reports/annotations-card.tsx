@@ -53,7 +53,7 @@ export function AnnotationsCard({
 
 /** Write an annotation: a day of the range (default its last) and a text. */
 function AnnotationForm({ ctx, annotations }: { ctx: ReportContext; annotations: Resource<Annotation[]> }) {
-  const [date, setDate] = useState(ctx.query.end_date)
+  const [date, setDate] = useState(ctx.query.endDate)
   const [text, setText] = useState('')
   const save = useAction()
   const submit = async (event: FormEvent) => {

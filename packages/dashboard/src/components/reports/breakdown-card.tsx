@@ -3,10 +3,11 @@
  * rows of the selected one, "Show all" for up to 100, every row a filter.
  */
 import { type ReactNode, useId, useState } from 'react'
-import { firstRows, type ReportBatch } from '../../lib/report-batch'
+import { breakdownPart } from '../../lib/overview-parts'
+import type { ReportBatch } from '../../lib/report-batch'
 import { type BreakdownDef, filterText, valueLabel } from '../../lib/report-labels'
 import { withFilter } from '../../lib/report-view'
-import { useReport } from '../../lib/use-report'
+import { useReportPart } from '../../lib/use-report-part'
 import type { ReportContext } from '../../pages/report-context'
 import { FormError } from '../form-error'
 import { BarList } from './bar-list'
@@ -18,7 +19,8 @@ const ALL = 100
 /**
  * The card `title` with its `tabs`; `footer` goes under the rows (a data credit); `empty` replaces the
  * text shown without rows ('No data for this period.'). With `batch`, the top
- * rows come from the page's batch when it holds the tab's breakdown (by its name, at least 8 rows).
+ * rows come from the page's batch when it holds the tab's breakdown (its top 8 rows or more); all rows
+ * are always asked alone.
  */
 export function BreakdownCard({
   ctx,
@@ -40,14 +42,9 @@ export function BreakdownCard({
   const [expanded, setExpanded] = useState(false)
   const def = tabs[tab] ?? tabs[0]
   const limit = expanded ? ALL : TOP
-  const name = def?.name ?? ''
-  const metric = def?.metric ?? 'visitors'
   // The card shows one count: the rows carry only it (the server builds no other count's sets).
-  const report = useReport(`${name}:${limit}:${ctx.queryKey}`, () => {
-    const single = () => ctx.reports.breakdown(name, ctx.query, { limit }, [metric])
-    if (!batch || expanded) return single()
-    return batch.load(name, single, (answer) => firstRows(answer, TOP))
-  })
+  const part = breakdownPart({ name: def?.name ?? '', metric: def?.metric ?? 'visitors' }, limit)
+  const report = useReportPart(ctx, part, expanded ? undefined : batch)
   if (!def) return null
   const rows = report.data?.data ?? []
   const total = report.data?.meta.total ?? 0

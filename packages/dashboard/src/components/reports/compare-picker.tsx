@@ -26,8 +26,8 @@ export function ComparePicker({ ctx }: { ctx: ReportContext }) {
     if (value === '') setView({ ...base, compare: undefined, matchDayOfWeek: undefined })
     else if (value === 'custom') {
       // Start from the days just before the range; the reader changes them and applies.
-      const compareFrom = addDays(query.start_date, -ctx.days)
-      setView({ ...base, compare: value, compareFrom, compareTo: addDays(query.start_date, -1) })
+      const compareFrom = addDays(query.startDate, -ctx.days)
+      setView({ ...base, compare: value, compareFrom, compareTo: addDays(query.startDate, -1) })
     } else setView({ ...base, compare: value })
   }
   return (
@@ -61,8 +61,8 @@ export function ComparePicker({ ctx }: { ctx: ReportContext }) {
 
 /** The first and last compared day of a custom comparison, applied together. */
 function CompareRange({ ctx }: { ctx: ReportContext }) {
-  const [from, setFrom] = useState(ctx.view.compareFrom ?? ctx.query.start_date)
-  const [to, setTo] = useState(ctx.view.compareTo ?? ctx.query.end_date)
+  const [from, setFrom] = useState(ctx.view.compareFrom ?? ctx.query.startDate)
+  const [to, setTo] = useState(ctx.view.compareTo ?? ctx.query.endDate)
   const apply = (event: FormEvent) => {
     event.preventDefault()
     if (from && to && from <= to) {

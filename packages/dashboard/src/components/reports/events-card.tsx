@@ -6,8 +6,9 @@
  */
 import { reportLabels } from '@pathlight/protocol/enums'
 import { lazy, Suspense, useEffect, useId, useRef } from 'react'
+import { eventNamesPart } from '../../lib/overview-parts'
 import type { ReportBatch } from '../../lib/report-batch'
-import { useReport } from '../../lib/use-report'
+import { useReportPart } from '../../lib/use-report-part'
 import type { ReportContext } from '../../pages/report-context'
 import { FormError } from '../form-error'
 import { Loading } from '../loading'
@@ -34,10 +35,7 @@ export function EventsCard({ ctx, batch }: { ctx: ReportContext; batch?: ReportB
     for (const button of card.current?.querySelectorAll('button.bar-row') ?? [])
       if (button.getAttribute('title') === title) (button as HTMLButtonElement).focus()
   }, [open])
-  const report = useReport(`event-names:${ctx.queryKey}`, () => {
-    const single = () => ctx.reports.eventNames(ctx.query, { limit: 8 }, ['events'])
-    return batch ? batch.load('event-names', single) : single()
-  })
+  const report = useReportPart(ctx, eventNamesPart, batch)
   const rows = report.data?.data ?? []
   return (
     <section ref={card} className="card report-card" aria-labelledby={id} aria-busy={report.loading}>

@@ -13,8 +13,8 @@ function useImportedDaysInRange(ctx: ReportContext): { from: string; to: string 
   const summary = useReport(`summary:${ctx.siteId}`, () => ctx.reports.summary())
   const imported = summary.data?.importedDays
   if (!imported) return undefined
-  const { start_date, end_date } = ctx.query
-  return start_date <= imported.to && end_date >= imported.from ? imported : undefined
+  const { startDate, endDate } = ctx.query
+  return startDate <= imported.to && endDate >= imported.from ? imported : undefined
 }
 
 const daysText = ({ from, to }: { from: string; to: string }) =>

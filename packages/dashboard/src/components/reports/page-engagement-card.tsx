@@ -7,11 +7,11 @@
  * link valid 10 minutes, `GET .../heatmap-link`); the tab is opened at the click so that no popup
  * blocker stops it, and sent to the link once it is made.
  */
-import { reportLabels } from '@pathlight/protocol'
+import { reportLabels } from '@pathlight/protocol/enums'
 import { useId, useState } from 'react'
 import { type ApiError, asApiError } from '../../api/api-error'
 import { formatPercent, formatSeconds } from '../../lib/report-format'
-import { useReport } from '../../lib/use-report'
+import { useReportPart } from '../../lib/use-report-part'
 import type { ReportContext } from '../../pages/report-context'
 import { FormError } from '../form-error'
 import { PathText } from './path-text'
@@ -21,12 +21,10 @@ const TOP = 8
 /** The card over `ctx`'s range and filters. */
 export function PageEngagementCard({ ctx }: { ctx: ReportContext }) {
   const id = useId()
-  const report = useReport(`page-stats:${ctx.queryKey}`, () =>
-    ctx.reports.pageStats(ctx.query, { limit: TOP }),
-  )
-  const summary = useReport(`engagement:${ctx.queryKey}`, () => ctx.reports.engagement(ctx.query))
+  const report = useReportPart(ctx, { name: 'page-stats', params: { limit: TOP } })
+  const summary = useReportPart(ctx, { name: 'engagement' })
   const rows = (report.data?.data ?? []).filter((row) => row.engaged_time !== null)
-  const perVisit = summary.data?.engaged_time_per_visit ?? null
+  const perVisit = summary.data?.data.engaged_time_per_visit ?? null
   const dash = '–'
   const [linkError, setLinkError] = useState<ApiError | undefined>(undefined)
   const openHeatmap = (pathname: string) => {
@@ -52,7 +50,7 @@ export function PageEngagementCard({ ctx }: { ctx: ReportContext }) {
       <FormError error={report.error ?? summary.error} />
       <FormError error={linkError} />
       {perVisit === null ? null : (
-        <p className="engagement-per-visit" data-engaged-visits={summary.data?.engaged_visits}>
+        <p className="engagement-per-visit" data-engaged-visits={summary.data?.data.engaged_visits}>
           <strong>{formatSeconds(perVisit)}</strong> engaged time per visit
         </p>
       )}

@@ -5,8 +5,8 @@
  * list is empty.
  */
 import { useMemo } from 'react'
-import type { ReportQuery } from '../../api/reports-api'
 import { createPropertyKeyLoader, type PropertyKeyLoader } from '../../lib/property-key-loader'
+import { unfiltered } from '../../lib/report-query'
 import { useResource } from '../../lib/use-resource'
 import type { ReportContext } from '../../pages/report-context'
 
@@ -19,16 +19,18 @@ const MAX_KEYS = 200
  */
 export function usePropertyKeyLoader(ctx: ReportContext, eventNames: readonly string[]): PropertyKeyLoader {
   const { reports } = ctx
-  const { start_date, end_date, time_zone } = ctx.query
+  const range = unfiltered(ctx.query)
+  const rangeKey = JSON.stringify(range)
   const names = eventNames.join('\n')
-  // biome-ignore lint/correctness/useExhaustiveDependencies: names stands for eventNames
-  return useMemo(() => {
-    const range: ReportQuery = { start_date, end_date, time_zone, filters: [] }
-    return createPropertyKeyLoader(`${start_date}:${end_date}:${time_zone}`, eventNames, async (name) => {
-      const answer = await reports.propertyKeys(range, name, { limit: MAX_KEYS })
-      return answer.data.map((row) => row.key)
-    })
-  }, [reports, start_date, end_date, time_zone, names])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rangeKey stands for range, names for eventNames
+  return useMemo(
+    () =>
+      createPropertyKeyLoader(rangeKey, eventNames, async (name) => {
+        const answer = await reports.propertyKeys(range, name, { limit: MAX_KEYS })
+        return answer.data.map((row) => row.key)
+      }),
+    [reports, rangeKey, names],
+  )
 }
 
 /** The list under `id`, for the event name `eventName` as typed. */

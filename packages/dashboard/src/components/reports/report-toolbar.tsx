@@ -25,7 +25,7 @@ export function ReportToolbar({ ctx, aside }: { ctx: ReportContext; aside?: Reac
   const zone = zoneOf(view)
   const choosePeriod = (period: Period) => {
     if (period === 'custom') {
-      setView({ ...view, period, from: query.start_date, to: query.end_date, page: undefined })
+      setView({ ...view, period, from: query.startDate, to: query.endDate, page: undefined })
     } else setView({ ...view, period, from: undefined, to: undefined, page: undefined })
   }
   const options = timeZones().includes(zone) ? timeZones() : [zone, ...timeZones()]
@@ -42,7 +42,7 @@ export function ReportToolbar({ ctx, aside }: { ctx: ReportContext; aside?: Reac
             ))}
           </select>
         </label>
-        {view.period === 'custom' && <CustomRange key={`${query.start_date}/${query.end_date}`} ctx={ctx} />}
+        {view.period === 'custom' && <CustomRange key={`${query.startDate}/${query.endDate}`} ctx={ctx} />}
         <label className="inline-field">
           <span>Time zone</span>
           <select value={zone} onChange={(e) => setView({ ...view, tz: e.target.value, page: undefined })}>
@@ -58,7 +58,7 @@ export function ReportToolbar({ ctx, aside }: { ctx: ReportContext; aside?: Reac
       <div className="toolbar-row toolbar-facts">
         {aside}
         <p className="range-text" data-testid="range">
-          {formatDayRange(query.start_date, query.end_date)}
+          {formatDayRange(query.startDate, query.endDate)}
         </p>
       </div>
       <SegmentMenu ctx={ctx} />
@@ -69,8 +69,8 @@ export function ReportToolbar({ ctx, aside }: { ctx: ReportContext; aside?: Reac
 
 /** The first and last day of a custom period, applied together. */
 function CustomRange({ ctx }: { ctx: ReportContext }) {
-  const [from, setFrom] = useState(ctx.query.start_date)
-  const [to, setTo] = useState(ctx.query.end_date)
+  const [from, setFrom] = useState(ctx.query.startDate)
+  const [to, setTo] = useState(ctx.query.endDate)
   const apply = (event: FormEvent) => {
     event.preventDefault()
     if (from && to && from <= to) ctx.setView({ ...ctx.view, period: 'custom', from, to, page: undefined })

@@ -4,10 +4,11 @@
  * DB-IP credit for the countries is the Locations card's, next to it: the overview shows it once.
  */
 import { lazy, Suspense, useId } from 'react'
+import { countriesPart } from '../../lib/overview-parts'
 import type { ReportBatch } from '../../lib/report-batch'
 import { valueLabel } from '../../lib/report-labels'
 import { withFilter } from '../../lib/report-view'
-import { useReport } from '../../lib/use-report'
+import { useReportPart } from '../../lib/use-report-part'
 import type { ReportContext } from '../../pages/report-context'
 import { FormError } from '../form-error'
 
@@ -16,10 +17,7 @@ const WorldMap = lazy(() => import('./world-map'))
 /** The card; with `batch`, the countries come from it when it holds them (id `countries`, 250 rows). */
 export function WorldMapCard({ ctx, batch }: { ctx: ReportContext; batch?: ReportBatch }) {
   const id = useId()
-  const report = useReport(`countries-map:${ctx.queryKey}`, () => {
-    const single = () => ctx.reports.breakdown('countries', ctx.query, { limit: 250 }, ['visitors'])
-    return batch ? batch.load('countries', single) : single()
-  })
+  const report = useReportPart(ctx, countriesPart, batch)
   const visitors = new Map((report.data?.data ?? []).map((row) => [row.value, row.visitors ?? 0]))
   return (
     <section className="card report-card world-map-card" aria-labelledby={id} aria-busy={report.loading}>
