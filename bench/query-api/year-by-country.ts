@@ -7,6 +7,8 @@
  * (raw events), `BENCH_ITERATIONS` times each after 2 warm-ups, interleaved. Prints p50 / p95 wall
  * ms of both, of the dashboard's countries breakdown over the same days (the baseline: a rolled
  * report of the same rollup), and the ratios of p50s in the same run; checks that both answer alike.
+ * Also the process's CPU time per call (user + system, chDB's threads included: p50 ms), which a
+ * loaded machine stretches far less than the wall time.
  *
  *   NODE_OPTIONS=--max-semi-space-size=64 npx tsx bench/query-api/year-by-country.ts
  *
@@ -74,6 +76,15 @@ async function main() {
     }
     let rolledAnswer = ''
     let rawAnswer = ''
+    /** A call's wall and CPU milliseconds. */
+    const timed = async (call: () => Promise<void>) => {
+      const cpu = process.cpuUsage()
+      const started = performance.now()
+      await call()
+      const wall = performance.now() - started
+      const used = process.cpuUsage(cpu)
+      return { wall, cpu: (used.user + used.system) / 1000 }
+    }
     const viaRoute = async () => {
       const started = performance.now()
       const answer = await app.inject({
@@ -112,14 +123,18 @@ async function main() {
       raw: [],
       dashboard: [],
     }
+    const cpuSamples: typeof samples = { rollup: [], raw: [], dashboard: [] }
     for (let i = 0; i < iterations + 2; i++) {
-      const a = await viaRoute()
-      const b = await raw()
-      const c = await dashboard()
+      const a = await timed(async () => void (await viaRoute()))
+      const b = await timed(async () => void (await raw()))
+      const c = await timed(async () => void (await dashboard()))
       if (i >= 2) {
-        samples.rollup.push(a)
-        samples.raw.push(b)
-        samples.dashboard.push(c)
+        samples.rollup.push(a.wall)
+        samples.raw.push(b.wall)
+        samples.dashboard.push(c.wall)
+        cpuSamples.rollup.push(a.cpu)
+        cpuSamples.raw.push(b.cpu)
+        cpuSamples.dashboard.push(c.cpu)
       }
     }
     const rows = JSON.parse(rolledAnswer).length
@@ -137,8 +152,16 @@ async function main() {
     console.log(
       `| dashboard countries breakdown, same days (baseline) | ${fmt(baseline.p50)} / ${fmt(baseline.p95)} ms |`,
     )
+    const cpu = {
+      rollup: percentile(cpuSamples.rollup, 50),
+      raw: percentile(cpuSamples.raw, 50),
+      baseline: percentile(cpuSamples.dashboard, 50),
+    }
     console.log(
       `\nraw / rollup p50: ${(rawFigures.p50 / rollup.p50).toFixed(2)}; rollup / baseline p50: ${(rollup.p50 / baseline.p50).toFixed(2)}; answers equal: ${same}`,
+    )
+    console.log(
+      `CPU p50: rollups ${fmt(cpu.rollup)} ms, raw ${fmt(cpu.raw)} ms, baseline ${fmt(cpu.baseline)} ms; rollup / baseline ${(cpu.rollup / cpu.baseline).toFixed(2)}`,
     )
     console.log(
       JSON.stringify({
@@ -153,6 +176,7 @@ async function main() {
         rollup,
         raw: rawFigures,
         baseline,
+        cpuP50: cpu,
       }),
     )
   } finally {

@@ -112,6 +112,30 @@ export function timeBucketSql(bucket: TimeBucket, timeZone: string, column = 'ti
   }
 }
 
+/**
+ * A time bucket's grouping key for one row, cheaper to group by than its label
+ * (`timeBucketSql`) and one to one with it: the zone's day (a `Date`) for days, the week's or month's
+ * first day (the range's first day at most, `{first_day:Date}`) for weeks and months, and the label
+ * itself for hours (two UTC hours share a label on the night the clocks go back).
+ */
+export function timeBucketKeySql(bucket: TimeBucket, timeZone: string, column: string): string {
+  const zone = `'${timeZone.replace(/'/g, '')}'`
+  switch (bucket) {
+    case 'hour':
+      return timeBucketSql(bucket, timeZone, column)
+    case 'day':
+      return `toDate(${column}, ${zone})`
+    case 'week':
+      return `greatest(toMonday(${column}, ${zone}), {first_day:Date})`
+    case 'month':
+      return `greatest(toStartOfMonth(${column}, ${zone}), {first_day:Date})`
+  }
+}
+
+/** A time bucket's label (`timeBucketSql`'s text) from its key (`timeBucketKeySql`). */
+export const timeBucketLabelSql = (bucket: TimeBucket, key: string): string =>
+  bucket === 'hour' ? key : `toString(${key})`
+
 /** `visit:country_name`: the English name of the session's country (its code when unnamed). */
 export function countryNameSql(binder: Binder): string {
   return `transform(s_country, ${binder.bind(COUNTRY_CODES, 'Array(String)')}, ${binder.bind(COUNTRY_NAMES, 'Array(String)')}, if(s_country = '', '(not set)', s_country))`

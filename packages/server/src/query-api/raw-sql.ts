@@ -49,15 +49,30 @@ const SESSION_COLUMNS = [...new Set(Object.values(visitColumns))].filter(
   (c) => c !== 'entry_page' && c !== 'exit_page',
 )
 
-/** The per-session row of the join (`s_*`), over the session's events in the range. */
-export const sessionRowSql = (scope: string) => `SELECT cityHash64(session_id) AS session_key,
-  ${SESSION_COLUMNS.map((c) => `argMin(${c}, ${EVENT_ORDER_KEY}) AS s_${c}`).join(',\n  ')},
-  argMinIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview') AS s_entry_page,
-  argMaxIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview') AS s_exit_page,
-  countIf(${PLAUSIBLE_EVENT}) AS s_events,
-  intDiv(toUnixTimestamp64Milli(max(timestamp)) - toUnixTimestamp64Milli(min(timestamp)), 1000) AS s_duration
-FROM events WHERE ${scope}
-GROUP BY session_key`
+/** Each column of the per-session row (`s_<name>`), over the session's events in the range. */
+const sessionRowColumns: Record<string, string> = {
+  ...Object.fromEntries(SESSION_COLUMNS.map((c) => [c, `argMin(${c}, ${EVENT_ORDER_KEY})`])),
+  entry_page: `argMinIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview')`,
+  exit_page: `argMaxIf(pathname, ${EVENT_ORDER_KEY}, type = 'pageview')`,
+  events: `countIf(${PLAUSIBLE_EVENT})`,
+  duration: 'intDiv(toUnixTimestamp64Milli(max(timestamp)) - toUnixTimestamp64Milli(min(timestamp)), 1000)',
+}
+
+/** The per-session row's columns some SQL reads: each `s_<name>` it names. */
+const sessionColumnsIn = (sql: string): string[] =>
+  Object.keys(sessionRowColumns).filter((name) => new RegExp(`\\bs_${name}\\b`).test(sql))
+
+/**
+ * The per-session row of the join (`session_key` and `s_<name>`), over the session's events in the
+ * range: every column, or only `names` (each a `sessionRowColumns` key; the argMins of the rest are
+ * most of the row's cost).
+ */
+export const sessionRowSql = (scope: string, names: readonly string[] = Object.keys(sessionRowColumns)) =>
+  [
+    `SELECT ${['cityHash64(session_id) AS session_key', ...names.map((n) => `${sessionRowColumns[n]} AS s_${n}`)].join(',\n  ')}`,
+    `FROM events WHERE ${scope}`,
+    'GROUP BY session_key',
+  ].join('\n')
 
 /** A query's part: which dimensions it groups by and which metrics it computes. */
 export interface RawPart {
@@ -95,20 +110,6 @@ export function rawPartSql(query: ReportQuery, range: ResolvedRange, part: RawPa
     ...(vitals.length > 0 ? [`(type = 'performance' AND ${tree})`] : []),
   ]
   const d = dimensions.map((_, i) => `d${i}`)
-  const inner = [
-    `SELECT ${[...dimensions.map((sql, i) => `toString(${sql}) AS d${i}`), 's.session_key AS sk'].join(', ')},`,
-    `  any(user_id) AS visitor, max(${matched}) AS sm, max(${sessionMatched}) AS sms,`,
-    `  countIf(type = 'pageview' AND ${matched}) AS pv, countIf(${matched}) AS ev,`,
-    `  countIf(type = 'error' AND ${tree}) AS err,`,
-    ...vitals.map((m) => {
-      const column = vitalColumns[m] as string
-      return `  groupArrayIf(assumeNotNull(${column}), type = 'performance' AND ${column} IS NOT NULL AND ${tree}) AS v_${m},`
-    }),
-    '  any(s_events) AS s_events, any(s_duration) AS s_duration',
-    `FROM events INNER JOIN (${sessionRowSql(scope)}) AS s ON s.session_key = cityHash64(events.session_id)`,
-    `WHERE ${scope} AND (${[matched, ...(part.sessionPage ? [sessionMatched] : []), ...others].join(' OR ')})`,
-    `GROUP BY ${[...d, 'sk'].join(', ')}`,
-  ].join('\n')
   const metricSql = part.metrics.flatMap((m) => {
     if (m in sqlMetrics) return [`${sqlMetrics[m as keyof typeof sqlMetrics]} AS \`${m}\``]
     if (m in vitalColumns)
@@ -118,6 +119,30 @@ export function rawPartSql(query: ReportQuery, range: ResolvedRange, part: RawPa
       ]
     return []
   })
+  // The session's figures the metrics read, carried through the first grouping.
+  const carried = sessionColumnsIn(metricSql.join('\n')).filter((n) => n === 'events' || n === 'duration')
+  const perSession = [
+    'any(user_id) AS visitor',
+    `max(${matched}) AS sm`,
+    `max(${sessionMatched}) AS sms`,
+    `countIf(type = 'pageview' AND ${matched}) AS pv`,
+    `countIf(${matched}) AS ev`,
+    `countIf(type = 'error' AND ${tree}) AS err`,
+    ...vitals.map((m) => {
+      const column = vitalColumns[m] as string
+      return `groupArrayIf(assumeNotNull(${column}), type = 'performance' AND ${column} IS NOT NULL AND ${tree}) AS v_${m}`
+    }),
+    ...carried.map((n) => `any(s_${n}) AS s_${n}`),
+  ]
+  // Only the session row's columns this part reads (the dimensions, the filters, the carried figures).
+  const sessionRow = sessionRowSql(scope, sessionColumnsIn([...dimensions, ...perSession].join('\n')))
+  const inner = [
+    `SELECT ${[...dimensions.map((sql, i) => `toString(${sql}) AS d${i}`), 's.session_key AS sk'].join(', ')},`,
+    `  ${perSession.join(',\n  ')}`,
+    `FROM events INNER JOIN (${sessionRow}) AS s ON s.session_key = cityHash64(events.session_id)`,
+    `WHERE ${scope} AND (${[matched, ...(part.sessionPage ? [sessionMatched] : []), ...others].join(' OR ')})`,
+    `GROUP BY ${[...d, 'sk'].join(', ')}`,
+  ].join('\n')
   const having = part.only
     ? `HAVING d${part.only.index} IN ${binder.bind(part.only.values, 'Array(String)')}`
     : ''

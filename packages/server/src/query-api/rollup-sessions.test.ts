@@ -230,11 +230,19 @@ const hourOf = (at: number, timeZone: string) => {
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:00:00`
 }
 
+/** The week bucket of a day (`YYYY-MM-DD`): its Monday, or the range's first day when later. */
+const weekOf = (day: string, firstDay: string) => {
+  const at = Date.parse(`${day}T00:00:00Z`)
+  const monday = new Date(at - ((new Date(at).getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10)
+  return monday < firstDay ? firstDay : monday
+}
+
 /**
- * Visitors and visits by `dimensions` over `[from, to)`: each session's events inside the range, its
- * visit values its first event's (by time, then id), counted in the bucket of each of its events.
+ * Visitors and visits by `dimensions` over `[from, to)` (its first day `firstDay` in the zone): each
+ * session's events inside the range, its visit values its first event's (by time, then id), counted
+ * in the bucket of each of its events.
  */
-function expected(dimensions: string[], from: number, to: number, timeZone: string) {
+function expected(dimensions: string[], from: number, to: number, timeZone: string, firstDay: string) {
   const bySession = new Map<string, Generated[]>()
   for (const e of all) {
     if (e.at < from || e.at >= to) continue
@@ -249,9 +257,11 @@ function expected(dimensions: string[], from: number, to: number, timeZone: stri
         dimensions.map((d) =>
           d === 'time:day'
             ? dayOf(new Date(e.at).toISOString(), timeZone)
-            : d === 'time:hour'
-              ? hourOf(e.at, timeZone)
-              : visitValueOf(head, d),
+            : d === 'time:week'
+              ? weekOf(dayOf(new Date(e.at).toISOString(), timeZone), firstDay)
+              : d === 'time:hour'
+                ? hourOf(e.at, timeZone)
+                : visitValueOf(head, d),
         ),
       )
       const group = groups.get(key) ?? { visitors: new Set(), visits: new Set() }
@@ -274,23 +284,27 @@ function zonedRange(firstDay: string, lastDay: string, timeZone: string): [numbe
   return [midnightIn(firstDay, timeZone), midnightIn(dayAfter, timeZone)]
 }
 
-const CASES: string[][] = [
-  ['time:day', 'visit:country'],
-  ['visit:utm_source'],
-  ['time:hour', 'visit:utm_campaign'],
-  ['visit:country', 'visit:utm_medium'],
-  ['time:day'],
+/** The dimensions of each case, and the last day of its range (from 2026-03-03). */
+const CASES: [string[], string][] = [
+  [['time:day', 'visit:country'], '2026-03-08'],
+  [['visit:utm_source'], '2026-03-08'],
+  [['time:hour', 'visit:utm_campaign'], '2026-03-08'],
+  [['visit:country', 'visit:utm_medium'], '2026-03-08'],
+  [['time:day'], '2026-03-08'],
+  // 2026-03-03 is a Tuesday: a first week from the range's first day, then the week of Monday 9 March.
+  [['time:week', 'visit:country'], '2026-03-10'],
 ]
+const FIRST_DAY = '2026-03-03'
 
 describe('Query API visit dimensions from the session rollups', () => {
   for (const timeZone of ['UTC', 'America/New_York']) {
-    for (const dimensions of CASES) {
+    for (const [dimensions, lastDay] of CASES) {
       it(`${dimensions.join(' × ')} (${timeZone}) equals the count, rolled and raw`, async () => {
         const body = {
           site_id: site.siteId,
           metrics: ['visitors', 'visits'],
-          // Some sessions cross the range's edges; in New York the last day is the clock change's.
-          date_range: ['2026-03-03', '2026-03-08'],
+          // Some sessions cross the range's edges; in New York the 8th is the clock change's day.
+          date_range: [FIRST_DAY, lastDay],
           dimensions,
           time_zone: timeZone,
         }
@@ -305,7 +319,7 @@ describe('Query API visit dimensions from the session rollups', () => {
         const [main] = planQuery(query).current
         expect(main?.source).toBe('rollup')
         expect(main?.compile(query, query.range).sql).toContain('FROM session_summaries')
-        const want = expected(dimensions, ...zonedRange('2026-03-03', '2026-03-08', timeZone), timeZone)
+        const want = expected(dimensions, ...zonedRange(FIRST_DAY, lastDay, timeZone), timeZone, FIRST_DAY)
         expect(want.length).toBeGreaterThanOrEqual(3)
         const routed = await t.app.inject({
           method: 'POST',

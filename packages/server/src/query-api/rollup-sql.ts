@@ -20,10 +20,16 @@ import { EDGE_SESSIONS, PENDING_SESSIONS, ROLLUP_SCOPE_SQL } from '../query/roll
 import { toClickHouseTime } from '../storage/events/clickhouse-time.js'
 import { SESSION_DIMENSION_COLUMNS } from '../storage/events/rollup-schema/session-dimension-hours.js'
 import { FIRST_VISIT_COLUMNS, firstVisitValue } from '../storage/events/rollup-schema/session-hours.js'
-import { countryNameSql, timeBucketSql, visitColumns, visitValue } from './dimension-sql.js'
+import {
+  countryNameSql,
+  timeBucketKeySql,
+  timeBucketLabelSql,
+  visitColumns,
+  visitValue,
+} from './dimension-sql.js'
 import { createBinder } from './filter-sql.js'
 import { firstDayOf, type RawPart } from './raw-sql.js'
-import type { ReportQuery, ResolvedRange } from './report-query.js'
+import type { ReportQuery, ResolvedRange, TimeBucket } from './report-query.js'
 
 const ROLLED_METRICS: readonly QueryApiMetric[] = ['visitors', 'visits']
 const rolledColumns = new Set<string>(SESSION_DIMENSION_COLUMNS)
@@ -65,30 +71,55 @@ export const sessionRollupServes = (dimensions: readonly string[]): boolean =>
   dimensions.every((d) => d.startsWith('time') || firstVisitColumns.has(visitColumns[d] as string))
 
 /**
- * One row per session of the range from the session rollups (`query/rollups/rolled-sessions.ts`):
- * `session_key`, `visitor`, `s_<column>` (its first event's value of each of `columns`) and, with
- * `bucket`, `buckets` (the time buckets it has an hour in). A current summary wholly inside the range
- * answers as is when its first and last hour share a bucket; every other session (crossing the range's
- * edge, pending, or over several buckets) is grouped from `session_hours` over the range's hours.
- * Placeholders `site`, `from`, `to` (and `first_day` of week and month buckets).
+ * The longest span, in hours from its first hour to its last, of a session the summaries answer
+ * alone with a time bucket: one of at most 12 hours can have hours in two buckets but not three
+ * (a day, week or month lasts at least 22 hours in any whole-hour zone, clock changes included), so
+ * its buckets are its first hour's and its last hour's. With hour buckets, 1: each hour is a bucket.
  */
-function sessionRowsSql(columns: readonly string[], bucket: ((column: string) => string) | null): string {
+const spanOfTwoBuckets = (bucket: TimeBucket): number => (bucket === 'hour' ? 1 : 12)
+
+/**
+ * One row per session of the range and time bucket it has an hour in, from the session rollups
+ * (`query/rollups/rolled-sessions.ts`): `visitor`, `s_<column>` (its first event's value of each of
+ * `columns`) and, with `time`, `bucket` (`timeBucketKeySql`). A current summary wholly inside the
+ * range answers as is when its hours fall in one bucket or, short enough (`spanOfTwoBuckets`), in
+ * its first hour's and its last hour's; every other session (crossing the range's edge, pending, or
+ * longer over several buckets) is grouped from `session_hours` over the range's hours. Placeholders
+ * `site`, `from`, `to` (and `first_day` of week and month buckets).
+ */
+function sessionRowsSql(
+  columns: readonly string[],
+  time: { key: (column: string) => string; span: number } | null,
+): string {
   const values = (fold: (c: string) => string) =>
     columns.map((c) => `${firstVisitValue(fold(`first_${c}`))} AS s_${c}`)
-  const oneBucket = bucket ? `${bucket('start_hour')} = ${bucket('end_hour')}` : '1'
   const inRange = `site_id = {site:UInt32} AND start_hour >= {from:DateTime64(3, 'UTC')} AND start_hour < {to:DateTime64(3, 'UTC')} AND end_hour < {to:DateTime64(3, 'UTC')}`
-  const spread = bucket
-    ? [`SELECT session_key FROM session_summaries WHERE ${inRange} AND NOT (${oneBucket})`]
-    : []
+  const short = time ? `dateDiff('hour', start_hour, end_hour) <= ${time.span}` : '1'
+  const long = time ? [`SELECT session_key FROM session_summaries WHERE ${inRange} AND NOT (${short})`] : []
+  const summaries = time
+    ? [
+        `SELECT ${['visitor', ...values((c) => c), 'bucket'].join(', ')} FROM session_summaries`,
+        `ARRAY JOIN if(${time.key('start_hour')} = ${time.key('end_hour')}, [${time.key('start_hour')}], [${time.key('start_hour')}, ${time.key('end_hour')}]) AS bucket`,
+        `WHERE ${inRange} AND ${short}`,
+      ]
+    : [`SELECT ${['visitor', ...values((c) => c)].join(', ')} FROM session_summaries`, `WHERE ${inRange}`]
+  const grouped = [
+    `SELECT ${['any(visitor) AS visitor', ...values((c) => `min(${c})`), ...(time ? [`groupUniqArray(${time.key('hour')}) AS buckets`] : [])].join(', ')}`,
+    `FROM session_hours WHERE ${ROLLUP_SCOPE_SQL}`,
+    `  AND session_key IN (${[EDGE_SESSIONS, PENDING_SESSIONS, ...long].join(' UNION ALL ')})`,
+    'GROUP BY session_key',
+  ]
   return [
-    `SELECT ${['session_key', 'visitor', ...values((c) => c), ...(bucket ? [`[${bucket('start_hour')}] AS buckets`] : [])].join(', ')}`,
-    `FROM session_summaries WHERE ${inRange} AND ${oneBucket}`,
+    ...summaries,
     `  AND session_key NOT IN (${PENDING_SESSIONS})`,
     'UNION ALL',
-    `SELECT ${['session_key', 'any(visitor) AS visitor', ...values((c) => `min(${c})`), ...(bucket ? [`groupUniqArray(${bucket('hour')}) AS buckets`] : [])].join(', ')}`,
-    `FROM session_hours WHERE ${ROLLUP_SCOPE_SQL}`,
-    `  AND session_key IN (${[EDGE_SESSIONS, PENDING_SESSIONS, ...spread].join(' UNION ALL ')})`,
-    'GROUP BY session_key',
+    ...(time
+      ? [
+          `SELECT ${['visitor', ...columns.map((c) => `s_${c}`), 'bucket'].join(', ')} FROM (`,
+          ...grouped,
+          ') ARRAY JOIN buckets AS bucket',
+        ]
+      : grouped),
   ].join('\n')
 }
 
@@ -102,39 +133,49 @@ export function rollupPartSql(query: ReportQuery, range: ResolvedRange, part: Ra
   const columns = [
     ...new Set(part.dimensions.filter((d) => !d.startsWith('time')).map((d) => visitColumns[d] as string)),
   ]
-  const bucketOf = (column: string) => timeBucketSql(query.timeBucket ?? 'day', query.timeZone, column)
+  const bucket = query.timeBucket ?? 'day'
+  const keyOf = (column: string) => timeBucketKeySql(bucket, query.timeZone, column)
   let sessions: string
   if (sessionRollupServes(part.dimensions)) {
     binder.params.site = query.siteId
     binder.params.from = toClickHouseTime(range.from)
     binder.params.to = toClickHouseTime(range.to)
-    sessions = sessionRowsSql(columns, time ? bucketOf : null)
+    sessions = sessionRowsSql(columns, time ? { key: keyOf, span: spanOfTwoBuckets(bucket) } : null)
   } else {
     const session = [
-      'session_key',
       'any(visitor) AS visitor',
       ...columns.map((c) => `argMin(${c}, (hour, ${c})) AS s_${c}`),
-      ...(time ? [`groupUniqArray(${bucketOf('hour')}) AS buckets`] : []),
+      ...(time ? [`groupUniqArray(${keyOf('hour')}) AS buckets`] : []),
     ]
-    sessions = [
+    const folded = [
       `SELECT ${session.join(', ')} FROM session_dimension_hours`,
       `  WHERE site_id = ${binder.bind(query.siteId, 'UInt32')} AND hour >= ${binder.bind(toClickHouseTime(range.from), "DateTime64(3, 'UTC')")} AND hour < ${binder.bind(toClickHouseTime(range.to), "DateTime64(3, 'UTC')")}`,
       '  GROUP BY session_key',
-    ].join('\n')
+    ]
+    sessions = (
+      time
+        ? [
+            `SELECT ${['visitor', ...columns.map((c) => `s_${c}`), 'bucket'].join(', ')} FROM (`,
+            ...folded,
+            ') ARRAY JOIN buckets AS bucket',
+          ]
+        : folded
+    ).join('\n')
   }
   const dimensions = part.dimensions.map(
     (d, i) =>
-      `${d.startsWith('time') ? 'bucket' : d === 'visit:country_name' ? countryNameSql(binder) : visitValue(d)} AS d${i}`,
+      `${d.startsWith('time') ? timeBucketLabelSql(bucket, 'bucket') : d === 'visit:country_name' ? countryNameSql(binder) : visitValue(d)} AS d${i}`,
   )
   const d = part.dimensions.map((_, i) => `d${i}`)
+  // Grouped by the bucket's key rather than its label, which is one to one with it.
+  const groupBy = part.dimensions.map((dimension, i) => (dimension.startsWith('time') ? 'bucket' : `d${i}`))
   const metrics = part.metrics.map((m) =>
     m === 'visitors' ? 'uniqExact(visitor) AS visitors' : 'count() AS visits',
   )
   const lines = [
     `SELECT ${[...dimensions, ...metrics, 'count() AS matched_visits'].join(', ')}${part.page ? ', count() OVER () AS total_rows' : ''}`,
     `FROM (${sessions})`,
-    ...(time ? ['ARRAY JOIN buckets AS bucket'] : []),
-    ...(d.length > 0 ? [`GROUP BY ${d.join(', ')}`] : []),
+    ...(groupBy.length > 0 ? [`GROUP BY ${groupBy.join(', ')}`] : []),
   ]
   if (part.page) {
     const order = part.page.orderBy.map(([name, direction]) => {
