@@ -72,9 +72,9 @@ export const sessionRollupServes = (dimensions: readonly string[]): boolean =>
 
 /**
  * The longest span, in hours from its first hour to its last, of a session the summaries answer
- * alone with a time bucket: one of at most 12 hours can have hours in two buckets but not three
- * (a day, week or month lasts at least 22 hours in any whole-hour zone, clock changes included), so
- * its buckets are its first hour's and its last hour's. With hour buckets, 1: each hour is a bucket.
+ * alone with a time bucket: a session of at most 12 hours can have hours in two buckets but not in a
+ * third between them (a day, week or month lasts at least 22 hours in any whole-hour zone, clock
+ * changes included), so its buckets are its first hour's and its last hour's. With hour buckets, 1.
  */
 const spanOfTwoBuckets = (bucket: TimeBucket): number => (bucket === 'hour' ? 1 : 12)
 
