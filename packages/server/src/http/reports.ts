@@ -33,9 +33,12 @@
  * Page meta is `{total, page, pageSize, totalPages}`. Breakdown names: `query/breakdown.ts`. The GET
  * routes are registered from their contracts (`@pathlight/protocol` `contracts/reports.ts`), which
  * parse the query string; those of the report registry (`contracts/report-registry.ts`) of access
- * reader or member with a report function in `report-parts.ts` are registered from it, among them the
- * goals' and funnels' reads (`conversion-report-parts.ts`, each with its own contract's method and
- * access). Routes only translate: figures come from `query/`.
+ * reader or member with a report function in `report-parts.ts` are registered from it. Besides the
+ * table above, these are the reads of the group files: error analytics, journeys and retention
+ * (`behaviour-report-parts.ts`), custom properties, crawlers and the heatmap (`page-report-parts.ts`),
+ * goals and funnels (`conversion-report-parts.ts`, each with its own contract's method and access);
+ * their contracts document their parameters and answers. Routes only translate: figures come from
+ * `query/`.
  */
 import {
   breakdownEndpoint,
