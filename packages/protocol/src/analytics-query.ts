@@ -17,7 +17,6 @@ import {
   MAX_LIMIT,
   MAX_PAGE,
   MAX_RANGE_DAYS,
-  MAX_REGEX_LENGTH,
   MAX_SEGMENT_ID,
   MAX_VALUE_LENGTH,
 } from './query-rules.js'
@@ -35,7 +34,7 @@ export {
   MAX_REGEX_LENGTH,
   MAX_SEGMENT_ID,
   MAX_VALUE_LENGTH,
-}
+} from './query-rules.js'
 
 /**
  * A query-string value given once: `<label> is required` when absent, `must be given once` for a

@@ -33,11 +33,11 @@ import {
   filterTypes,
   MAX_FILTER_VALUES,
   MAX_FILTERS,
-  MAX_PROPERTY_KEY_LENGTH,
   MAX_REGEX_LENGTH,
   MAX_VALUE_LENGTH,
   PROPERTY_FILTER_PREFIX,
   propertyFilterTypes,
+  propertyKeyProblem,
   tooDeepAt,
   tooDeepMessage,
   type PropertyFilterParameter as WirePropertyFilterParameter,
@@ -103,18 +103,6 @@ export interface Filter {
 /** The key a property filter's parameter names (`properties.plan` -> `plan`), or null for a column's. */
 export function propertyKeyOf(parameter: string): string | null {
   return parameter.startsWith(PROPERTY_FILTER_PREFIX) ? parameter.slice(PROPERTY_FILTER_PREFIX.length) : null
-}
-
-/**
- * Why `key` cannot name a custom property, or null when it can: 1 to 100 characters, none of them a
- * control, format, private-use or unassigned code point (Unicode category C).
- */
-export function propertyKeyProblem(key: string): string | null {
-  if (key.length === 0) return 'property key must not be empty'
-  if (key.length > MAX_PROPERTY_KEY_LENGTH)
-    return `property key must be at most ${MAX_PROPERTY_KEY_LENGTH} characters`
-  if (/\p{C}/u.test(key)) return 'property key must hold printable characters only'
-  return null
 }
 
 /** Bounds: filters per request, values per filter, characters per value and per regex (the protocol's). */
